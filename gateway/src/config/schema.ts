@@ -1,0 +1,220 @@
+import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
+import { z } from 'zod';
+
+const id = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only (no "/", "+" or "#")');
+
+/** A stage-storage table: depth of sediment (in) to stored volume (any unit), ascending depths. */
+const stageStorage = z
+  .array(z.tuple([z.number().min(0), z.number().min(0)]))
+  .min(2)
+  .refine((t) => t.every((row, i) => i === 0 || (row[0] > t[i - 1]![0] && row[1] >= t[i - 1]![1])), {
+    message: 'depths must ascend and volumes must not decrease',
+  });
+
+export const deviceSchema = z
+  .strictObject({
+    id,
+    kind: z.enum(DEVICE_KINDS),
+    name: z.string().optional(),
+    /** Rain gauges: calibration, inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
+    inchesPerTip: z.number().positive().max(1).optional(),
+    /** Sediment traps: design sediment depth (in) whose loss of half triggers a cleanout; or a stage-storage table. */
+    designDepthIn: z.number().positive().optional(),
+    stageStorage: stageStorage.optional(),
+    /** Turbidity: upstream background or outlet. */
+    role: z.enum(['background', 'outlet']).optional(),
+    /** Tanks: liquid depth (in); a level, sludge or scum deeper than this is absurd. */
+    liquidDepthIn: z.number().positive().optional(),
+    /** Holding tanks: the high level (in) that calls for a pump-out. */
+    highLevelIn: z.number().positive().optional(),
+    /** Minutes without a message before `device-silent` fires; defaults by kind. */
+    silentAfterMinutes: z.number().positive().optional(),
+    /** MQTT login: username (default `siteId/deviceId`) and a password hash made by `npm run hash-password`. */
+    username: z.string().min(1).optional(),
+    passwordHash: z
+      .string()
+      .regex(/^scrypt\$[0-9a-f]+\$[0-9a-f]+$/, 'must be a hash from `npm run hash-password`, never a plain password')
+      .optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.kind === 'rain-gauge' && d.inchesPerTip === undefined)
+      ctx.addIssue({ code: 'custom', path: ['inchesPerTip'], message: 'a rain gauge needs its calibration' });
+    if (d.kind === 'sediment-trap' && d.designDepthIn === undefined && d.stageStorage === undefined)
+      ctx.addIssue({ code: 'custom', path: ['designDepthIn'], message: 'a sediment trap needs designDepthIn or stageStorage' });
+    if (d.kind === 'turbidity' && d.role === undefined)
+      ctx.addIssue({ code: 'custom', path: ['role'], message: 'a turbidity sensor needs role: background | outlet' });
+  });
+export type DeviceConfig = z.infer<typeof deviceSchema>;
+
+const roleName = z.enum(['officer', 'owner', 'engineer', 'developer']);
+
+export const recipientSchema = z.strictObject({
+  role: roleName,
+  name: z.string().optional(),
+  email: z.email().optional(),
+  webhook: z.url().optional(),
+});
+
+export const siteSchema = z.strictObject({
+  id,
+  name: z.string().optional(),
+  kind: z.enum(['construction', 'alternative-system', 'septic', 'holding-tank']),
+  timezone: z.string().optional(),
+  active: z.boolean().default(true),
+  storm: z
+    .strictObject({
+      thresholdIn: z.number().positive().default(0.5),
+      interEventHours: z.number().positive().default(6),
+      dueFrom: z.enum(['end', 'threshold']).default('end'),
+      dueHours: z.number().positive().default(24),
+    })
+    .prefault({}),
+  routineInspectionDays: z.number().positive().default(7),
+  sedimentCleanoutFraction: z.number().gt(0).lt(1).default(0.5),
+  /** A cleanout shows as a drop in sediment depth of at least this fraction of the design depth. */
+  cleanoutDropFraction: z.number().gt(0).lt(1).default(0.25),
+  turbidity: z.strictObject({ marginNtu: z.number().positive().default(50) }).prefault({}),
+  alarmHoldSeconds: z.number().min(0).default(60),
+  equipmentRemedyDays: z.number().positive().default(5),
+  fieldRemedyDays: z.number().positive().default(30),
+  annualInspection: z
+    .strictObject({
+      letterMonth: z.number().int().min(1).max(12).default(6),
+      letterDay: z.number().int().min(1).max(31).default(1),
+      withinDays: z.number().positive().default(60),
+      /** The fixed latest date, MM-DD; the earlier of the two applies unless `rule` says otherwise. */
+      notAfter: z.string().regex(/^\d\d-\d\d$/).default('09-01'),
+      rule: z.enum(['earlier', 'later']).default('earlier'),
+    })
+    .prefault({}),
+  septicPumping: z
+    .strictObject({
+      fraction: z.number().gt(0).lt(1).default(1 / 3),
+      maxYears: z.number().positive().default(3),
+      lastPumpedAt: z.iso.datetime({ offset: true }).optional(),
+    })
+    .prefault({}),
+  recipients: z.array(recipientSchema).default([]),
+  devices: z.array(deviceSchema).default([]),
+});
+export type SiteConfig = z.infer<typeof siteSchema>;
+
+const tlsSchema = z.strictObject({ certFile: z.string(), keyFile: z.string(), caFile: z.string().optional() });
+
+export const tokenSchema = z.strictObject({
+  name: z.string(),
+  role: z.enum(['viewer', 'inspector', 'engineer', 'admin']),
+  /** sha256 hex of the bearer token: tokens are never stored in plain text. */
+  tokenSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export const configSchema = z
+  .strictObject({
+    gatewayId: id,
+    timezone: z.string().default('America/New_York'),
+    dataDir: z.string().default('./data'),
+    http: z
+      .strictObject({
+        port: z.number().int().min(0).max(65535).default(8080),
+        host: z.string().default('0.0.0.0'),
+        tls: tlsSchema.optional(),
+        /** Require a viewer token for reads too (writes always need one). */
+        authenticateReads: z.boolean().default(false),
+      })
+      .prefault({}),
+    mqtt: z
+      .strictObject({
+        /** Embedded broker port (when `url` is not set). */
+        port: z.number().int().min(0).max(65535).default(1883),
+        host: z.string().default('0.0.0.0'),
+        allowAnonymous: z.boolean().default(false),
+        tls: tlsSchema.extend({ port: z.number().int().min(0).max(65535).default(8883) }).optional(),
+        /** An external broker instead of the embedded one, e.g. mqtt://broker:1883 or mqtts://... */
+        url: z.string().optional(),
+        clientId: z.string().optional(),
+        username: z.string().optional(),
+        password: z.string().optional(),
+      })
+      .prefault({}),
+    serial: z
+      .array(
+        z.strictObject({
+          path: z.string().min(1),
+          baudRate: z.number().int().positive().default(9600),
+          reopenMs: z.number().int().positive().default(2000),
+        }),
+      )
+      .default([]),
+    ingest: z
+      .strictObject({
+        maxPayloadBytes: z.number().int().positive().default(4096),
+        maxFutureSeconds: z.number().positive().default(300),
+        /** Per-device token bucket: sustained messages per second and burst. */
+        deviceRatePerSec: z.number().positive().default(50),
+        deviceBurst: z.number().positive().default(500),
+        /** Two messages with the same `seq` within this many seconds of source time are one delivery. */
+        seqDedupWindowSec: z.number().positive().default(600),
+      })
+      .prefault({}),
+    storage: z
+      .strictObject({
+        /** Readings older than this are pruned (alerts, inspections and reports are kept). 0 keeps all. */
+        retentionDays: z.number().min(0).default(730),
+        rejectionsKept: z.number().int().positive().default(1000),
+      })
+      .prefault({}),
+    influx: z
+      .strictObject({
+        url: z.string().optional(),
+        token: z.string().optional(),
+        org: z.string().optional(),
+        bucket: z.string().optional(),
+        db: z.string().optional(),
+        batchSize: z.number().int().positive().default(5000),
+        flushIntervalMs: z.number().int().positive().default(1000),
+        timeoutMs: z.number().int().positive().default(10000),
+      })
+      .prefault({}),
+    auth: z
+      .strictObject({
+        /** sha256 of the admin token; GATEWAY_ADMIN_TOKEN sets the token itself. */
+        tokens: z.array(tokenSchema).default([]),
+      })
+      .prefault({}),
+    notify: z
+      .strictObject({
+        webhookSecret: z.string().optional(),
+        smtp: z
+          .strictObject({
+            host: z.string(),
+            port: z.number().int().positive().default(587),
+            secure: z.boolean().default(false),
+            user: z.string().optional(),
+            pass: z.string().optional(),
+            from: z.string().default('gateway@localhost'),
+          })
+          .optional(),
+        reminderHours: z.array(z.number().positive()).default([24, 1]),
+      })
+      .prefault({}),
+    sites: z.array(siteSchema).min(1),
+  })
+  .superRefine((c, ctx) => {
+    const siteIds = new Set<string>();
+    c.sites.forEach((s, i) => {
+      if (siteIds.has(s.id)) ctx.addIssue({ code: 'custom', path: ['sites', i, 'id'], message: `duplicate site id "${s.id}"` });
+      siteIds.add(s.id);
+      const devIds = new Set<string>();
+      s.devices.forEach((d, j) => {
+        if (devIds.has(d.id))
+          ctx.addIssue({ code: 'custom', path: ['sites', i, 'devices', j, 'id'], message: `duplicate device id "${d.id}"` });
+        devIds.add(d.id);
+      });
+    });
+    if (c.influx.url !== undefined && c.influx.bucket === undefined && c.influx.db === undefined)
+      ctx.addIssue({ code: 'custom', path: ['influx'], message: 'set bucket (InfluxDB 2/3 API) or db (InfluxDB 1 API)' });
+  });
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

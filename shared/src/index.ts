@@ -1,0 +1,3 @@
+export * from './crc16.ts';
+export * from './telemetry.ts';
+export * from './topics.ts';
