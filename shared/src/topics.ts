@@ -1,6 +1,8 @@
 /** MQTT topic contract (PRODUCT.md, Interfaces). */
-export const telemetryTopic = (siteId: string, deviceId: string) => `sites/${siteId}/devices/${deviceId}/telemetry`;
-export const deviceStatusTopic = (siteId: string, deviceId: string) => `sites/${siteId}/devices/${deviceId}/status`;
+export const telemetryTopic = (siteId: string, deviceId: string) =>
+  `sites/${siteId}/devices/${deviceId}/telemetry`;
+export const deviceStatusTopic = (siteId: string, deviceId: string) =>
+  `sites/${siteId}/devices/${deviceId}/status`;
 export const gatewayStatusTopic = (gatewayId: string) => `gateway/${gatewayId}/status`;
 export const alertTopic = (siteId: string, rule: string) => `alerts/${siteId}/${rule}`;
 

@@ -18,7 +18,8 @@ export class ConfigError extends Error {
 
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out === '' ? String(seg) : `.${String(seg)}`;
+  for (const seg of path)
+    out += typeof seg === 'number' ? `[${seg}]` : out === '' ? String(seg) : `.${String(seg)}`;
   return out || '(root)';
 }
 

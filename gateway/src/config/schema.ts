@@ -1,5 +1,5 @@
-import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
 import { z } from 'zod';
+import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
 
 const id = z
   .string()
@@ -35,16 +35,27 @@ export const deviceSchema = z
     username: z.string().min(1).optional(),
     passwordHash: z
       .string()
-      .regex(/^scrypt\$[0-9a-f]+\$[0-9a-f]+$/, 'must be a hash from `npm run hash-password`, never a plain password')
+      .regex(
+        /^scrypt\$[0-9a-f]+\$[0-9a-f]+$/,
+        'must be a hash from `npm run hash-password`, never a plain password',
+      )
       .optional(),
   })
   .superRefine((d, ctx) => {
     if (d.kind === 'rain-gauge' && d.inchesPerTip === undefined)
       ctx.addIssue({ code: 'custom', path: ['inchesPerTip'], message: 'a rain gauge needs its calibration' });
     if (d.kind === 'sediment-trap' && d.designDepthIn === undefined && d.stageStorage === undefined)
-      ctx.addIssue({ code: 'custom', path: ['designDepthIn'], message: 'a sediment trap needs designDepthIn or stageStorage' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['designDepthIn'],
+        message: 'a sediment trap needs designDepthIn or stageStorage',
+      });
     if (d.kind === 'turbidity' && d.role === undefined)
-      ctx.addIssue({ code: 'custom', path: ['role'], message: 'a turbidity sensor needs role: background | outlet' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['role'],
+        message: 'a turbidity sensor needs role: background | outlet',
+      });
   });
 export type DeviceConfig = z.infer<typeof deviceSchema>;
 
@@ -85,13 +96,20 @@ export const siteSchema = z.strictObject({
       letterDay: z.number().int().min(1).max(31).default(1),
       withinDays: z.number().positive().default(60),
       /** The fixed latest date, MM-DD; the earlier of the two applies unless `rule` says otherwise. */
-      notAfter: z.string().regex(/^\d\d-\d\d$/).default('09-01'),
+      notAfter: z
+        .string()
+        .regex(/^\d\d-\d\d$/)
+        .default('09-01'),
       rule: z.enum(['earlier', 'later']).default('earlier'),
     })
     .prefault({}),
   septicPumping: z
     .strictObject({
-      fraction: z.number().gt(0).lt(1).default(1 / 3),
+      fraction: z
+        .number()
+        .gt(0)
+        .lt(1)
+        .default(1 / 3),
       maxYears: z.number().positive().default(3),
       lastPumpedAt: z.iso.datetime({ offset: true }).optional(),
     })
@@ -101,7 +119,11 @@ export const siteSchema = z.strictObject({
 });
 export type SiteConfig = z.infer<typeof siteSchema>;
 
-const tlsSchema = z.strictObject({ certFile: z.string(), keyFile: z.string(), caFile: z.string().optional() });
+const tlsSchema = z.strictObject({
+  certFile: z.string(),
+  keyFile: z.string(),
+  caFile: z.string().optional(),
+});
 
 export const tokenSchema = z.strictObject({
   name: z.string(),
@@ -204,17 +226,26 @@ export const configSchema = z
   .superRefine((c, ctx) => {
     const siteIds = new Set<string>();
     c.sites.forEach((s, i) => {
-      if (siteIds.has(s.id)) ctx.addIssue({ code: 'custom', path: ['sites', i, 'id'], message: `duplicate site id "${s.id}"` });
+      if (siteIds.has(s.id))
+        ctx.addIssue({ code: 'custom', path: ['sites', i, 'id'], message: `duplicate site id "${s.id}"` });
       siteIds.add(s.id);
       const devIds = new Set<string>();
       s.devices.forEach((d, j) => {
         if (devIds.has(d.id))
-          ctx.addIssue({ code: 'custom', path: ['sites', i, 'devices', j, 'id'], message: `duplicate device id "${d.id}"` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sites', i, 'devices', j, 'id'],
+            message: `duplicate device id "${d.id}"`,
+          });
         devIds.add(d.id);
       });
     });
     if (c.influx.url !== undefined && c.influx.bucket === undefined && c.influx.db === undefined)
-      ctx.addIssue({ code: 'custom', path: ['influx'], message: 'set bucket (InfluxDB 2/3 API) or db (InfluxDB 1 API)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['influx'],
+        message: 'set bucket (InfluxDB 2/3 API) or db (InfluxDB 1 API)',
+      });
   });
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

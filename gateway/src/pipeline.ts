@@ -1,0 +1,65 @@
+/**
+ * The small interfaces the stages talk through. Inputs hand raw messages to an IngestSink;
+ * outputs drain the store. Only main.ts wires concrete stages together.
+ */
+import type { Reading, RejectReason } from '../../shared/src/telemetry.ts';
+
+/** A message as a transport received it, before decoding. */
+export interface RawMessage {
+  transport: 'mqtt' | 'serial';
+  /** MQTT topic; for serial, `serial:<path>`. */
+  topic: string;
+  payload: Buffer | string;
+  /** Arrival time, epoch ms. */
+  receivedAt: number;
+  /** The authenticated MQTT client (device login), when there is one. */
+  clientId?: string;
+}
+
+export type IngestResult =
+  | { status: 'stored'; reading: Reading }
+  | { status: 'duplicate'; reading: Reading }
+  | { status: 'rejected'; reason: RejectReason; detail: string }
+  | { status: 'ignored' };
+
+/**
+ * Decodes, validates and stores one message. The promise resolves only when the outcome is
+ * durable (the reading or the rejection is committed to the local store): an MQTT input acknowledges
+ * a QoS 1 publish after it resolves.
+ */
+export interface IngestSink {
+  ingest(msg: RawMessage): Promise<IngestResult>;
+}
+
+export interface ComponentHealth {
+  name: string;
+  ok: boolean;
+  detail?: string;
+  [k: string]: unknown;
+}
+
+/** A source of telemetry (MQTT, serial). Started last, stopped first. */
+export interface Input {
+  readonly name: string;
+  start(sink: IngestSink): Promise<void>;
+  stop(): Promise<void>;
+  health(): ComponentHealth | ComponentHealth[];
+}
+
+/** A destination that drains the store (InfluxDB). Started first, stopped last. */
+export interface Output {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  health(): ComponentHealth;
+}
+
+/** Logger: the subset of pino's interface the stages use. Secrets never go into fields. */
+export interface Log {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  debug(obj: object | string, msg?: string): void;
+}
+
+export const silentLog: Log = { info() {}, warn() {}, error() {}, debug() {} };
