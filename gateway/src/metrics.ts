@@ -81,7 +81,8 @@ export class Histogram extends Metric {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const [k, s] of this.series) {
       const pre = k ? `${k},` : '';
-      this.buckets.forEach((b, i) => out.push(`${this.name}_bucket{${pre}le="${b}"} ${s.counts[i]}`));
+      for (let i = 0; i < this.buckets.length; i++)
+        out.push(`${this.name}_bucket{${pre}le="${this.buckets[i]}"} ${s.counts[i]}`);
       out.push(`${this.name}_bucket{${pre}le="+Inf"} ${s.count}`);
       out.push(`${this.name}_sum${k ? `{${k}}` : ''} ${s.sum}`);
       out.push(`${this.name}_count${k ? `{${k}}` : ''} ${s.count}`);
