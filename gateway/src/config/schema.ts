@@ -156,6 +156,16 @@ export const configSchema = z
         /** An external broker instead of the embedded one, e.g. mqtt://broker:1883 or mqtts://... */
         url: z.string().optional(),
         clientId: z.string().optional(),
+        /** Accounts that may subscribe (dashboards, operators' tools) to the listed topic filters. */
+        users: z
+          .array(
+            z.strictObject({
+              username: z.string().min(1),
+              passwordHash: z.string().regex(/^scrypt\$[0-9a-f]+\$[0-9a-f]+$/, 'must be a hash from `npm run hash-password`'),
+              subscribe: z.array(z.string().min(1)).default(['alerts/#']),
+            }),
+          )
+          .default([]),
         username: z.string().optional(),
         password: z.string().optional(),
       })
@@ -185,6 +195,8 @@ export const configSchema = z
         /** Readings older than this are pruned (alerts, inspections and reports are kept). 0 keeps all. */
         retentionDays: z.number().min(0).default(730),
         rejectionsKept: z.number().int().positive().default(1000),
+        /** `full`: every commit is fsynced (survives power loss); `normal`: survives a killed process, faster. */
+        synchronous: z.enum(['full', 'normal']).default('full'),
       })
       .prefault({}),
     influx: z

@@ -1,0 +1,28 @@
+import type { Config } from '../config/schema.ts';
+import type { DeviceRegistry } from '../decode/registry.ts';
+import type { Registry } from '../metrics.ts';
+import type { ComponentHealth } from '../pipeline.ts';
+import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
+import type { Auth } from './auth.ts';
+import type { EventHub } from './events.ts';
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  gatewayId: string;
+  startedAt: string;
+  uptimeSeconds: number;
+  components: ComponentHealth[];
+}
+
+/** What the API plugins may use: small read interfaces, never the stages' internals. */
+export interface ApiContext {
+  config: Config;
+  auth: Auth;
+  registry: DeviceRegistry;
+  readings: ReadingStore;
+  devices: { deviceState(siteId: string, deviceId: string): DeviceStateRow | undefined };
+  health(): HealthReport;
+  metrics: Registry;
+  events: EventHub;
+  now(): number;
+}

@@ -1,0 +1,21 @@
+/** The API's error catalogue: every error a client can see has a stable code. */
+export const API_ERRORS = {
+  UNAUTHORIZED: { status: 401, message: 'a bearer token is required' },
+  FORBIDDEN: { status: 403, message: 'your role may not do this' },
+  NOT_FOUND: { status: 404, message: 'not found' },
+  BAD_REQUEST: { status: 400, message: 'the request is not valid' },
+  CONFLICT: { status: 409, message: 'the request conflicts with the current state' },
+  UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
+} as const;
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ApiErrorCode,
+    message?: string,
+  ) {
+    super(message ?? API_ERRORS[code].message);
+    this.status = API_ERRORS[code].status;
+  }
+}

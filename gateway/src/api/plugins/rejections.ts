@@ -1,0 +1,26 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { REJECT_REASONS } from '../../../../shared/src/telemetry.ts';
+import type { ApiContext } from '../context.ts';
+import { openapi, parseWith } from '../query.ts';
+
+const query = z.strictObject({
+  reason: z.enum(REJECT_REASONS).optional(),
+  siteId: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** GET /api/rejections: the latest rejected messages with their reasons. */
+export const rejectionsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/rejections',
+    { schema: { tags: ['telemetry'], summary: 'Latest rejected messages, newest first', querystring: openapi(query) } },
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(query, req.query);
+      return ctx.readings
+        .recentRejections({ limit: q.limit, ...(q.reason ? { reason: q.reason } : {}), ...(q.siteId ? { siteId: q.siteId } : {}) })
+        .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+    },
+  );
+};

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { SiteConfig } from '../../config/schema.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+
+function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
+  return {
+    id: site.id,
+    name: site.name ?? site.id,
+    kind: site.kind,
+    timezone: site.timezone ?? ctx.config.timezone,
+    devices: site.devices.map((d) => {
+      const st = ctx.devices.deviceState(site.id, d.id);
+      return {
+        id: d.id,
+        kind: d.kind,
+        ...(d.role ? { role: d.role } : {}),
+        status: st?.status ?? 'unknown',
+        statusAt: st?.statusAt ? new Date(st.statusAt).toISOString() : null,
+        lastReadingAt: st?.lastTs ? new Date(st.lastTs).toISOString() : null,
+        lastReceivedAt: st?.lastReceivedAt ? new Date(st.lastReceivedAt).toISOString() : null,
+        ...(withLatest
+          ? {
+              latest: Object.fromEntries(
+                Object.entries(st?.latest ?? {}).map(([k, v]) => [k, { value: v.value, ts: new Date(v.ts).toISOString() }]),
+              ),
+            }
+          : {}),
+      };
+    }),
+  };
+}
+
+/** GET /api/sites and GET /api/sites/{id} (with the latest reading of every field of every device). */
+export const sitesPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get('/api/sites', { schema: { tags: ['sites'], summary: 'All sites with their devices' } }, async (req) => {
+    ctx.auth.requireRead(req);
+    return ctx.config.sites.map((s) => siteSummary(ctx, s, false));
+  });
+  app.get<{ Params: { id: string } }>(
+    '/api/sites/:id',
+    {
+      schema: {
+        tags: ['sites'],
+        summary: 'One site with the latest readings of its devices',
+        params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      },
+    },
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const site = ctx.config.sites.find((s) => s.id === req.params.id);
+      if (!site) throw new ApiError('NOT_FOUND', `no site ${req.params.id}`);
+      return siteSummary(ctx, site, true);
+    },
+  );
+};

@@ -1,0 +1,104 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { READING_NAMES } from '../../../../shared/src/telemetry.ts';
+import type { StoredReading } from '../../store/readings.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith, timeParam } from '../query.ts';
+
+const DAY = 86_400_000;
+
+const telemetryQuery = z.strictObject({
+  siteId: z.string().min(1),
+  deviceId: z.string().min(1).optional(),
+  field: z.enum([...READING_NAMES, 'alarms.highWater', 'alarms.pump', 'alarms.blower', 'alarms.panel', 'alarms.field']).optional(),
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+  /** Above this many points the series is downsampled into time buckets. */
+  maxPoints: z.coerce.number().int().min(10).max(20_000).default(1000),
+});
+
+function fieldValue(r: StoredReading, field: string): number | undefined {
+  if (field.startsWith('alarms.')) {
+    const v = r.alarms?.[field.slice(7) as keyof NonNullable<StoredReading['alarms']>];
+    return v === undefined ? undefined : v ? 1 : 0;
+  }
+  return r.values[field as keyof StoredReading['values']];
+}
+
+/**
+ * Downsampling keeps what each field means: a cumulative tip counter keeps the last value of a bucket,
+ * interval rain is summed, everything else is averaged with its min and max.
+ */
+function downsample(points: Array<{ ts: number; value: number }>, field: string, from: number, bucketMs: number) {
+  const out: Array<{ ts: string; value: number; min: number; max: number; n: number }> = [];
+  let cur: { start: number; sum: number; min: number; max: number; n: number; last: number } | undefined;
+  const emit = () => {
+    if (!cur) return;
+    const value = field === 'rainTips' ? cur.last : field === 'rainIn' ? cur.sum : cur.sum / cur.n;
+    out.push({ ts: new Date(cur.start).toISOString(), value, min: cur.min, max: cur.max, n: cur.n });
+  };
+  for (const p of points) {
+    const start = from + Math.floor((p.ts - from) / bucketMs) * bucketMs;
+    if (!cur || cur.start !== start) {
+      emit();
+      cur = { start, sum: 0, min: p.value, max: p.value, n: 0, last: p.value };
+    }
+    cur.sum += p.value;
+    cur.n++;
+    cur.min = Math.min(cur.min, p.value);
+    cur.max = Math.max(cur.max, p.value);
+    cur.last = p.value;
+  }
+  emit();
+  return out;
+}
+
+/** GET /api/telemetry: a device's readings in a time range, downsampled when the range is long. */
+export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/telemetry',
+    {
+      schema: {
+        tags: ['telemetry'],
+        summary: 'Readings of a site or device over a time range (from/to: ISO 8601 or epoch ms; default the last day)',
+        querystring: openapi(telemetryQuery),
+      },
+    },
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(telemetryQuery, req.query);
+      if (!ctx.config.sites.some((s) => s.id === q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+      if (q.deviceId && !ctx.registry.lookup(q.siteId, q.deviceId))
+        throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
+      const to = q.to ?? ctx.now();
+      const from = q.from ?? to - DAY;
+      if (from > to) throw new ApiError('BAD_REQUEST', 'from is after to');
+      const base = { siteId: q.siteId, deviceId: q.deviceId ?? null, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+      if (!q.field) {
+        const rows = ctx.readings.query({ siteId: q.siteId, deviceId: q.deviceId, from, to, limit: q.maxPoints + 1 });
+        return {
+          ...base,
+          truncated: rows.length > q.maxPoints,
+          readings: rows.slice(0, q.maxPoints).map((r) => ({
+            deviceId: r.deviceId,
+            ts: new Date(r.ts).toISOString(),
+            ...(r.seq !== undefined ? { seq: r.seq } : {}),
+            values: r.values,
+            ...(r.alarms ? { alarms: r.alarms } : {}),
+          })),
+        };
+      }
+      const field = q.field;
+      const points: Array<{ ts: number; value: number }> = [];
+      for (const r of ctx.readings.query({ siteId: q.siteId, deviceId: q.deviceId, from, to, limit: 2_000_000 })) {
+        const v = fieldValue(r, field);
+        if (v !== undefined) points.push({ ts: r.ts, value: v });
+      }
+      if (points.length <= q.maxPoints)
+        return { ...base, field, bucketMs: null, points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })) };
+      const bucketMs = Math.max(1000, Math.ceil((to - from + 1) / q.maxPoints));
+      return { ...base, field, bucketMs, points: downsample(points, field, from, bucketMs) };
+    },
+  );
+};

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { ApiContext } from './context.ts';
+import { API_ERRORS, ApiError } from './errors.ts';
+import { eventsPlugin } from './plugins/events.ts';
+import { healthPlugin } from './plugins/health.ts';
+import { rejectionsPlugin } from './plugins/rejections.ts';
+import { sitesPlugin } from './plugins/sites.ts';
+import { telemetryPlugin } from './plugins/telemetry.ts';
+
+const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../dashboard');
+
+export interface ApiOptions {
+  ctx: ApiContext;
+  /** Further resource plugins (alerts, inspections, storms, reports), each given the same context. */
+  plugins?: Array<FastifyPluginAsync<{ ctx: ApiContext }>>;
+  https?: { cert: Buffer; key: Buffer };
+  logger?: boolean;
+}
+
+/** Builds the HTTP API: one plugin per resource, an error catalogue, OpenAPI at /docs, the dashboard at /. */
+export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: o.logger ?? false,
+    ...(o.https ? { https: o.https } : {}),
+    bodyLimit: 256 * 1024,
+  }) as unknown as FastifyInstance;
+  // Route schemas document the API; values are parsed with zod in the handlers, so errors name their paths.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof ApiError) return reply.code(err.status).send({ error: err.code, message: err.message });
+    const e = err as Error & { statusCode?: number; code?: string };
+    const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    if (status === 500) reply.log.error(err);
+    const code = status === 404 ? 'NOT_FOUND' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST';
+    return reply.code(status).send({ error: code, message: status === 500 ? 'internal error' : e.message });
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ error: 'NOT_FOUND', message: `${API_ERRORS.NOT_FOUND.message}: ${req.method} ${req.url}` }),
+  );
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Compliance monitoring gateway API',
+        version: JSON.parse(readFileSync(join(DASHBOARD_DIR, '../package.json'), 'utf8')).version,
+        description:
+          'Telemetry, sites, alerts with deadlines, inspections, storms and compliance reports. Times are ISO 8601 UTC. ' +
+          'Writes need `Authorization: Bearer <token>` with a role: viewer < inspector < engineer < admin.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  for (const p of [healthPlugin, sitesPlugin, telemetryPlugin, rejectionsPlugin, eventsPlugin, ...(o.plugins ?? [])])
+    await app.register(p, { ctx: o.ctx });
+  await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/', index: 'index.html', wildcard: false });
+  return app;
+}

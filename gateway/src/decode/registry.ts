@@ -1,0 +1,42 @@
+import type { DeviceKind } from '../../../shared/src/telemetry.ts';
+import type { Config, DeviceConfig, SiteConfig } from '../config/schema.ts';
+
+/** A registered device as the decoder and the rules see it. */
+export interface DeviceInfo {
+  siteId: string;
+  deviceId: string;
+  kind: DeviceKind;
+  device: DeviceConfig;
+  site: SiteConfig;
+  /** MQTT login name (default `siteId/deviceId`). */
+  username: string;
+}
+
+export interface DeviceRegistry {
+  lookup(siteId: string, deviceId: string): DeviceInfo | undefined;
+  byUsername(username: string): DeviceInfo | undefined;
+  all(): DeviceInfo[];
+}
+
+export function buildRegistry(config: Pick<Config, 'sites'>): DeviceRegistry {
+  const byKey = new Map<string, DeviceInfo>();
+  const byUser = new Map<string, DeviceInfo>();
+  for (const site of config.sites)
+    for (const device of site.devices) {
+      const info: DeviceInfo = {
+        siteId: site.id,
+        deviceId: device.id,
+        kind: device.kind,
+        device,
+        site,
+        username: device.username ?? `${site.id}/${device.id}`,
+      };
+      byKey.set(`${site.id}\u0000${device.id}`, info);
+      byUser.set(info.username, info);
+    }
+  return {
+    lookup: (s, d) => byKey.get(`${s}\u0000${d}`),
+    byUsername: (u) => byUser.get(u),
+    all: () => [...byKey.values()],
+  };
+}

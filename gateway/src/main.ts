@@ -1,0 +1,247 @@
+/**
+ * The composition root: the only place that wires stages together. Outputs start first and inputs
+ * last; everything stops in reverse, so no input hands data to a stage that is gone.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { buildApi } from './api/server.ts';
+import { Auth } from './api/auth.ts';
+import type { ApiContext, HealthReport } from './api/context.ts';
+import { EventHub } from './api/events.ts';
+import type { Config } from './config/schema.ts';
+import { buildRegistry } from './decode/registry.ts';
+import { EmbeddedMqttInput } from './ingest/mqtt/embedded.ts';
+import { ExternalMqttInput } from './ingest/mqtt/external.ts';
+import { SerialInput } from './ingest/serial/serialInput.ts';
+import { IngestStage } from './ingest/stage.ts';
+import { createLog } from './log.ts';
+import { Registry } from './metrics.ts';
+import type { ComponentHealth, Input, Log, Output } from './pipeline.ts';
+import { openDatabase } from './store/db.ts';
+import { InfluxWriter, influxClientFromConfig, readingToLine } from './store/influx/index.ts';
+import { InfluxOutbox } from './store/influxOutbox.ts';
+import { ReadingStore } from './store/readings.ts';
+
+export interface GatewayOptions {
+  log?: Log;
+  now?: () => number;
+}
+
+export interface Gateway {
+  httpUrl: string;
+  mqttUrl: string;
+  mqttPort: number;
+  httpPort: number;
+  config: Config;
+  metrics: Registry;
+  stop(): Promise<void>;
+}
+
+/** Something that can publish as the gateway (the embedded broker or the external client). */
+interface Publisher {
+  publish(topic: string, payload: string, opts?: { retain?: boolean; qos?: 0 | 1 }): Promise<void>;
+}
+
+export async function startGateway(config: Config, opts: GatewayOptions = {}): Promise<Gateway> {
+  const log = opts.log ?? createLog((process.env.LOG_LEVEL as 'info') || 'info');
+  const now = opts.now ?? Date.now;
+  const startedAt = now();
+  const metrics = new Registry();
+  const registry = buildRegistry(config);
+
+  // Store
+  const db = openDatabase(config.dataDir, { synchronous: config.storage.synchronous });
+  const readings = new ReadingStore(db);
+  const outbox = new InfluxOutbox(db);
+  const influxClient = influxClientFromConfig({ ...config.influx, timeoutMs: config.influx.timeoutMs });
+
+  // Outputs
+  const outputs: Output[] = [];
+  let writer: InfluxWriter | undefined;
+  if (influxClient) {
+    writer = new InfluxWriter({
+      outbox,
+      client: influxClient,
+      batchSize: config.influx.batchSize,
+      flushIntervalMs: config.influx.flushIntervalMs,
+      metrics,
+      log,
+    });
+    outputs.push(writer);
+  }
+
+  // Processing
+  const stage = new IngestStage({
+    db,
+    store: readings,
+    registry,
+    ingest: config.ingest,
+    metrics,
+    log,
+    now,
+    ...(writer ? { outbox, toLine: readingToLine } : {}),
+  });
+  const events = new EventHub();
+  if (writer) {
+    const w = writer;
+    stage.onStored(() => w.notify());
+  }
+  stage.onStored((rs) => {
+    if (events.size === 0) return;
+    const latest = new Map<string, (typeof rs)[number]>();
+    for (const r of rs) latest.set(`${r.siteId}/${r.deviceId}`, r);
+    events.publish('readings', {
+      count: rs.length,
+      latest: [...latest.values()].map((r) => ({
+        siteId: r.siteId,
+        deviceId: r.deviceId,
+        ts: new Date(r.ts).toISOString(),
+        values: r.values,
+        ...(r.alarms ? { alarms: r.alarms } : {}),
+      })),
+    });
+  });
+  stage.onDeviceStatus((siteId, deviceId, status, at) =>
+    events.publish('device-status', { siteId, deviceId, status, at: new Date(at).toISOString() }),
+  );
+
+  // Inputs
+  const inputs: Input[] = [];
+  let mqttPort = 0;
+  let publisher: Publisher;
+  let embedded: EmbeddedMqttInput | undefined;
+  if (config.mqtt.url) {
+    const ext = new ExternalMqttInput({
+      url: config.mqtt.url,
+      gatewayId: config.gatewayId,
+      clientId: config.mqtt.clientId ?? `gateway-${config.gatewayId}`,
+      ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
+      ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
+      metrics,
+      log,
+    });
+    inputs.push(ext);
+    publisher = ext as unknown as Publisher;
+  } else {
+    embedded = new EmbeddedMqttInput({
+      mqtt: config.mqtt,
+      gatewayId: config.gatewayId,
+      registry,
+      metrics,
+      log,
+      now,
+    });
+    inputs.push(embedded);
+    publisher = embedded;
+  }
+  if (config.serial.length)
+    inputs.push(
+      new SerialInput({ ports: config.serial, maxLineBytes: config.ingest.maxPayloadBytes + 5, metrics, log, now }),
+    );
+  void publisher;
+
+  const health = (): HealthReport => {
+    const components: ComponentHealth[] = [];
+    try {
+      db.prepare('SELECT 1').get();
+      components.push({ name: 'store', ok: true, detail: `SQLite (WAL) in ${config.dataDir}`, readings: readings.count() });
+    } catch (e) {
+      components.push({ name: 'store', ok: false, detail: (e as Error).message });
+    }
+    for (const i of inputs) {
+      const h = i.health();
+      components.push(...(Array.isArray(h) ? h : [h]));
+    }
+    for (const o of outputs) components.push(o.health());
+    if (!writer) components.push({ name: 'influxdb', ok: true, detail: 'not configured: the local store serves the API' });
+    return {
+      status: components.every((c) => c.ok) ? 'ok' : 'degraded',
+      gatewayId: config.gatewayId,
+      startedAt: new Date(startedAt).toISOString(),
+      uptimeSeconds: Math.round((now() - startedAt) / 1000),
+      components,
+    };
+  };
+
+  const ctx: ApiContext = {
+    config,
+    auth: new Auth(config.auth.tokens, config.http.authenticateReads),
+    registry,
+    readings,
+    devices: stage,
+    health,
+    metrics,
+    events,
+    now,
+  };
+  const api = await buildApi({
+    ctx,
+    ...(config.http.tls
+      ? { https: { cert: readFileSync(config.http.tls.certFile), key: readFileSync(config.http.tls.keyFile) } }
+      : {}),
+  });
+
+  // Retention
+  const prune = () => {
+    try {
+      const before = config.storage.retentionDays > 0 ? now() - config.storage.retentionDays * 86_400_000 : 0;
+      const res = readings.prune(before, config.storage.rejectionsKept, now());
+      if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'retention prune failed');
+    }
+  };
+
+  // Start: outputs first, inputs last.
+  const started: Array<{ stop(): Promise<void> }> = [];
+  try {
+    for (const o of outputs) {
+      await o.start();
+      started.push(o);
+    }
+    stage.start();
+    started.push(stage);
+    prune();
+    const pruneTimer = setInterval(prune, 3_600_000);
+    pruneTimer.unref();
+    started.push({ stop: async () => clearInterval(pruneTimer) });
+    await api.listen({ port: config.http.port, host: config.http.host });
+    started.push({ stop: () => api.close() });
+    for (const i of inputs) {
+      await i.start(stage);
+      started.push(i);
+    }
+  } catch (e) {
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    db.close();
+    throw e;
+  }
+  if (embedded) mqttPort = embedded.port();
+  const httpPort = (api.server.address() as AddressInfo).port;
+  const scheme = config.http.tls ? 'https' : 'http';
+  log.info({ httpPort, mqttPort, gatewayId: config.gatewayId }, 'gateway started');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    httpUrl: `${scheme}://127.0.0.1:${httpPort}`,
+    mqttUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${mqttPort}`,
+    mqttPort,
+    httpPort,
+    config,
+    metrics,
+    stop: () => {
+      stopping ??= (async () => {
+        for (const s of started.reverse()) {
+          try {
+            await s.stop();
+          } catch (e) {
+            log.error({ err: (e as Error).message }, 'error while stopping');
+          }
+        }
+        db.close();
+        log.info('gateway stopped');
+      })();
+      return stopping;
+    },
+  };
+}

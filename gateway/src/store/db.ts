@@ -1,0 +1,21 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** `full` fsyncs every commit (survives power loss); `normal` survives a killed process. */
+  synchronous?: 'full' | 'normal';
+}
+
+/** Opens (creating if needed) the gateway's SQLite store in WAL mode. One gateway per data directory. */
+export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'gateway.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  return db;
+}

@@ -1,0 +1,303 @@
+/**
+ * Readings, device state and rejections in the local store. Readings are append-only and chained by
+ * hash: each row carries sha256(previous hash + its canonical content), so a report can cite the head.
+ */
+import { createHash } from 'node:crypto';
+import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
+import type { Db } from './db.ts';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface StoredReading extends Reading {
+  id: number;
+  hash: string;
+}
+
+export interface RejectionRecord {
+  id?: number;
+  at: number;
+  transport: string;
+  topic: string;
+  siteId?: string | undefined;
+  deviceId?: string | undefined;
+  reason: RejectReason;
+  detail: string;
+  excerpt: string;
+}
+
+export interface DeviceStateRow {
+  siteId: string;
+  deviceId: string;
+  lastTs: number | null;
+  lastReceivedAt: number | null;
+  status: 'online' | 'offline' | 'unknown';
+  statusAt: number | null;
+  latest: Record<string, { value: number | boolean; ts: number }>;
+}
+
+function canonical(r: Reading): string {
+  return JSON.stringify([r.siteId, r.deviceId, r.deviceKind, r.ts, r.seq ?? null, r.values, r.alarms ?? null]);
+}
+
+export function readingHash(prev: string, r: Reading): string {
+  return createHash('sha256').update(prev).update('|').update(canonical(r)).digest('hex');
+}
+
+export class ReadingStore {
+  private insertReading;
+  private insertRejection;
+  private lastHash: string;
+
+  constructor(private readonly db: Db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS readings (
+        id INTEGER PRIMARY KEY,
+        site_id TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        seq INTEGER,
+        received_at INTEGER NOT NULL,
+        transport TEXT NOT NULL,
+        data TEXT NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX IF NOT EXISTS readings_device_ts ON readings(site_id, device_id, ts);
+      CREATE TRIGGER IF NOT EXISTS readings_no_update BEFORE UPDATE ON readings
+        BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END;
+      CREATE TABLE IF NOT EXISTS chain_anchors (
+        chain TEXT NOT NULL, upto_id INTEGER NOT NULL, hash TEXT NOT NULL, at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS rejections (
+        id INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL,
+        transport TEXT NOT NULL,
+        topic TEXT NOT NULL,
+        site_id TEXT,
+        device_id TEXT,
+        reason TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        excerpt TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS device_state (
+        site_id TEXT NOT NULL,
+        device_id TEXT NOT NULL,
+        last_ts INTEGER,
+        last_received_at INTEGER,
+        status TEXT NOT NULL DEFAULT 'unknown',
+        status_at INTEGER,
+        latest TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (site_id, device_id)
+      );
+    `);
+    this.insertReading = db.prepare(
+      `INSERT OR IGNORE INTO readings (site_id, device_id, kind, ts, seq, received_at, transport, data, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertRejection = db.prepare(
+      `INSERT INTO rejections (at, transport, topic, site_id, device_id, reason, detail, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const last = db.prepare('SELECT hash FROM readings ORDER BY id DESC LIMIT 1').get() as { hash: string } | undefined;
+    this.lastHash = last?.hash ?? GENESIS_HASH;
+  }
+
+  /**
+   * Inserts a reading (call inside a transaction). Returns the new row id, or undefined when a reading
+   * with the same device and source timestamp is already stored (a duplicate delivery).
+   */
+  insert(r: Reading): { id: number; hash: string } | undefined {
+    const hash = readingHash(this.lastHash, r);
+    const data = JSON.stringify(r.alarms ? { v: r.values, a: r.alarms } : { v: r.values });
+    const res = this.insertReading.run(
+      r.siteId,
+      r.deviceId,
+      r.deviceKind,
+      r.ts,
+      r.seq ?? null,
+      r.receivedAt,
+      r.transport,
+      data,
+      hash,
+    );
+    if (res.changes === 0) return undefined;
+    this.lastHash = hash;
+    return { id: Number(res.lastInsertRowid), hash };
+  }
+
+  /** Call when a transaction that inserted readings rolled back. */
+  resyncHead(): void {
+    const last = this.db.prepare('SELECT hash FROM readings ORDER BY id DESC LIMIT 1').get() as
+      | { hash: string }
+      | undefined;
+    this.lastHash = last?.hash ?? GENESIS_HASH;
+  }
+
+  head(): { id: number; hash: string } {
+    const last = this.db.prepare('SELECT id, hash FROM readings ORDER BY id DESC LIMIT 1').get() as
+      | { id: number; hash: string }
+      | undefined;
+    return last ?? { id: 0, hash: GENESIS_HASH };
+  }
+
+  insertRejectionRow(r: RejectionRecord): void {
+    this.insertRejection.run(r.at, r.transport, r.topic, r.siteId ?? null, r.deviceId ?? null, r.reason, r.detail, r.excerpt);
+  }
+
+  recentRejections(opts: { limit?: number; reason?: string; siteId?: string } = {}): RejectionRecord[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (opts.reason) {
+      where.push('reason = ?');
+      args.push(opts.reason);
+    }
+    if (opts.siteId) {
+      where.push('site_id = ?');
+      args.push(opts.siteId);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt FROM rejections
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+      )
+      .all(...args, opts.limit ?? 100) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({
+      id: r.id as number,
+      at: r.at as number,
+      transport: r.transport as string,
+      topic: r.topic as string,
+      siteId: (r.site_id as string | null) ?? undefined,
+      deviceId: (r.device_id as string | null) ?? undefined,
+      reason: r.reason as RejectReason,
+      detail: r.detail as string,
+      excerpt: r.excerpt as string,
+    }));
+  }
+
+  /** Recent sequence numbers of a device, newest first, for duplicate detection after a restart. */
+  recentSeqs(siteId: string, deviceId: string, limit: number): Array<{ seq: number; ts: number }> {
+    return this.db
+      .prepare(
+        `SELECT seq, ts FROM readings WHERE site_id = ? AND device_id = ? AND seq IS NOT NULL ORDER BY id DESC LIMIT ?`,
+      )
+      .all(siteId, deviceId, limit) as Array<{ seq: number; ts: number }>;
+  }
+
+  /** Readings of one device in a source-time range, oldest first. */
+  query(opts: { siteId: string; deviceId?: string; from: number; to: number; limit: number }): StoredReading[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings
+         WHERE site_id = ? ${opts.deviceId ? 'AND device_id = ?' : ''} AND ts >= ? AND ts <= ?
+         ORDER BY ts, id LIMIT ?`,
+      )
+      .all(...[opts.siteId, ...(opts.deviceId ? [opts.deviceId] : []), opts.from, opts.to, opts.limit]) as Array<
+      Record<string, unknown>
+    >;
+    return rows.map(rowToReading);
+  }
+
+  /** Readings after a row id, in id order (replay for the rules after a restart). */
+  after(id: number, limit: number): StoredReading[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings WHERE id > ? ORDER BY id LIMIT ?`,
+        )
+        .all(id, limit) as Array<Record<string, unknown>>
+    ).map(rowToReading);
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM readings').get() as { n: number }).n;
+  }
+
+  saveDeviceStates(rows: DeviceStateRow[]): void {
+    const stmt = this.db.prepare(
+      `INSERT INTO device_state (site_id, device_id, last_ts, last_received_at, status, status_at, latest)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(site_id, device_id) DO UPDATE SET last_ts = excluded.last_ts, last_received_at = excluded.last_received_at,
+         status = excluded.status, status_at = excluded.status_at, latest = excluded.latest`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows)
+        stmt.run(r.siteId, r.deviceId, r.lastTs, r.lastReceivedAt, r.status, r.statusAt, JSON.stringify(r.latest));
+    })();
+  }
+
+  loadDeviceStates(): DeviceStateRow[] {
+    return (this.db.prepare('SELECT * FROM device_state').all() as Array<Record<string, unknown>>).map((r) => ({
+      siteId: r.site_id as string,
+      deviceId: r.device_id as string,
+      lastTs: r.last_ts as number | null,
+      lastReceivedAt: r.last_received_at as number | null,
+      status: r.status as DeviceStateRow['status'],
+      statusAt: r.status_at as number | null,
+      latest: JSON.parse(r.latest as string),
+    }));
+  }
+
+  /**
+   * Retention: deletes readings older than `before` (source time) and rejections beyond `keepRejections`.
+   * The hash of the newest deleted reading is kept as an anchor so the chain stays verifiable.
+   */
+  prune(before: number, keepRejections: number, now: number): { readings: number; rejections: number } {
+    return this.db.transaction(() => {
+      const edge = this.db
+        .prepare('SELECT id, hash FROM readings WHERE ts < ? ORDER BY id DESC LIMIT 1')
+        .get(before) as { id: number; hash: string } | undefined;
+      let readings = 0;
+      if (edge) {
+        this.db.prepare('INSERT INTO chain_anchors (chain, upto_id, hash, at) VALUES (?, ?, ?, ?)').run(
+          'readings',
+          edge.id,
+          edge.hash,
+          now,
+        );
+        readings = this.db.prepare('DELETE FROM readings WHERE ts < ?').run(before).changes;
+      }
+      const rejections = this.db
+        .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
+        .run(keepRejections).changes;
+      return { readings, rejections };
+    })();
+  }
+
+  /** Recomputes the readings chain in id order; returns the first row whose hash does not match. */
+  verifyChain(): { ok: boolean; checked: number; brokenAt?: number } {
+    let prev = GENESIS_HASH;
+    let checked = 0;
+    const anchor = this.db.prepare("SELECT upto_id, hash FROM chain_anchors WHERE chain = 'readings' ORDER BY upto_id").all() as Array<{
+      upto_id: number;
+      hash: string;
+    }>;
+    const firstRow = this.db.prepare('SELECT MIN(id) AS id FROM readings').get() as { id: number | null };
+    for (const a of anchor) if (firstRow.id !== null && a.upto_id < firstRow.id) prev = a.hash;
+    for (const row of this.db
+      .prepare('SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings ORDER BY id')
+      .iterate() as IterableIterator<Record<string, unknown>>) {
+      const r = rowToReading(row);
+      if (readingHash(prev, r) !== r.hash) return { ok: false, checked, brokenAt: r.id };
+      prev = r.hash;
+      checked++;
+    }
+    return { ok: true, checked };
+  }
+}
+
+function rowToReading(r: Record<string, unknown>): StoredReading {
+  const data = JSON.parse(r.data as string) as { v: Reading['values']; a?: Reading['alarms'] };
+  const out: StoredReading = {
+    id: r.id as number,
+    hash: r.hash as string,
+    siteId: r.site_id as string,
+    deviceId: r.device_id as string,
+    deviceKind: r.kind as Reading['deviceKind'],
+    ts: r.ts as number,
+    receivedAt: r.received_at as number,
+    transport: r.transport as Reading['transport'],
+    values: data.v,
+  };
+  if (r.seq !== null && r.seq !== undefined) out.seq = r.seq as number;
+  if (data.a) out.alarms = data.a;
+  return out;
+}
