@@ -13,7 +13,10 @@ function redact(obj: object): Record<string, unknown> {
 }
 
 /** One JSON object a line on stderr; secrets are redacted by field name. */
-export function createLog(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l)): Log {
+export function createLog(
+  level: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): Log {
   const min = LEVELS[level];
   const emit = (lvl: LogLevel, obj: object | string, msg?: string) => {
     if (LEVELS[lvl] < min) return;

@@ -4,10 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { buildApi } from './api/server.ts';
+import { parseDeviceTopic } from '../../shared/src/topics.ts';
 import { Auth } from './api/auth.ts';
 import type { ApiContext, HealthReport } from './api/context.ts';
 import { EventHub } from './api/events.ts';
+import { buildApi } from './api/server.ts';
 import type { Config } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
 import { EmbeddedMqttInput } from './ingest/mqtt/embedded.ts';
@@ -130,13 +131,28 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       metrics,
       log,
       now,
+      onRefused: (topic, payload, clientId, detail) => {
+        const t = parseDeviceTopic(topic);
+        void stage.refuse(
+          { transport: 'mqtt', topic, payload, receivedAt: now(), clientId },
+          'not_authorized',
+          detail,
+          ...(t.kind === 'other' ? [] : [t.siteId, t.deviceId]),
+        );
+      },
     });
     inputs.push(embedded);
     publisher = embedded;
   }
   if (config.serial.length)
     inputs.push(
-      new SerialInput({ ports: config.serial, maxLineBytes: config.ingest.maxPayloadBytes + 5, metrics, log, now }),
+      new SerialInput({
+        ports: config.serial,
+        maxLineBytes: config.ingest.maxPayloadBytes + 5,
+        metrics,
+        log,
+        now,
+      }),
     );
   void publisher;
 
@@ -144,7 +160,12 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     const components: ComponentHealth[] = [];
     try {
       db.prepare('SELECT 1').get();
-      components.push({ name: 'store', ok: true, detail: `SQLite (WAL) in ${config.dataDir}`, readings: readings.count() });
+      components.push({
+        name: 'store',
+        ok: true,
+        detail: `SQLite (WAL) in ${config.dataDir}`,
+        readings: readings.count(),
+      });
     } catch (e) {
       components.push({ name: 'store', ok: false, detail: (e as Error).message });
     }
@@ -153,7 +174,12 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       components.push(...(Array.isArray(h) ? h : [h]));
     }
     for (const o of outputs) components.push(o.health());
-    if (!writer) components.push({ name: 'influxdb', ok: true, detail: 'not configured: the local store serves the API' });
+    if (!writer)
+      components.push({
+        name: 'influxdb',
+        ok: true,
+        detail: 'not configured: the local store serves the API',
+      });
     return {
       status: components.every((c) => c.ok) ? 'ok' : 'degraded',
       gatewayId: config.gatewayId,
@@ -177,7 +203,9 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const api = await buildApi({
     ctx,
     ...(config.http.tls
-      ? { https: { cert: readFileSync(config.http.tls.certFile), key: readFileSync(config.http.tls.keyFile) } }
+      ? {
+          https: { cert: readFileSync(config.http.tls.certFile), key: readFileSync(config.http.tls.keyFile) },
+        }
       : {}),
   });
 

@@ -1,4 +1,4 @@
 export * from './crc16.ts';
+export * from './password.ts';
 export * from './telemetry.ts';
 export * from './topics.ts';
-export * from './password.ts';

@@ -126,6 +126,8 @@ export interface Reading {
   deviceKind: DeviceKind;
   /** Source timestamp (the device's clock), or the arrival time when the device sent none. */
   ts: number;
+  /** True when the device sent no timestamp and `ts` is the arrival time. */
+  arrivalTs?: boolean;
   seq?: number;
   receivedAt: number;
   transport: 'mqtt' | 'serial' | 'import' | 'api';

@@ -33,7 +33,8 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   // Route schemas document the API; values are parsed with zod in the handlers, so errors name their paths.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setErrorHandler((err, _req, reply) => {
-    if (err instanceof ApiError) return reply.code(err.status).send({ error: err.code, message: err.message });
+    if (err instanceof ApiError)
+      return reply.code(err.status).send({ error: err.code, message: err.message });
     const e = err as Error & { statusCode?: number; code?: string };
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) reply.log.error(err);
@@ -41,7 +42,9 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     return reply.code(status).send({ error: code, message: status === 500 ? 'internal error' : e.message });
   });
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ error: 'NOT_FOUND', message: `${API_ERRORS.NOT_FOUND.message}: ${req.method} ${req.url}` }),
+    reply
+      .code(404)
+      .send({ error: 'NOT_FOUND', message: `${API_ERRORS.NOT_FOUND.message}: ${req.method} ${req.url}` }),
   );
   await app.register(swagger, {
     openapi: {
@@ -57,8 +60,20 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  for (const p of [healthPlugin, sitesPlugin, telemetryPlugin, rejectionsPlugin, eventsPlugin, ...(o.plugins ?? [])])
+  for (const p of [
+    healthPlugin,
+    sitesPlugin,
+    telemetryPlugin,
+    rejectionsPlugin,
+    eventsPlugin,
+    ...(o.plugins ?? []),
+  ])
     await app.register(p, { ctx: o.ctx });
-  await app.register(fastifyStatic, { root: DASHBOARD_DIR, prefix: '/', index: 'index.html', wildcard: false });
+  await app.register(fastifyStatic, {
+    root: DASHBOARD_DIR,
+    prefix: '/',
+    index: 'index.html',
+    wildcard: false,
+  });
   return app;
 }

@@ -21,7 +21,13 @@ export interface DecodeOptions {
   maxFutureMs: number;
 }
 
-export type Rejection = { ok: false; reason: RejectReason; detail: string; siteId?: string; deviceId?: string };
+export type Rejection = {
+  ok: false;
+  reason: RejectReason;
+  detail: string;
+  siteId?: string;
+  deviceId?: string;
+};
 export type DecodeResult = { ok: true; reading: Reading; device: DeviceInfo } | Rejection;
 
 const reject = (reason: RejectReason, detail: string, siteId?: string, deviceId?: string): Rejection => ({
@@ -41,22 +47,37 @@ function zodRejection(err: z.ZodError, siteId?: string, deviceId?: string): Reje
   switch (issue.code) {
     case 'unrecognized_keys': {
       const prefix = issue.path.length ? `${issue.path.join('.')}.` : '';
-      return reject('unknown_field', `unknown field ${issue.keys.map((k) => prefix + k).join(', ')}`, siteId, deviceId);
+      return reject(
+        'unknown_field',
+        `unknown field ${issue.keys.map((k) => prefix + k).join(', ')}`,
+        siteId,
+        deviceId,
+      );
     }
     case 'too_big':
     case 'too_small':
       return reject('out_of_range', `${path}: ${issue.message}`, siteId, deviceId);
     case 'invalid_type':
-      if (issue.path.length === 0) return reject('not_an_object', 'payload must be a JSON object', siteId, deviceId);
+      if (issue.path.length === 0)
+        return reject('not_an_object', 'payload must be a JSON object', siteId, deviceId);
       return reject('wrong_type', `${path}: ${issue.message}`, siteId, deviceId);
     default:
       if (issue.path[0] === 'ts' && issue.code === 'invalid_union')
-        return reject('wrong_type', 'ts: must be ISO 8601 with a zone, or epoch milliseconds after 2000', siteId, deviceId);
+        return reject(
+          'wrong_type',
+          'ts: must be ISO 8601 with a zone, or epoch milliseconds after 2000',
+          siteId,
+          deviceId,
+        );
       return reject('wrong_type', `${path}: ${issue.message}`, siteId, deviceId);
   }
 }
 
-function parseJson(text: string, siteId?: string, deviceId?: string): { ok: true; value: unknown } | Rejection {
+function parseJson(
+  text: string,
+  siteId?: string,
+  deviceId?: string,
+): { ok: true; value: unknown } | Rejection {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
@@ -91,15 +112,26 @@ function finish(
     for (const name of ['levelIn', 'sludgeIn', 'scumIn'] as const) {
       const v = values[name];
       if (v !== undefined && v > depth)
-        return reject('out_of_range', `${name} ${v} in is deeper than the tank (${depth} in)`, siteId, deviceId);
+        return reject(
+          'out_of_range',
+          `${name} ${v} in is deeper than the tank (${depth} in)`,
+          siteId,
+          deviceId,
+        );
     }
   if (values.sludgeIn !== undefined && values.scumIn !== undefined && depth !== undefined)
     if (values.sludgeIn + values.scumIn > depth)
-      return reject('out_of_range', `sludge + scum ${values.sludgeIn + values.scumIn} in exceed the tank depth (${depth} in)`, siteId, deviceId);
+      return reject(
+        'out_of_range',
+        `sludge + scum ${values.sludgeIn + values.scumIn} in exceed the tank depth (${depth} in)`,
+        siteId,
+        deviceId,
+      );
   let ts = receivedAt;
   if (p.ts !== undefined) {
     ts = typeof p.ts === 'number' ? p.ts : Date.parse(p.ts);
-    if (!Number.isFinite(ts)) return reject('wrong_type', `ts: not a valid time: ${String(p.ts)}`, siteId, deviceId);
+    if (!Number.isFinite(ts))
+      return reject('wrong_type', `ts: not a valid time: ${String(p.ts)}`, siteId, deviceId);
     if (ts > receivedAt + opts.maxFutureMs)
       return reject(
         'future_timestamp',
@@ -109,6 +141,7 @@ function finish(
       );
   }
   const reading: Reading = { siteId, deviceId, deviceKind: device.kind, ts, receivedAt, transport, values };
+  if (p.ts === undefined) reading.arrivalTs = true;
   if (p.seq !== undefined) reading.seq = p.seq;
   if (p.alarms !== undefined) reading.alarms = p.alarms;
   return { ok: true, reading, device };
@@ -132,12 +165,21 @@ export function decodeMqttTelemetry(
   if (size > opts.maxPayloadBytes)
     return reject('oversize', `payload of ${size} bytes exceeds ${opts.maxPayloadBytes}`, siteId, deviceId);
   const device = registry.lookup(siteId, deviceId);
-  if (!device) return reject('unregistered_device', `device ${siteId}/${deviceId} is not in the configuration`, siteId, deviceId);
+  if (!device)
+    return reject(
+      'unregistered_device',
+      `device ${siteId}/${deviceId} is not in the configuration`,
+      siteId,
+      deviceId,
+    );
   const json = parseJson(typeof payload === 'string' ? payload : payload.toString('utf8'), siteId, deviceId);
   if (!json.ok) return json;
   const v = json.value as Record<string, unknown> | null;
   if (v !== null && typeof v === 'object' && !Array.isArray(v) && ('siteId' in v || 'deviceId' in v)) {
-    if ((v.siteId !== undefined && v.siteId !== siteId) || (v.deviceId !== undefined && v.deviceId !== deviceId))
+    if (
+      (v.siteId !== undefined && v.siteId !== siteId) ||
+      (v.deviceId !== undefined && v.deviceId !== deviceId)
+    )
       return reject(
         'topic_mismatch',
         `payload names ${String(v.siteId ?? siteId)}/${String(v.deviceId ?? deviceId)} but the topic is ${siteId}/${deviceId}`,
@@ -160,7 +202,8 @@ export function decodeSerialLine(
   opts: DecodeOptions,
 ): DecodeResult {
   const size = Buffer.byteLength(line);
-  if (size > opts.maxPayloadBytes + 5) return reject('oversize', `line of ${size} bytes exceeds ${opts.maxPayloadBytes}`);
+  if (size > opts.maxPayloadBytes + 5)
+    return reject('oversize', `line of ${size} bytes exceeds ${opts.maxPayloadBytes}`);
   let text = line.trim();
   const m = CRC_SUFFIX.exec(text);
   if (m) {
@@ -186,6 +229,12 @@ export function decodeSerialLine(
   }
   const { siteId, deviceId, ...rest } = parsed.data;
   const device = registry.lookup(siteId, deviceId);
-  if (!device) return reject('unregistered_device', `device ${siteId}/${deviceId} is not in the configuration`, siteId, deviceId);
+  if (!device)
+    return reject(
+      'unregistered_device',
+      `device ${siteId}/${deviceId} is not in the configuration`,
+      siteId,
+      deviceId,
+    );
   return finish(rest, device, receivedAt, 'serial', opts);
 }

@@ -6,7 +6,12 @@
 import { deviceStatusSchema, type Reading, type RejectReason } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import type { Config } from '../config/schema.ts';
-import { type DecodeOptions, type DecodeResult, decodeMqttTelemetry, decodeSerialLine } from '../decode/decode.ts';
+import {
+  type DecodeOptions,
+  type DecodeResult,
+  decodeMqttTelemetry,
+  decodeSerialLine,
+} from '../decode/decode.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { Registry } from '../metrics.ts';
 import type { IngestResult, IngestSink, Log, RawMessage } from '../pipeline.ts';
@@ -34,7 +39,13 @@ export interface IngestStageOptions {
 
 type Pending =
   | { kind: 'reading'; reading: Reading; resolve: (r: IngestResult) => void; reject: (e: Error) => void }
-  | { kind: 'rejection'; rec: RejectionRecord; persist: boolean; resolve: (r: IngestResult) => void; reject: (e: Error) => void };
+  | {
+      kind: 'rejection';
+      rec: RejectionRecord;
+      persist: boolean;
+      resolve: (r: IngestResult) => void;
+      reject: (e: Error) => void;
+    };
 
 interface Bucket {
   tokens: number;
@@ -49,8 +60,11 @@ export class IngestStage implements IngestSink {
   private pending: Pending[] = [];
   private scheduled = false;
   private listeners: Array<(readings: StoredReading[]) => void> = [];
-  private statusListeners: Array<(siteId: string, deviceId: string, status: 'online' | 'offline', at: number) => void> = [];
+  private statusListeners: Array<
+    (siteId: string, deviceId: string, status: 'online' | 'offline', at: number) => void
+  > = [];
   private buckets = new Map<string, Bucket>();
+  private lastArrivalTs = new Map<string, number>();
   private seqs = new Map<string, Map<number, number>>();
   private states = new Map<string, DeviceStateRow>();
   private dirty = new Set<string>();
@@ -61,16 +75,21 @@ export class IngestStage implements IngestSink {
 
   constructor(private readonly o: IngestStageOptions) {
     this.now = o.now ?? Date.now;
-    this.decodeOpts = { maxPayloadBytes: o.ingest.maxPayloadBytes, maxFutureMs: o.ingest.maxFutureSeconds * 1000 };
+    this.decodeOpts = {
+      maxPayloadBytes: o.ingest.maxPayloadBytes,
+      maxFutureMs: o.ingest.maxFutureSeconds * 1000,
+    };
     for (const s of o.store.loadDeviceStates()) this.states.set(`${s.siteId}/${s.deviceId}`, s);
     this.m = {
       messages: o.metrics.counter('gateway_messages_total', 'Messages received, by transport and outcome'),
       rejections: o.metrics.counter('gateway_rejections_total', 'Messages rejected, by reason'),
       commits: o.metrics.counter('gateway_store_commits_total', 'Group commits to the local store'),
       rows: o.metrics.counter('gateway_store_writes_total', 'Rows written to the local store, by table'),
-      commitSeconds: o.metrics.histogram('gateway_store_commit_seconds', 'Duration of a group commit', [
-        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
-      ]),
+      commitSeconds: o.metrics.histogram(
+        'gateway_store_commit_seconds',
+        'Duration of a group commit',
+        [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      ),
     };
   }
 
@@ -79,7 +98,9 @@ export class IngestStage implements IngestSink {
     this.listeners.push(fn);
   }
 
-  onDeviceStatus(fn: (siteId: string, deviceId: string, status: 'online' | 'offline', at: number) => void): void {
+  onDeviceStatus(
+    fn: (siteId: string, deviceId: string, status: 'online' | 'offline', at: number) => void,
+  ): void {
     this.statusListeners.push(fn);
   }
 
@@ -111,10 +132,17 @@ export class IngestStage implements IngestSink {
             this.o.registry,
             this.decodeOpts,
           );
-    if (!decoded.ok) return this.rejectMsg(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId);
+    if (!decoded.ok)
+      return this.rejectMsg(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId);
     const r = decoded.reading;
     if (!this.allow(r.siteId, r.deviceId, msg.receivedAt))
-      return this.rejectMsg(msg, 'rate_limited', `device ${r.siteId}/${r.deviceId} exceeds its message rate`, r.siteId, r.deviceId);
+      return this.rejectMsg(
+        msg,
+        'rate_limited',
+        `device ${r.siteId}/${r.deviceId} exceeds its message rate`,
+        r.siteId,
+        r.deviceId,
+      );
     return this.submit(r);
   }
 
@@ -136,6 +164,14 @@ export class IngestStage implements IngestSink {
   }
 
   private submit(r: Reading): Promise<IngestResult> {
+    if (r.arrivalTs) {
+      // Two readings stamped with the same arrival millisecond are still two readings: keep arrival stamps
+      // strictly increasing per device so the (device, source time) duplicate rule cannot merge them.
+      const key = `${r.siteId}/${r.deviceId}`;
+      const last = this.lastArrivalTs.get(key) ?? 0;
+      if (r.ts <= last) r.ts = last + 1;
+      this.lastArrivalTs.set(key, r.ts);
+    }
     if (r.seq !== undefined && this.seenSeq(r)) {
       this.m.messages.inc({ transport: r.transport, result: 'duplicate' });
       return Promise.resolve({ status: 'duplicate', reading: r });
@@ -151,11 +187,13 @@ export class IngestStage implements IngestSink {
     let m = this.seqs.get(key);
     if (!m) {
       m = new Map();
-      for (const row of this.o.store.recentSeqs(r.siteId, r.deviceId, SEQ_MEMORY).reverse()) m.set(row.seq, row.ts);
+      for (const row of this.o.store.recentSeqs(r.siteId, r.deviceId, SEQ_MEMORY).reverse())
+        m.set(row.seq, row.ts);
       this.seqs.set(key, m);
     }
     const prevTs = m.get(r.seq!);
-    if (prevTs !== undefined && Math.abs(prevTs - r.ts) <= this.o.ingest.seqDedupWindowSec * 1000) return true;
+    if (prevTs !== undefined && Math.abs(prevTs - r.ts) <= this.o.ingest.seqDedupWindowSec * 1000)
+      return true;
     m.delete(r.seq!);
     m.set(r.seq!, r.ts);
     if (m.size > SEQ_MEMORY) m.delete(m.keys().next().value as number);
@@ -182,6 +220,17 @@ export class IngestStage implements IngestSink {
     return true;
   }
 
+  /** Records a message that a transport refused (e.g. a publish outside the device's own topics). */
+  refuse(
+    msg: RawMessage,
+    reason: RejectReason,
+    detail: string,
+    siteId?: string,
+    deviceId?: string,
+  ): Promise<IngestResult> {
+    return this.rejectMsg(msg, reason, detail, siteId, deviceId);
+  }
+
   private rejectMsg(
     msg: RawMessage,
     reason: RejectReason,
@@ -198,7 +247,8 @@ export class IngestStage implements IngestSink {
       if (b && msg.receivedAt - b.lastLoggedAt < 1000) persist = false;
       else if (b) b.lastLoggedAt = msg.receivedAt;
     }
-    const text = typeof msg.payload === 'string' ? msg.payload : msg.payload.subarray(0, EXCERPT * 4).toString('utf8');
+    const text =
+      typeof msg.payload === 'string' ? msg.payload : msg.payload.subarray(0, EXCERPT * 4).toString('utf8');
     const rec: RejectionRecord = {
       at: msg.receivedAt,
       transport: msg.transport,
@@ -218,19 +268,37 @@ export class IngestStage implements IngestSink {
 
   private status(msg: RawMessage, siteId: string, deviceId: string): Promise<IngestResult> {
     if (!this.o.registry.lookup(siteId, deviceId))
-      return this.rejectMsg(msg, 'unregistered_device', `device ${siteId}/${deviceId} is not in the configuration`, siteId, deviceId);
+      return this.rejectMsg(
+        msg,
+        'unregistered_device',
+        `device ${siteId}/${deviceId} is not in the configuration`,
+        siteId,
+        deviceId,
+      );
     const text = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
     let value: unknown = text.trim();
     if (text.trim().startsWith('{') || text.trim().startsWith('"')) {
       try {
         value = JSON.parse(text);
       } catch (e) {
-        return this.rejectMsg(msg, 'malformed_json', `malformed status: ${(e as Error).message}`, siteId, deviceId);
+        return this.rejectMsg(
+          msg,
+          'malformed_json',
+          `malformed status: ${(e as Error).message}`,
+          siteId,
+          deviceId,
+        );
       }
     }
     const parsed = deviceStatusSchema.safeParse(value);
     if (!parsed.success)
-      return this.rejectMsg(msg, 'wrong_type', 'status must be "online", "offline" or {"status": ...}', siteId, deviceId);
+      return this.rejectMsg(
+        msg,
+        'wrong_type',
+        'status must be "online", "offline" or {"status": ...}',
+        siteId,
+        deviceId,
+      );
     const status = typeof parsed.data === 'string' ? parsed.data : parsed.data.status;
     const st = this.state(siteId, deviceId);
     st.status = status;
@@ -245,7 +313,15 @@ export class IngestStage implements IngestSink {
     const key = `${siteId}/${deviceId}`;
     let s = this.states.get(key);
     if (!s) {
-      s = { siteId, deviceId, lastTs: null, lastReceivedAt: null, status: 'unknown', statusAt: null, latest: {} };
+      s = {
+        siteId,
+        deviceId,
+        lastTs: null,
+        lastReceivedAt: null,
+        status: 'unknown',
+        statusAt: null,
+        latest: {},
+      };
       this.states.set(key, s);
     }
     return s;
@@ -300,7 +376,10 @@ export class IngestStage implements IngestSink {
     } catch (e) {
       this.o.store.resyncHead();
       const err = new Error(`local store commit failed: ${(e as Error).message}`);
-      this.o.log.error({ err: (e as Error).message, batch: batch.length }, 'store commit failed; messages not acknowledged');
+      this.o.log.error(
+        { err: (e as Error).message, batch: batch.length },
+        'store commit failed; messages not acknowledged',
+      );
       for (const p of batch) {
         if (p.kind === 'reading') this.forgetSeq(p.reading);
         p.reject(err);

@@ -36,7 +36,15 @@ export interface DeviceStateRow {
 }
 
 function canonical(r: Reading): string {
-  return JSON.stringify([r.siteId, r.deviceId, r.deviceKind, r.ts, r.seq ?? null, r.values, r.alarms ?? null]);
+  return JSON.stringify([
+    r.siteId,
+    r.deviceId,
+    r.deviceKind,
+    r.ts,
+    r.seq ?? null,
+    r.values,
+    r.alarms ?? null,
+  ]);
 }
 
 export function readingHash(prev: string, r: Reading): string {
@@ -97,7 +105,9 @@ export class ReadingStore {
     this.insertRejection = db.prepare(
       `INSERT INTO rejections (at, transport, topic, site_id, device_id, reason, detail, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const last = db.prepare('SELECT hash FROM readings ORDER BY id DESC LIMIT 1').get() as { hash: string } | undefined;
+    const last = db.prepare('SELECT hash FROM readings ORDER BY id DESC LIMIT 1').get() as
+      | { hash: string }
+      | undefined;
     this.lastHash = last?.hash ?? GENESIS_HASH;
   }
 
@@ -140,7 +150,16 @@ export class ReadingStore {
   }
 
   insertRejectionRow(r: RejectionRecord): void {
-    this.insertRejection.run(r.at, r.transport, r.topic, r.siteId ?? null, r.deviceId ?? null, r.reason, r.detail, r.excerpt);
+    this.insertRejection.run(
+      r.at,
+      r.transport,
+      r.topic,
+      r.siteId ?? null,
+      r.deviceId ?? null,
+      r.reason,
+      r.detail,
+      r.excerpt,
+    );
   }
 
   recentRejections(opts: { limit?: number; reason?: string; siteId?: string } = {}): RejectionRecord[] {
@@ -183,16 +202,22 @@ export class ReadingStore {
   }
 
   /** Readings of one device in a source-time range, oldest first. */
-  query(opts: { siteId: string; deviceId?: string; from: number; to: number; limit: number }): StoredReading[] {
+  query(opts: {
+    siteId: string;
+    deviceId?: string;
+    from: number;
+    to: number;
+    limit: number;
+  }): StoredReading[] {
     const rows = this.db
       .prepare(
         `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings
          WHERE site_id = ? ${opts.deviceId ? 'AND device_id = ?' : ''} AND ts >= ? AND ts <= ?
          ORDER BY ts, id LIMIT ?`,
       )
-      .all(...[opts.siteId, ...(opts.deviceId ? [opts.deviceId] : []), opts.from, opts.to, opts.limit]) as Array<
-      Record<string, unknown>
-    >;
+      .all(
+        ...[opts.siteId, ...(opts.deviceId ? [opts.deviceId] : []), opts.from, opts.to, opts.limit],
+      ) as Array<Record<string, unknown>>;
     return rows.map(rowToReading);
   }
 
@@ -220,20 +245,30 @@ export class ReadingStore {
     );
     this.db.transaction(() => {
       for (const r of rows)
-        stmt.run(r.siteId, r.deviceId, r.lastTs, r.lastReceivedAt, r.status, r.statusAt, JSON.stringify(r.latest));
+        stmt.run(
+          r.siteId,
+          r.deviceId,
+          r.lastTs,
+          r.lastReceivedAt,
+          r.status,
+          r.statusAt,
+          JSON.stringify(r.latest),
+        );
     })();
   }
 
   loadDeviceStates(): DeviceStateRow[] {
-    return (this.db.prepare('SELECT * FROM device_state').all() as Array<Record<string, unknown>>).map((r) => ({
-      siteId: r.site_id as string,
-      deviceId: r.device_id as string,
-      lastTs: r.last_ts as number | null,
-      lastReceivedAt: r.last_received_at as number | null,
-      status: r.status as DeviceStateRow['status'],
-      statusAt: r.status_at as number | null,
-      latest: JSON.parse(r.latest as string),
-    }));
+    return (this.db.prepare('SELECT * FROM device_state').all() as Array<Record<string, unknown>>).map(
+      (r) => ({
+        siteId: r.site_id as string,
+        deviceId: r.device_id as string,
+        lastTs: r.last_ts as number | null,
+        lastReceivedAt: r.last_received_at as number | null,
+        status: r.status as DeviceStateRow['status'],
+        statusAt: r.status_at as number | null,
+        latest: JSON.parse(r.latest as string),
+      }),
+    );
   }
 
   /**
@@ -247,12 +282,9 @@ export class ReadingStore {
         .get(before) as { id: number; hash: string } | undefined;
       let readings = 0;
       if (edge) {
-        this.db.prepare('INSERT INTO chain_anchors (chain, upto_id, hash, at) VALUES (?, ?, ?, ?)').run(
-          'readings',
-          edge.id,
-          edge.hash,
-          now,
-        );
+        this.db
+          .prepare('INSERT INTO chain_anchors (chain, upto_id, hash, at) VALUES (?, ?, ?, ?)')
+          .run('readings', edge.id, edge.hash, now);
         readings = this.db.prepare('DELETE FROM readings WHERE ts < ?').run(before).changes;
       }
       const rejections = this.db
@@ -266,14 +298,18 @@ export class ReadingStore {
   verifyChain(): { ok: boolean; checked: number; brokenAt?: number } {
     let prev = GENESIS_HASH;
     let checked = 0;
-    const anchor = this.db.prepare("SELECT upto_id, hash FROM chain_anchors WHERE chain = 'readings' ORDER BY upto_id").all() as Array<{
+    const anchor = this.db
+      .prepare("SELECT upto_id, hash FROM chain_anchors WHERE chain = 'readings' ORDER BY upto_id")
+      .all() as Array<{
       upto_id: number;
       hash: string;
     }>;
     const firstRow = this.db.prepare('SELECT MIN(id) AS id FROM readings').get() as { id: number | null };
     for (const a of anchor) if (firstRow.id !== null && a.upto_id < firstRow.id) prev = a.hash;
     for (const row of this.db
-      .prepare('SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings ORDER BY id')
+      .prepare(
+        'SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings ORDER BY id',
+      )
       .iterate() as IterableIterator<Record<string, unknown>>) {
       const r = rowToReading(row);
       if (readingHash(prev, r) !== r.hash) return { ok: false, checked, brokenAt: r.id };

@@ -14,12 +14,22 @@ const query = z.strictObject({
 export const rejectionsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/api/rejections',
-    { schema: { tags: ['telemetry'], summary: 'Latest rejected messages, newest first', querystring: openapi(query) } },
+    {
+      schema: {
+        tags: ['telemetry'],
+        summary: 'Latest rejected messages, newest first',
+        querystring: openapi(query),
+      },
+    },
     async (req) => {
       ctx.auth.requireRead(req);
       const q = parseWith(query, req.query);
       return ctx.readings
-        .recentRejections({ limit: q.limit, ...(q.reason ? { reason: q.reason } : {}), ...(q.siteId ? { siteId: q.siteId } : {}) })
+        .recentRejections({
+          limit: q.limit,
+          ...(q.reason ? { reason: q.reason } : {}),
+          ...(q.siteId ? { siteId: q.siteId } : {}),
+        })
         .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
     },
   );

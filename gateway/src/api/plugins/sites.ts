@@ -22,7 +22,10 @@ function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
         ...(withLatest
           ? {
               latest: Object.fromEntries(
-                Object.entries(st?.latest ?? {}).map(([k, v]) => [k, { value: v.value, ts: new Date(v.ts).toISOString() }]),
+                Object.entries(st?.latest ?? {}).map(([k, v]) => [
+                  k,
+                  { value: v.value, ts: new Date(v.ts).toISOString() },
+                ]),
               ),
             }
           : {}),
@@ -33,10 +36,14 @@ function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
 
 /** GET /api/sites and GET /api/sites/{id} (with the latest reading of every field of every device). */
 export const sitesPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  app.get('/api/sites', { schema: { tags: ['sites'], summary: 'All sites with their devices' } }, async (req) => {
-    ctx.auth.requireRead(req);
-    return ctx.config.sites.map((s) => siteSummary(ctx, s, false));
-  });
+  app.get(
+    '/api/sites',
+    { schema: { tags: ['sites'], summary: 'All sites with their devices' } },
+    async (req) => {
+      ctx.auth.requireRead(req);
+      return ctx.config.sites.map((s) => siteSummary(ctx, s, false));
+    },
+  );
   app.get<{ Params: { id: string } }>(
     '/api/sites/:id',
     {

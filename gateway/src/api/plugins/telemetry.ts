@@ -11,7 +11,16 @@ const DAY = 86_400_000;
 const telemetryQuery = z.strictObject({
   siteId: z.string().min(1),
   deviceId: z.string().min(1).optional(),
-  field: z.enum([...READING_NAMES, 'alarms.highWater', 'alarms.pump', 'alarms.blower', 'alarms.panel', 'alarms.field']).optional(),
+  field: z
+    .enum([
+      ...READING_NAMES,
+      'alarms.highWater',
+      'alarms.pump',
+      'alarms.blower',
+      'alarms.panel',
+      'alarms.field',
+    ])
+    .optional(),
   from: timeParam.optional(),
   to: timeParam.optional(),
   /** Above this many points the series is downsampled into time buckets. */
@@ -30,7 +39,12 @@ function fieldValue(r: StoredReading, field: string): number | undefined {
  * Downsampling keeps what each field means: a cumulative tip counter keeps the last value of a bucket,
  * interval rain is summed, everything else is averaged with its min and max.
  */
-function downsample(points: Array<{ ts: number; value: number }>, field: string, from: number, bucketMs: number) {
+function downsample(
+  points: Array<{ ts: number; value: number }>,
+  field: string,
+  from: number,
+  bucketMs: number,
+) {
   const out: Array<{ ts: string; value: number; min: number; max: number; n: number }> = [];
   let cur: { start: number; sum: number; min: number; max: number; n: number; last: number } | undefined;
   const emit = () => {
@@ -61,22 +75,35 @@ export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (a
     {
       schema: {
         tags: ['telemetry'],
-        summary: 'Readings of a site or device over a time range (from/to: ISO 8601 or epoch ms; default the last day)',
+        summary:
+          'Readings of a site or device over a time range (from/to: ISO 8601 or epoch ms; default the last day)',
         querystring: openapi(telemetryQuery),
       },
     },
     async (req) => {
       ctx.auth.requireRead(req);
       const q = parseWith(telemetryQuery, req.query);
-      if (!ctx.config.sites.some((s) => s.id === q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+      if (!ctx.config.sites.some((s) => s.id === q.siteId))
+        throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
       if (q.deviceId && !ctx.registry.lookup(q.siteId, q.deviceId))
         throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
       const to = q.to ?? ctx.now();
       const from = q.from ?? to - DAY;
       if (from > to) throw new ApiError('BAD_REQUEST', 'from is after to');
-      const base = { siteId: q.siteId, deviceId: q.deviceId ?? null, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+      const base = {
+        siteId: q.siteId,
+        deviceId: q.deviceId ?? null,
+        from: new Date(from).toISOString(),
+        to: new Date(to).toISOString(),
+      };
       if (!q.field) {
-        const rows = ctx.readings.query({ siteId: q.siteId, deviceId: q.deviceId, from, to, limit: q.maxPoints + 1 });
+        const rows = ctx.readings.query({
+          siteId: q.siteId,
+          deviceId: q.deviceId,
+          from,
+          to,
+          limit: q.maxPoints + 1,
+        });
         return {
           ...base,
           truncated: rows.length > q.maxPoints,
@@ -91,12 +118,23 @@ export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (a
       }
       const field = q.field;
       const points: Array<{ ts: number; value: number }> = [];
-      for (const r of ctx.readings.query({ siteId: q.siteId, deviceId: q.deviceId, from, to, limit: 2_000_000 })) {
+      for (const r of ctx.readings.query({
+        siteId: q.siteId,
+        deviceId: q.deviceId,
+        from,
+        to,
+        limit: 2_000_000,
+      })) {
         const v = fieldValue(r, field);
         if (v !== undefined) points.push({ ts: r.ts, value: v });
       }
       if (points.length <= q.maxPoints)
-        return { ...base, field, bucketMs: null, points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })) };
+        return {
+          ...base,
+          field,
+          bucketMs: null,
+          points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })),
+        };
       const bucketMs = Math.max(1000, Math.ceil((to - from + 1) / q.maxPoints));
       return { ...base, field, bucketMs, points: downsample(points, field, from, bucketMs) };
     },

@@ -28,7 +28,7 @@ export interface EmbeddedMqttOptions {
   log: Log;
   now?: () => number;
   /** Records a refused publish (wrong topic) as a rejection. */
-  onRefused?: (topic: string, clientId: string, detail: string) => void;
+  onRefused?: (topic: string, payload: Buffer, clientId: string, detail: string) => void;
 }
 
 /** Does an MQTT topic filter (with + and #) match a topic? */
@@ -109,10 +109,13 @@ export class EmbeddedMqttInput implements Input {
         );
       },
       authorizePublish: (client, packet, done) => this.authorizePublish(client, packet, done),
-      authorizeSubscribe: (client, sub, done) => done(null, this.authorizeSubscribe(client, sub) ? sub : null),
+      authorizeSubscribe: (client, sub, done) =>
+        done(null, this.authorizeSubscribe(client, sub) ? sub : null),
     });
     this.broker = broker;
-    broker.on('clientError', (client, err) => this.o.log.debug({ clientId: client?.id, err: err.message }, 'MQTT client error'));
+    broker.on('clientError', (client, err) =>
+      this.o.log.debug({ clientId: client?.id, err: err.message }, 'MQTT client error'),
+    );
     const { mqtt } = this.o;
     const plain = createServer(broker.handle);
     await listen(plain, mqtt.port, mqtt.host);
@@ -135,7 +138,10 @@ export class EmbeddedMqttInput implements Input {
       JSON.stringify({ status: 'online', ts: new Date(this.now()).toISOString() }),
       { retain: true, qos: 1 },
     );
-    this.o.log.info({ port: this.port(), tls: mqtt.tls ? mqtt.tls.port : undefined }, 'embedded MQTT broker listening');
+    this.o.log.info(
+      { port: this.port(), tls: mqtt.tls ? mqtt.tls.port : undefined },
+      'embedded MQTT broker listening',
+    );
   }
 
   /** Publishes from the gateway itself (gateway status, alert notifications). */
@@ -203,31 +209,62 @@ export class EmbeddedMqttInput implements Input {
     return device ? { kind: 'device', device } : { kind: 'user', username, subscribe: user!.subscribe };
   }
 
-  private authorizePublish(client: Client | null, packet: PublishPacket, done: (err?: Error | null) => void): void {
-    if (client === null) return done(null);
-    const p = this.principals.get(client);
-    const topic = packet.topic;
-    const t = parseDeviceTopic(topic);
-    if (p?.kind === 'device') {
-      if (t.kind === 'other' || t.siteId !== p.device.siteId || t.deviceId !== p.device.deviceId)
-        return this.refuse(client, topic, `${p.device.username} may publish only under sites/${p.device.siteId}/devices/${p.device.deviceId}/`, done);
-    } else if (p?.kind === 'user') {
-      return this.refuse(client, topic, `user ${p.username} may not publish`, done);
-    } else if (topic.startsWith('gateway/') || topic.startsWith('alerts/')) {
-      return this.refuse(client, topic, 'only the gateway publishes gateway/ and alerts/ topics', done);
+  private authorizePublish(
+    client: Client | null,
+    packet: PublishPacket,
+    done: (err?: Error | null) => void,
+  ): void {
+    if (client === null) {
+      done(null);
+      return;
     }
-    if (t.kind === 'other' || !this.sink) return done(null);
+    const refusal = this.refusal(this.principals.get(client), packet.topic);
+    if (refusal) {
+      this.refuse(client, packet, refusal, done);
+      return;
+    }
+    if (parseDeviceTopic(packet.topic).kind === 'other' || !this.sink) {
+      done(null);
+      return;
+    }
     this.sink
-      .ingest({ transport: 'mqtt', topic, payload: packet.payload as Buffer, receivedAt: this.now(), clientId: client.id })
+      .ingest({
+        transport: 'mqtt',
+        topic: packet.topic,
+        payload: packet.payload as Buffer,
+        receivedAt: this.now(),
+        clientId: client.id,
+      })
       .then(
         () => done(null),
         (e: Error) => done(e),
       );
   }
 
-  private refuse(client: Client, topic: string, detail: string, done: (err?: Error | null) => void): void {
+  /** Why a principal may not publish to a topic, or undefined when it may. */
+  private refusal(p: Principal | undefined, topic: string): string | undefined {
+    const t = parseDeviceTopic(topic);
+    if (p?.kind === 'device') {
+      const { siteId, deviceId, username } = p.device;
+      if (t.kind === 'other' || t.siteId !== siteId || t.deviceId !== deviceId)
+        return `${username} may publish only under sites/${siteId}/devices/${deviceId}/`;
+      return undefined;
+    }
+    if (p?.kind === 'user') return `user ${p.username} may not publish`;
+    if (topic.startsWith('gateway/') || topic.startsWith('alerts/'))
+      return 'only the gateway publishes gateway/ and alerts/ topics';
+    return undefined;
+  }
+
+  private refuse(
+    client: Client,
+    packet: PublishPacket,
+    detail: string,
+    done: (err?: Error | null) => void,
+  ): void {
+    const topic = packet.topic;
     this.m.refused.inc();
-    this.o.onRefused?.(topic, client.id, detail);
+    this.o.onRefused?.(topic, packet.payload as Buffer, client.id, detail);
     this.o.log.warn({ clientId: client.id, topic }, `publish refused: ${detail}`);
     done(new Error(`not authorized: ${detail}`));
   }
@@ -235,7 +272,8 @@ export class EmbeddedMqttInput implements Input {
   private authorizeSubscribe(client: Client, sub: Subscription): boolean {
     const p = this.principals.get(client);
     if (!p || p.kind === 'anonymous') return this.o.mqtt.allowAnonymous;
-    if (p.kind === 'device') return filterWithin(`sites/${p.device.siteId}/devices/${p.device.deviceId}/#`, sub.topic);
+    if (p.kind === 'device')
+      return filterWithin(`sites/${p.device.siteId}/devices/${p.device.deviceId}/#`, sub.topic);
     return p.subscribe.some((allowed) => filterWithin(allowed, sub.topic));
   }
 }

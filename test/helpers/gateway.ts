@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../gateway/src/config/load.ts';
+import type { Config, ConfigInput } from '../../gateway/src/config/schema.ts';
+import { type Gateway, startGateway } from '../../gateway/src/main.ts';
+import { silentLog } from '../../gateway/src/pipeline.ts';
+import { hashPassword } from '../../shared/src/password.ts';
+import { freePort } from './env.ts';
+
+/** Password hashes are slow by design; tests share one per password. */
+const hashes = new Map<string, string>();
+export function testHash(password: string): string {
+  let h = hashes.get(password);
+  if (!h) {
+    h = hashPassword(password, Buffer.alloc(16, 7));
+    hashes.set(password, h);
+  }
+  return h;
+}
+
+/** A small valid configuration: a construction site and an alternative system, device passwords `pw-<deviceId>`. */
+export function testConfigInput(overrides: Partial<ConfigInput> = {}): ConfigInput {
+  return {
+    gatewayId: 'test-gw',
+    sites: [
+      {
+        id: 'maple-ridge',
+        kind: 'construction',
+        devices: [
+          { id: 'rg-1', kind: 'rain-gauge', inchesPerTip: 0.01, passwordHash: testHash('pw-rg-1') },
+          { id: 'rg-2', kind: 'rain-gauge', inchesPerTip: 0.01, passwordHash: testHash('pw-rg-2') },
+          { id: 'trap-1', kind: 'sediment-trap', designDepthIn: 24, passwordHash: testHash('pw-trap-1') },
+        ],
+      },
+      {
+        id: 'oak-lane',
+        kind: 'alternative-system',
+        devices: [
+          { id: 'panel-1', kind: 'septic-panel', liquidDepthIn: 60, passwordHash: testHash('pw-panel-1') },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+export interface TestGateway extends Gateway {
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+/** Starts a real gateway on free loopback ports with a temp data dir. */
+export async function startTestGateway(
+  overrides: Partial<ConfigInput> = {},
+  opts: { dataDir?: string } = {},
+): Promise<TestGateway> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
+  const input = testConfigInput(overrides);
+  const config: Config = parseConfig({
+    ...input,
+    dataDir,
+    http: { port: await freePort(), host: '127.0.0.1', ...(input.http ?? {}) },
+    mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
+  });
+  const gw = await startGateway(config, { log: silentLog });
+  return {
+    ...gw,
+    dataDir,
+    cleanup: async () => {
+      await gw.stop();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
