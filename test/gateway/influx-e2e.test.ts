@@ -1,0 +1,93 @@
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveBinary, waitFor } from '../helpers/env.ts';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type InfluxdServer, startInfluxd } from '../helpers/influxd.ts';
+import { startVictoria, type VictoriaServer } from '../helpers/victoria.ts';
+
+describe.runIf(haveBinary('influxd'))('gateway to InfluxDB 1.x (influxd 1.6.7)', () => {
+  let influx: InfluxdServer;
+  let gw: TestGateway;
+  beforeAll(async () => {
+    influx = await startInfluxd({ db: 'site' });
+    gw = await startTestGateway({ influx: { url: influx.url, db: 'site', flushIntervalMs: 100 } });
+  });
+  afterAll(async () => {
+    await gw?.cleanup();
+    await influx?.stop();
+  });
+
+  it('writes MQTT readings to measurement telemetry, tagged, at the source timestamp', async () => {
+    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const ts = Date.parse('2026-05-01T10:00:00.123Z');
+    for (let i = 0; i < 50; i++)
+      await c.publishAsync(
+        'sites/maple-ridge/devices/rg-1/telemetry',
+        JSON.stringify({ ts: ts + i * 60_000, seq: i, rainTips: i }),
+        { qos: 1 },
+      );
+    await c.endAsync();
+    const rows = await waitFor(
+      async () => {
+        const r = await influx.select("SELECT * FROM telemetry WHERE device = 'rg-1'", 'site');
+        return r.length === 50 ? r : undefined;
+      },
+      15_000,
+      '50 points in InfluxDB',
+    );
+    expect(rows[0]).toMatchObject({
+      time: ts,
+      site: 'maple-ridge',
+      device: 'rg-1',
+      kind: 'rain-gauge',
+      rainTips: 0,
+    });
+    expect(rows[49]).toMatchObject({ time: ts + 49 * 60_000, rainTips: 49 });
+    const health = (await (await fetch(`${gw.httpUrl}/api/health`)).json()) as {
+      components: Array<{ name: string; ok: boolean }>;
+    };
+    expect(health.components.find((x) => x.name === 'influxdb')?.ok).toBe(true);
+  });
+});
+
+describe.runIf(haveBinary('victoria-metrics'))(
+  'gateway to the InfluxDB 2 write API (victoria-metrics)',
+  () => {
+    let vm: VictoriaServer;
+    let gw: TestGateway;
+    beforeAll(async () => {
+      vm = await startVictoria();
+      gw = await startTestGateway({
+        influx: { url: vm.url, org: 'town', bucket: 'telemetry', token: 't0k3n', flushIntervalMs: 100 },
+      });
+    });
+    afterAll(async () => {
+      await gw?.cleanup();
+      await vm?.stop();
+    });
+
+    it('writes through @influxdata/influxdb-client and reads back', async () => {
+      const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
+      const ts = Date.parse('2026-05-02T08:00:00Z');
+      for (let i = 0; i < 20; i++)
+        await c.publishAsync(
+          'sites/oak-lane/devices/panel-1/telemetry',
+          JSON.stringify({ ts: ts + i * 1000, levelIn: 10 + i }),
+          { qos: 1 },
+        );
+      await c.endAsync();
+      const series = await waitFor(
+        async () => {
+          await vm.forceFlush();
+          const s = await vm.exportSeries('{__name__="telemetry_levelIn"}');
+          return s[0] && s[0].values.length === 20 ? s : undefined;
+        },
+        15_000,
+        '20 samples in victoria-metrics',
+      );
+      expect(series[0]!.metric).toMatchObject({ site: 'oak-lane', device: 'panel-1', kind: 'septic-panel' });
+      expect(series[0]!.timestamps[0]).toBe(ts);
+      expect(series[0]!.values.at(-1)).toBe(29);
+    });
+  },
+);
