@@ -5,9 +5,18 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseDeviceTopic } from '../../shared/src/topics.ts';
+import { type AlertEvent, ComplianceEngine } from './alerts/engine.ts';
+import {
+  ensureNotificationTables,
+  HttpWebhookSender,
+  NotificationDispatcher,
+  SmtpEmailSender,
+} from './alerts/notify/index.ts';
 import { Auth } from './api/auth.ts';
 import type { ApiContext, HealthReport } from './api/context.ts';
 import { EventHub } from './api/events.ts';
+import { alertsPlugin } from './api/plugins/alerts.ts';
+import { reportsPlugin } from './api/plugins/reports.ts';
 import { buildApi } from './api/server.ts';
 import type { Config } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
@@ -18,8 +27,15 @@ import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
 import { Registry } from './metrics.ts';
 import type { ComponentHealth, Input, Log, Output } from './pipeline.ts';
+import { evaluatorsFor } from './rules/index.ts';
+import { Cursor } from './store/cursor.ts';
 import { openDatabase } from './store/db.ts';
-import { InfluxWriter, influxClientFromConfig, readingToLine } from './store/influx/index.ts';
+import {
+  alertChangeToLine,
+  InfluxWriter,
+  influxClientFromConfig,
+  readingToLine,
+} from './store/influx/index.ts';
 import { InfluxOutbox } from './store/influxOutbox.ts';
 import { ReadingStore } from './store/readings.ts';
 
@@ -71,8 +87,18 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     outputs.push(writer);
   }
 
-  // Processing
+  // Processing. The rules' position in the readings is persisted inside the next group commit, so it costs
+  // no commit of its own; after a crash the rules re-evaluate from there (evaluators ignore a repeated reading).
+  const rulesCursor = new Cursor(db, 'rules');
+  let evaluatedUpTo: number | undefined;
+  let savedUpTo: number | undefined;
   const stage = new IngestStage({
+    inTransaction: () => {
+      if (evaluatedUpTo !== undefined && evaluatedUpTo !== savedUpTo) {
+        rulesCursor.write(evaluatedUpTo);
+        savedUpTo = evaluatedUpTo;
+      }
+    },
     db,
     store: readings,
     registry,
@@ -87,6 +113,88 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     const w = writer;
     stage.onStored(() => w.notify());
   }
+
+  // Compliance: rules, deadlines, alert lifecycle, notifications
+  ensureNotificationTables(db);
+  const webhook = config.notify.webhookSecret
+    ? new HttpWebhookSender({ secret: config.notify.webhookSecret, gatewayId: config.gatewayId })
+    : undefined;
+  const email = config.notify.smtp
+    ? new SmtpEmailSender({ smtp: config.notify.smtp, gatewayId: config.gatewayId })
+    : undefined;
+  let publisher: Publisher | undefined;
+  const dispatcher = new NotificationDispatcher({
+    db,
+    config,
+    channels: {
+      mqtt: {
+        publish: (topic: string, payload: string) =>
+          publisher
+            ? publisher.publish(topic, payload, { qos: 1 })
+            : Promise.reject(new Error('no MQTT connection yet')),
+      },
+      ...(webhook ? { webhook } : {}),
+      ...(email ? { email } : {}),
+    },
+    now,
+    log,
+    metrics,
+  });
+  outputs.push(dispatcher);
+  const onAlertEvent = (e: AlertEvent) => {
+    events.publish(
+      e.type,
+      e.type === 'alert' ? { action: e.action, alert: e.alert } : e.type === 'storm' ? e.storm : e.inspection,
+    );
+    if (e.type === 'alert' && writer) {
+      const a = e.alert;
+      try {
+        outbox.enqueue(
+          [
+            alertChangeToLine({
+              siteId: a.siteId,
+              rule: a.rule,
+              alertId: a.id,
+              ...(a.deviceId ? { deviceId: a.deviceId } : {}),
+              status: a.status,
+              overdue: a.overdue,
+              at: now(),
+              ...(a.dueAt ? { dueAt: Date.parse(a.dueAt) } : {}),
+              action: e.action,
+            }),
+          ],
+          now(),
+        );
+        writer.notify();
+      } catch (err) {
+        log.error(
+          { err: (err as Error).message, alert: a.id },
+          'could not queue the alert change for InfluxDB',
+        );
+      }
+    }
+  };
+  const engine = new ComplianceEngine({
+    db,
+    config,
+    evaluatorsFor,
+    now,
+    log,
+    metrics,
+    onChange: onAlertEvent,
+    onNotify: () => dispatcher.notify(),
+  });
+  stage.onStored((rs) => {
+    try {
+      engine.handleReadings(rs);
+      evaluatedUpTo = rs[rs.length - 1]!.id;
+    } catch (e) {
+      log.error(
+        { err: (e as Error).message },
+        'rule evaluation failed; readings stay stored and are replayed on restart',
+      );
+    }
+  });
   stage.onStored((rs) => {
     if (events.size === 0) return;
     const latest = new Map<string, (typeof rs)[number]>();
@@ -109,7 +217,6 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   // Inputs
   const inputs: Input[] = [];
   let mqttPort = 0;
-  let publisher: Publisher;
   let embedded: EmbeddedMqttInput | undefined;
   if (config.mqtt.url) {
     const ext = new ExternalMqttInput({
@@ -154,7 +261,6 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
         now,
       }),
     );
-  void publisher;
 
   const health = (): HealthReport => {
     const components: ComponentHealth[] = [];
@@ -199,9 +305,13 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     metrics,
     events,
     now,
+    compliance: engine,
+    notifications: dispatcher,
+    deadLetters: (limit) => outbox.deadLetters(limit),
   };
   const api = await buildApi({
     ctx,
+    plugins: [alertsPlugin, reportsPlugin],
     ...(config.http.tls
       ? {
           https: { cert: readFileSync(config.http.tls.certFile), key: readFileSync(config.http.tls.keyFile) },
@@ -229,6 +339,21 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     }
     stage.start();
     started.push(stage);
+    // Readings committed but not yet evaluated when the gateway last died are evaluated now.
+    const from = rulesCursor.read();
+    if (from === undefined) rulesCursor.write(readings.head().id);
+    else
+      for (
+        let batch = readings.after(from, 5000);
+        batch.length;
+        batch = readings.after(batch.at(-1)!.id, 5000)
+      ) {
+        engine.handleReadings(batch);
+        rulesCursor.write(batch.at(-1)!.id);
+        log.info({ readings: batch.length }, 'evaluated readings stored before the last stop');
+      }
+    engine.start();
+    started.push({ stop: async () => engine.stop() });
     prune();
     const pruneTimer = setInterval(prune, 3_600_000);
     pruneTimer.unref();
@@ -266,6 +391,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
             log.error({ err: (e as Error).message }, 'error while stopping');
           }
         }
+        email?.close?.();
+        if (evaluatedUpTo !== undefined) rulesCursor.write(evaluatedUpTo);
         db.close();
         log.info('gateway stopped');
       })();

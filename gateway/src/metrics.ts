@@ -28,6 +28,14 @@ export class Counter extends Metric {
   get(labels?: Labels): number {
     return this.values.get(labelKey(labels)) ?? 0;
   }
+  /** A handle for one label set, for hot paths: the label key is computed once. */
+  bind(labels?: Labels): (by?: number) => void {
+    const k = labelKey(labels);
+    if (!this.values.has(k)) this.values.set(k, 0);
+    return (by = 1) => {
+      this.values.set(k, (this.values.get(k) ?? 0) + by);
+    };
+  }
   render(): string[] {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
     if (this.values.size === 0) out.push(`${this.name} 0`);

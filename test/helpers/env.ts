@@ -40,13 +40,13 @@ export async function waitFor<T>(
   check: () => T | Promise<T>,
   timeoutMs = 10_000,
   what = 'condition',
-): Promise<T> {
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < end) {
     try {
       const v = await check();
-      if (v) return v;
+      if (v) return v as NonNullable<T>;
     } catch (e) {
       last = e;
     }

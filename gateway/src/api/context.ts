@@ -1,3 +1,5 @@
+import type { ComplianceEngine } from '../alerts/engine.ts';
+import type { NotificationDispatcher } from '../alerts/notify/dispatcher.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { Registry } from '../metrics.ts';
@@ -25,4 +27,21 @@ export interface ApiContext {
   metrics: Registry;
   events: EventHub;
   now(): number;
+  /** Alerts, storms, inspections, extensions and the evidence chains. */
+  compliance: Pick<
+    ComplianceEngine,
+    | 'listAlerts'
+    | 'getAlert'
+    | 'acknowledge'
+    | 'resolve'
+    | 'extend'
+    | 'recordInspection'
+    | 'listStorms'
+    | 'listInspections'
+    | 'listExtensions'
+    | 'verifyChain'
+    | 'chainHeads'
+  >;
+  notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
+  deadLetters(limit: number): unknown[];
 }

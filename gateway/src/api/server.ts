@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { AlertError } from '../alerts/errors.ts';
 import type { ApiContext } from './context.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
 import { eventsPlugin } from './plugins/events.ts';
@@ -35,6 +36,8 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof ApiError)
       return reply.code(err.status).send({ error: err.code, message: err.message });
+    if (err instanceof AlertError)
+      return reply.code(err.httpStatus).send({ error: err.code, message: err.message });
     const e = err as Error & { statusCode?: number; code?: string };
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) reply.log.error(err);

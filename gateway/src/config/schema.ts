@@ -161,7 +161,9 @@ export const configSchema = z
           .array(
             z.strictObject({
               username: z.string().min(1),
-              passwordHash: z.string().regex(/^scrypt\$[0-9a-f]+\$[0-9a-f]+$/, 'must be a hash from `npm run hash-password`'),
+              passwordHash: z
+                .string()
+                .regex(/^scrypt\$[0-9a-f]+\$[0-9a-f]+$/, 'must be a hash from `npm run hash-password`'),
               subscribe: z.array(z.string().min(1)).default(['alerts/#']),
             }),
           )
@@ -195,8 +197,11 @@ export const configSchema = z
         /** Readings older than this are pruned (alerts, inspections and reports are kept). 0 keeps all. */
         retentionDays: z.number().min(0).default(730),
         rejectionsKept: z.number().int().positive().default(1000),
-        /** `full`: every commit is fsynced (survives power loss); `normal`: survives a killed process, faster. */
-        synchronous: z.enum(['full', 'normal']).default('full'),
+        /**
+         * `normal` (default): a commit survives a killed or crashed process (WAL); `full`: every commit is
+         * also fsynced, so it survives a power loss too, at a cost in throughput.
+         */
+        synchronous: z.enum(['full', 'normal']).default('normal'),
       })
       .prefault({}),
     influx: z

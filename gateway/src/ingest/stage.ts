@@ -35,6 +35,8 @@ export interface IngestStageOptions {
   now?: () => number;
   /** Largest group commit. */
   maxBatch?: number;
+  /** Runs inside every group commit's transaction (e.g. to persist a cursor without a commit of its own). */
+  inTransaction?: () => void;
 }
 
 type Pending =
@@ -370,6 +372,7 @@ export class IngestStage implements IngestSink {
           outcomes[i] = { status: 'stored', reading: p.reading };
         }
         if (lines.length) this.o.outbox!.enqueue(lines, this.now());
+        this.o.inTransaction?.();
         this.m.rows.inc({ table: 'readings' }, stored.length);
         if (rejections) this.m.rows.inc({ table: 'rejections' }, rejections);
       })();
@@ -392,7 +395,7 @@ export class IngestStage implements IngestSink {
     for (let i = 0; i < batch.length; i++) {
       const o = outcomes[i]!;
       const p = batch[i]!;
-      if (p.kind === 'reading') this.m.messages.inc({ transport: p.reading.transport, result: o.status });
+      if (p.kind === 'reading') this.count(p.reading.transport, o.status);
       p.resolve(o);
     }
     if (stored.length)
@@ -403,6 +406,17 @@ export class IngestStage implements IngestSink {
           this.o.log.error({ err: (e as Error).message }, 'a stored-readings listener failed');
         }
       }
+  }
+
+  private counters = new Map<string, (by?: number) => void>();
+  private count(transport: string, result: string): void {
+    const k = `${transport}/${result}`;
+    let c = this.counters.get(k);
+    if (!c) {
+      c = this.m.messages.bind({ transport, result });
+      this.counters.set(k, c);
+    }
+    c();
   }
 
   private applyState(r: Reading): void {

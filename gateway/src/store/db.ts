@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 export interface OpenOptions {
-  /** `full` fsyncs every commit (survives power loss); `normal` survives a killed process. */
+  /** `full` fsyncs every commit (survives power loss); `normal` (default) survives a killed process. */
   synchronous?: 'full' | 'normal';
 }
 
@@ -14,7 +14,7 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'gateway.db'));
   db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${opts.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   return db;

@@ -35,20 +35,16 @@ export interface DeviceStateRow {
   latest: Record<string, { value: number | boolean; ts: number }>;
 }
 
-function canonical(r: Reading): string {
-  return JSON.stringify([
-    r.siteId,
-    r.deviceId,
-    r.deviceKind,
-    r.ts,
-    r.seq ?? null,
-    r.values,
-    r.alarms ?? null,
-  ]);
+/** The stored form of a reading's values (the `data` column), also the hashed content. */
+export function readingData(r: Reading): string {
+  return JSON.stringify(r.alarms ? { v: r.values, a: r.alarms } : { v: r.values });
 }
 
-export function readingHash(prev: string, r: Reading): string {
-  return createHash('sha256').update(prev).update('|').update(canonical(r)).digest('hex');
+/** sha256 over the previous hash and the reading's identity and content, as stored. */
+export function readingHash(prev: string, r: Reading, data: string = readingData(r)): string {
+  return createHash('sha256')
+    .update(`${prev}|${r.siteId}|${r.deviceId}|${r.deviceKind}|${r.ts}|${r.seq ?? ''}|${data}`)
+    .digest('hex');
 }
 
 export class ReadingStore {
@@ -116,8 +112,8 @@ export class ReadingStore {
    * with the same device and source timestamp is already stored (a duplicate delivery).
    */
   insert(r: Reading): { id: number; hash: string } | undefined {
-    const hash = readingHash(this.lastHash, r);
-    const data = JSON.stringify(r.alarms ? { v: r.values, a: r.alarms } : { v: r.values });
+    const data = readingData(r);
+    const hash = readingHash(this.lastHash, r, data);
     const res = this.insertReading.run(
       r.siteId,
       r.deviceId,

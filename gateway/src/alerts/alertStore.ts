@@ -1,0 +1,791 @@
+/**
+ * The alert engine's tables in the gateway's SQLite store.
+ *
+ * alert_history, inspections and extensions are append-only (triggers abort any UPDATE or DELETE)
+ * and chained by hash: hash = sha256(prev_hash + canonical JSON of the row's content columns).
+ * notification_events is the outbox the dispatcher drains; rows are inserted in the transaction
+ * that changes the alert.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { RuleId, StormEvent } from '../rules/types.ts';
+import type { AlertStatus, ChainCheck, HistoryAction, InspectionKind } from './dto.ts';
+import { ensureNotificationTables } from './notify/store.ts';
+
+export type Db = Database.Database;
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface AlertRow {
+  id: string;
+  key: string;
+  rule: RuleId;
+  site_id: string;
+  device_id: string | null;
+  status: AlertStatus;
+  raised_at: number;
+  due_at: number | null;
+  original_due_at: number | null;
+  message: string;
+  evidence: string;
+  acknowledged_at: number | null;
+  acknowledged_by: string | null;
+  resolved_at: number | null;
+  resolution: 'auto' | 'manual' | null;
+  resolved_by: string | null;
+  resolution_message: string | null;
+  resolution_evidence: string | null;
+  within_deadline: number | null;
+  overdue_notified: number;
+  reminders_sent: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface HistoryRow {
+  seq: number;
+  alert_id: string;
+  at: number;
+  source_at: number | null;
+  actor: string;
+  action: HistoryAction;
+  detail: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface StormRow {
+  id: string;
+  site_id: string;
+  device_id: string;
+  start: number;
+  end: number;
+  tips: number;
+  inches: number;
+  qualified: number;
+  threshold_at: number | null;
+  due_at: number | null;
+  closed: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InspectionRow {
+  seq: number;
+  id: string;
+  site_id: string;
+  at: number;
+  inspector: string;
+  kind: InspectionKind;
+  notes: string;
+  recorded_at: number;
+  recorded_by: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface ExtensionRow {
+  seq: number;
+  alert_id: string;
+  old_due: number;
+  new_due: number;
+  engineer: string;
+  letter_ref: string;
+  note: string | null;
+  at: number;
+  by: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface TimerRow {
+  id: number;
+  alert_id: string;
+  kind: 'reminder' | 'overdue';
+  hours: number | null;
+  due_at: number;
+  fire_at: number;
+  fired_at: number | null;
+  outcome: 'sent' | 'skipped' | 'cancelled' | null;
+}
+
+/** Append-only tables and the columns their hash covers, in this order of keys (sorted when hashed). */
+export const CHAINED_TABLES = {
+  alert_history: ['seq', 'alert_id', 'at', 'source_at', 'actor', 'action', 'detail'],
+  inspections: ['seq', 'id', 'site_id', 'at', 'inspector', 'kind', 'notes', 'recorded_at', 'recorded_by'],
+  extensions: ['seq', 'alert_id', 'old_due', 'new_due', 'engineer', 'letter_ref', 'note', 'at', 'by'],
+} as const;
+export type ChainedTable = keyof typeof CHAINED_TABLES;
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS alerts (
+  id TEXT PRIMARY KEY,
+  key TEXT NOT NULL,
+  rule TEXT NOT NULL,
+  site_id TEXT NOT NULL,
+  device_id TEXT,
+  status TEXT NOT NULL CHECK (status IN ('open', 'acknowledged', 'resolved')),
+  raised_at INTEGER NOT NULL,
+  due_at INTEGER,
+  original_due_at INTEGER,
+  message TEXT NOT NULL,
+  evidence TEXT NOT NULL,
+  acknowledged_at INTEGER,
+  acknowledged_by TEXT,
+  resolved_at INTEGER,
+  resolution TEXT CHECK (resolution IS NULL OR resolution IN ('auto', 'manual')),
+  resolved_by TEXT,
+  resolution_message TEXT,
+  resolution_evidence TEXT,
+  within_deadline INTEGER,
+  overdue_notified INTEGER NOT NULL DEFAULT 0,
+  reminders_sent TEXT NOT NULL DEFAULT '[]',
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (site_id, key)
+);
+CREATE INDEX IF NOT EXISTS alerts_site_raised ON alerts (site_id, raised_at);
+CREATE INDEX IF NOT EXISTS alerts_status_raised ON alerts (status, raised_at);
+CREATE INDEX IF NOT EXISTS alerts_overdue_scan ON alerts (due_at)
+  WHERE status != 'resolved' AND overdue_notified = 0;
+
+CREATE TABLE IF NOT EXISTS alert_history (
+  seq INTEGER PRIMARY KEY,
+  alert_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  source_at INTEGER,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS alert_history_alert ON alert_history (alert_id, seq);
+CREATE TRIGGER IF NOT EXISTS alert_history_no_update BEFORE UPDATE ON alert_history
+  BEGIN SELECT RAISE(ABORT, 'alert_history is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS alert_history_no_delete BEFORE DELETE ON alert_history
+  BEGIN SELECT RAISE(ABORT, 'alert_history is append-only'); END;
+
+CREATE TABLE IF NOT EXISTS storms (
+  id TEXT PRIMARY KEY,
+  site_id TEXT NOT NULL,
+  device_id TEXT NOT NULL,
+  start INTEGER NOT NULL,
+  end INTEGER NOT NULL,
+  tips REAL NOT NULL,
+  inches REAL NOT NULL,
+  qualified INTEGER NOT NULL,
+  threshold_at INTEGER,
+  due_at INTEGER,
+  closed INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS storms_site_start ON storms (site_id, start);
+
+CREATE TABLE IF NOT EXISTS inspections (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  site_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  inspector TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('routine', 'storm', 'annual', 'cleanout', 'other')),
+  notes TEXT NOT NULL,
+  recorded_at INTEGER NOT NULL,
+  recorded_by TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS inspections_site_at ON inspections (site_id, at);
+CREATE TRIGGER IF NOT EXISTS inspections_no_update BEFORE UPDATE ON inspections
+  BEGIN SELECT RAISE(ABORT, 'inspections are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS inspections_no_delete BEFORE DELETE ON inspections
+  BEGIN SELECT RAISE(ABORT, 'inspections are append-only'); END;
+
+CREATE TABLE IF NOT EXISTS extensions (
+  seq INTEGER PRIMARY KEY,
+  alert_id TEXT NOT NULL,
+  old_due INTEGER NOT NULL,
+  new_due INTEGER NOT NULL,
+  engineer TEXT NOT NULL,
+  letter_ref TEXT NOT NULL,
+  note TEXT,
+  at INTEGER NOT NULL,
+  by TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS extensions_alert ON extensions (alert_id, seq);
+CREATE TRIGGER IF NOT EXISTS extensions_no_update BEFORE UPDATE ON extensions
+  BEGIN SELECT RAISE(ABORT, 'extensions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS extensions_no_delete BEFORE DELETE ON extensions
+  BEGIN SELECT RAISE(ABORT, 'extensions are append-only'); END;
+
+CREATE TABLE IF NOT EXISTS rule_state (
+  site_id TEXT NOT NULL,
+  rule TEXT NOT NULL,
+  device_id TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (site_id, rule, device_id)
+);
+
+CREATE TABLE IF NOT EXISTS timers (
+  id INTEGER PRIMARY KEY,
+  alert_id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('reminder', 'overdue')),
+  hours REAL,
+  due_at INTEGER NOT NULL,
+  fire_at INTEGER NOT NULL,
+  fired_at INTEGER,
+  outcome TEXT
+);
+CREATE INDEX IF NOT EXISTS timers_pending ON timers (fire_at) WHERE fired_at IS NULL;
+CREATE INDEX IF NOT EXISTS timers_alert ON timers (alert_id);
+`;
+
+/** JSON with object keys sorted at every level: the form that is hashed. */
+export function canonicalJson(v: unknown): string {
+  return JSON.stringify(sortKeys(v));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v !== null && typeof v === 'object') {
+    const src = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(src).sort()) if (src[k] !== undefined) out[k] = sortKeys(src[k]);
+    return out;
+  }
+  return v;
+}
+
+/** sha256(prev_hash + canonical JSON of the row's chained columns). */
+export function chainHash(table: ChainedTable, prevHash: string, row: Record<string, unknown>): string {
+  const content: Record<string, unknown> = {};
+  for (const c of CHAINED_TABLES[table]) content[c] = row[c] ?? null;
+  return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A 26-character ULID: 48 bits of time then 80 random bits, in Crockford base 32 (sorts by time). */
+export function ulid(time: number): string {
+  let t = Math.max(0, Math.floor(time));
+  let timePart = '';
+  for (let i = 0; i < 10; i++) {
+    timePart = CROCKFORD[t % 32] + timePart;
+    t = Math.floor(t / 32);
+  }
+  const rnd = randomBytes(16);
+  let randPart = '';
+  for (let i = 0; i < 16; i++) randPart += CROCKFORD[rnd[i]! & 31];
+  return timePart + randPart;
+}
+
+export interface NewAlert {
+  id: string;
+  key: string;
+  rule: RuleId;
+  siteId: string;
+  deviceId: string | null;
+  raisedAt: number;
+  dueAt: number | null;
+  message: string;
+  evidence: string;
+  now: number;
+}
+
+export interface AlertQuery {
+  siteId?: string;
+  status?: AlertStatus | AlertStatus[];
+  rule?: string;
+  /** true: only overdue (unresolved and now > due); false: only not overdue. */
+  overdue?: boolean;
+  /** Source time window on raisedAt. */
+  from?: number;
+  to?: number;
+  limit?: number;
+}
+
+/** Prepared statements and row-level operations. The engine owns transactions and lifecycle logic. */
+export class AlertStore {
+  private readonly stmts;
+  private readonly chainHeadStmts: Record<
+    ChainedTable,
+    Database.Statement<[], { seq: number; hash: string }>
+  >;
+
+  constructor(readonly db: Db) {
+    db.exec(DDL);
+    ensureNotificationTables(db);
+    this.chainHeadStmts = {
+      alert_history: db.prepare('SELECT seq, hash FROM alert_history ORDER BY seq DESC LIMIT 1'),
+      inspections: db.prepare('SELECT seq, hash FROM inspections ORDER BY seq DESC LIMIT 1'),
+      extensions: db.prepare('SELECT seq, hash FROM extensions ORDER BY seq DESC LIMIT 1'),
+    };
+    this.stmts = {
+      alertById: db.prepare<[string], AlertRow>('SELECT * FROM alerts WHERE id = ?'),
+      alertByKey: db.prepare<[string, string], AlertRow>(
+        'SELECT * FROM alerts WHERE site_id = ? AND key = ?',
+      ),
+      insertAlert: db.prepare(
+        `INSERT INTO alerts (id, key, rule, site_id, device_id, status, raised_at, due_at, original_due_at,
+           message, evidence, created_at, updated_at)
+         VALUES (@id, @key, @rule, @siteId, @deviceId, 'open', @raisedAt, @dueAt, @dueAt, @message, @evidence,
+           @now, @now)`,
+      ),
+      updateContent: db.prepare(
+        `UPDATE alerts SET due_at = @dueAt, original_due_at = @originalDueAt, message = @message,
+           evidence = @evidence, overdue_notified = @overdueNotified, updated_at = @now WHERE id = @id`,
+      ),
+      acknowledge: db.prepare(
+        `UPDATE alerts SET status = 'acknowledged', acknowledged_at = @now, acknowledged_by = @actor,
+           updated_at = @now WHERE id = @id`,
+      ),
+      resolve: db.prepare(
+        `UPDATE alerts SET status = 'resolved', resolved_at = @resolvedAt, resolution = @how, resolved_by = @by,
+           resolution_message = @message, resolution_evidence = @evidence, within_deadline = @withinDeadline,
+           updated_at = @now WHERE id = @id`,
+      ),
+      extend: db.prepare(
+        'UPDATE alerts SET due_at = @dueAt, overdue_notified = 0, updated_at = @now WHERE id = @id',
+      ),
+      setOverdue: db.prepare('UPDATE alerts SET overdue_notified = 1, updated_at = ? WHERE id = ?'),
+      setReminders: db.prepare('UPDATE alerts SET reminders_sent = ?, updated_at = ? WHERE id = ?'),
+      overdueCandidates: db.prepare<[number], AlertRow>(
+        `SELECT * FROM alerts WHERE status != 'resolved' AND overdue_notified = 0 AND due_at < ?
+         ORDER BY due_at`,
+      ),
+      openStormAlertsCovered: db.prepare<[string, number], AlertRow>(
+        `SELECT * FROM alerts WHERE site_id = ? AND rule = 'storm-inspection' AND status != 'resolved'
+           AND raised_at <= ? ORDER BY raised_at`,
+      ),
+      historyOf: db.prepare<[string], HistoryRow>(
+        'SELECT * FROM alert_history WHERE alert_id = ? ORDER BY seq',
+      ),
+      historyOfMany: db.prepare<[string], HistoryRow>(
+        `SELECT * FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      ),
+      insertHistory: db.prepare(
+        `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash)
+         VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash)`,
+      ),
+      upsertStorm: db.prepare(
+        `INSERT INTO storms (id, site_id, device_id, start, end, tips, inches, qualified, threshold_at, due_at,
+           closed, created_at, updated_at)
+         VALUES (@id, @siteId, @deviceId, @start, @end, @tips, @inches, @qualified, @thresholdAt, @dueAt,
+           @closed, @now, @now)
+         ON CONFLICT (id) DO UPDATE SET end = excluded.end, tips = excluded.tips, inches = excluded.inches,
+           qualified = excluded.qualified, threshold_at = excluded.threshold_at, due_at = excluded.due_at,
+           closed = excluded.closed, updated_at = excluded.updated_at`,
+      ),
+      stormById: db.prepare<[string], StormRow>('SELECT * FROM storms WHERE id = ?'),
+      insertInspection: db.prepare(
+        `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
+           prev_hash, hash)
+         VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
+           @prev_hash, @hash)`,
+      ),
+      inspectionById: db.prepare<[string], InspectionRow>('SELECT * FROM inspections WHERE id = ?'),
+      firstCoveringInspection: db.prepare<[string, number, string], InspectionRow>(
+        `SELECT * FROM inspections WHERE site_id = ? AND at >= ?
+           AND kind IN (SELECT value FROM json_each(?)) ORDER BY at, seq LIMIT 1`,
+      ),
+      insertExtension: db.prepare(
+        `INSERT INTO extensions (seq, alert_id, old_due, new_due, engineer, letter_ref, note, at, by,
+           prev_hash, hash)
+         VALUES (@seq, @alert_id, @old_due, @new_due, @engineer, @letter_ref, @note, @at, @by,
+           @prev_hash, @hash)`,
+      ),
+      loadState: db.prepare<[string, string, string], { state: string }>(
+        'SELECT state FROM rule_state WHERE site_id = ? AND rule = ? AND device_id = ?',
+      ),
+      saveState: db.prepare(
+        `INSERT INTO rule_state (site_id, rule, device_id, state, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (site_id, rule, device_id) DO UPDATE SET state = excluded.state,
+           updated_at = excluded.updated_at`,
+      ),
+      insertTimer: db.prepare(
+        'INSERT INTO timers (alert_id, kind, hours, due_at, fire_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      deletePendingTimers: db.prepare('DELETE FROM timers WHERE alert_id = ? AND fired_at IS NULL'),
+      dueTimers: db.prepare<[number], TimerRow>(
+        `SELECT * FROM timers WHERE fired_at IS NULL AND fire_at <= ? AND kind = 'reminder'
+         ORDER BY alert_id, fire_at`,
+      ),
+      markTimer: db.prepare('UPDATE timers SET fired_at = ?, outcome = ? WHERE id = ?'),
+      markOverdueTimers: db.prepare(
+        `UPDATE timers SET fired_at = ?, outcome = 'sent' WHERE alert_id = ? AND kind = 'overdue'
+           AND fired_at IS NULL`,
+      ),
+      retireOverdueTimers: db.prepare(
+        `UPDATE timers SET fired_at = ?, outcome = 'cancelled'
+         WHERE fired_at IS NULL AND kind = 'overdue' AND fire_at <= ?`,
+      ),
+      nextTimer: db.prepare<[], { t: number | null }>(
+        'SELECT MIN(fire_at) AS t FROM timers WHERE fired_at IS NULL',
+      ),
+      openCounts: db.prepare<[], { rule: string; status: string; n: number }>(
+        `SELECT rule, status, COUNT(*) AS n FROM alerts WHERE status != 'resolved' GROUP BY rule, status`,
+      ),
+    };
+  }
+
+  alertById(id: string): AlertRow | undefined {
+    return this.stmts.alertById.get(id);
+  }
+
+  alertByKey(siteId: string, key: string): AlertRow | undefined {
+    return this.stmts.alertByKey.get(siteId, key);
+  }
+
+  insertAlert(a: NewAlert): void {
+    this.stmts.insertAlert.run(a);
+  }
+
+  updateContent(p: {
+    id: string;
+    dueAt: number | null;
+    originalDueAt: number | null;
+    message: string;
+    evidence: string;
+    overdueNotified: number;
+    now: number;
+  }): void {
+    this.stmts.updateContent.run(p);
+  }
+
+  acknowledge(id: string, actor: string, now: number): void {
+    this.stmts.acknowledge.run({ id, actor, now });
+  }
+
+  resolve(p: {
+    id: string;
+    resolvedAt: number;
+    how: 'auto' | 'manual';
+    by: string;
+    message: string | null;
+    evidence: string;
+    withinDeadline: number | null;
+    now: number;
+  }): void {
+    this.stmts.resolve.run(p);
+  }
+
+  setDue(id: string, dueAt: number, now: number): void {
+    this.stmts.extend.run({ id, dueAt, now });
+  }
+
+  setOverdue(id: string, now: number): void {
+    this.stmts.setOverdue.run(now, id);
+    this.stmts.markOverdueTimers.run(now, id);
+  }
+
+  setReminders(id: string, json: string, now: number): void {
+    this.stmts.setReminders.run(json, now, id);
+  }
+
+  overdueCandidates(now: number): AlertRow[] {
+    return this.stmts.overdueCandidates.all(now);
+  }
+
+  openStormAlertsCovered(siteId: string, at: number): AlertRow[] {
+    return this.stmts.openStormAlertsCovered.all(siteId, at);
+  }
+
+  history(alertId: string): HistoryRow[] {
+    return this.stmts.historyOf.all(alertId);
+  }
+
+  historyOfMany(alertIds: string[]): Map<string, HistoryRow[]> {
+    const out = new Map<string, HistoryRow[]>();
+    if (alertIds.length === 0) return out;
+    for (const h of this.stmts.historyOfMany.all(JSON.stringify(alertIds))) {
+      let list = out.get(h.alert_id);
+      if (!list) {
+        list = [];
+        out.set(h.alert_id, list);
+      }
+      list.push(h);
+    }
+    return out;
+  }
+
+  /** Appends a hash-chained row; call inside a transaction. */
+  private appendChained(
+    table: ChainedTable,
+    row: Record<string, unknown>,
+    insert: Database.Statement,
+  ): number {
+    const head = this.chainHeadStmts[table].get();
+    const seq = (head?.seq ?? 0) + 1;
+    const prev = head?.hash ?? GENESIS_HASH;
+    const full: Record<string, unknown> = { ...row, seq };
+    for (const c of CHAINED_TABLES[table]) if (full[c] === undefined) full[c] = null;
+    insert.run({ ...full, prev_hash: prev, hash: chainHash(table, prev, full) });
+    return seq;
+  }
+
+  appendHistory(h: {
+    alertId: string;
+    at: number;
+    sourceAt: number | null;
+    actor: string;
+    action: HistoryAction;
+    detail: Record<string, unknown>;
+  }): number {
+    return this.appendChained(
+      'alert_history',
+      {
+        alert_id: h.alertId,
+        at: h.at,
+        source_at: h.sourceAt,
+        actor: h.actor,
+        action: h.action,
+        detail: canonicalJson(h.detail),
+      },
+      this.stmts.insertHistory,
+    );
+  }
+
+  appendInspection(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash'>): number {
+    return this.appendChained('inspections', { ...i }, this.stmts.insertInspection);
+  }
+
+  appendExtension(e: Omit<ExtensionRow, 'seq' | 'prev_hash' | 'hash'>): number {
+    return this.appendChained('extensions', { ...e }, this.stmts.insertExtension);
+  }
+
+  inspectionById(id: string): InspectionRow | undefined {
+    return this.stmts.inspectionById.get(id);
+  }
+
+  firstCoveringInspection(
+    siteId: string,
+    notBefore: number,
+    kinds: readonly string[],
+  ): InspectionRow | undefined {
+    return this.stmts.firstCoveringInspection.get(siteId, notBefore, JSON.stringify(kinds));
+  }
+
+  upsertStorm(e: StormEvent, now: number): void {
+    this.stmts.upsertStorm.run({
+      id: e.id,
+      siteId: e.siteId,
+      deviceId: e.deviceId,
+      start: e.start,
+      end: e.end,
+      tips: e.tips,
+      inches: e.inches,
+      qualified: e.qualified ? 1 : 0,
+      thresholdAt: e.thresholdAt ?? null,
+      dueAt: e.dueAt ?? null,
+      closed: e.closed ? 1 : 0,
+      now,
+    });
+  }
+
+  stormById(id: string): StormRow | undefined {
+    return this.stmts.stormById.get(id);
+  }
+
+  loadState(siteId: string, rule: string, deviceId: string): string | undefined {
+    return this.stmts.loadState.get(siteId, rule, deviceId)?.state;
+  }
+
+  saveState(siteId: string, rule: string, deviceId: string, state: string, now: number): void {
+    this.stmts.saveState.run(siteId, rule, deviceId, state, now);
+  }
+
+  /** Replaces the alert's pending timers with a reminder per `reminderHours` still ahead of `now`, and an overdue timer. */
+  armTimers(alertId: string, dueAt: number | null, reminderHours: readonly number[], now: number): number {
+    this.stmts.deletePendingTimers.run(alertId);
+    if (dueAt === null) return Number.POSITIVE_INFINITY;
+    let earliest = dueAt;
+    for (const h of reminderHours) {
+      const fireAt = dueAt - h * 3_600_000;
+      if (fireAt <= now) continue;
+      this.stmts.insertTimer.run(alertId, 'reminder', h, dueAt, fireAt);
+      earliest = Math.min(earliest, fireAt);
+    }
+    // Overdue means strictly past the due time.
+    this.stmts.insertTimer.run(alertId, 'overdue', null, dueAt, dueAt + 1);
+    return earliest;
+  }
+
+  cancelTimers(alertId: string): void {
+    this.stmts.deletePendingTimers.run(alertId);
+  }
+
+  dueReminderTimers(now: number): TimerRow[] {
+    return this.stmts.dueTimers.all(now);
+  }
+
+  markTimer(id: number, firedAt: number, outcome: 'sent' | 'skipped' | 'cancelled'): void {
+    this.stmts.markTimer.run(firedAt, outcome, id);
+  }
+
+  /** Overdue timers that came due for alerts that are resolved or already flagged: nothing left to fire. */
+  retireOverdueTimers(now: number): void {
+    this.stmts.retireOverdueTimers.run(now, now);
+  }
+
+  nextTimerAt(): number | null {
+    return this.stmts.nextTimer.get()?.t ?? null;
+  }
+
+  openCounts(): Array<{ rule: string; status: string; n: number }> {
+    return this.stmts.openCounts.all();
+  }
+
+  queryAlerts(q: AlertQuery, now: number): AlertRow[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.siteId !== undefined) {
+      where.push('site_id = ?');
+      params.push(q.siteId);
+    }
+    if (q.status !== undefined) {
+      const list = Array.isArray(q.status) ? q.status : [q.status];
+      where.push(`status IN (${list.map(() => '?').join(', ')})`);
+      params.push(...list);
+    }
+    if (q.rule !== undefined) {
+      where.push('rule = ?');
+      params.push(q.rule);
+    }
+    if (q.overdue === true) {
+      where.push(`status != 'resolved' AND due_at IS NOT NULL AND due_at < ?`);
+      params.push(now);
+    } else if (q.overdue === false) {
+      where.push(`(status = 'resolved' OR due_at IS NULL OR due_at >= ?)`);
+      params.push(now);
+    }
+    if (q.from !== undefined) {
+      where.push('raised_at >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('raised_at <= ?');
+      params.push(q.to);
+    }
+    const limit = Math.max(1, Math.min(q.limit ?? 1000, 10_000));
+    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY raised_at DESC, id DESC LIMIT ${limit}`;
+    return this.db.prepare<unknown[], AlertRow>(sql).all(...params);
+  }
+
+  queryStorms(q: { siteId?: string; from?: number; to?: number }): StormRow[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.siteId !== undefined) {
+      where.push('site_id = ?');
+      params.push(q.siteId);
+    }
+    if (q.from !== undefined) {
+      where.push('end >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('start <= ?');
+      params.push(q.to);
+    }
+    const sql = `SELECT * FROM storms ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY start, id`;
+    return this.db.prepare<unknown[], StormRow>(sql).all(...params);
+  }
+
+  queryInspections(q: { siteId?: string; from?: number; to?: number }): InspectionRow[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.siteId !== undefined) {
+      where.push('site_id = ?');
+      params.push(q.siteId);
+    }
+    if (q.from !== undefined) {
+      where.push('at >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('at <= ?');
+      params.push(q.to);
+    }
+    const sql = `SELECT * FROM inspections ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, seq`;
+    return this.db.prepare<unknown[], InspectionRow>(sql).all(...params);
+  }
+
+  queryExtensions(q: {
+    alertId?: string;
+    siteId?: string;
+    from?: number;
+    to?: number;
+  }): Array<ExtensionRow & { site_id: string; rule: RuleId }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.alertId !== undefined) {
+      where.push('e.alert_id = ?');
+      params.push(q.alertId);
+    }
+    if (q.siteId !== undefined) {
+      where.push('a.site_id = ?');
+      params.push(q.siteId);
+    }
+    if (q.from !== undefined) {
+      where.push('e.at >= ?');
+      params.push(q.from);
+    }
+    if (q.to !== undefined) {
+      where.push('e.at <= ?');
+      params.push(q.to);
+    }
+    const sql = `SELECT e.*, a.site_id AS site_id, a.rule AS rule FROM extensions e JOIN alerts a ON a.id = e.alert_id
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq`;
+    return this.db.prepare<unknown[], ExtensionRow & { site_id: string; rule: RuleId }>(sql).all(...params);
+  }
+
+  chainHead(table: ChainedTable): { seq: number; hash: string } | null {
+    return this.chainHeadStmts[table].get() ?? null;
+  }
+
+  /**
+   * Recomputes the chain of `table` over seq in [fromSeq, toSeq] and reports the first broken link:
+   * a row whose hash does not match its content (altered), whose prev_hash is not the previous
+   * row's hash, or a missing seq (removed).
+   */
+  verifyChain(
+    fromSeq = 1,
+    toSeq = Number.MAX_SAFE_INTEGER,
+    table: ChainedTable = 'alert_history',
+  ): ChainCheck {
+    const head = this.chainHead(table);
+    let prevHash = GENESIS_HASH;
+    let prevSeq = fromSeq - 1;
+    if (fromSeq > 1) {
+      const before = this.db
+        .prepare<[number], { seq: number; hash: string }>(`SELECT seq, hash FROM ${table} WHERE seq = ?`)
+        .get(fromSeq - 1);
+      if (!before) return { table, ok: false, checked: 0, head, broken: { seq: fromSeq - 1, reason: 'gap' } };
+      prevHash = before.hash;
+    }
+    let checked = 0;
+    const rows = this.db
+      .prepare<[number, number], Record<string, unknown>>(
+        `SELECT * FROM ${table} WHERE seq >= ? AND seq <= ? ORDER BY seq`,
+      )
+      .iterate(fromSeq, toSeq);
+    for (const row of rows) {
+      const seq = row.seq as number;
+      if (seq !== prevSeq + 1)
+        return { table, ok: false, checked, head, broken: { seq: prevSeq + 1, reason: 'gap' } };
+      if (row.prev_hash !== prevHash)
+        return { table, ok: false, checked, head, broken: { seq, reason: 'prev-mismatch' } };
+      const expected = chainHash(table, prevHash, row);
+      if (expected !== row.hash)
+        return { table, ok: false, checked, head, broken: { seq, reason: 'hash-mismatch' } };
+      prevHash = row.hash as string;
+      prevSeq = seq;
+      checked++;
+    }
+    return { table, ok: true, checked, head };
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * E-mail delivery over SMTP (nodemailer): one plain-text message per notification and recipient.
+ *
+ * Subject: `[OVERDUE] storm-inspection at maple-ridge — due 2026-12-01 14:00 EST`.
+ * Body: the alert's message, the due and raised times in the site's time zone and in UTC, status,
+ * the latest history entries and a link-free summary of the evidence.
+ * Message-ID: derived from the event id (`<notify.<eventId>@<domain of notify.smtp.from>>`), so a
+ * resend after a crash is recognisable as the same message; `X-Gateway-Delivery` carries the id too.
+ *
+ * Errors: a 5xx reply that rejects the recipient (RCPT TO) or the message (DATA) is permanent.
+ * 4xx replies, 503, network errors and timeouts are retried; so are authentication failures and a
+ * rejected sender (MAIL FROM), which are configuration problems that a fix and a restart cure.
+ */
+import nodemailer from 'nodemailer';
+import type { Config } from '../../config/schema.ts';
+import { DeliveryError, safeErrorText, secretForms } from './errors.ts';
+import type { AlertDto } from './store.ts';
+
+export interface EmailRequest {
+  to: string;
+  toName?: string;
+  kind: string;
+  eventId: string;
+  alert: AlertDto;
+  siteName?: string;
+  /** IANA time zone of the site. */
+  timeZone: string;
+}
+
+export interface EmailSender {
+  /** Resolves once the server accepted the message; otherwise throws a DeliveryError. */
+  send(req: EmailRequest): Promise<void>;
+  close?(): void;
+}
+
+export interface ComposedEmail {
+  from: string;
+  to: string | { name: string; address: string };
+  subject: string;
+  text: string;
+  messageId: string;
+  headers: Record<string, string>;
+}
+
+const SUBJECT_TAG: Record<string, string> = {
+  raise: 'NEW',
+  reminder: 'REMINDER',
+  overdue: 'OVERDUE',
+  extension: 'EXTENDED',
+  resolve: 'RESOLVED',
+};
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-12-01 14:00 EST` in the given zone (`UTC` for the UTC form). */
+export function formatInZone(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(new Date(ms));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  const zone = timeZone === 'UTC' ? 'UTC' : get('timeZoneName');
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+}
+
+function isoUtc(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+
+function parseTime(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) return undefined;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** `local (UTC)`, or the raw text when it is not a time. */
+function bothZones(v: unknown, timeZone: string): string {
+  const t = parseTime(v);
+  if (t === undefined) return v === undefined || v === null ? '-' : String(v);
+  return `${formatInZone(t, timeZone)} (${isoUtc(t)})`;
+}
+
+const LINK = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/gi;
+const unlink = (s: string) => s.replace(LINK, '[link removed]');
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** Evidence as `key: value` lines, without links, bounded in depth and length. */
+export function summarizeEvidence(evidence: unknown, timeZone: string, maxLines = 30): string[] {
+  const lines: string[] = [];
+  const scalar = (v: unknown): string => {
+    if (typeof v === 'string')
+      return parseTime(v) === undefined ? clip(unlink(v), 200) : bothZones(v, timeZone);
+    return String(v);
+  };
+  const walk = (v: unknown, path: string, depth: number) => {
+    if (lines.length >= maxLines) return;
+    if (v === null || v === undefined) return;
+    if (typeof v !== 'object') {
+      lines.push(path ? `${path}: ${scalar(v)}` : scalar(v));
+      return;
+    }
+    if (depth >= 3) {
+      lines.push(`${path || 'evidence'}: (${Array.isArray(v) ? `${v.length} items` : 'details'})`);
+      return;
+    }
+    if (Array.isArray(v)) {
+      if (v.every((x) => x === null || typeof x !== 'object')) {
+        lines.push(`${path || 'evidence'}: ${clip(v.map(scalar).join(', '), 300)}`);
+        return;
+      }
+      v.forEach((x, i) => {
+        walk(x, `${path}[${i}]`, depth + 1);
+      });
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, depth + 1);
+  };
+  walk(evidence, '', 0);
+  if (lines.length >= maxLines) lines.push('(more evidence in the gateway)');
+  return lines;
+}
+
+function historyLine(entry: unknown, timeZone: string): string {
+  if (!entry || typeof entry !== 'object') return clip(unlink(String(entry)), 200);
+  const e = entry as Record<string, unknown>;
+  const pick = (...keys: string[]) => keys.map((k) => e[k]).find((v) => v !== undefined && v !== null);
+  const at = pick('at', 'ts', 'time');
+  const who = pick('by', 'actor', 'who', 'user');
+  const what = pick('action', 'what', 'type', 'event');
+  const note = pick('note', 'detail', 'message');
+  const parts = [
+    at === undefined ? undefined : bothZones(at, timeZone),
+    what === undefined ? undefined : String(what),
+    who === undefined ? undefined : `by ${String(who)}`,
+    note === undefined ? undefined : `— ${clip(unlink(String(note)), 200)}`,
+  ].filter((p): p is string => p !== undefined);
+  return parts.length ? parts.join(' ') : clip(unlink(JSON.stringify(entry)), 200);
+}
+
+function domainOf(from: string, fallback: string): string {
+  const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from);
+  return m?.[1] ?? fallback;
+}
+
+/** The Message-ID for an event: the same on every resend. */
+export function messageIdFor(eventId: string, from: string, gatewayId = 'gateway'): string {
+  const local = eventId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
+  return `<notify.${local}@${domainOf(from, `${gatewayId}.invalid`)}>`;
+}
+
+export interface ComposeOptions {
+  from: string;
+  gatewayId?: string;
+}
+
+export function composeAlertEmail(req: EmailRequest, opts: ComposeOptions): ComposedEmail {
+  const a = req.alert;
+  const tz = req.timeZone;
+  const tag = SUBJECT_TAG[req.kind] ?? req.kind.toUpperCase();
+  const due = parseTime(a.dueAt);
+  const dueText =
+    due === undefined ? '' : ` — ${req.kind === 'resolve' ? 'was due' : 'due'} ${formatInZone(due, tz)}`;
+  const subject = `[${tag}] ${a.rule} at ${a.siteId}${dueText}`;
+
+  const site = req.siteName ? `${req.siteName} (${a.siteId})` : a.siteId;
+  const status = `${a.status}${a.overdue ? ', OVERDUE' : ''}`;
+  const lines = [
+    `${tag}: ${a.rule} at ${site}`,
+    '',
+    unlink(a.message || '(no message)'),
+    '',
+    `Status:    ${status}`,
+    `Due:       ${due === undefined ? 'no deadline' : bothZones(a.dueAt, tz)}`,
+    `Raised:    ${bothZones(a.raisedAt, tz)}`,
+    `Site:      ${site}`,
+  ];
+  if (a.deviceId) lines.push(`Device:    ${a.deviceId}`);
+  lines.push(`Alert id:  ${a.id}`, `Event:     ${req.kind} (${req.eventId})`);
+
+  const evidence = summarizeEvidence(a.evidence, tz);
+  if (evidence.length) lines.push('', 'Evidence:', ...evidence.map((l) => `  - ${l}`));
+  const recent = a.history.slice(-3).map((h) => historyLine(h, tz));
+  if (recent.length) lines.push('', 'Latest changes:', ...recent.map((l) => `  - ${l}`));
+  lines.push(
+    '',
+    `Times are shown in ${tz} and in UTC.`,
+    'This notice was sent by the compliance monitoring gateway; the same notice may arrive twice after an outage (same Message-ID).',
+  );
+
+  return {
+    from: opts.from,
+    to: req.toName ? { name: req.toName, address: req.to } : req.to,
+    subject,
+    text: `${lines.join('\n')}\n`,
+    messageId: messageIdFor(req.eventId, opts.from, opts.gatewayId),
+    headers: { 'X-Gateway-Event': req.kind, 'X-Gateway-Delivery': req.eventId },
+  };
+}
+
+type SmtpConfig = NonNullable<Config['notify']['smtp']>;
+
+export interface SmtpEmailSenderOptions {
+  smtp: SmtpConfig;
+  gatewayId?: string;
+  /** Connection, greeting and whole-send timeout, ms (default 10 000 / 10 000 / 30 000). */
+  connectionTimeoutMs?: number;
+  sendTimeoutMs?: number;
+}
+
+interface SmtpErrorLike {
+  code?: string;
+  responseCode?: number;
+  command?: string;
+  permanent?: boolean;
+  message?: string;
+}
+
+/** A nodemailer error as a DeliveryError, secrets removed from its text. */
+export function classifySmtpError(e: unknown, forms: readonly string[]): DeliveryError {
+  const err = (e && typeof e === 'object' ? e : {}) as SmtpErrorLike;
+  const code = err.code ?? (e instanceof Error ? e.name : 'error');
+  const rc = err.responseCode;
+  const permanentReply = err.permanent ?? (rc !== undefined && rc >= 500 && rc !== 503);
+  const aboutRecipientOrMessage =
+    (code === 'EENVELOPE' && err.command !== 'MAIL FROM' && err.command !== 'MAIL') || code === 'EMESSAGE';
+  const localEnvelope = code === 'EENVELOPE' && rc === undefined;
+  const permanent = (permanentReply && aboutRecipientOrMessage) || localEnvelope;
+  const text = `SMTP ${code}${rc ? ` ${rc}` : ''}${err.command ? ` at ${err.command}` : ''}: ${
+    e instanceof Error ? e.message : String(e)
+  }`;
+  return new DeliveryError(safeErrorText(text, forms, 400), permanent);
+}
+
+export class SmtpEmailSender implements EmailSender {
+  private readonly transport: ReturnType<typeof nodemailer.createTransport>;
+  private readonly forms: string[];
+  private readonly from: string;
+  private readonly gatewayId: string | undefined;
+  private readonly sendTimeoutMs: number;
+
+  constructor(opts: SmtpEmailSenderOptions) {
+    const s = opts.smtp;
+    const connTimeout = opts.connectionTimeoutMs ?? 10_000;
+    this.sendTimeoutMs = opts.sendTimeoutMs ?? 30_000;
+    this.from = s.from;
+    this.gatewayId = opts.gatewayId;
+    this.forms = secretForms(s.pass, s.user);
+    this.transport = nodemailer.createTransport({
+      host: s.host,
+      port: s.port,
+      secure: s.secure,
+      ...(s.user !== undefined ? { auth: { user: s.user, pass: s.pass ?? '' } } : {}),
+      connectionTimeout: connTimeout,
+      greetingTimeout: connTimeout,
+      socketTimeout: this.sendTimeoutMs,
+      logger: false,
+      debug: false,
+    });
+  }
+
+  async send(req: EmailRequest): Promise<void> {
+    const mail = composeAlertEmail(req, {
+      from: this.from,
+      ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}),
+    });
+    try {
+      await this.transport.sendMail({ ...mail, signal: AbortSignal.timeout(this.sendTimeoutMs) });
+    } catch (e) {
+      throw classifySmtpError(e, this.forms);
+    }
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,256 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { ALERT_STATUSES, INSPECTION_KINDS } from '../../alerts/dto.ts';
+import { RULE_IDS } from '../../rules/types.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith, timeParam } from '../query.ts';
+
+const alertsQuery = z.strictObject({
+  siteId: z.string().optional(),
+  status: z.enum(ALERT_STATUSES).optional(),
+  rule: z.enum(RULE_IDS).optional(),
+  overdue: z.enum(['true', 'false']).optional(),
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+});
+const idParams = z.strictObject({ id: z.string().min(1) });
+const ackBody = z.strictObject({ note: z.string().max(4000).optional() });
+const resolveBody = z.strictObject({ note: z.string().trim().min(1, 'a note is required').max(4000) });
+const extendBody = z.strictObject({
+  newDueAt: z.iso.datetime({ offset: true }),
+  engineer: z.string().trim().min(1),
+  letterRef: z.string().trim().min(1),
+  note: z.string().max(4000).optional(),
+});
+const inspectionBody = z.strictObject({
+  siteId: z.string().min(1),
+  at: z.iso.datetime({ offset: true }),
+  inspector: z.string().trim().min(1),
+  kind: z.enum(INSPECTION_KINDS),
+  notes: z.string().max(10_000).optional(),
+});
+const rangeQuery = z.strictObject({
+  siteId: z.string().optional(),
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+});
+const notificationsQuery = z.strictObject({
+  status: z.enum(['pending', 'sent', 'failed']).optional(),
+  siteId: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+const doc = (tags: string, summary: string, extra: Record<string, unknown> = {}) => ({
+  schema: { tags: [tags], summary, ...extra },
+});
+const secured = { security: [{ bearer: [] }] };
+
+/** Alerts (list, ack, resolve, extend), inspections, storms, extensions, notifications and the evidence chains. */
+export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const c = ctx.compliance;
+  const knownSite = (siteId: string | undefined) => {
+    if (siteId !== undefined && !ctx.config.sites.some((s) => s.id === siteId))
+      throw new ApiError('NOT_FOUND', `no site ${siteId}`);
+  };
+
+  app.get(
+    '/api/alerts',
+    doc('alerts', 'Alerts, filtered by site, status and rule', { querystring: openapi(alertsQuery) }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(alertsQuery, req.query);
+      knownSite(q.siteId);
+      return c.listAlerts({
+        ...(q.siteId ? { siteId: q.siteId } : {}),
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.rule ? { rule: q.rule } : {}),
+        ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
+        ...(q.from !== undefined ? { from: q.from } : {}),
+        ...(q.to !== undefined ? { to: q.to } : {}),
+        limit: q.limit,
+      });
+    },
+  );
+
+  app.get(
+    '/api/alerts/:id',
+    doc('alerts', 'One alert with its full history', { params: openapi(idParams) }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const { id } = parseWith(idParams, req.params);
+      const a = c.getAlert(id);
+      if (!a) throw new ApiError('NOT_FOUND', `no alert ${id}`);
+      return a;
+    },
+  );
+
+  app.post(
+    '/api/alerts/:id/ack',
+    doc('alerts', 'Acknowledge an alert (inspector or above)', {
+      params: openapi(idParams),
+      body: openapi(ackBody),
+      ...secured,
+    }),
+    async (req) => {
+      const caller = ctx.auth.require(req, 'inspector');
+      const { id } = parseWith(idParams, req.params);
+      const body = parseWith(ackBody, req.body);
+      return c.acknowledge(id, caller.name, body.note);
+    },
+  );
+
+  app.post(
+    '/api/alerts/:id/resolve',
+    doc('alerts', 'Resolve an alert with a note (inspector or above)', {
+      params: openapi(idParams),
+      body: openapi(resolveBody),
+      ...secured,
+    }),
+    async (req) => {
+      const caller = ctx.auth.require(req, 'inspector');
+      const { id } = parseWith(idParams, req.params);
+      const body = parseWith(resolveBody, req.body);
+      return c.resolve(id, caller.name, body.note);
+    },
+  );
+
+  app.post(
+    '/api/alerts/:id/extend',
+    doc(
+      'alerts',
+      "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history",
+      {
+        params: openapi(idParams),
+        body: openapi(extendBody),
+        ...secured,
+      },
+    ),
+    async (req) => {
+      const caller = ctx.auth.require(req, 'engineer');
+      const { id } = parseWith(idParams, req.params);
+      const b = parseWith(extendBody, req.body);
+      return c.extend(id, caller.name, {
+        newDueAt: Date.parse(b.newDueAt),
+        engineer: b.engineer,
+        letterRef: b.letterRef,
+        ...(b.note ? { note: b.note } : {}),
+      });
+    },
+  );
+
+  app.post(
+    '/api/inspections',
+    doc(
+      'inspections',
+      'Record an inspection; closes the storm-inspection alerts it covers and restarts the 7-day clock',
+      {
+        body: openapi(inspectionBody),
+        ...secured,
+      },
+    ),
+    async (req, reply) => {
+      const caller = ctx.auth.require(req, 'inspector');
+      const b = parseWith(inspectionBody, req.body);
+      knownSite(b.siteId);
+      const at = Date.parse(b.at);
+      if (at > ctx.now() + 5 * 60_000)
+        throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
+      const res = c.recordInspection(
+        {
+          siteId: b.siteId,
+          at,
+          inspector: b.inspector,
+          kind: b.kind,
+          ...(b.notes ? { notes: b.notes } : {}),
+        },
+        caller.name,
+      );
+      reply.code(201);
+      return res;
+    },
+  );
+
+  app.get(
+    '/api/inspections',
+    doc('inspections', 'Inspections of a site in a time range', { querystring: openapi(rangeQuery) }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(rangeQuery, req.query);
+      knownSite(q.siteId);
+      return c.listInspections(q);
+    },
+  );
+
+  app.get(
+    '/api/storms',
+    doc('storms', 'Storm events with totals, qualification, due time and inspection status', {
+      querystring: openapi(rangeQuery),
+    }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(rangeQuery, req.query);
+      knownSite(q.siteId);
+      return c.listStorms(q);
+    },
+  );
+
+  app.get(
+    '/api/extensions',
+    doc('alerts', "Engineers' extensions", { querystring: openapi(rangeQuery) }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(rangeQuery, req.query);
+      return c.listExtensions(q);
+    },
+  );
+
+  app.get(
+    '/api/notifications',
+    doc('alerts', 'Notification deliveries (MQTT, webhook, e-mail) and their state', {
+      querystring: openapi(notificationsQuery),
+    }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(notificationsQuery, req.query);
+      return ctx.notifications.list({
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.siteId ? { siteId: q.siteId } : {}),
+        limit: q.limit,
+      });
+    },
+  );
+
+  app.post(
+    '/api/notifications/retry',
+    doc('alerts', 'Retry every failed delivery (admin)', secured),
+    async (req) => {
+      ctx.auth.require(req, 'admin');
+      return { retried: ctx.notifications.retryFailed() };
+    },
+  );
+
+  app.get(
+    '/api/influx/dead-letters',
+    doc('health', 'Points InfluxDB refused for good, with the reason'),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      return ctx.deadLetters(100);
+    },
+  );
+
+  app.get(
+    '/api/evidence',
+    doc('health', 'Heads of the hash chains and a full verification of each'),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      return {
+        heads: c.chainHeads(),
+        alertHistory: c.verifyChain(undefined, undefined, 'alert_history'),
+        inspections: c.verifyChain(undefined, undefined, 'inspections'),
+        readings: ctx.readings.verifyChain(),
+      };
+    },
+  );
+};

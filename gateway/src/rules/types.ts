@@ -1,0 +1,92 @@
+/**
+ * The contract between the pure rule evaluators and the deadline engine.
+ * Evaluators are pure: (state, input, site) -> (new state, effects). The engine persists
+ * state and alerts in the store and turns effects into alert lifecycle changes.
+ */
+import type { Reading } from '../../../shared/src/telemetry.ts';
+import type { SiteConfig } from '../config/schema.ts';
+
+export const RULE_IDS = [
+  'storm-inspection',
+  'routine-inspection',
+  'sediment-cleanout',
+  'turbidity-contrast',
+  'equipment-remedy',
+  'field-remedy',
+  'annual-inspection',
+  'septic-pumping',
+  'holding-tank-pumpout',
+  'device-silent',
+] as const;
+export type RuleId = (typeof RULE_IDS)[number];
+
+/** JSON-serialisable evidence attached to an alert change. */
+export type Evidence = Record<string, unknown>;
+
+/**
+ * Effects an evaluator returns. `key` identifies one occurrence of a rule (e.g. one storm event,
+ * one alarm episode); the engine keeps at most one alert per key, so `open` for an existing key
+ * acts as `update` (fire once per occurrence).
+ */
+export type Effect =
+  | {
+      type: 'open';
+      rule: RuleId;
+      siteId: string;
+      deviceId?: string;
+      key: string;
+      /** Source time the condition began (remedy clocks start here). */
+      at: number;
+      dueAt?: number;
+      message: string;
+      evidence: Evidence;
+    }
+  | { type: 'update'; key: string; at: number; dueAt?: number; message?: string; evidence?: Evidence }
+  | { type: 'resolve'; key: string; at: number; message: string; evidence: Evidence }
+  | { type: 'storm'; event: StormEvent };
+
+/** A storm event at one rain gauge (a record for /api/storms and the compliance report). */
+export interface StormEvent {
+  /** Stable id: `${siteId}:${deviceId}:${startTs}`. */
+  id: string;
+  siteId: string;
+  deviceId: string;
+  start: number;
+  /** Time of the last tip so far. */
+  end: number;
+  tips: number;
+  inches: number;
+  qualified: boolean;
+  /** When the running total crossed the threshold (source time), if it did. */
+  thresholdAt?: number;
+  /** Inspection due time, if qualified. */
+  dueAt?: number;
+  /** True once the dry period (interEventHours) after `end` has passed: the event can no longer grow. */
+  closed: boolean;
+  /**
+   * Set (optional, added compatibly) on the last record of an event that late or out-of-order data
+   * merged into, or moved to, another event: the id of that event. The record is no longer a storm of
+   * its own; the engine should hide it (or mark it superseded) rather than report it as a storm.
+   */
+  supersededBy?: string;
+}
+
+/** What drives evaluators: readings in source-time order per device, clock ticks, people's actions. */
+export type RuleInput =
+  | { type: 'reading'; reading: Reading }
+  | { type: 'tick'; now: number }
+  | { type: 'inspection'; siteId: string; at: number; kind: string; inspector: string; id: string }
+  | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' };
+
+export interface RuleContext {
+  site: SiteConfig;
+  /** IANA time zone for this site (site.timezone or the gateway's). */
+  timezone: string;
+}
+
+export interface Evaluator<S> {
+  readonly rule: RuleId | RuleId[];
+  /** Initial state for a site (and device, for per-device rules). */
+  init(ctx: RuleContext, deviceId?: string): S;
+  evaluate(state: S, input: RuleInput, ctx: RuleContext): { state: S; effects: Effect[] };
+}

@@ -1,0 +1,23 @@
+import type { Db } from './db.ts';
+
+/** A named position in the readings table (e.g. how far the rules have evaluated), kept in the store. */
+export class Cursor {
+  private readonly get;
+  private readonly set;
+  constructor(
+    db: Db,
+    private readonly name: string,
+  ) {
+    db.exec('CREATE TABLE IF NOT EXISTS cursors (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    this.get = db.prepare('SELECT position FROM cursors WHERE name = ?');
+    this.set = db.prepare(
+      'INSERT INTO cursors (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
+    );
+  }
+  read(): number | undefined {
+    return (this.get.get(this.name) as { position: number } | undefined)?.position;
+  }
+  write(position: number): void {
+    this.set.run(this.name, position);
+  }
+}

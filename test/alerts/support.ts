@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  type AlertEvent,
+  ComplianceEngine,
+  type EvaluatorInstance,
+} from '../../gateway/src/alerts/engine.ts';
+import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
+import { Registry } from '../../gateway/src/metrics.ts';
+import { silentLog } from '../../gateway/src/pipeline.ts';
+import type { Effect, Evaluator, RuleId, RuleInput } from '../../gateway/src/rules/types.ts';
+import type { Reading } from '../../shared/src/telemetry.ts';
+
+export const H = 3_600_000;
+export const T0 = Date.UTC(2025, 3, 1, 12, 0, 0);
+
+export function testConfig(extra: Record<string, unknown> = {}): Config {
+  return configSchema.parse({
+    gatewayId: 'test-gw',
+    sites: [
+      {
+        id: 'site-a',
+        kind: 'construction',
+        devices: [
+          { id: 'rg-1', kind: 'rain-gauge', inchesPerTip: 0.01 },
+          { id: 'panel-1', kind: 'septic-panel' },
+        ],
+      },
+      {
+        id: 'site-b',
+        kind: 'construction',
+        devices: [{ id: 'rg-2', kind: 'rain-gauge', inchesPerTip: 0.01 }],
+      },
+    ],
+    ...extra,
+  });
+}
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'alerts-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function openDb(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+export interface StubState {
+  n: number;
+}
+
+/**
+ * A stub evaluator: counts the inputs it sees in its state and returns whatever `script` says.
+ * Every input it receives is recorded in `seen` (not in the state) for assertions.
+ */
+export function scripted(
+  rule: RuleId | RuleId[],
+  script: (input: RuleInput, state: StubState, site: SiteConfig, deviceId?: string) => Effect[],
+): Evaluator<StubState> & { seen: RuleInput[] } {
+  const seen: RuleInput[] = [];
+  return {
+    rule,
+    seen,
+    init: () => ({ n: 0 }),
+    evaluate(state, input, ctx) {
+      seen.push(input);
+      return { state: { n: state.n + 1 }, effects: script(input, { n: state.n + 1 }, ctx.site) };
+    },
+  };
+}
+
+/**
+ * The deterministic evaluator of the crash test: every reading with a level opens a new alert whose
+ * key is the count of such readings so far, due `dueHours` after the reading.
+ */
+export function levelEvaluator(dueHours = 2): Evaluator<StubState> {
+  return {
+    rule: 'holding-tank-pumpout',
+    init: () => ({ n: 0 }),
+    evaluate(state, input) {
+      if (input.type !== 'reading' || input.reading.values.levelIn === undefined)
+        return { state, effects: [] };
+      const n = state.n + 1;
+      const r = input.reading;
+      return {
+        state: { n },
+        effects: [
+          {
+            type: 'open',
+            rule: 'holding-tank-pumpout',
+            siteId: r.siteId,
+            deviceId: r.deviceId,
+            key: `k-${n}`,
+            at: r.ts,
+            dueAt: r.ts + dueHours * H,
+            message: `level ${r.values.levelIn} in`,
+            evidence: { levelIn: r.values.levelIn },
+          },
+        ],
+      };
+    },
+  };
+}
+
+export function reading(
+  siteId: string,
+  deviceId: string,
+  ts: number,
+  values: Reading['values'] = {},
+): Reading {
+  return {
+    siteId,
+    deviceId,
+    deviceKind: deviceId.startsWith('rg') ? 'rain-gauge' : 'septic-panel',
+    ts,
+    receivedAt: ts,
+    transport: 'api',
+    values,
+  };
+}
+
+export interface Harness {
+  engine: ComplianceEngine;
+  db: Database.Database;
+  events: AlertEvent[];
+  metrics: Registry;
+  clock: { now: number };
+  /** How many commits told the dispatcher hook about new notification events. */
+  notifyCalls: { n: number };
+}
+
+export function makeEngine(
+  file: string,
+  evaluatorsFor: (site: SiteConfig) => EvaluatorInstance[],
+  opts: { config?: Config; now?: number; tickIntervalMs?: number } = {},
+): Harness {
+  const db = openDb(file);
+  const clock = { now: opts.now ?? T0 };
+  const events: AlertEvent[] = [];
+  const metrics = new Registry();
+  const notifyCalls = { n: 0 };
+  const engine = new ComplianceEngine({
+    db,
+    config: opts.config ?? testConfig(),
+    evaluatorsFor,
+    now: () => clock.now,
+    log: silentLog,
+    metrics,
+    onChange: (e) => events.push(e),
+    onNotify: () => {
+      notifyCalls.n++;
+    },
+    ...(opts.tickIntervalMs !== undefined ? { tickIntervalMs: opts.tickIntervalMs } : {}),
+  });
+  return { engine, db, events, metrics, clock, notifyCalls };
+}
+
+export interface NotificationRow {
+  id: number;
+  event_id: string;
+  kind: string;
+  alert_id: string;
+  site_id: string;
+  rule: string;
+  payload: string;
+  created_at: number;
+}
+
+export function notifications(db: Database.Database, kind?: string): NotificationRow[] {
+  return kind === undefined
+    ? db.prepare<[], NotificationRow>('SELECT * FROM notification_events ORDER BY id').all()
+    : db
+        .prepare<[string], NotificationRow>('SELECT * FROM notification_events WHERE kind = ? ORDER BY id')
+        .all(kind);
+}
