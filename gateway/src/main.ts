@@ -16,10 +16,12 @@ import { Auth } from './api/auth.ts';
 import type { ApiContext, HealthReport } from './api/context.ts';
 import { EventHub } from './api/events.ts';
 import { alertsPlugin } from './api/plugins/alerts.ts';
+import { importsPlugin } from './api/plugins/imports.ts';
 import { reportsPlugin } from './api/plugins/reports.ts';
 import { buildApi } from './api/server.ts';
 import type { Config } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
+import { importText } from './import/run.ts';
 import { EmbeddedMqttInput } from './ingest/mqtt/embedded.ts';
 import { ExternalMqttInput } from './ingest/mqtt/external.ts';
 import { SerialInput } from './ingest/serial/serialInput.ts';
@@ -308,10 +310,31 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     compliance: engine,
     notifications: dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
+    importLogger: async (text, q) => {
+      const device = registry.lookup(q.siteId, q.deviceId)!;
+      // A device's later files continue its counter and sequence; re-imported tips are duplicates by time.
+      const last = readings.lastOf(q.siteId, q.deviceId);
+      return importText(
+        text,
+        q.name,
+        {
+          siteId: q.siteId,
+          deviceId: q.deviceId,
+          tipMm: (device.device.inchesPerTip ?? 0.01) * 25.4,
+          ...(q.format ? { format: q.format } : {}),
+          ...(q.utcOffsetMinutes !== undefined ? { utcOffsetMinutes: q.utcOffsetMinutes } : {}),
+          ...(q.timeZone ? { timeZone: q.timeZone } : {}),
+          ...(q.skipBefore ? { skipBefore: q.skipBefore } : {}),
+          ...(last ? { startCount: last.values.rainTips ?? 0, startSeq: (last.seq ?? 0) + 1 } : {}),
+          now,
+        },
+        stage,
+      );
+    },
   };
   const api = await buildApi({
     ctx,
-    plugins: [alertsPlugin, reportsPlugin],
+    plugins: [alertsPlugin, reportsPlugin, importsPlugin],
     ...(config.http.tls
       ? {
           https: { cert: readFileSync(config.http.tls.certFile), key: readFileSync(config.http.tls.keyFile) },

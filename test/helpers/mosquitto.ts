@@ -31,11 +31,6 @@ export interface MosquittoOptions {
   port?: number;
   /** Logins; when given, anonymous access is off and a password file is written with `mosquitto_passwd`. */
   users?: Record<string, string>;
-  /**
-   * Save the persistence file after every change instead of every second, so even a SIGKILL loses
-   * no message the broker has acknowledged (slow: for small message counts only).
-   */
-  saveEveryChange?: boolean;
   /** Serve MQTT over TLS on the port (PEM files); the url becomes mqtts://. */
   tls?: { certFile: string; keyFile: string };
   /** Extra mosquitto.conf lines. */
@@ -110,7 +105,6 @@ export async function start(opts: MosquittoOptions = {}): Promise<Mosquitto> {
     'connection_messages true',
   ];
   if (opts.tls) conf.push(`certfile ${opts.tls.certFile}`, `keyfile ${opts.tls.keyFile}`);
-  if (opts.saveEveryChange) conf.push('autosave_on_changes true');
   if (opts.users) {
     const passwd = mosquittoProgram('mosquitto_passwd');
     if (!passwd) throw new Error('mosquitto_passwd is not installed');

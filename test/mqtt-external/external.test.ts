@@ -241,6 +241,27 @@ describe.skipIf(!run)('external MQTT input against Mosquitto', () => {
     await again.stop();
   });
 
+  it('publishes as the gateway when connected, and refuses at once when not', async () => {
+    const input = new ExternalMqttInput({
+      url: broker.url,
+      gatewayId: 'gw-pub',
+      metrics: new Registry(),
+      log: new MemoryLog(),
+    });
+    await expect(input.publish('alerts/s1/storm-inspection', '{}')).rejects.toThrow(/not connected/);
+    await input.start(new RecordingSink());
+    const watcher = await client(broker.url);
+    const seen: string[] = [];
+    watcher.on('message', (t, p) => seen.push(`${t} ${p.toString()}`));
+    await watcher.subscribeAsync('alerts/#', { qos: 1 });
+    await input.publish('alerts/s1/storm-inspection', '{"event":"raised"}', { qos: 1 });
+    await waitFor(() => seen.length === 1, 5000, 'the alert');
+    expect(seen).toEqual(['alerts/s1/storm-inspection {"event":"raised"}']);
+    await watcher.endAsync();
+    await input.stop();
+    await expect(input.publish('alerts/s1/storm-inspection', '{}')).rejects.toThrow(/not connected/);
+  });
+
   it('publishes offline (retained) on a clean stop', async () => {
     const metrics = new Registry();
     const input = new ExternalMqttInput({

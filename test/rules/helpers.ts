@@ -53,7 +53,11 @@ export interface SimAlert {
   updates: number;
 }
 
-/** Applies effects the way the engine does: one alert per key, never reopened; storms upserted by id. */
+/**
+ * Applies effects the way the engine does: one alert per key, never reopened; storms upserted by id.
+ * An `open` for an existing open key updates it, including `at` (the source time the condition began):
+ * late data can move a storm's crossing earlier.
+ */
 export class Sink {
   alerts = new Map<string, SimAlert>();
   storms = new Map<string, StormEvent>();
@@ -123,10 +127,18 @@ export function run<S>(
   ev: Evaluator<S>,
   ctx: RuleContext,
   inputs: Iterable<RuleInput>,
-  opts: { deviceId?: string; state?: S; sink?: Sink; checkPurity?: boolean } = {},
+  opts: { deviceId?: string; state?: S; sink?: Sink; checkPurity?: boolean; json?: boolean } = {},
 ): { state: S; sink: Sink } {
   const sink = opts.sink ?? new Sink();
   let state = opts.state ?? ev.init(ctx, opts.deviceId);
+  if (opts.json === false) {
+    for (const input of inputs) {
+      const out = ev.evaluate(state, input, ctx);
+      state = out.state;
+      sink.apply(out.effects);
+    }
+    return { state, sink };
+  }
   for (const input of inputs) {
     const json = JSON.stringify(state);
     const out = ev.evaluate(JSON.parse(json) as S, input, ctx);

@@ -2,11 +2,13 @@ import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { NotificationDispatcher } from '../alerts/notify/dispatcher.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
+import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
 import type { ComponentHealth } from '../pipeline.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth } from './auth.ts';
 import type { EventHub } from './events.ts';
+import type { ImportQuery } from './plugins/imports.ts';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';
@@ -44,4 +46,6 @@ export interface ApiContext {
   >;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];
+  /** Imports a logger file's text for a rain gauge through the live pipeline. */
+  importLogger(text: string, q: ImportQuery): Promise<ImportSummary>;
 }

@@ -94,10 +94,19 @@ export async function importFile(
   opts: ImportOptions,
   sink: ReadingSink,
 ): Promise<ImportSummary> {
+  return importText(await readFile(path, 'utf8'), path, opts, sink);
+}
+
+/** The same as importFile, for a file's text already in memory (an upload); `path` names it in messages. */
+export async function importText(
+  text: string,
+  path: string,
+  opts: ImportOptions,
+  sink: ReadingSink,
+): Promise<ImportSummary> {
   const { siteId, deviceId, startCount, startSeq, baseline, chunkSize = 500, now, ...parseOpts } = opts;
   if (!Number.isInteger(chunkSize) || chunkSize < 1)
     throw new RangeError('chunkSize must be an integer >= 1');
-  const text = await readFile(path, 'utf8');
   const parsed = parseLoggerFile(text, parseOpts);
   const firstTs = parsed.tips[0]?.ts;
   const fileStart = parsed.meta.firstRowTs;

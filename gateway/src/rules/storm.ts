@@ -443,9 +443,23 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect[]): void {
         });
         c.alert = 'closed';
       }
+    } else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
+      // Late data moved the crossing: an 'open' for the existing key updates it and carries the new
+      // `at` (the source time the condition began), so the engine can correct the raised time.
+      effects.push({
+        type: 'open',
+        rule: RULE,
+        siteId: cfg.siteId,
+        deviceId: cfg.deviceId,
+        key,
+        at: c.thresholdAt!,
+        dueAt: c.dueAt!,
+        message: message(c, cfg),
+        evidence: evidence(c, cfg),
+      });
     } else if (qualified && c.alert === 'open' && prev) {
       const closing = c.closed && !prev.closed;
-      if (prev.dueAt !== c.dueAt || prev.thresholdAt !== c.thresholdAt || closing) {
+      if (prev.dueAt !== c.dueAt || closing) {
         effects.push({
           type: 'update',
           key,
@@ -494,6 +508,19 @@ function prune(state: StormState, cfg: Cfg): void {
   state.events = kept.filter((s) => !drop.has(s));
 }
 
+/** A copy the evaluator may change: readings (immutable tuples) are shared, everything else copied. */
+function copyState(s: StormState): StormState {
+  return {
+    ...s,
+    win: s.win.slice(),
+    base: { ...s.base },
+    carry: s.carry ? { ...s.carry } : null,
+    events: s.events.map((e) => ({ ...e })),
+    inspections: s.inspections.slice(),
+    late: { ...s.late },
+  };
+}
+
 function rainEntry(r: { ts: number; receivedAt: number; values: Record<string, number | undefined> }) {
   const tips = r.values.rainTips;
   if (tips !== undefined) return [r.ts, 0, tips, r.receivedAt] as StormEntry;
@@ -529,7 +556,7 @@ export const stormEvaluator: Evaluator<StormState> = {
       case 'reading': {
         const r = input.reading;
         if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects };
-        const state = structuredClone(prev);
+        const state = copyState(prev);
         const cfg = cfgOf(state, ctx);
         if (state.newestTs === null || r.ts >= state.newestTs) {
           state.newestTs = r.ts;
@@ -553,7 +580,7 @@ export const stormEvaluator: Evaluator<StormState> = {
       case 'tick': {
         const reach = input.now - prev.newestDelay;
         if (prev.horizon !== null && reach <= prev.horizon) return { state: prev, effects };
-        const state = structuredClone(prev);
+        const state = copyState(prev);
         state.horizon = reach;
         reconcile(state, cfgOf(state, ctx), effects);
         return { state, effects };
@@ -561,7 +588,7 @@ export const stormEvaluator: Evaluator<StormState> = {
       case 'inspection': {
         if (input.siteId !== prev.siteId || !isErosionInspection(input.kind)) return { state: prev, effects };
         if (prev.inspections.some((i) => i.id === input.id)) return { state: prev, effects };
-        const state = structuredClone(prev);
+        const state = copyState(prev);
         const cfg = cfgOf(state, ctx);
         const insp = { at: input.at, id: input.id, kind: input.kind, inspector: input.inspector };
         insertSorted(state.inspections, insp, (i) => i.at);
@@ -584,7 +611,7 @@ export const stormEvaluator: Evaluator<StormState> = {
       case 'alert-closed': {
         const idx = prev.events.findIndex((s) => s.alertKey === input.key);
         if (idx < 0) return { state: prev, effects };
-        const state = structuredClone(prev);
+        const state = copyState(prev);
         const s = state.events[idx]!;
         s.alert = 'closed';
         if (s.frozen) state.events.splice(idx, 1);

@@ -217,6 +217,17 @@ export class ReadingStore {
     return rows.map(rowToReading);
   }
 
+  /** The newest reading of a device by source time. */
+  lastOf(siteId: string, deviceId: string): StoredReading | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings
+         WHERE site_id = ? AND device_id = ? ORDER BY ts DESC LIMIT 1`,
+      )
+      .get(siteId, deviceId) as Record<string, unknown> | undefined;
+    return row ? rowToReading(row) : undefined;
+  }
+
   /** Readings after a row id, in id order (replay for the rules after a restart). */
   after(id: number, limit: number): StoredReading[] {
     return (

@@ -17,7 +17,7 @@
  *   on (mqtt.js would otherwise queue it and send it after the reconnect, where the same
  *   packet id may name another message).
  * - Subscriptions (QoS 1) are made again on every connect, whatever the broker says about the
- *   session.
+ *   session. No topic alias maximum is advertised, so every PUBLISH carries its full topic.
  *
  * start(): resolves once connected and subscribed for the first time, or, when the broker
  * cannot be reached, after `startTimeoutMs` (default 5 s) with a warning: the client keeps
@@ -239,6 +239,37 @@ export class ExternalMqttInput implements Input {
   async stop(): Promise<void> {
     if (!this.stopPromise) this.stopPromise = this.doStop();
     return this.stopPromise;
+  }
+
+  /**
+   * Publishes as the gateway (alert notifications on `alerts/{siteId}/{rule}`). Rejects at once when
+   * not connected, and when the broker has not acknowledged a QoS 1 publish within `timeoutMs`, so
+   * the caller can retry from its own store; a retry may deliver twice (at least once).
+   */
+  async publish(
+    topic: string,
+    payload: string | Buffer,
+    opts: { retain?: boolean; qos?: 0 | 1; timeoutMs?: number } = {},
+  ): Promise<void> {
+    const client = this.client;
+    if (!client || !this.connected || this.stopping)
+      throw new Error(`mqtt-external: not connected to ${this.safeUrl}`);
+    const sent = client.publishAsync(topic, payload, { qos: opts.qos ?? 1, retain: opts.retain ?? false });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`mqtt-external: publish to ${topic} not acknowledged in time`)),
+        opts.timeoutMs ?? 10_000,
+      );
+    });
+    try {
+      await Promise.race([sent, timeout]);
+    } finally {
+      clearTimeout(timer);
+      sent.catch((e: unknown) =>
+        this.opts.log.debug({ topic, error: this.redact(e) }, 'mqtt-external: publish failed'),
+      );
+    }
   }
 
   health(): ComponentHealth {

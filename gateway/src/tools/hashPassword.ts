@@ -1,6 +1,6 @@
 /** `npm run hash-password -- <password>`: prints the hash to put in the configuration (passwordHash). */
 import { createHash } from 'node:crypto';
-import { hashPassword } from '../../shared/src/password.ts';
+import { hashPassword } from '../../../shared/src/password.ts';
 
 const [kind, value] =
   process.argv[2] === '--token' ? ['token', process.argv[3]] : ['password', process.argv[2]];

@@ -1,0 +1,14 @@
+# The gateway image: Node 20, production dependencies, TypeScript run by tsx.
+FROM node:20-bookworm-slim
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY shared ./shared
+COPY gateway ./gateway
+COPY dashboard ./dashboard
+ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080
+VOLUME /data
+EXPOSE 8080 1883
+USER node
+CMD ["node", "--import", "tsx", "gateway/src/cli.ts"]

@@ -1,0 +1,384 @@
+/** The alerts table with its filters, and the alert dialog: message, evidence, history and actions. */
+import { describeError, get, getToken, post } from './api.js';
+import { badge, byId, h, RULE_LABELS, replace, ruleLabel } from './dom.js';
+import { formatTime, relativeDue, utcToZonedInput, zonedToUtc } from './format.js';
+import { changed, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
+
+/** @typedef {import('./state.js').Alert} Alert */
+
+/** @type {Alert[]} */
+let rows = [];
+/** @type {Alert | undefined} */
+let shown;
+
+/** Fills the filter selects (sites change only with the configuration). */
+export function initAlertFilters() {
+  const site = /** @type {HTMLSelectElement} */ (byId('f-site'));
+  const keep = site.value;
+  replace(
+    site,
+    h('option', { value: '' }, 'All sites'),
+    state.sites.map((s) => h('option', { value: s.id }, s.name)),
+  );
+  site.value = keep;
+  const rule = /** @type {HTMLSelectElement} */ (byId('f-rule'));
+  if (rule.options.length <= 1)
+    for (const [id, label] of Object.entries(RULE_LABELS)) rule.appendChild(h('option', { value: id }, label));
+}
+
+function filters() {
+  const v = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id)).value;
+  return {
+    siteId: v('f-site') || undefined,
+    status: v('f-status') || undefined,
+    rule: v('f-rule') || undefined,
+    overdue: /** @type {HTMLInputElement} */ (byId('f-overdue')).checked ? 'true' : undefined,
+  };
+}
+
+export async function loadAlerts() {
+  const out = byId('alerts-status');
+  try {
+    rows = await get('/api/alerts', { ...filters(), limit: 500 });
+    out.textContent = `${rows.length} alert${rows.length === 1 ? '' : 's'}`;
+    out.classList.remove('text-bad');
+    renderAlertsTable();
+  } catch (e) {
+    out.textContent = describeError(e);
+    out.classList.add('text-bad');
+  }
+}
+
+/**
+ * A live change: update the row in place when it is shown; reload when it may now match the filters.
+ * @param {Alert} a
+ */
+export function alertChangedForTable(a) {
+  const i = rows.findIndex((r) => r.id === a.id);
+  const f = filters();
+  const matches =
+    (!f.siteId || f.siteId === a.siteId) && (!f.status || f.status === a.status) && (!f.rule || f.rule === a.rule);
+  if (i >= 0 && matches) {
+    rows[i] = a;
+    renderAlertsTable();
+  } else if (i >= 0 || matches) void loadAlerts();
+}
+
+export function renderAlertsTable() {
+  const now = Date.now();
+  const body = byId('alerts-body');
+  replace(
+    body,
+    rows.length
+      ? rows.map((a) => {
+          const tz = siteZone(a.siteId);
+          const overdue = isOverdue(a, now);
+          return h(
+            'tr',
+            { class: overdue ? 'row-overdue' : '', 'data-alert': a.id },
+            h(
+              'td',
+              { 'data-label': 'Rule' },
+              h('button', { type: 'button', class: 'linklike', onclick: () => openAlert(a.id) }, ruleLabel(a.rule)),
+            ),
+            h('td', { 'data-label': 'Site' }, siteById(a.siteId)?.name ?? a.siteId),
+            h('td', { 'data-label': 'Device' }, a.deviceId ?? '—'),
+            h('td', { 'data-label': 'Raised' }, h('time', { datetime: a.raisedAt }, formatTime(a.raisedAt, tz))),
+            h(
+              'td',
+              { 'data-label': 'Due' },
+              a.dueAt
+                ? [
+                    h('time', { datetime: a.dueAt }, formatTime(a.dueAt, tz)),
+                    a.status !== 'resolved' ? h('div', { class: 'small' }, relativeDue(a.dueAt, now)) : null,
+                  ]
+                : '—',
+            ),
+            h('td', { 'data-label': 'Status' }, statusBadge(a)),
+            h('td', { 'data-label': 'Overdue' }, overdue ? badge('OVERDUE', 'bad') : h('span', { class: 'muted' }, 'no')),
+          );
+        })
+      : h('tr', null, h('td', { colspan: 7, class: 'muted' }, 'No alerts match these filters.')),
+  );
+}
+
+/** @param {Alert} a */
+function statusBadge(a) {
+  if (a.status === 'resolved')
+    return badge(
+      a.withinDeadline === false ? 'resolved late' : 'resolved',
+      a.withinDeadline === false ? 'warn' : 'ok',
+    );
+  return badge(a.status, a.status === 'open' ? 'warn' : 'info');
+}
+
+/** @param {unknown} v */
+function show(v) {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/** @param {Record<string, unknown>} obj */
+function dl(obj) {
+  const entries = Object.entries(obj);
+  if (!entries.length) return h('p', { class: 'muted' }, 'None.');
+  return h(
+    'dl',
+    { class: 'kv' },
+    entries.map(([k, v]) => [h('dt', null, k), h('dd', null, show(v))]),
+  );
+}
+
+/** @param {Record<string, unknown>} detail */
+function detailText(detail) {
+  return Object.entries(detail)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${k}: ${show(v)}`)
+    .join('; ');
+}
+
+/**
+ * @param {string} id
+ * @param {string} text
+ * @param {'ok' | 'bad' | ''} kind
+ */
+function say(id, text, kind) {
+  const el = byId(id);
+  el.textContent = text;
+  el.className = `msg${kind ? ` msg-${kind}` : ''}`;
+}
+
+/**
+ * @param {string} path
+ * @param {unknown} body
+ * @param {string} done
+ */
+async function act(path, body, done) {
+  say('dialog-error', '', '');
+  say('dialog-ok', '', '');
+  if (!getToken()) {
+    say('dialog-error', 'Enter your access token at the top of the page first.', 'bad');
+    /** @type {HTMLElement} */ (byId('token')).focus();
+    return;
+  }
+  try {
+    /** @type {Alert} */
+    const a = await post(path, body);
+    upsertAlert(a);
+    changed();
+    alertChangedForTable(a);
+    renderAlert(a);
+    say('dialog-ok', done, 'ok');
+  } catch (e) {
+    say('dialog-error', describeError(e), 'bad');
+  }
+}
+
+/** @param {Alert} a */
+function actions(a) {
+  if (a.status === 'resolved') return null;
+  const tz = siteZone(a.siteId);
+  const base = `/api/alerts/${encodeURIComponent(a.id)}`;
+  const ackNote = h('input', { id: 'ack-note', type: 'text', maxlength: 4000, autocomplete: 'off' });
+  const resolveNote = h('textarea', { id: 'resolve-note', rows: 2, maxlength: 4000, 'aria-describedby': 'resolve-hint' });
+  const due = a.dueAt ? Date.parse(a.dueAt) : Date.now();
+  const newDue = h('input', { id: 'ext-due', type: 'datetime-local', value: utcToZonedInput(due + 86_400_000, tz) });
+  const engineer = h('input', { id: 'ext-engineer', type: 'text', autocomplete: 'name' });
+  const letter = h('input', { id: 'ext-letter', type: 'text', autocomplete: 'off' });
+  const extNote = h('input', { id: 'ext-note', type: 'text', maxlength: 4000, autocomplete: 'off' });
+  const val = (/** @type {HTMLElement} */ el) => /** @type {HTMLInputElement} */ (el).value.trim();
+  return h(
+    'section',
+    { class: 'actions', 'aria-label': 'Actions' },
+    a.status === 'open'
+      ? h(
+          'form',
+          {
+            class: 'action',
+            id: 'ack-form',
+            onsubmit: (e) => {
+              e.preventDefault();
+              const note = val(ackNote);
+              void act(`${base}/ack`, note ? { note } : {}, 'Acknowledged.');
+            },
+          },
+          h('h3', null, 'Acknowledge'),
+          h('label', { for: 'ack-note' }, 'Note (optional)'),
+          ackNote,
+          h('button', { type: 'submit' }, 'Acknowledge'),
+        )
+      : null,
+    h(
+      'form',
+      {
+        class: 'action',
+        id: 'resolve-form',
+        novalidate: true,
+        onsubmit: (e) => {
+          e.preventDefault();
+          const note = val(resolveNote);
+          if (!note) {
+            resolveNote.setAttribute('aria-invalid', 'true');
+            say('dialog-error', 'A note is required to resolve an alert: say what was done.', 'bad');
+            resolveNote.focus();
+            return;
+          }
+          resolveNote.removeAttribute('aria-invalid');
+          void act(`${base}/resolve`, { note }, 'Resolved.');
+        },
+      },
+      h('h3', null, 'Resolve'),
+      h('label', { for: 'resolve-note' }, 'Note (required)'),
+      resolveNote,
+      h('p', { id: 'resolve-hint', class: 'small muted' }, 'What was done, by whom; it stays in the history.'),
+      h('button', { type: 'submit' }, 'Resolve'),
+    ),
+    a.dueAt
+      ? h(
+          'form',
+          {
+            class: 'action',
+            id: 'extend-form',
+            novalidate: true,
+            onsubmit: (e) => {
+              e.preventDefault();
+              const ms = zonedToUtc(val(newDue), tz);
+              if (!Number.isFinite(ms)) {
+                say('dialog-error', 'Enter the new due time.', 'bad');
+                newDue.focus();
+                return;
+              }
+              const note = val(extNote);
+              void act(
+                `${base}/extend`,
+                {
+                  newDueAt: new Date(ms).toISOString(),
+                  engineer: val(engineer),
+                  letterRef: val(letter),
+                  ...(note ? { note } : {}),
+                },
+                'Extended.',
+              );
+            },
+          },
+          h('h3', null, "Extend (engineer's letter)"),
+          h('label', { for: 'ext-due' }, `New due time (${tz})`),
+          newDue,
+          h('label', { for: 'ext-engineer' }, 'Engineer'),
+          engineer,
+          h('label', { for: 'ext-letter' }, 'Letter reference'),
+          letter,
+          h('label', { for: 'ext-note' }, 'Note (optional)'),
+          extNote,
+          h('button', { type: 'submit' }, 'Extend'),
+        )
+      : null,
+  );
+}
+
+/** @param {Alert} a */
+export function renderAlert(a) {
+  shown = a;
+  const tz = siteZone(a.siteId);
+  const now = Date.now();
+  const overdue = isOverdue(a, now);
+  replace(byId('alert-title'), ruleLabel(a.rule), ' ', statusBadge(a), overdue ? [' ', badge('OVERDUE', 'bad')] : null);
+  const t = (/** @type {string | undefined} */ v) => (v ? formatTime(v, tz) : '—');
+  replace(
+    byId('alert-body'),
+    h('p', { class: 'alert-message' }, a.message),
+    h(
+      'dl',
+      { class: 'kv' },
+      h('dt', null, 'Alert'),
+      h('dd', null, h('code', null, a.id)),
+      h('dt', null, 'Site'),
+      h('dd', null, h('a', { href: `#/site/${encodeURIComponent(a.siteId)}` }, siteById(a.siteId)?.name ?? a.siteId)),
+      h('dt', null, 'Device'),
+      h('dd', null, a.deviceId ?? '—'),
+      h('dt', null, 'Raised'),
+      h('dd', null, t(a.raisedAt)),
+      h('dt', null, 'Due'),
+      h(
+        'dd',
+        { class: overdue ? 'text-bad' : '' },
+        a.dueAt ? `${t(a.dueAt)}${a.status !== 'resolved' ? ` (${relativeDue(a.dueAt, now)})` : ''}` : 'no deadline',
+      ),
+      a.originalDueAt ? [h('dt', null, 'Original due'), h('dd', null, t(a.originalDueAt))] : null,
+      a.acknowledgedAt
+        ? [h('dt', null, 'Acknowledged'), h('dd', null, `${t(a.acknowledgedAt)} by ${a.acknowledgedBy ?? '?'}`)]
+        : null,
+      a.resolvedAt
+        ? [
+            h('dt', null, 'Resolved'),
+            h(
+              'dd',
+              null,
+              `${t(a.resolvedAt)}${a.resolution ? ` (${a.resolution.how}, by ${a.resolution.by})` : ''}`,
+              a.withinDeadline === undefined ? '' : a.withinDeadline ? ' · within the deadline' : ' · LATE',
+              a.resolution?.message ? h('div', null, a.resolution.message) : null,
+            ),
+          ]
+        : null,
+    ),
+    h('h3', null, 'Evidence'),
+    dl(a.evidence),
+    h('h3', null, 'History'),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'history' },
+        h('thead', null, h('tr', null, h('th', null, 'When'), h('th', null, 'Who'), h('th', null, 'What'), h('th', null, 'Detail'))),
+        h(
+          'tbody',
+          null,
+          a.history.map((e) =>
+            h(
+              'tr',
+              null,
+              h('td', { 'data-label': 'When' }, h('time', { datetime: e.at }, t(e.at))),
+              h('td', { 'data-label': 'Who' }, e.actor),
+              h('td', { 'data-label': 'What' }, e.action),
+              h('td', { 'data-label': 'Detail', class: 'small' }, detailText(e.detail)),
+            ),
+          ),
+        ),
+      ),
+    ),
+    actions(a),
+  );
+}
+
+/** @param {string} id */
+export async function openAlert(id) {
+  const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
+  say('dialog-error', '', '');
+  say('dialog-ok', '', '');
+  const cached = state.active.get(id) ?? rows.find((r) => r.id === id);
+  if (cached) renderAlert(cached);
+  else {
+    replace(byId('alert-title'), 'Alert');
+    replace(byId('alert-body'), h('p', { class: 'muted' }, 'Loading…'));
+  }
+  if (!dialog.open) dialog.showModal();
+  try {
+    renderAlert(await get(`/api/alerts/${encodeURIComponent(id)}`));
+  } catch (e) {
+    say('dialog-error', describeError(e), 'bad');
+  }
+}
+
+/**
+ * A live change of the alert shown in the dialog (keeps what the user is typing).
+ * @param {Alert} a
+ */
+export function alertChangedForDialog(a) {
+  const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
+  if (!dialog.open || shown?.id !== a.id) return;
+  const typing = document.activeElement && byId('alert-body').contains(document.activeElement);
+  if (typing && shown.status === a.status) return;
+  renderAlert(a);
+}

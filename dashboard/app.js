@@ -1,0 +1,221 @@
+/** The dashboard: routing between views, the access token, live updates. */
+import {
+  alertChangedForDialog,
+  alertChangedForTable,
+  initAlertFilters,
+  loadAlerts,
+  openAlert,
+  renderAlertsTable,
+} from './alerts.js';
+import { describeError, getToken, setToken } from './api.js';
+import { byId, h, ruleLabel } from './dom.js';
+import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
+import { connectLive } from './live.js';
+import { renderOverview } from './overview.js';
+import { currentSiteId, loadSite } from './site.js';
+import { state as appState, changed, deviceOf, loadAll, onChange, siteById, upsertAlert } from './state.js';
+import { initStormSites, loadStorms, stormSite } from './storms.js';
+
+/** @typedef {import('./state.js').Alert} Alert */
+
+const VIEWS = ['overview', 'alerts', 'storms', 'inspect', 'site'];
+let view = 'overview';
+
+/** @type {Map<string, ReturnType<typeof setTimeout>>} */
+const timers = new Map();
+/**
+ * Runs `fn` once, `ms` after the last call with the same key.
+ * @param {string} key
+ * @param {number} ms
+ * @param {() => void} fn
+ */
+function debounce(key, ms, fn) {
+  clearTimeout(timers.get(key));
+  timers.set(
+    key,
+    setTimeout(() => {
+      timers.delete(key);
+      fn();
+    }, ms),
+  );
+}
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const name = VIEWS.includes(parts[0] ?? '') ? /** @type {string} */ (parts[0]) : 'overview';
+  return { name, arg: parts[1] ?? '' };
+}
+
+async function route() {
+  const { name, arg } = parseRoute();
+  view = name;
+  for (const v of VIEWS) byId(`view-${v}`).hidden = v !== name;
+  for (const a of document.querySelectorAll('nav.tabs a')) {
+    const target = a.getAttribute('href')?.slice(2);
+    if (target === name) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  document.title = `${name === 'site' ? (siteById(arg)?.name ?? arg) : name[0]?.toUpperCase() + name.slice(1)} · Compliance gateway`;
+  if (!appState.loaded) return;
+  if (name === 'overview') renderOverview(openAlert);
+  else if (name === 'alerts') await loadAlerts();
+  else if (name === 'storms') {
+    if (arg && siteById(arg)) /** @type {HTMLSelectElement} */ (byId('s-site')).value = arg;
+    await loadStorms();
+  } else if (name === 'inspect') {
+    if (arg) presetInspectionSite(arg);
+  } else if (name === 'site') {
+    if (arg) await loadSite(arg);
+  }
+}
+
+function initForms() {
+  initAlertFilters();
+  initStormSites();
+  initInspectionForm();
+}
+
+async function reloadAll() {
+  const summary = byId('overview-summary');
+  try {
+    await loadAll();
+    initForms();
+    await route();
+  } catch (e) {
+    summary.textContent = describeError(e);
+    summary.className = 'text-bad';
+  }
+}
+
+function showTokenState() {
+  const has = Boolean(getToken());
+  byId('token-state').textContent = has ? 'Token saved for this tab.' : 'No token: you can look, not act.';
+  byId('token-clear').hidden = !has;
+  /** @type {HTMLInputElement} */ (byId('token')).placeholder = has ? '•••••• (saved)' : 'paste your token';
+}
+
+function bindToken() {
+  const form = byId('token-form');
+  const input = /** @type {HTMLInputElement} */ (byId('token'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const v = input.value.trim();
+    if (!v) return;
+    setToken(v);
+    input.value = '';
+    showTokenState();
+    if (!appState.loaded) void reloadAll();
+  });
+  byId('token-clear').addEventListener('click', () => {
+    setToken('');
+    showTokenState();
+    input.focus();
+  });
+  showTokenState();
+}
+
+/** @param {string} text */
+function toast(text) {
+  const box = byId('toasts');
+  const t = h('div', { class: 'toast', role: 'status' }, text);
+  box.appendChild(t);
+  setTimeout(() => t.remove(), 8000);
+  while (box.children.length > 4) box.firstElementChild?.remove();
+}
+
+/**
+ * @param {'connecting' | 'live' | 'reconnecting'} s
+ * @param {string} detail
+ */
+function showLive(s, detail) {
+  const el = byId('live');
+  el.dataset.state = s;
+  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' }[s];
+  byId('live-text').textContent = detail ? `${text} (${detail})` : text;
+}
+
+/**
+ * @param {string} type
+ * @param {any} data
+ */
+function onLive(type, data) {
+  if (type === 'alert') {
+    /** @type {Alert} */
+    const a = data.alert;
+    upsertAlert(a);
+    changed();
+    if (view === 'alerts') alertChangedForTable(a);
+    alertChangedForDialog(a);
+    if (data.action === 'raised')
+      toast(`New alert: ${ruleLabel(a.rule)} at ${siteById(a.siteId)?.name ?? a.siteId}${a.deviceId ? ` (${a.deviceId})` : ''}`);
+    if (view === 'site' && currentSiteId === a.siteId) debounce('site', 1000, () => void loadSite(a.siteId));
+  } else if (type === 'readings') {
+    const now = new Date().toISOString();
+    /** @type {Set<string>} */
+    const sites = new Set();
+    for (const r of data.latest ?? []) {
+      const d = deviceOf(r.siteId, r.deviceId);
+      if (!d) continue;
+      if (!d.lastReadingAt || Date.parse(r.ts) > Date.parse(d.lastReadingAt)) d.lastReadingAt = r.ts;
+      d.lastReceivedAt = now;
+      sites.add(r.siteId);
+    }
+    changed();
+    if (view === 'site' && currentSiteId && sites.has(currentSiteId)) {
+      const id = currentSiteId;
+      debounce('site', 3000, () => void loadSite(id));
+    }
+  } else if (type === 'device-status') {
+    const d = deviceOf(data.siteId, data.deviceId);
+    if (d) {
+      d.status = data.status;
+      d.statusAt = data.at;
+      changed();
+    }
+    if (view === 'site' && currentSiteId === data.siteId) debounce('site', 1000, () => void loadSite(data.siteId));
+  } else if (type === 'storm') {
+    if (view === 'storms' && stormSite() === data.siteId) debounce('storms', 1000, () => void loadStorms());
+  } else if (type === 'inspection') {
+    toast(`Inspection recorded at ${siteById(data.siteId)?.name ?? data.siteId} by ${data.inspector}`);
+    if (view === 'storms' && stormSite() === data.siteId) debounce('storms', 500, () => void loadStorms());
+  }
+}
+
+function start() {
+  bindToken();
+  bindInspectionForm();
+  onChange(() => {
+    if (view === 'overview') debounce('overview', 150, () => renderOverview(openAlert));
+  });
+  for (const id of ['f-site', 'f-status', 'f-rule', 'f-overdue'])
+    byId(id).addEventListener('change', () => void loadAlerts());
+  byId('alerts-filters').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void loadAlerts();
+  });
+  byId('s-site').addEventListener('change', () => {
+    history.replaceState(null, '', `#/storms/${encodeURIComponent(stormSite())}`);
+    void loadStorms();
+  });
+  byId('site-range').addEventListener('change', () => {
+    if (currentSiteId) void loadSite(currentSiteId);
+  });
+  const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
+  byId('alert-close').addEventListener('click', () => dialog.close());
+  dialog.addEventListener('click', (e) => {
+    if (e.target === dialog) dialog.close();
+  });
+  window.addEventListener('hashchange', () => {
+    void route();
+    byId('main').focus({ preventScroll: true });
+  });
+  setInterval(() => {
+    if (view === 'overview') renderOverview(openAlert);
+    else if (view === 'alerts') renderAlertsTable();
+  }, 30_000);
+  setInterval(() => void loadAll().catch(() => {}), 5 * 60_000);
+  connectLive({ onEvent: onLive, onState: showLive, onReconnected: () => void reloadAll() });
+  void route().then(reloadAll);
+}
+
+start();

@@ -1,0 +1,81 @@
+/** Recording an inspection (storm, routine, annual, cleanout, other). */
+import { describeError, getToken, post } from './api.js';
+import { byId, h, replace } from './dom.js';
+import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
+import { siteZone, state } from './state.js';
+
+const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id));
+
+function zoneHint() {
+  byId('i-at-zone').textContent = `(${siteZone(field('i-site').value)})`;
+}
+
+export function initInspectionForm() {
+  const sel = /** @type {HTMLSelectElement} */ (byId('i-site'));
+  const keep = sel.value;
+  replace(
+    sel,
+    state.sites.map((s) => h('option', { value: s.id }, s.name)),
+  );
+  if (keep) sel.value = keep;
+  if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), siteZone(sel.value));
+  zoneHint();
+}
+
+/** @param {string} siteId */
+export function presetInspectionSite(siteId) {
+  const sel = /** @type {HTMLSelectElement} */ (byId('i-site'));
+  if (state.sites.some((s) => s.id === siteId)) sel.value = siteId;
+  zoneHint();
+}
+
+export function bindInspectionForm() {
+  const form = /** @type {HTMLFormElement} */ (byId('inspect-form'));
+  const out = byId('inspect-result');
+  field('i-site').addEventListener('change', zoneHint);
+  byId('i-now').addEventListener('click', () => {
+    field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
+  });
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    out.className = 'msg';
+    out.textContent = '';
+    const siteId = field('i-site').value;
+    const tz = siteZone(siteId);
+    const at = zonedToUtc(field('i-at').value, tz);
+    const inspector = field('i-inspector').value.trim();
+    const problems = [];
+    if (!Number.isFinite(at)) problems.push('the time of the inspection');
+    if (!inspector) problems.push("the inspector's name");
+    if (problems.length) {
+      out.className = 'msg msg-bad';
+      out.textContent = `Please enter ${problems.join(' and ')}.`;
+      return;
+    }
+    if (!getToken()) {
+      out.className = 'msg msg-bad';
+      out.textContent = 'Enter your access token at the top of the page first.';
+      return;
+    }
+    const notes = field('i-notes').value.trim();
+    try {
+      /** @type {{inspection: {id: string, at: string}, closedAlertIds: string[]}} */
+      const res = await post('/api/inspections', {
+        siteId,
+        at: new Date(at).toISOString(),
+        inspector,
+        kind: field('i-kind').value,
+        ...(notes ? { notes } : {}),
+      });
+      out.className = 'msg msg-ok';
+      const closed = res.closedAlertIds.length;
+      out.textContent = `Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
+        closed ? ` It closed ${closed} storm-inspection alert${closed === 1 ? '' : 's'}.` : ''
+      }`;
+      field('i-notes').value = '';
+    } catch (err) {
+      out.className = 'msg msg-bad';
+      out.textContent = describeError(err);
+    }
+  });
+}

@@ -1,0 +1,66 @@
+/** The live feed (server-sent events): a connection indicator, and reconnection by itself. */
+
+/**
+ * @typedef {'connecting' | 'live' | 'reconnecting'} LiveState
+ * @typedef {{onEvent: (type: string, data: unknown) => void, onState: (s: LiveState, detail: string) => void,
+ *   onReconnected: () => void}} LiveHandlers
+ */
+
+export const EVENT_TYPES = ['readings', 'device-status', 'alert', 'storm', 'inspection'];
+
+/**
+ * Opens /api/events and keeps it open. The browser retries a dropped stream itself; when it gives up
+ * (the stream closed for good, e.g. the gateway answered with an error), a new one is opened with backoff.
+ * @param {LiveHandlers} handlers
+ * @param {string} [path]
+ */
+export function connectLive(handlers, path = '/api/events') {
+  /** @type {EventSource | undefined} */
+  let es;
+  let attempt = 0;
+  let everConnected = false;
+  let lostSince = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let retry;
+
+  const open = () => {
+    clearTimeout(retry);
+    es?.close();
+    handlers.onState(everConnected ? 'reconnecting' : 'connecting', '');
+    es = new EventSource(path);
+    es.addEventListener('hello', () => {
+      attempt = 0;
+      handlers.onState('live', '');
+      if (everConnected && lostSince) handlers.onReconnected();
+      everConnected = true;
+      lostSince = 0;
+    });
+    for (const type of EVENT_TYPES)
+      es.addEventListener(type, (e) => {
+        let data;
+        try {
+          data = JSON.parse(/** @type {MessageEvent} */ (e).data);
+        } catch {
+          return;
+        }
+        handlers.onEvent(type, data);
+      });
+    es.onerror = () => {
+      if (!lostSince) lostSince = Date.now();
+      const current = es;
+      if (current && current.readyState === EventSource.CLOSED) {
+        attempt++;
+        const wait = Math.min(30_000, 1000 * 2 ** Math.min(attempt - 1, 5));
+        handlers.onState('reconnecting', `retrying in ${Math.round(wait / 1000)} s`);
+        retry = setTimeout(open, wait);
+      } else handlers.onState('reconnecting', '');
+    };
+  };
+  open();
+  return {
+    close() {
+      clearTimeout(retry);
+      es?.close();
+    },
+  };
+}

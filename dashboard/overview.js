@@ -1,0 +1,168 @@
+/** The officer's page: every site, its devices (gaps shown as gaps) and its open and overdue duties. */
+import { badge, byId, h, replace, ruleLabel, SITE_KINDS } from './dom.js';
+import { formatTime, isSilent, relativeDue, relativePast } from './format.js';
+import { isOverdue, state } from './state.js';
+
+/** @typedef {import('./state.js').Alert} Alert */
+
+/** @type {Map<string, boolean>} whether each site's device list is unfolded, as the user left it */
+const devicesOpen = new Map();
+/** @typedef {import('./state.js').Device} Device */
+
+/**
+ * @param {Alert[]} alerts
+ * @param {number} now
+ */
+export function sortDuties(alerts, now) {
+  const due = (/** @type {Alert} */ a) => (a.dueAt ? Date.parse(a.dueAt) : Number.POSITIVE_INFINITY);
+  return [...alerts].sort(
+    (a, b) =>
+      Number(isOverdue(b, now)) - Number(isOverdue(a, now)) ||
+      due(a) - due(b) ||
+      Date.parse(a.raisedAt) - Date.parse(b.raisedAt),
+  );
+}
+
+/**
+ * @param {Device} d
+ * @param {string} tz
+ * @param {number} now
+ * @param {boolean} silentAlert
+ */
+function deviceItem(d, tz, now, silentAlert) {
+  const last = d.lastReadingAt ?? d.lastReceivedAt;
+  const gap = silentAlert || isSilent(d, now);
+  const statusKind = d.status === 'online' ? 'ok' : d.status === 'offline' ? 'bad' : 'muted';
+  return h(
+    'li',
+    { class: `device${gap ? ' device-gap' : ''}`, 'data-device': d.id },
+    h('span', { class: 'device-id' }, d.id),
+    h('span', { class: 'device-kind' }, d.kind),
+    badge(d.status, statusKind),
+    gap
+      ? badge(last ? `silent ${relativePast(last, now).replace(' ago', '')}: no evidence` : 'no data yet', 'gap')
+      : null,
+    h(
+      'span',
+      { class: 'device-last' },
+      last
+        ? h('time', { datetime: last, title: formatTime(last, tz) }, `last reading ${relativePast(last, now)}`)
+        : 'never reported',
+    ),
+  );
+}
+
+/**
+ * @param {Alert} a
+ * @param {string} tz
+ * @param {number} now
+ * @param {(id: string) => void} openAlert
+ */
+export function dutyItem(a, tz, now, openAlert) {
+  const overdue = isOverdue(a, now);
+  return h(
+    'li',
+    { class: `duty${overdue ? ' duty-overdue' : ''}`, 'data-alert': a.id, 'data-rule': a.rule },
+    h(
+      'button',
+      { type: 'button', class: 'linklike duty-rule', 'data-key': `duty-${a.id}`, onclick: () => openAlert(a.id) },
+      ruleLabel(a.rule),
+    ),
+    a.deviceId ? h('span', { class: 'muted' }, ` · ${a.deviceId}`) : null,
+    ' ',
+    overdue ? badge('OVERDUE', 'bad') : null,
+    a.status === 'acknowledged' ? badge('acknowledged', 'info') : badge(a.status, 'warn'),
+    h(
+      'div',
+      { class: 'duty-due' },
+      a.dueAt
+        ? [
+            'Due ',
+            h('time', { datetime: a.dueAt }, formatTime(a.dueAt, tz)),
+            ' ',
+            h('strong', { class: overdue ? 'text-bad' : '' }, `(${relativeDue(a.dueAt, now)})`),
+          ]
+        : ['Raised ', h('time', { datetime: a.raisedAt }, formatTime(a.raisedAt, tz)), ' · no deadline'],
+    ),
+  );
+}
+
+/** @param {(id: string) => void} openAlert */
+export function renderOverview(openAlert) {
+  const root = byId('overview-body');
+  if (!state.loaded) return;
+  const now = Date.now();
+  const all = [...state.active.values()];
+  const totalOverdue = all.filter((a) => isOverdue(a, now)).length;
+  const perSite = state.sites.map((site) => {
+    const alerts = sortDuties(
+      all.filter((a) => a.siteId === site.id),
+      now,
+    );
+    return { site, alerts, overdue: alerts.filter((a) => isOverdue(a, now)).length };
+  });
+  perSite.sort((a, b) => b.overdue - a.overdue || b.alerts.length - a.alerts.length);
+  const focused = root.contains(document.activeElement)
+    ? document.activeElement?.getAttribute('data-key')
+    : undefined;
+  replace(
+    byId('overview-summary'),
+    totalOverdue
+      ? h('strong', { class: 'text-bad' }, `${totalOverdue} overdue ${totalOverdue === 1 ? 'duty' : 'duties'}`)
+      : h('strong', { class: 'text-ok' }, 'Nothing overdue'),
+    ` · ${all.length} open across ${state.sites.length} sites · updated ${formatTime(now, Intl.DateTimeFormat().resolvedOptions().timeZone)}`,
+  );
+  replace(
+    root,
+    perSite.map(({ site, alerts, overdue }) => {
+      const silentDevices = new Set(alerts.filter((a) => a.rule === 'device-silent').map((a) => a.deviceId));
+      const headingId = `site-h-${site.id}`;
+      return h(
+        'article',
+        {
+          class: `card site-card${overdue ? ' card-overdue' : ''}`,
+          'data-site': site.id,
+          'aria-labelledby': headingId,
+        },
+        h(
+          'header',
+          { class: 'card-head' },
+          h(
+            'h3',
+            { id: headingId },
+            h('a', { href: `#/site/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` }, site.name),
+          ),
+          h(
+            'div',
+            { class: 'counts' },
+            overdue ? badge(`${overdue} overdue`, 'bad') : null,
+            badge(`${alerts.length} open`, alerts.length ? 'warn' : 'ok'),
+          ),
+        ),
+        h('p', { class: 'muted small' }, `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`),
+        alerts.length
+          ? h(
+              'ul',
+              { class: 'duties', 'aria-label': `Open duties at ${site.name}` },
+              alerts.map((a) => dutyItem(a, site.timezone, now, openAlert)),
+            )
+          : h('p', { class: 'muted' }, 'No open duties.'),
+        h(
+          'details',
+          {
+            class: 'devices',
+            open: devicesOpen.get(site.id) ?? site.devices.length <= 4,
+            ontoggle: (e) => devicesOpen.set(site.id, /** @type {HTMLDetailsElement} */ (e.target).open),
+          },
+          h('summary', null, `Devices (${site.devices.length})`),
+          h(
+            'ul',
+            { class: 'device-list' },
+            site.devices.map((d) => deviceItem(d, site.timezone, now, silentDevices.has(d.id))),
+          ),
+        ),
+      );
+    }),
+  );
+  if (focused) /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="${focused}"]`))?.focus();
+}

@@ -1,0 +1,75 @@
+/** What the page knows: the sites with their devices, and every alert that is not resolved. */
+import { get } from './api.js';
+
+/**
+ * @typedef {{id: string, kind: string, role?: string, status: 'online'|'offline'|'unknown', statusAt: string|null,
+ *   lastReadingAt: string|null, lastReceivedAt: string|null, latest?: Record<string, {value: number|boolean, ts: string}>}} Device
+ * @typedef {{id: string, name: string, kind: string, timezone: string, devices: Device[]}} Site
+ * @typedef {{seq: number, at: string, sourceAt?: string, actor: string, action: string, detail: Record<string, unknown>}} HistoryEntry
+ * @typedef {{id: string, rule: string, siteId: string, deviceId?: string, status: 'open'|'acknowledged'|'resolved',
+ *   overdue: boolean, raisedAt: string, dueAt: string|null, originalDueAt?: string, acknowledgedAt?: string,
+ *   acknowledgedBy?: string, resolvedAt?: string, withinDeadline?: boolean,
+ *   resolution?: {how: string, by: string, message?: string, evidence: Record<string, unknown>},
+ *   message: string, evidence: Record<string, unknown>, history: HistoryEntry[]}} Alert
+ */
+
+export const state = {
+  /** @type {Site[]} */
+  sites: [],
+  /** @type {Map<string, Alert>} open and acknowledged alerts */
+  active: new Map(),
+  gatewayId: '',
+  loaded: false,
+};
+
+/** @type {Set<() => void>} */
+const listeners = new Set();
+
+/** @param {() => void} fn */
+export function onChange(fn) {
+  listeners.add(fn);
+}
+
+export function changed() {
+  for (const fn of listeners) fn();
+}
+
+/** @param {string} id */
+export const siteById = (id) => state.sites.find((s) => s.id === id);
+
+/** @param {string} siteId */
+export const siteZone = (siteId) => siteById(siteId)?.timezone ?? 'UTC';
+
+/**
+ * Overdue now (the flag from the API is as of the moment it was fetched).
+ * @param {Alert} a
+ * @param {number} now
+ */
+export const isOverdue = (a, now) =>
+  a.status !== 'resolved' && (a.overdue || (a.dueAt !== null && Date.parse(a.dueAt) < now));
+
+export async function loadAll() {
+  const [sites, open, acked] = await Promise.all([
+    get('/api/sites'),
+    get('/api/alerts', { status: 'open', limit: 5000 }),
+    get('/api/alerts', { status: 'acknowledged', limit: 5000 }),
+  ]);
+  state.sites = sites;
+  state.active = new Map([...open, ...acked].map((a) => [a.id, a]));
+  state.loaded = true;
+  changed();
+}
+
+/** @param {Alert} a */
+export function upsertAlert(a) {
+  if (a.status === 'resolved') state.active.delete(a.id);
+  else state.active.set(a.id, a);
+}
+
+/**
+ * @param {string} siteId
+ * @param {string} deviceId
+ */
+export function deviceOf(siteId, deviceId) {
+  return siteById(siteId)?.devices.find((d) => d.id === deviceId);
+}

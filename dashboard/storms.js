@@ -1,0 +1,107 @@
+/** Storm events of a site: totals, whether each qualified, its inspection deadline and status. */
+import { describeError, get } from './api.js';
+import { badge, byId, h, replace } from './dom.js';
+import { formatTime, relativeDue } from './format.js';
+import { siteZone, state } from './state.js';
+
+/**
+ * @typedef {{id: string, siteId: string, deviceId: string, start: string, end: string, tips: number, inches: number,
+ *   qualified: boolean, thresholdAt?: string, dueAt?: string, closed: boolean,
+ *   inspection: {status: string, inspectionId?: string, inspectedAt?: string}}} Storm
+ */
+
+/** @type {Record<string, string>} */
+const INSPECTION_KIND = {
+  'not-required': 'muted',
+  pending: 'warn',
+  'on-time': 'ok',
+  late: 'bad',
+  missing: 'bad',
+};
+
+export function initStormSites() {
+  const sel = /** @type {HTMLSelectElement} */ (byId('s-site'));
+  const keep = sel.value;
+  replace(
+    sel,
+    state.sites.map((s) => h('option', { value: s.id }, s.name)),
+  );
+  const first = state.sites.find((s) => s.kind === 'construction') ?? state.sites[0];
+  sel.value = keep || first?.id || '';
+}
+
+export function stormSite() {
+  return /** @type {HTMLSelectElement} */ (byId('s-site')).value;
+}
+
+export async function loadStorms() {
+  const siteId = stormSite();
+  const out = byId('storms-status');
+  if (!siteId) return;
+  try {
+    /** @type {Storm[]} */
+    const storms = await get('/api/storms', { siteId });
+    storms.sort((a, b) => Date.parse(b.start) - Date.parse(a.start));
+    out.textContent = `${storms.length} storm event${storms.length === 1 ? '' : 's'}`;
+    out.classList.remove('text-bad');
+    renderStorms(storms, siteZone(siteId));
+  } catch (e) {
+    out.textContent = describeError(e);
+    out.classList.add('text-bad');
+  }
+}
+
+/**
+ * @param {Storm[]} storms
+ * @param {string} tz
+ */
+function renderStorms(storms, tz) {
+  const now = Date.now();
+  replace(
+    byId('storms-body'),
+    storms.length
+      ? storms.map((s) =>
+          h(
+            'tr',
+            {
+              'data-storm': s.id,
+              class: s.inspection.status === 'missing' || s.inspection.status === 'late' ? 'row-overdue' : '',
+            },
+            h('td', { 'data-label': 'Gauge' }, s.deviceId),
+            h('td', { 'data-label': 'Start' }, h('time', { datetime: s.start }, formatTime(s.start, tz))),
+            h(
+              'td',
+              { 'data-label': 'End' },
+              h('time', { datetime: s.end }, formatTime(s.end, tz)),
+              s.closed ? null : [' ', badge('still raining or within the dry period', 'info')],
+            ),
+            h(
+              'td',
+              { 'data-label': 'Total', class: 'num' },
+              `${s.inches.toFixed(2)} in`,
+              h('div', { class: 'small muted' }, `${s.tips} tips`),
+            ),
+            h('td', { 'data-label': 'Qualified' }, s.qualified ? badge('≥ threshold', 'warn') : 'no'),
+            h(
+              'td',
+              { 'data-label': 'Inspection due' },
+              s.dueAt
+                ? [
+                    h('time', { datetime: s.dueAt }, formatTime(s.dueAt, tz)),
+                    s.inspection.status === 'pending' || s.inspection.status === 'missing'
+                      ? h('div', { class: 'small' }, relativeDue(s.dueAt, now))
+                      : null,
+                  ]
+                : '—',
+            ),
+            h(
+              'td',
+              { 'data-label': 'Inspection' },
+              badge(s.inspection.status, INSPECTION_KIND[s.inspection.status] ?? 'muted'),
+              s.inspection.inspectedAt ? h('div', { class: 'small' }, formatTime(s.inspection.inspectedAt, tz)) : null,
+            ),
+          ),
+        )
+      : h('tr', null, h('td', { colspan: 7, class: 'muted' }, 'No storm events recorded at this site.')),
+  );
+}

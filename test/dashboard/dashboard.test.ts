@@ -1,0 +1,289 @@
+import { createHash } from 'node:crypto';
+import mqtt, { type MqttClient } from 'mqtt';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haveBinary, waitFor } from '../helpers/env.ts';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const TOKEN = 'dashboard-inspector-token';
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+interface AlertJson {
+  id: string;
+  rule: string;
+  siteId: string;
+  deviceId?: string;
+  status: string;
+  overdue: boolean;
+  acknowledgedBy?: string;
+}
+
+const hasChromium = haveBinary('chromium');
+
+describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
+  let gw: TestGateway;
+  let browser: Browser;
+  let page: Page;
+  const clients: MqttClient[] = [];
+  const seq = new Map<string, number>();
+
+  async function device(deviceId: string): Promise<MqttClient> {
+    const c = mqtt.connect(gw.mqttUrl, {
+      username: `maple-ridge/${deviceId}`,
+      password: `pw-${deviceId}`,
+      reconnectPeriod: 0,
+    });
+    await new Promise<void>((resolve, reject) => {
+      c.once('connect', () => resolve());
+      c.once('error', reject);
+    });
+    clients.push(c);
+    return c;
+  }
+
+  async function publish(c: MqttClient, deviceId: string, ts: number, values: Record<string, number>) {
+    const n = (seq.get(deviceId) ?? 0) + 1;
+    seq.set(deviceId, n);
+    await c.publishAsync(
+      `sites/maple-ridge/devices/${deviceId}/telemetry`,
+      JSON.stringify({ ts, seq: n, ...values }),
+      { qos: 1 },
+    );
+  }
+
+  async function api<T>(path: string): Promise<T> {
+    const res = await fetch(`${gw.httpUrl}${path}`);
+    expect(res.status).toBe(200);
+    return (await res.json()) as T;
+  }
+
+  const stormAlerts = (deviceId: string) =>
+    api<AlertJson[]>('/api/alerts?siteId=maple-ridge&rule=storm-inspection').then((as) =>
+      as.filter((a) => a.deviceId === deviceId),
+    );
+
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      auth: {
+        tokens: [{ name: 'Insp', role: 'inspector', tokenSha256: createHash('sha256').update(TOKEN).digest('hex') }],
+      },
+    });
+    const now = Date.now();
+    const rg1 = await device('rg-1');
+    const rg2 = await device('rg-2');
+    const trap = await device('trap-1');
+    // rg-2: a storm two days ago, never inspected: overdue on arrival.
+    await publish(rg2, 'rg-2', now - 50 * HOUR, { rainTips: 0 });
+    await publish(rg2, 'rg-2', now - 49 * HOUR, { rainTips: 30 });
+    await publish(rg2, 'rg-2', now - 48.5 * HOUR, { rainTips: 60 });
+    // rg-1: a baseline, a light shower yesterday, then 55 tips within the hour: an open storm inspection.
+    await publish(rg1, 'rg-1', now - 30 * HOUR, { rainTips: 0 });
+    await publish(rg1, 'rg-1', now - 26 * HOUR, { rainTips: 8 });
+    await publish(rg1, 'rg-1', now - 50 * MIN, { rainTips: 8 });
+    await publish(rg1, 'rg-1', now - 40 * MIN, { rainTips: 30 });
+    await publish(rg1, 'rg-1', now - 20 * MIN, { rainTips: 63 });
+    // trap-1: sediment building up over three days, still below half the design depth.
+    for (let i = 0; i <= 12; i++)
+      await publish(trap, 'trap-1', now - (72 - i * 6) * HOUR, { sedimentIn: 4 + i * 0.5, levelIn: 10 + (i % 4) });
+    await waitFor(async () => (await stormAlerts('rg-1')).length === 1, 10_000, 'the rg-1 storm alert');
+    await waitFor(async () => (await stormAlerts('rg-2')).some((a) => a.overdue), 10_000, 'the overdue rg-2 alert');
+
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.end(true);
+    await browser?.close();
+    await gw?.cleanup();
+  });
+
+  it('shows every site with its overdue duties first, and the live indicator', async () => {
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(gw.httpUrl);
+    const card = page.locator('[data-site="maple-ridge"]');
+    await card.locator('[data-rule="storm-inspection"]').first().waitFor();
+    await expect(page.locator('#live')).toHaveAttribute('data-state', 'live', { timeout: 5000 }).catch(
+      async () => {
+        await page.waitForSelector('#live[data-state="live"]', { timeout: 5000 });
+      },
+    );
+    await page.waitForSelector('#live[data-state="live"]');
+    expect(await page.locator('#live-text').textContent()).toBe('Live');
+    // Both sites are shown; the one with overdue duties comes first and is marked.
+    const sites = await page.locator('[data-site]').evaluateAll((els) => els.map((e) => e.getAttribute('data-site')));
+    expect(sites).toEqual(['maple-ridge', 'oak-lane']);
+    await expect(card.getAttribute('class')).resolves.toContain('card-overdue');
+    const duties = card.locator('.duty');
+    const first = duties.first();
+    expect(await first.getAttribute('class')).toContain('duty-overdue');
+    expect(await first.textContent()).toMatch(/OVERDUE/);
+    expect(await first.textContent()).toMatch(/h overdue\)/);
+    const open = card.locator('.duty[data-rule="storm-inspection"]:not(.duty-overdue)');
+    await expect(open.count()).resolves.toBe(1);
+    // Due in the site's zone (America/New_York), not the browser's (America/Chicago), relative "in 23 h".
+    expect(await open.textContent()).toMatch(/E[SD]T/);
+    expect(await open.textContent()).toMatch(/\(in 2\d h( \d+ min)?\)/);
+    expect(await card.textContent()).toMatch(/\d+ overdue/);
+    // Devices: rg-1 reported minutes ago; oak-lane's panel never did and is shown as a gap.
+    const panel = page.locator('[data-site="oak-lane"] [data-device="panel-1"]');
+    expect(await panel.getAttribute('class')).toContain('device-gap');
+    expect(await panel.textContent()).toContain('no data yet');
+    expect(await card.locator('[data-device="rg-1"]').textContent()).toMatch(/last reading \d+ min ago/);
+    await page.screenshot({ path: '/tmp/dashboard-overview.png', fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('acknowledges through the UI with the token, and refuses to resolve without a note', async () => {
+    const [alert] = await stormAlerts('rg-1');
+    expect(alert?.status).toBe('open');
+    await page.fill('#token', TOKEN);
+    await page.click('#token-form button[type="submit"]');
+    await page.waitForSelector('#token-state:has-text("Token saved")');
+    expect(page.url()).not.toContain(TOKEN);
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(TOKEN);
+
+    await page.click(`[data-alert="${alert!.id}"] button.duty-rule`);
+    const dialog = page.locator('#alert-dialog');
+    await dialog.waitFor();
+    await page.waitForSelector('#alert-body table.history td:has-text("raised")');
+    expect(await dialog.textContent()).toContain('Evidence');
+
+    await page.click('#resolve-form button[type="submit"]');
+    await expect(page.locator('#dialog-error').textContent()).resolves.toMatch(/note is required/i);
+    expect(await page.locator('#dialog-error').isVisible()).toBe(true);
+    expect(await page.locator('#resolve-note').getAttribute('aria-invalid')).toBe('true');
+    expect((await stormAlerts('rg-1'))[0]?.status).toBe('open');
+
+    await page.fill('#ack-note', 'seen from the dashboard');
+    await page.click('#ack-form button[type="submit"]');
+    await page.waitForSelector('#dialog-ok:has-text("Acknowledged")');
+    const after = (await stormAlerts('rg-1'))[0]!;
+    expect(after.status).toBe('acknowledged');
+    expect(after.acknowledgedBy).toBe('Insp');
+    await page.waitForSelector('#alert-body table.history td:has-text("acknowledged")');
+    expect(await page.locator('#alert-title').textContent()).toContain('acknowledged');
+
+    // Extending needs the engineer role: the API's 403 is shown as it is.
+    await page.fill('#ext-engineer', 'P. Engineer, PE');
+    await page.fill('#ext-letter', 'LTR-2025-001');
+    await page.click('#extend-form button[type="submit"]');
+    await expect(page.locator('#dialog-error').textContent()).resolves.toMatch(/403.*engineer role/);
+    await page.screenshot({ path: '/tmp/dashboard-alert-dialog.png' });
+    await page.click('#alert-close');
+    // The overview reflects the acknowledgement.
+    await page.waitForSelector(`[data-alert="${alert!.id}"] .badge-info:has-text("acknowledged")`);
+  });
+
+  it('shows a new alert live, without reloading the page', async () => {
+    await page.evaluate(() => {
+      (window as unknown as { marker: number }).marker = 42;
+    });
+    const before = await page.locator('[data-site="maple-ridge"] .duty[data-rule="storm-inspection"]').count();
+    const rg2 = clients[1]!;
+    const now = Date.now();
+    await publish(rg2, 'rg-2', now - 15 * MIN, { rainTips: 60 });
+    await publish(rg2, 'rg-2', now - 5 * MIN, { rainTips: 115 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-site="maple-ridge"] .duty[data-rule="storm-inspection"]').length === n,
+      before + 1,
+      { timeout: 10_000 },
+    );
+    await page.waitForSelector('.toast:has-text("New alert: Storm inspection")');
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
+    expect((await stormAlerts('rg-2')).length).toBe(2);
+  });
+
+  it('lists alerts with filters, storms, and a site with its charts and reports', async () => {
+    await page.goto(`${gw.httpUrl}/#/alerts`);
+    await page.waitForSelector('#alerts-body tr[data-alert]');
+    await page.selectOption('#f-rule', 'storm-inspection');
+    await page.waitForFunction(() => /3 alerts/.test(document.querySelector('#alerts-status')?.textContent ?? ''));
+    expect(await page.locator('#alerts-body tr.row-overdue').count()).toBe(1);
+    await page.selectOption('#f-status', 'acknowledged');
+    await page.waitForFunction(() => /^1 alert$/.test(document.querySelector('#alerts-status')?.textContent ?? ''));
+    await page.selectOption('#f-status', '');
+    await page.waitForFunction(() => /3 alerts/.test(document.querySelector('#alerts-status')?.textContent ?? ''));
+    await page.screenshot({ path: '/tmp/dashboard-alerts.png', fullPage: true });
+
+    await page.click('nav.tabs a[href="#/storms"]');
+    await page.waitForSelector('#storms-body tr[data-storm]');
+    const storms = page.locator('#storms-body tr[data-storm]');
+    expect(await storms.count()).toBeGreaterThanOrEqual(3);
+    const text = await page.locator('#storms-body').textContent();
+    expect(text).toContain('0.63 in');
+    expect(text).toContain('63 tips');
+    expect(text).toMatch(/missing/);
+    expect(text).toMatch(/pending/);
+    await page.screenshot({ path: '/tmp/dashboard-storms.png', fullPage: true });
+
+    await page.goto(`${gw.httpUrl}/#/site/maple-ridge`);
+    await page.waitForSelector('[data-device="rg-1"] svg.chart rect.chart-bar');
+    await page.waitForSelector('[data-device="trap-1"] svg.chart path.chart-line');
+    expect(await page.locator('[data-device="trap-1"] [data-field="sedimentIn"]').textContent()).toContain('10 in');
+    expect(await page.locator('[data-device="rg-1"] figcaption').textContent()).toMatch(/0\.71 in in all/);
+    const html = await page.locator('#site-reports a:has-text("HTML")').getAttribute('href');
+    const csv = await page.locator('#site-reports a:has-text("CSV")').getAttribute('href');
+    expect(html).toMatch(/^\/api\/reports\/compliance\?siteId=maple-ridge.*format=html/);
+    expect(csv).toMatch(/format=csv/);
+    const rep = await fetch(`${gw.httpUrl}${html}`);
+    expect(rep.status).toBe(200);
+    expect(rep.headers.get('content-type')).toContain('text/html');
+    await page.screenshot({ path: '/tmp/dashboard-site.png', fullPage: true });
+  });
+
+  it('records an inspection that closes the storm alerts, and the overview follows live', async () => {
+    await page.goto(`${gw.httpUrl}/#/inspect/maple-ridge`);
+    await page.waitForSelector('#i-site option[value="maple-ridge"]');
+    expect(await page.locator('#i-at-zone').textContent()).toContain('America/New_York');
+    await page.click('#inspect-form button[type="submit"]');
+    await expect(page.locator('#inspect-result').textContent()).resolves.toMatch(/inspector's name/);
+    await page.fill('#i-inspector', 'J. Rivera');
+    await page.selectOption('#i-kind', 'storm');
+    await page.fill('#i-notes', 'Silt fence repaired at the north outlet.');
+    await page.click('#inspect-form button[type="submit"]');
+    await page.waitForSelector('#inspect-result.msg-ok');
+    expect(await page.locator('#inspect-result').textContent()).toMatch(/closed 3 storm-inspection alerts/);
+    const open = await api<AlertJson[]>('/api/alerts?siteId=maple-ridge&rule=storm-inspection&status=open');
+    expect(open).toEqual([]);
+    await page.click('nav.tabs a[href="#/overview"]');
+    await page.waitForSelector('[data-site="maple-ridge"]');
+    expect(await page.locator('[data-site="maple-ridge"] .duty[data-rule="storm-inspection"]').count()).toBe(0);
+  });
+
+  it('fits a phone screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      await phone.goto(gw.httpUrl);
+      await phone.waitForSelector('[data-site="maple-ridge"]');
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await phone.screenshot({ path: '/tmp/dashboard-phone-overview.png', fullPage: true });
+      await phone.goto(`${gw.httpUrl}/#/alerts`);
+      await phone.waitForSelector('#alerts-body tr[data-alert]');
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+      await phone.screenshot({ path: '/tmp/dashboard-phone-alerts.png', fullPage: true });
+    } finally {
+      await phone.close();
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const run = promisify(execFile);
+const RAIN = '/work/shared/data/rain';
+const TOKEN = 'import-engineer-token';
+const FILE = `${RAIN}/hobo_quincemil_2017.csv`;
+
+/** An independent reading of the HOBO file: tips from count increases, logger-event rows mark downloads. */
+function independentStorms(text: string) {
+  const tips: number[] = [];
+  const events: number[] = [];
+  let prev: number | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^(\d\d)\/(\d\d)\/(\d{4}) (\d\d):(\d\d):(\d\d),(\d*)/.exec(line);
+    if (!m) continue;
+    const t = Date.UTC(+m[3]!, +m[1]! - 1, +m[2]!, +m[4]!, +m[5]!, +m[6]!);
+    if (m[7] === '') {
+      events.push(t);
+      continue;
+    }
+    const c = Number(m[7]);
+    if (prev !== undefined) for (let k = 0; k < (c >= prev ? c - prev : c); k++) tips.push(t);
+    prev = c;
+  }
+  const kept = tips.filter((t) => !events.some((e) => Math.abs(e - t) <= 10 * 60_000));
+  const storms: number[] = [];
+  let last = -Infinity;
+  for (const t of kept) {
+    if (t - last >= 6 * 3_600_000) storms.push(0);
+    storms[storms.length - 1]!++;
+    last = t;
+  }
+  return { tips: kept.length, events: storms.length, qualifying: storms.filter((n) => n >= 64).length };
+}
+
+describe('logger import through the running gateway', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      auth: {
+        tokens: [
+          { name: 'PE', role: 'engineer', tokenSha256: createHash('sha256').update(TOKEN).digest('hex') },
+        ],
+      },
+      sites: [
+        {
+          id: 'quincemil',
+          kind: 'construction',
+          devices: [{ id: 'hobo', kind: 'rain-gauge', inchesPerTip: 0.2 / 25.4 }],
+        },
+      ],
+    });
+  });
+  afterAll(async () => gw?.cleanup());
+
+  it('imports the 5-month HOBO record and finds the same storms as an independent count', async () => {
+    const want = independentStorms(readFileSync(FILE, 'utf8'));
+    const { stdout } = await run(
+      'npx',
+      [
+        'tsx',
+        'gateway/src/import/cli.ts',
+        '--site',
+        'quincemil',
+        '--device',
+        'hobo',
+        '--api',
+        gw.httpUrl,
+        '--token',
+        TOKEN,
+        '--utc-offset',
+        '0',
+        FILE,
+      ],
+      { maxBuffer: 1 << 24 },
+    );
+    const summary = JSON.parse(stdout) as { tips: number; stored: number };
+    expect(summary.tips).toBe(want.tips);
+    const storms = (await (
+      await fetch(`${gw.httpUrl}/api/storms?siteId=quincemil&from=2017-01-01T00:00:00Z`)
+    ).json()) as Array<{
+      tips: number;
+      qualified: boolean;
+      inspection: { status: string };
+    }>;
+    expect(storms.length).toBe(want.events);
+    expect(storms.filter((s) => s.qualified).length).toBe(want.qualifying);
+    expect(storms.reduce((a, s) => a + s.tips, 0)).toBe(want.tips);
+    // No inspection was ever logged: every qualifying storm's inspection is missing, and each raised an alert.
+    expect(storms.filter((s) => s.qualified).every((s) => s.inspection.status === 'missing')).toBe(true);
+    const alerts = (await (
+      await fetch(`${gw.httpUrl}/api/alerts?siteId=quincemil&rule=storm-inspection`)
+    ).json()) as unknown[];
+    expect(alerts.length).toBe(want.qualifying);
+  });
+
+  it('a second import of the same file stores nothing', async () => {
+    const res = await fetch(`${gw.httpUrl}/api/import?siteId=quincemil&deviceId=hobo&utcOffsetMinutes=0`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` },
+      body: readFileSync(FILE, 'utf8'),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { stored: number }).stored).toBe(0);
+  });
+
+  it('refuses an import without an engineer token, and a file that is not a logger export', async () => {
+    const anon = await fetch(`${gw.httpUrl}/api/import?siteId=quincemil&deviceId=hobo`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
+    expect(anon.status).toBe(401);
+    const junk = await fetch(`${gw.httpUrl}/api/import?siteId=quincemil&deviceId=hobo`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` },
+      body: 'hello, world\nthis is not a logger file\n',
+    });
+    expect(junk.status).toBe(400);
+    expect(((await junk.json()) as { error: string }).error).toBe('BAD_REQUEST');
+  });
+});
