@@ -5,6 +5,14 @@ import { formatTime, relativeDue, utcToZonedInput, zonedToUtc } from './format.j
 import { changed, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
 
 /** @typedef {import('./state.js').Alert} Alert */
+/** @typedef {import('./dom.js').Child} Child */
+
+/**
+ * A table cell with a label for the stacked phone layout; its content sits in one wrapper.
+ * @param {string} label
+ * @param {...(Child | Child[])} content
+ */
+export const cell = (label, ...content) => h('td', { 'data-label': label }, h('div', null, ...content));
 
 /** @type {Alert[]} */
 let rows = [];
@@ -23,7 +31,8 @@ export function initAlertFilters() {
   site.value = keep;
   const rule = /** @type {HTMLSelectElement} */ (byId('f-rule'));
   if (rule.options.length <= 1)
-    for (const [id, label] of Object.entries(RULE_LABELS)) rule.appendChild(h('option', { value: id }, label));
+    for (const [id, label] of Object.entries(RULE_LABELS))
+      rule.appendChild(h('option', { value: id }, label));
 }
 
 function filters() {
@@ -57,7 +66,9 @@ export function alertChangedForTable(a) {
   const i = rows.findIndex((r) => r.id === a.id);
   const f = filters();
   const matches =
-    (!f.siteId || f.siteId === a.siteId) && (!f.status || f.status === a.status) && (!f.rule || f.rule === a.rule);
+    (!f.siteId || f.siteId === a.siteId) &&
+    (!f.status || f.status === a.status) &&
+    (!f.rule || f.rule === a.rule);
   if (i >= 0 && matches) {
     rows[i] = a;
     renderAlertsTable();
@@ -76,17 +87,19 @@ export function renderAlertsTable() {
           return h(
             'tr',
             { class: overdue ? 'row-overdue' : '', 'data-alert': a.id },
-            h(
-              'td',
-              { 'data-label': 'Rule' },
-              h('button', { type: 'button', class: 'linklike', onclick: () => openAlert(a.id) }, ruleLabel(a.rule)),
+            cell(
+              'Rule',
+              h(
+                'button',
+                { type: 'button', class: 'linklike', onclick: () => openAlert(a.id) },
+                ruleLabel(a.rule),
+              ),
             ),
-            h('td', { 'data-label': 'Site' }, siteById(a.siteId)?.name ?? a.siteId),
-            h('td', { 'data-label': 'Device' }, a.deviceId ?? '—'),
-            h('td', { 'data-label': 'Raised' }, h('time', { datetime: a.raisedAt }, formatTime(a.raisedAt, tz))),
-            h(
-              'td',
-              { 'data-label': 'Due' },
+            cell('Site', siteById(a.siteId)?.name ?? a.siteId),
+            cell('Device', a.deviceId ?? '—'),
+            cell('Raised', h('time', { datetime: a.raisedAt }, formatTime(a.raisedAt, tz))),
+            cell(
+              'Due',
               a.dueAt
                 ? [
                     h('time', { datetime: a.dueAt }, formatTime(a.dueAt, tz)),
@@ -94,8 +107,8 @@ export function renderAlertsTable() {
                   ]
                 : '—',
             ),
-            h('td', { 'data-label': 'Status' }, statusBadge(a)),
-            h('td', { 'data-label': 'Overdue' }, overdue ? badge('OVERDUE', 'bad') : h('span', { class: 'muted' }, 'no')),
+            cell('Status', statusBadge(a)),
+            cell('Overdue', overdue ? badge('OVERDUE', 'bad') : h('span', { class: 'muted' }, 'no')),
           );
         })
       : h('tr', null, h('td', { colspan: 7, class: 'muted' }, 'No alerts match these filters.')),
@@ -119,23 +132,52 @@ function show(v) {
   return JSON.stringify(v);
 }
 
-/** @param {Record<string, unknown>} obj */
-function dl(obj) {
+/**
+ * @param {Record<string, unknown>} obj
+ * @param {string} tz
+ */
+function dl(obj, tz) {
   const entries = Object.entries(obj);
   if (!entries.length) return h('p', { class: 'muted' }, 'None.');
   return h(
     'dl',
     { class: 'kv' },
-    entries.map(([k, v]) => [h('dt', null, k), h('dd', null, show(v))]),
+    entries.map(([k, v]) => [h('dt', null, k), h('dd', null, showIn(v, tz))]),
   );
 }
 
-/** @param {Record<string, unknown>} detail */
-function detailText(detail) {
-  return Object.entries(detail)
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+/**
+ * @param {unknown} v
+ * @param {string} tz
+ */
+function showIn(v, tz) {
+  return typeof v === 'string' && ISO.test(v) ? formatTime(v, tz) : show(v);
+}
+
+/**
+ * What a history entry says: its fields, times in the site's zone; evidence folded away.
+ * @param {Record<string, unknown>} detail
+ * @param {string} tz
+ */
+function historyDetail(detail, tz) {
+  const { evidence, ...rest } = detail;
+  const text = Object.entries(rest)
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
-    .map(([k, v]) => `${k}: ${show(v)}`)
+    .map(([k, v]) => `${k}: ${showIn(v, tz)}`)
     .join('; ');
+  return [
+    text,
+    evidence && typeof evidence === 'object'
+      ? h(
+          'details',
+          null,
+          h('summary', null, 'evidence'),
+          dl(/** @type {Record<string, unknown>} */ (evidence), tz),
+        )
+      : null,
+  ];
 }
 
 /**
@@ -147,6 +189,7 @@ function say(id, text, kind) {
   const el = byId(id);
   el.textContent = text;
   el.className = `msg${kind ? ` msg-${kind}` : ''}`;
+  if (text) el.scrollIntoView({ block: 'nearest' });
 }
 
 /**
@@ -181,9 +224,18 @@ function actions(a) {
   const tz = siteZone(a.siteId);
   const base = `/api/alerts/${encodeURIComponent(a.id)}`;
   const ackNote = h('input', { id: 'ack-note', type: 'text', maxlength: 4000, autocomplete: 'off' });
-  const resolveNote = h('textarea', { id: 'resolve-note', rows: 2, maxlength: 4000, 'aria-describedby': 'resolve-hint' });
+  const resolveNote = h('textarea', {
+    id: 'resolve-note',
+    rows: 2,
+    maxlength: 4000,
+    'aria-describedby': 'resolve-hint',
+  });
   const due = a.dueAt ? Date.parse(a.dueAt) : Date.now();
-  const newDue = h('input', { id: 'ext-due', type: 'datetime-local', value: utcToZonedInput(due + 86_400_000, tz) });
+  const newDue = h('input', {
+    id: 'ext-due',
+    type: 'datetime-local',
+    value: utcToZonedInput(due + 86_400_000, tz),
+  });
   const engineer = h('input', { id: 'ext-engineer', type: 'text', autocomplete: 'name' });
   const letter = h('input', { id: 'ext-letter', type: 'text', autocomplete: 'off' });
   const extNote = h('input', { id: 'ext-note', type: 'text', maxlength: 4000, autocomplete: 'off' });
@@ -231,7 +283,11 @@ function actions(a) {
       h('h3', null, 'Resolve'),
       h('label', { for: 'resolve-note' }, 'Note (required)'),
       resolveNote,
-      h('p', { id: 'resolve-hint', class: 'small muted' }, 'What was done, by whom; it stays in the history.'),
+      h(
+        'p',
+        { id: 'resolve-hint', class: 'small muted' },
+        'What was done, by whom; it stays in the history.',
+      ),
       h('button', { type: 'submit' }, 'Resolve'),
     ),
     a.dueAt
@@ -283,7 +339,13 @@ export function renderAlert(a) {
   const tz = siteZone(a.siteId);
   const now = Date.now();
   const overdue = isOverdue(a, now);
-  replace(byId('alert-title'), ruleLabel(a.rule), ' ', statusBadge(a), overdue ? [' ', badge('OVERDUE', 'bad')] : null);
+  replace(
+    byId('alert-title'),
+    ruleLabel(a.rule),
+    ' ',
+    statusBadge(a),
+    overdue ? [' ', badge('OVERDUE', 'bad')] : null,
+  );
   const t = (/** @type {string | undefined} */ v) => (v ? formatTime(v, tz) : '—');
   replace(
     byId('alert-body'),
@@ -294,7 +356,11 @@ export function renderAlert(a) {
       h('dt', null, 'Alert'),
       h('dd', null, h('code', null, a.id)),
       h('dt', null, 'Site'),
-      h('dd', null, h('a', { href: `#/site/${encodeURIComponent(a.siteId)}` }, siteById(a.siteId)?.name ?? a.siteId)),
+      h(
+        'dd',
+        null,
+        h('a', { href: `#/site/${encodeURIComponent(a.siteId)}` }, siteById(a.siteId)?.name ?? a.siteId),
+      ),
       h('dt', null, 'Device'),
       h('dd', null, a.deviceId ?? '—'),
       h('dt', null, 'Raised'),
@@ -303,11 +369,16 @@ export function renderAlert(a) {
       h(
         'dd',
         { class: overdue ? 'text-bad' : '' },
-        a.dueAt ? `${t(a.dueAt)}${a.status !== 'resolved' ? ` (${relativeDue(a.dueAt, now)})` : ''}` : 'no deadline',
+        a.dueAt
+          ? `${t(a.dueAt)}${a.status !== 'resolved' ? ` (${relativeDue(a.dueAt, now)})` : ''}`
+          : 'no deadline',
       ),
       a.originalDueAt ? [h('dt', null, 'Original due'), h('dd', null, t(a.originalDueAt))] : null,
       a.acknowledgedAt
-        ? [h('dt', null, 'Acknowledged'), h('dd', null, `${t(a.acknowledgedAt)} by ${a.acknowledgedBy ?? '?'}`)]
+        ? [
+            h('dt', null, 'Acknowledged'),
+            h('dd', null, `${t(a.acknowledgedAt)} by ${a.acknowledgedBy ?? '?'}`),
+          ]
         : null,
       a.resolvedAt
         ? [
@@ -323,7 +394,7 @@ export function renderAlert(a) {
         : null,
     ),
     h('h3', null, 'Evidence'),
-    dl(a.evidence),
+    dl(a.evidence, tz),
     h('h3', null, 'History'),
     h(
       'div',
@@ -331,7 +402,18 @@ export function renderAlert(a) {
       h(
         'table',
         { class: 'history' },
-        h('thead', null, h('tr', null, h('th', null, 'When'), h('th', null, 'Who'), h('th', null, 'What'), h('th', null, 'Detail'))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', null, 'When'),
+            h('th', null, 'Who'),
+            h('th', null, 'What'),
+            h('th', null, 'Detail'),
+          ),
+        ),
         h(
           'tbody',
           null,
@@ -339,17 +421,21 @@ export function renderAlert(a) {
             h(
               'tr',
               null,
-              h('td', { 'data-label': 'When' }, h('time', { datetime: e.at }, t(e.at))),
-              h('td', { 'data-label': 'Who' }, e.actor),
-              h('td', { 'data-label': 'What' }, e.action),
-              h('td', { 'data-label': 'Detail', class: 'small' }, detailText(e.detail)),
+              cell('When', h('time', { datetime: e.at }, t(e.at))),
+              cell('Who', e.actor),
+              cell('What', e.action),
+              h(
+                'td',
+                { 'data-label': 'Detail', class: 'small' },
+                h('div', null, historyDetail(e.detail, tz)),
+              ),
             ),
           ),
         ),
       ),
     ),
-    actions(a),
   );
+  replace(byId('alert-actions'), actions(a));
 }
 
 /** @param {string} id */
@@ -362,6 +448,7 @@ export async function openAlert(id) {
   else {
     replace(byId('alert-title'), 'Alert');
     replace(byId('alert-body'), h('p', { class: 'muted' }, 'Loading…'));
+    replace(byId('alert-actions'));
   }
   if (!dialog.open) dialog.showModal();
   try {
@@ -378,7 +465,7 @@ export async function openAlert(id) {
 export function alertChangedForDialog(a) {
   const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
   if (!dialog.open || shown?.id !== a.id) return;
-  const typing = document.activeElement && byId('alert-body').contains(document.activeElement);
+  const typing = document.activeElement && byId('alert-actions').contains(document.activeElement);
   if (typing && shown.status === a.status) return;
   renderAlert(a);
 }

@@ -147,7 +147,9 @@ function onLive(type, data) {
     if (view === 'alerts') alertChangedForTable(a);
     alertChangedForDialog(a);
     if (data.action === 'raised')
-      toast(`New alert: ${ruleLabel(a.rule)} at ${siteById(a.siteId)?.name ?? a.siteId}${a.deviceId ? ` (${a.deviceId})` : ''}`);
+      toast(
+        `New alert: ${ruleLabel(a.rule)} at ${siteById(a.siteId)?.name ?? a.siteId}${a.deviceId ? ` (${a.deviceId})` : ''}`,
+      );
     if (view === 'site' && currentSiteId === a.siteId) debounce('site', 1000, () => void loadSite(a.siteId));
   } else if (type === 'readings') {
     const now = new Date().toISOString();
@@ -172,7 +174,8 @@ function onLive(type, data) {
       d.statusAt = data.at;
       changed();
     }
-    if (view === 'site' && currentSiteId === data.siteId) debounce('site', 1000, () => void loadSite(data.siteId));
+    if (view === 'site' && currentSiteId === data.siteId)
+      debounce('site', 1000, () => void loadSite(data.siteId));
   } else if (type === 'storm') {
     if (view === 'storms' && stormSite() === data.siteId) debounce('storms', 1000, () => void loadStorms());
   } else if (type === 'inspection') {

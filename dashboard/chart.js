@@ -2,9 +2,9 @@
 import { formatTime } from './format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 640;
-const H = 180;
-const PAD = { l: 48, r: 12, t: 12, b: 28 };
+const W = 480;
+const H = 170;
+const PAD = { l: 40, r: 8, t: 14, b: 24 };
 
 /**
  * @param {string} tag
@@ -80,10 +80,12 @@ function frame(o) {
       s('text', { x: PAD.l - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'chart-text' }, tickLabel(v)),
     );
   }
-  svg.appendChild(s('text', { x: 4, y: PAD.t + 4, class: 'chart-text' }, o.unit));
+  svg.appendChild(s('text', { x: 2, y: PAD.t - 2, class: 'chart-text' }, o.unit));
   const short = (/** @type {number} */ t) => formatTime(t, o.tz).replace(/, \d{4}/, '');
-  svg.appendChild(s('text', { x: PAD.l, y: H - 8, class: 'chart-text' }, short(o.from)));
-  svg.appendChild(s('text', { x: W - PAD.r, y: H - 8, 'text-anchor': 'end', class: 'chart-text' }, short(o.to)));
+  svg.appendChild(s('text', { x: PAD.l, y: H - 6, class: 'chart-text' }, short(o.from)));
+  svg.appendChild(
+    s('text', { x: W - PAD.r, y: H - 6, 'text-anchor': 'end', class: 'chart-text' }, short(o.to)),
+  );
   return { svg, x, y };
 }
 
@@ -120,9 +122,8 @@ export function lineChart(o) {
     prev = p.t;
   }
   if (d) svg.appendChild(s('path', { d, class: 'chart-line' }));
-  if (o.points.length === 1) {
-    const p = /** @type {{t: number, value: number}} */ (o.points[0]);
-    svg.appendChild(s('circle', { cx: x(p.t), cy: y(p.value), r: 3, class: 'chart-dot' }));
-  }
+  if (o.points.length <= 120)
+    for (const p of o.points)
+      svg.appendChild(s('circle', { cx: x(p.t), cy: y(p.value), r: 2.5, class: 'chart-dot' }));
   return svg;
 }

@@ -29,7 +29,7 @@ export function h(tag, attrs, ...children) {
  * @param {Array<Child | Child[]>} children
  */
 function append(el, children) {
-  for (const c of children.flat()) {
+  for (const c of children.flat(Number.POSITIVE_INFINITY)) {
     if (c === null || c === undefined || c === false) continue;
     el.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
   }

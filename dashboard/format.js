@@ -99,7 +99,14 @@ export function zoneOffset(ms, tz) {
   }).formatToParts(ms);
   /** @param {string} type */
   const get = (type) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const local = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
   return local - Math.floor(ms / 1000) * 1000;
 }
 
@@ -152,9 +159,11 @@ export function formatValue(field, v) {
   return `${n}${u}`;
 }
 
-/** Minutes without a message after which the gateway calls a device silent, by kind (its defaults). */
-export const SILENT_MINUTES = { 'rain-gauge': 60 };
-export const SILENT_MINUTES_DEFAULT = 120;
+/**
+ * Minutes without a message after which the gateway calls a device silent: its defaults by kind.
+ * @param {string} kind
+ */
+export const silentMinutes = (kind) => (kind === 'rain-gauge' ? 60 : 120);
 
 /**
  * Whether a device should be shown as a gap: never heard from, or silent longer than its kind allows.
@@ -164,8 +173,7 @@ export const SILENT_MINUTES_DEFAULT = 120;
 export function isSilent(d, now) {
   const last = Math.max(Date.parse(d.lastReadingAt ?? '') || 0, Date.parse(d.lastReceivedAt ?? '') || 0);
   if (!last) return true;
-  const limit =
-    (/** @type {Record<string, number>} */ (SILENT_MINUTES)[d.kind] ?? SILENT_MINUTES_DEFAULT) * MIN;
+  const limit = silentMinutes(d.kind) * MIN;
   return now - last >= limit;
 }
 

@@ -32,6 +32,10 @@ export function sortDuties(alerts, now) {
 function deviceItem(d, tz, now, silentAlert) {
   const last = d.lastReadingAt ?? d.lastReceivedAt;
   const gap = silentAlert || isSilent(d, now);
+  const late =
+    d.lastReadingAt !== null &&
+    d.lastReceivedAt !== null &&
+    Date.parse(d.lastReceivedAt) - Date.parse(d.lastReadingAt) > 60 * 60_000;
   const statusKind = d.status === 'online' ? 'ok' : d.status === 'offline' ? 'bad' : 'muted';
   return h(
     'li',
@@ -40,14 +44,22 @@ function deviceItem(d, tz, now, silentAlert) {
     h('span', { class: 'device-kind' }, d.kind),
     badge(d.status, statusKind),
     gap
-      ? badge(last ? `silent ${relativePast(last, now).replace(' ago', '')}: no evidence` : 'no data yet', 'gap')
+      ? badge(
+          last ? `silent ${relativePast(last, now).replace(' ago', '')}: no evidence` : 'no data yet',
+          'gap',
+        )
       : null,
     h(
       'span',
       { class: 'device-last' },
       last
-        ? h('time', { datetime: last, title: formatTime(last, tz) }, `last reading ${relativePast(last, now)}`)
+        ? h(
+            'time',
+            { datetime: last, title: formatTime(last, tz) },
+            `last reading ${relativePast(last, now)}`,
+          )
         : 'never reported',
+      late ? ` (arrived late, ${relativePast(/** @type {string} */ (d.lastReceivedAt), now)})` : '',
     ),
   );
 }
@@ -65,7 +77,12 @@ export function dutyItem(a, tz, now, openAlert) {
     { class: `duty${overdue ? ' duty-overdue' : ''}`, 'data-alert': a.id, 'data-rule': a.rule },
     h(
       'button',
-      { type: 'button', class: 'linklike duty-rule', 'data-key': `duty-${a.id}`, onclick: () => openAlert(a.id) },
+      {
+        type: 'button',
+        class: 'linklike duty-rule',
+        'data-key': `duty-${a.id}`,
+        onclick: () => openAlert(a.id),
+      },
       ruleLabel(a.rule),
     ),
     a.deviceId ? h('span', { class: 'muted' }, ` · ${a.deviceId}`) : null,
@@ -108,7 +125,11 @@ export function renderOverview(openAlert) {
   replace(
     byId('overview-summary'),
     totalOverdue
-      ? h('strong', { class: 'text-bad' }, `${totalOverdue} overdue ${totalOverdue === 1 ? 'duty' : 'duties'}`)
+      ? h(
+          'strong',
+          { class: 'text-bad' },
+          `${totalOverdue} overdue ${totalOverdue === 1 ? 'duty' : 'duties'}`,
+        )
       : h('strong', { class: 'text-ok' }, 'Nothing overdue'),
     ` · ${all.length} open across ${state.sites.length} sites · updated ${formatTime(now, Intl.DateTimeFormat().resolvedOptions().timeZone)}`,
   );
@@ -130,7 +151,11 @@ export function renderOverview(openAlert) {
           h(
             'h3',
             { id: headingId },
-            h('a', { href: `#/site/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` }, site.name),
+            h(
+              'a',
+              { href: `#/site/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` },
+              site.name,
+            ),
           ),
           h(
             'div',
@@ -139,7 +164,11 @@ export function renderOverview(openAlert) {
             badge(`${alerts.length} open`, alerts.length ? 'warn' : 'ok'),
           ),
         ),
-        h('p', { class: 'muted small' }, `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`),
+        h(
+          'p',
+          { class: 'muted small' },
+          `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`,
+        ),
         alerts.length
           ? h(
               'ul',

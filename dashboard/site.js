@@ -3,7 +3,7 @@ import { openAlert } from './alerts.js';
 import { describeError, get, url } from './api.js';
 import { barChart, findGaps, lineChart } from './chart.js';
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
-import { formatTime, formatValue, isSilent, relativePast, SILENT_MINUTES, SILENT_MINUTES_DEFAULT, tipsPerBucket } from './format.js';
+import { formatTime, formatValue, isSilent, relativePast, silentMinutes, tipsPerBucket } from './format.js';
 import { dutyItem, sortDuties } from './overview.js';
 import { state } from './state.js';
 
@@ -28,7 +28,7 @@ export let currentSiteId;
 
 /** @param {Device} d */
 function silentMs(d) {
-  return (/** @type {Record<string, number>} */ (SILENT_MINUTES)[d.kind] ?? SILENT_MINUTES_DEFAULT) * 60_000;
+  return silentMinutes(d.kind) * 60_000;
 }
 
 function rangeDays() {
@@ -61,7 +61,11 @@ async function deviceChart(site, d, from, to, inchesPerTip) {
   const gaps = findGaps(times, from, to, gapMs);
   const days = Math.round((to - from) / 86_400_000);
   if (!series.points.length)
-    return h('p', { class: 'muted chart-empty' }, `No ${field} readings in the last ${days} days: a gap in the evidence.`);
+    return h(
+      'p',
+      { class: 'muted chart-empty' },
+      `No ${field} readings in the last ${days} days: a gap in the evidence.`,
+    );
   if (field === 'rainTips' || field === 'rainIn') {
     const bucketMs = days > 3 ? 3 * HOUR : HOUR;
     const ipt = inchesPerTip.get(d.id);
@@ -81,12 +85,12 @@ async function deviceChart(site, d, from, to, inchesPerTip) {
       unit = 'in';
     }
     const total = buckets.reduce((s, b) => s + b.value, 0);
-    const label = `Rain at ${d.id}, per ${bucketMs / HOUR} h, last ${days} days: ${total.toFixed(unit === 'in' ? 2 : 0)} ${unit} in all${gaps.length ? `, ${gaps.length} gap${gaps.length === 1 ? '' : 's'} without data` : ''}`;
+    const label = `Rain at ${d.id} per ${bucketMs / HOUR} h, last ${days} days: total ${total.toFixed(unit === 'in' ? 2 : 0)} ${unit}${gaps.length ? `, ${gaps.length} gap${gaps.length === 1 ? '' : 's'} without data` : ''}`;
     return h(
       'figure',
       { class: 'chart-fig' },
       barChart({ buckets, bucketMs, from, to, tz: site.timezone, label, unit, gaps }),
-      h('figcaption', { class: 'small' }, label),
+      h('figcaption', { class: 'small' }, label, legend(gaps)),
     );
   }
   const points = series.points.map((p) => ({ t: Date.parse(p.ts), value: p.value }));
@@ -97,8 +101,20 @@ async function deviceChart(site, d, from, to, inchesPerTip) {
     'figure',
     { class: 'chart-fig' },
     lineChart({ points, from, to, tz: site.timezone, label, unit, gaps, gapMs }),
-    h('figcaption', { class: 'small' }, label),
+    h('figcaption', { class: 'small' }, label, legend(gaps)),
   );
+}
+
+/** @param {Array<[number, number]>} gaps */
+function legend(gaps) {
+  return gaps.length
+    ? h(
+        'span',
+        { class: 'legend' },
+        h('span', { class: 'swatch', 'aria-hidden': 'true' }),
+        'shaded: no data (no evidence)',
+      )
+    : null;
 }
 
 /**
@@ -122,7 +138,9 @@ function deviceHead(site, d, now) {
     h(
       'p',
       { class: 'small muted full' },
-      last ? `Last reading ${formatTime(last, site.timezone)} (${relativePast(last, now)})` : 'Never reported.',
+      last
+        ? `Last reading ${formatTime(last, site.timezone)} (${relativePast(last, now)})`
+        : 'Never reported.',
       d.statusAt ? ` · status since ${formatTime(d.statusAt, site.timezone)}` : '',
     ),
   );
@@ -139,7 +157,17 @@ function latestTable(site, d) {
     'table',
     { class: 'latest' },
     h('caption', { class: 'sr-only' }, `Latest readings of ${d.id}`),
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Reading'), h('th', { scope: 'col' }, 'Value'), h('th', { scope: 'col' }, 'At'))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, 'Reading'),
+        h('th', { scope: 'col' }, 'Value'),
+        h('th', { scope: 'col' }, 'At'),
+      ),
+    ),
     h(
       'tbody',
       null,
@@ -200,7 +228,11 @@ export async function loadSite(siteId) {
  */
 function renderSite(site, charts, now) {
   replace(byId('site-title'), site.name);
-  const period = { siteId: site.id, from: new Date(now - 30 * 86_400_000).toISOString(), to: new Date(now).toISOString() };
+  const period = {
+    siteId: site.id,
+    from: new Date(now - 30 * 86_400_000).toISOString(),
+    to: new Date(now).toISOString(),
+  };
   replace(
     byId('site-meta'),
     `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · times in ${site.timezone}`,
@@ -208,7 +240,15 @@ function renderSite(site, charts, now) {
   replace(
     byId('site-reports'),
     'Compliance report, last 30 days: ',
-    h('a', { href: url('/api/reports/compliance', { ...period, format: 'html' }), target: '_blank', rel: 'noopener' }, 'HTML'),
+    h(
+      'a',
+      {
+        href: url('/api/reports/compliance', { ...period, format: 'html' }),
+        target: '_blank',
+        rel: 'noopener',
+      },
+      'HTML',
+    ),
     ' · ',
     h('a', { href: url('/api/reports/compliance', { ...period, format: 'csv' }), download: '' }, 'CSV'),
     ' · ',
@@ -233,7 +273,13 @@ function renderSite(site, charts, now) {
   replace(
     byId('site-devices'),
     site.devices.map((d, i) =>
-      h('article', { class: 'card device-card', 'data-device': d.id }, deviceHead(site, d, now), latestTable(site, d), charts[i] ?? null),
+      h(
+        'article',
+        { class: 'card device-card', 'data-device': d.id },
+        deviceHead(site, d, now),
+        latestTable(site, d),
+        charts[i] ?? null,
+      ),
     ),
   );
 }

@@ -1,4 +1,6 @@
 /** Storm events of a site: totals, whether each qualified, its inspection deadline and status. */
+
+import { cell } from './alerts.js';
 import { describeError, get } from './api.js';
 import { badge, byId, h, replace } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
@@ -67,24 +69,21 @@ function renderStorms(storms, tz) {
               'data-storm': s.id,
               class: s.inspection.status === 'missing' || s.inspection.status === 'late' ? 'row-overdue' : '',
             },
-            h('td', { 'data-label': 'Gauge' }, s.deviceId),
-            h('td', { 'data-label': 'Start' }, h('time', { datetime: s.start }, formatTime(s.start, tz))),
-            h(
-              'td',
-              { 'data-label': 'End' },
+            cell('Gauge', s.deviceId),
+            cell('Start', h('time', { datetime: s.start }, formatTime(s.start, tz))),
+            cell(
+              'End',
               h('time', { datetime: s.end }, formatTime(s.end, tz)),
               s.closed ? null : [' ', badge('still raining or within the dry period', 'info')],
             ),
-            h(
-              'td',
-              { 'data-label': 'Total', class: 'num' },
-              `${s.inches.toFixed(2)} in`,
+            cell(
+              'Total',
+              `${s.inches.toFixed(2)}\u00a0in`,
               h('div', { class: 'small muted' }, `${s.tips} tips`),
             ),
-            h('td', { 'data-label': 'Qualified' }, s.qualified ? badge('≥ threshold', 'warn') : 'no'),
-            h(
-              'td',
-              { 'data-label': 'Inspection due' },
+            cell('Qualified', s.qualified ? badge('≥ threshold', 'warn') : 'no'),
+            cell(
+              'Inspection due',
               s.dueAt
                 ? [
                     h('time', { datetime: s.dueAt }, formatTime(s.dueAt, tz)),
@@ -94,11 +93,12 @@ function renderStorms(storms, tz) {
                   ]
                 : '—',
             ),
-            h(
-              'td',
-              { 'data-label': 'Inspection' },
+            cell(
+              'Inspection',
               badge(s.inspection.status, INSPECTION_KIND[s.inspection.status] ?? 'muted'),
-              s.inspection.inspectedAt ? h('div', { class: 'small' }, formatTime(s.inspection.inspectedAt, tz)) : null,
+              s.inspection.inspectedAt
+                ? h('div', { class: 'small' }, formatTime(s.inspection.inspectedAt, tz))
+                : null,
             ),
           ),
         )

@@ -27,7 +27,13 @@ async function runClient(spec: Args['clients'][number], index: number): Promise<
     const pump = () => {
       while (next < args.perClient && next - acked < args.window) {
         const seq = next++;
-        const payload = JSON.stringify({ ts: args.startTs + seq, seq, rainTips: seq, batteryV: 3.7 });
+        // A tank level sensor's routine report: the common case, evaluated by the rules like any reading.
+        const payload = JSON.stringify({
+          ts: args.startTs + seq,
+          seq,
+          levelIn: 20 + (seq % 100) / 10,
+          batteryV: 3.7,
+        });
         c.publish(spec.topic, payload, { qos: 1 }, (err) => {
           if (err) return reject(err);
           acked++;

@@ -1,65 +1,55 @@
 /**
- * `npm run bench`: end-to-end throughput of the gateway at QoS 1 (several publishers -> embedded broker
- * -> durable store -> InfluxDB 1.6.7), against raw aedes QoS 1 (publisher -> subscriber, no gateway)
- * measured in the same run. Prints medians of BENCH_RUNS runs (default 3), the ratio, peak RSS and points lost.
- * Environment: BENCH_MESSAGES (default 100000), BENCH_CLIENTS (default 8), BENCH_RUNS (default 3).
+ * `npm run bench`: the gateway's figures, printed at the end.
+ *  1. Throughput: messages per second end to end at QoS 1 (several publishers -> embedded broker -> durable
+ *     store -> InfluxDB 1.6.7), against raw aedes QoS 1 (publisher -> subscriber, no gateway) in the same run;
+ *     medians of BENCH_RUNS runs, their ratio, the gateway's peak RSS, points lost.
+ *  2. Alert latency: publish of the crossing reading -> alert on MQTT and in the API, under 1,000 msg/s.
+ *  3. Import: the 5-month HOBO record (13,911 tips) imported and evaluated.
+ *  4. Fleet: 10,000 simulated devices from one process through the gateway.
+ * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (3), BENCH_ONLY (comma list of
+ * throughput,latency,import,fleet), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { hashPassword } from '../../shared/src/password.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startInfluxd } from '../helpers/influxd.ts';
+import { fleetBench } from './fleetBench.ts';
+import { median, node, startBenchGateway, stopChild } from './gatewayProcess.ts';
+import { importBench } from './importBench.ts';
+import { alertLatency } from './latency.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const N = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'throughput,latency,import,fleet').split(','));
 const WINDOW = 500;
 const perClient = Math.floor(N / CLIENTS);
 const total = perClient * CLIENTS;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+const out: string[] = [];
+const say = (line: string) => {
+  out.push(line);
+  process.stderr.write(`${line}\n`);
+};
 
 function runPublisher(args: object): Promise<{ sent: number; acked: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const p = node([join(ROOT, 'test/bench/publisher.ts'), JSON.stringify(args)]);
-    let out = '';
-    let err = '';
+    let stdout = '';
+    let stderr = '';
     p.stdout!.on('data', (d) => {
-      out += d;
+      stdout += d;
     });
     p.stderr!.on('data', (d) => {
-      err += d;
+      stderr += d;
     });
     p.on('exit', (code) =>
       code === 0
-        ? resolve(JSON.parse(out.trim().split('\n').at(-1)!))
-        : reject(new Error(`publisher failed: ${err}`)),
+        ? resolve(JSON.parse(stdout.trim().split('\n').at(-1)!))
+        : reject(new Error(`publisher failed: ${stderr}`)),
     );
   });
-}
-
-function peakRssMb(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
-async function stopChild(p: ChildProcess) {
-  if (p.exitCode !== null) return;
-  const exited = new Promise((r) => p.once('exit', r));
-  p.kill('SIGTERM');
-  await exited;
 }
 
 /** Raw aedes: publishers in one process, the broker in another, a QoS 1 subscriber here. */
@@ -93,96 +83,116 @@ async function rawAedes(): Promise<number> {
 }
 
 /** The gateway as its own process, with InfluxDB 1.6.7; done when every point is in InfluxDB. */
-async function gateway(
+async function gatewayThroughput(
   influxUrl: string,
-  db: string,
   query: (q: string) => Promise<Array<Record<string, unknown>>>,
 ) {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
-  const httpPort = await freePort();
-  const mqttPort = await freePort();
   const pw = hashPassword('bench');
-  const config = {
+  const gw = await startBenchGateway({
     gatewayId: 'bench',
-    dataDir: join(dir, 'data'),
-    http: { port: httpPort, host: '127.0.0.1' },
-    mqtt: { port: mqttPort, host: '127.0.0.1' },
     ingest: { deviceRatePerSec: 1_000_000, deviceBurst: 1_000_000 },
-    influx: { url: influxUrl, db, batchSize: 5000, flushIntervalMs: 200 },
+    influx: { url: influxUrl, db: 'bench', batchSize: 5000, flushIntervalMs: 200 },
     sites: [
       {
         id: 'bench',
-        kind: 'construction',
+        kind: 'septic',
         devices: Array.from({ length: CLIENTS }, (_, i) => ({
           id: `d${i}`,
-          kind: 'rain-gauge',
-          inchesPerTip: 0.01,
+          kind: 'septic-tank',
+          liquidDepthIn: 60,
           passwordHash: pw,
         })),
       },
     ],
-  };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const gw = node([join(ROOT, 'gateway/src/cli.ts')], {
-    GATEWAY_CONFIG: join(dir, 'config.json'),
-    LOG_LEVEL: 'warn',
   });
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${httpPort}/api/health`)).ok, 30_000, 'gateway');
-  const t0 = performance.now();
-  const pub = await runPublisher({
-    url: `mqtt://127.0.0.1:${mqttPort}`,
-    clients: Array.from({ length: CLIENTS }, (_, i) => ({
-      username: `bench/d${i}`,
-      password: 'bench',
-      topic: `sites/bench/devices/d${i}/telemetry`,
-    })),
-    perClient,
-    window: WINDOW,
-    startTs: Date.now() - 86_400_000,
-  });
-  const ackedRate = pub.acked / (pub.ms / 1000);
-  let inInflux = 0;
-  await waitFor(
-    async () => {
-      const rows = await query(`SELECT count(rainTips) FROM telemetry WHERE site = 'bench'`);
-      inInflux = Number(rows[0]?.count ?? 0);
-      return inInflux >= total;
-    },
-    120_000,
-    'every point in InfluxDB',
-  ).catch((e: Error) => process.stderr.write(`${e.message}\n`));
-  const e2eRate = inInflux / ((performance.now() - t0) / 1000);
-  const rss = peakRssMb(gw.pid!);
-  await stopChild(gw);
-  await query(`DELETE FROM telemetry WHERE site = 'bench'`);
-  rmSync(dir, { recursive: true, force: true });
-  return { ackedRate, e2eRate, rss, lost: total - inInflux, acked: pub.acked };
+  try {
+    const t0 = performance.now();
+    const pub = await runPublisher({
+      url: gw.mqtt,
+      clients: Array.from({ length: CLIENTS }, (_, i) => ({
+        username: `bench/d${i}`,
+        password: 'bench',
+        topic: `sites/bench/devices/d${i}/telemetry`,
+      })),
+      perClient,
+      window: WINDOW,
+      startTs: Date.now() - 86_400_000,
+    });
+    let inInflux = 0;
+    await waitFor(
+      async () => {
+        const rows = await query(`SELECT count(levelIn) FROM telemetry WHERE site = 'bench'`);
+        inInflux = Number(rows[0]?.count ?? 0);
+        return inInflux >= total;
+      },
+      120_000,
+      'every point in InfluxDB',
+    ).catch((e: Error) => process.stderr.write(`${e.message}\n`));
+    const e2eRate = inInflux / ((performance.now() - t0) / 1000);
+    const rss = gw.peakRssMb();
+    await query(`DROP SERIES FROM telemetry WHERE site = 'bench'`);
+    return { ackedRate: pub.acked / (pub.ms / 1000), e2eRate, rss, lost: total - inInflux };
+  } finally {
+    await gw.stop();
+  }
 }
 
-const influx = await startInfluxd({ db: 'bench' });
-const raw: number[] = [];
-const gwRuns: Array<Awaited<ReturnType<typeof gateway>>> = [];
-try {
-  for (let i = 0; i < RUNS; i++) {
-    raw.push(await rawAedes());
-    gwRuns.push(await gateway(influx.url, 'bench', (q) => influx.select(q, 'bench')));
-    process.stderr.write(
-      `run ${i + 1}/${RUNS}: raw ${raw[i]!.toFixed(0)} msg/s, gateway ${gwRuns[i]!.e2eRate.toFixed(0)} msg/s\n`,
-    );
+if (ONLY.has('throughput')) {
+  const influx = await startInfluxd({ db: 'bench' });
+  const raw: number[] = [];
+  const gws: Array<Awaited<ReturnType<typeof gatewayThroughput>>> = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      raw.push(await rawAedes());
+      gws.push(await gatewayThroughput(influx.url, (q) => influx.select(q, 'bench')));
+      process.stderr.write(
+        `  run ${i + 1}/${RUNS}: raw ${raw[i]!.toFixed(0)} msg/s, gateway ${gws[i]!.e2eRate.toFixed(0)} msg/s\n`,
+      );
+    }
+  } finally {
+    await influx.stop();
   }
-} finally {
-  await influx.stop();
+  const rawMed = median(raw);
+  const e2eMed = median(gws.map((r) => r.e2eRate));
+  say(`throughput: ${total} messages a run (${CLIENTS} publishers, QoS 1, window ${WINDOW}), ${RUNS} runs`);
+  say(`  raw aedes QoS 1, publisher -> subscriber (median): ${rawMed.toFixed(0)} msg/s`);
+  say(`  gateway end to end, publish -> SQLite -> InfluxDB 1.6.7 (median): ${e2eMed.toFixed(0)} msg/s`);
+  say(
+    `  gateway acknowledged, PUBACK after commit (median): ${median(gws.map((r) => r.ackedRate)).toFixed(0)} msg/s`,
+  );
+  say(`  ratio gateway / raw broker (medians): ${(e2eMed / rawMed).toFixed(2)}`);
+  say(`  gateway peak RSS (max of runs): ${Math.max(...gws.map((r) => r.rss)).toFixed(0)} MB`);
+  say(`  points lost: ${gws.reduce((a, r) => a + r.lost, 0)} of ${total * RUNS}`);
 }
-const rawMed = median(raw);
-const e2eMed = median(gwRuns.map((r) => r.e2eRate));
-const ackMed = median(gwRuns.map((r) => r.ackedRate));
-const lines = [
-  `messages per run: ${total} (${CLIENTS} publishers, QoS 1, window ${WINDOW}), runs: ${RUNS}`,
-  `raw aedes QoS 1 (publisher -> subscriber), median: ${rawMed.toFixed(0)} msg/s`,
-  `gateway end to end (publish -> SQLite -> InfluxDB 1.6.7), median: ${e2eMed.toFixed(0)} msg/s`,
-  `gateway acknowledged (publish -> PUBACK after commit), median: ${ackMed.toFixed(0)} msg/s`,
-  `ratio gateway/raw (medians): ${(e2eMed / rawMed).toFixed(2)}`,
-  `gateway peak RSS: ${Math.max(...gwRuns.map((r) => r.rss)).toFixed(0)} MB`,
-  `points lost: ${gwRuns.reduce((a, r) => a + r.lost, 0)} of ${total * RUNS}`,
-];
-process.stdout.write(`${lines.join('\n')}\n`);
+
+if (ONLY.has('latency')) {
+  const r = await alertLatency({ cycles: Number(process.env.BENCH_CYCLES ?? 200), backgroundPerSec: 1000 });
+  say(
+    `alert latency: ${r.cycles} alerts under 1,000 msg/s of background load (${r.background} background readings)`,
+  );
+  say(`  publish -> alert on MQTT: p50 ${r.mqttP50.toFixed(1)} ms, p99 ${r.mqttP99.toFixed(1)} ms`);
+  say(`  publish -> alert in the API: p50 ${r.apiP50.toFixed(1)} ms, p99 ${r.apiP99.toFixed(1)} ms`);
+}
+
+if (ONLY.has('import')) {
+  const r = await importBench(
+    '/work/shared/data/rain/hobo_quincemil_2017.csv'.replace('/work/shared', join(ROOT, '../shared')),
+  );
+  say(
+    `import: hobo_quincemil_2017.csv, ${r.tips} tips, ${r.storms} storms (${r.qualifying} qualifying): ${(r.ms / 1000).toFixed(2)} s to import and evaluate`,
+  );
+}
+
+if (ONLY.has('fleet')) {
+  const seconds = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
+  const r = await fleetBench(10_000, seconds * 1000);
+  say(
+    `fleet: ${r.devices} simulated devices from one process over ${r.connections} connections, QoS 1, ${seconds} s, through the gateway`,
+  );
+  say(
+    `  sustained ${r.ratePerSec.toFixed(0)} msg/s acknowledged (${r.acked} of ${r.sent} sent, ${r.errors} errors); gateway peak RSS ${r.gatewayRssMb.toFixed(0)} MB`,
+  );
+}
+
+process.stdout.write(`\n${out.join('\n')}\n`);
+process.exit(0);

@@ -3,11 +3,11 @@
  * the persistence file (so QoS 1 sessions and queued messages survive a restart) and the log.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort, IN_CI, which } from './env.ts';
+import { freePort, IN_CI, waitFor, which } from './env.ts';
 
 const SBIN_DIRS = ['/usr/sbin', '/usr/local/sbin', '/usr/bin', '/usr/local/bin', '/opt/homebrew/sbin'];
 
@@ -50,6 +50,11 @@ export interface Mosquitto {
   restart(opts?: { signal?: NodeJS.Signals; downMs?: number; clearPersistence?: boolean }): Promise<void>;
   /** The broker's log so far. */
   log(): string;
+  /**
+   * Resolves after the broker has written its persistence file anew (the save is complete: the
+   * file is renamed into place), i.e. everything it had acknowledged before the call is on disk.
+   */
+  saved(timeoutMs?: number): Promise<void>;
 }
 
 function waitListening(port: number, proc: ChildProcess, logFile: string, timeoutMs = 10_000): Promise<void> {
@@ -158,5 +163,15 @@ export async function start(opts: MosquittoOptions = {}): Promise<Mosquitto> {
       await launch();
     },
     log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
+    async saved(timeoutMs = 5000) {
+      const dbFile = join(dir, 'mosquitto.db');
+      const stamp = () => {
+        if (!existsSync(dbFile)) return '';
+        const st = statSync(dbFile, { bigint: true });
+        return `${st.ino}:${st.mtimeNs}:${st.size}`;
+      };
+      const before = stamp();
+      await waitFor(() => stamp() !== before && stamp() !== '', timeoutMs, 'mosquitto to save its database');
+    },
   };
 }

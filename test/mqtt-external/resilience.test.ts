@@ -46,12 +46,7 @@ describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes'
         ),
       );
     await send(1, n / 2);
-    const mark = broker.log().length;
-    await waitFor(
-      () => broker.log().slice(mark).includes('Saving in-memory database'),
-      5000,
-      'the broker to save what it acknowledged',
-    );
+    await broker.saved();
     const storedAtKill = sink.stored.length;
     expect(storedAtKill).toBeLessThan(n / 2);
     await broker.restart({ signal: 'SIGKILL', downMs: 200 });

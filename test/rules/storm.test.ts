@@ -136,6 +136,24 @@ describe('storm-inspection: counters', () => {
     expect(sink.alerts.size).toBe(0);
   });
 
+  it('several tips reported at once after a long silence still count, flagged as uncertain in time', () => {
+    const ctx = gaugeCtx(0.01);
+    const { sink } = feed(ctx, [
+      reading('rg', T0, { rainTips: 10 }),
+      reading('rg', T0 + 9 * HOUR, { rainTips: 80 }),
+    ]);
+    const [storm] = sink.liveStorms();
+    expect(storm).toMatchObject({ tips: 70, start: T0 + 9 * HOUR, qualified: true });
+    const a = [...sink.alerts.values()][0]!;
+    expect(a.evidence.timingUncertain).toMatchObject({ readingAt: new Date(T0 + 9 * HOUR).toISOString() });
+    // A single tip after a silence is just a tip.
+    const one = feed(ctx, [
+      reading('rg', T0, { rainTips: 10 }),
+      reading('rg', T0 + 9 * HOUR, { rainTips: 11 }),
+    ]).sink;
+    expect(one.effects.some((e) => e.type === 'open')).toBe(false);
+  });
+
   it('duplicate readings (same source ts) count once, for counters and for interval rain', () => {
     const ctx = gaugeCtx(0.01);
     const tips = tipsAt(T0, 30);

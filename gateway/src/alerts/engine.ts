@@ -4,7 +4,10 @@
  * overdue escalation) in the store so a restart neither loses nor repeats one.
  *
  * Every change runs in one SQLite transaction together with the evaluators' new state, its history
- * rows and its notification events (the outbox the dispatcher drains).
+ * rows and its notification events (the outbox the dispatcher drains). Within one transaction, the
+ * updates to an alert become one `updated` history row (the due time before them, the content after)
+ * and one live event; each changed alert's DTO, for live events and notification payloads, is built
+ * once, as the transaction leaves it.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
@@ -105,11 +108,52 @@ interface SiteIndex {
   byDevice: Map<string, Instance[]>;
 }
 
+/** A live alert event whose DTO is built once per alert at the end of the transaction. */
+interface AlertEventRef {
+  type: 'alert';
+  action: HistoryAction;
+  alertId: string;
+}
+
+type QueuedEvent = Exclude<AlertEvent, { type: 'alert' }> | AlertEventRef;
+
+/** An alert's content as the `updated` history row compares it. */
+interface AlertContent {
+  dueAt: number | null;
+  originalDueAt: number | null;
+  message: string;
+  evidence: string;
+}
+
+/**
+ * The updates to one alert within a transaction, folded into one `updated` history row: written
+ * before any other history row of that alert, or when the transaction ends.
+ */
+interface PendingUpdate {
+  before: AlertContent;
+  after: AlertContent;
+  /** Whether an engineer's extension had moved the due time when the first update came. */
+  extended: boolean;
+  /** Whether any of the updates moved the due time (the timers are re-armed for the final one). */
+  dueChanged: boolean;
+  /** The evidence the updates brought, merged in order. */
+  evidence: Evidence | undefined;
+  /** Source time of the last update. */
+  sourceAt: number;
+}
+
 /** The changes of one transaction, applied to memory only once it commits. */
 interface Unit {
   now: number;
   staged: Map<string, { inst: Instance; state: unknown }>;
-  events: AlertEvent[];
+  events: QueuedEvent[];
+  /** Coalesced updates not yet written to the history, by alert id. */
+  pending: Map<string, PendingUpdate>;
+  /** Alerts whose DTO is needed (live events, notification payloads, a caller's result). */
+  touched: Set<string>;
+  /** Notification events to record, in order, with the DTOs built at the end of the transaction. */
+  outbox: Array<{ alertId: string; kind: NotificationKind; seq: number }>;
+  dtos: Map<string, AlertDto>;
   earliestTimer: number;
   effects: number;
   notified: number;
@@ -239,7 +283,7 @@ export class ComplianceEngine {
     if (work.length > 0 || u.staged.size > 0) {
       this.db.transaction(() => {
         for (const w of work) this.applyEffects(u, w.inst, w.effects);
-        this.flushStates(u);
+        this.finish(u);
       })();
       this.afterCommit(u);
     }
@@ -257,6 +301,8 @@ export class ComplianceEngine {
       const input: RuleInput = { type: 'tick', now };
       for (const idx of this.sites.values())
         for (const inst of idx.all) this.applyEffects(u, inst, this.evaluate(u, inst, input));
+      // Reminders and overdue flags follow the timers and due times the updates left.
+      this.flushUpdates(u);
       const reminders = this.fireReminders(u);
       let overdue = 0;
       for (const row of this.store.overdueCandidates(now)) {
@@ -287,7 +333,7 @@ export class ComplianceEngine {
   // ---------------------------------------------------------------- people's actions
 
   acknowledge(id: string, actor: string, note?: string): AlertDto {
-    return this.run(this.now(), (u) => {
+    return this.runForAlert(this.now(), id, (u) => {
       const row = this.mustGet(id);
       if (row.status === 'resolved') throw new AlertError('ALREADY_RESOLVED', `alert ${id} is resolved`);
       if (row.status === 'acknowledged')
@@ -298,7 +344,7 @@ export class ComplianceEngine {
       this.store.acknowledge(id, actor, u.now);
       const detail: Evidence = {};
       if (note !== undefined && note.trim() !== '') detail.note = note.trim();
-      const seq = this.store.appendHistory({
+      const seq = this.appendHistory(u, {
         alertId: id,
         at: u.now,
         sourceAt: null,
@@ -306,7 +352,7 @@ export class ComplianceEngine {
         action: 'acknowledged',
         detail,
       });
-      return this.changed(u, id, 'acknowledged', seq, undefined, true)!;
+      this.changed(u, id, 'acknowledged', seq);
     });
   }
 
@@ -314,13 +360,12 @@ export class ComplianceEngine {
   resolve(id: string, actor: string, note: string): AlertDto {
     const text = typeof note === 'string' ? note.trim() : '';
     if (text === '') throw new AlertError('NOTE_REQUIRED', 'a manual resolution needs a note');
-    return this.run(this.now(), (u) => {
+    return this.runForAlert(this.now(), id, (u) => {
       const row = this.mustGet(id);
       if (row.status === 'resolved')
         throw new AlertError('ALREADY_RESOLVED', `alert ${id} is already resolved`);
       this.resolveAlert(u, row, { how: 'manual', by: actor, at: u.now, evidence: { note: text } });
       this.feedClosed(u, row, 'manual', u.now);
-      return this.dto(this.mustGet(id), u.now);
     });
   }
 
@@ -329,7 +374,7 @@ export class ComplianceEngine {
     if (!Number.isFinite(ext.newDueAt)) throw new AlertError('BAD_EXTENSION', 'newDueAt must be a time');
     if (!ext.engineer?.trim()) throw new AlertError('BAD_EXTENSION', 'the engineer is required');
     if (!ext.letterRef?.trim()) throw new AlertError('BAD_EXTENSION', 'the letter reference is required');
-    return this.run(this.now(), (u) => {
+    return this.runForAlert(this.now(), id, (u) => {
       const row = this.mustGet(id);
       if (row.status === 'resolved') throw new AlertError('ALREADY_RESOLVED', `alert ${id} is resolved`);
       if (row.due_at === null) throw new AlertError('BAD_EXTENSION', `alert ${id} has no deadline to extend`);
@@ -363,7 +408,7 @@ export class ComplianceEngine {
       };
       if (row.original_due_at !== null) detail.originalDueAt = toIso(row.original_due_at);
       if (note !== null) detail.note = note;
-      const seq = this.store.appendHistory({
+      const seq = this.appendHistory(u, {
         alertId: id,
         at: u.now,
         sourceAt: null,
@@ -371,7 +416,7 @@ export class ComplianceEngine {
         action: 'extended',
         detail,
       });
-      return this.changed(u, id, 'extended', seq, 'extension', true)!;
+      this.changed(u, id, 'extended', seq, 'extension');
     });
   }
 
@@ -488,6 +533,10 @@ export class ComplianceEngine {
       now,
       staged: new Map(),
       events: [],
+      pending: new Map(),
+      touched: new Set(),
+      outbox: [],
+      dtos: new Map(),
       earliestTimer: Number.POSITIVE_INFINITY,
       effects: 0,
       notified: 0,
@@ -495,21 +544,53 @@ export class ComplianceEngine {
   }
 
   /** Runs `fn` in one transaction with the evaluators' state; memory and listeners see it only after commit. */
-  private run<T>(now: number, fn: (u: Unit) => T): T {
-    const u = this.newUnit(now);
+  private run<T>(now: number, fn: (u: Unit) => T, u: Unit = this.newUnit(now)): T {
     const result = this.db.transaction(() => {
       const r = fn(u);
-      this.flushStates(u);
+      this.finish(u);
       return r;
     })();
     this.afterCommit(u);
     return result;
   }
 
+  /** Like `run`, for a change to one alert: returns that alert's DTO as committed. */
+  private runForAlert(now: number, alertId: string, fn: (u: Unit) => void): AlertDto {
+    const u = this.newUnit(now);
+    this.run(
+      now,
+      (unit) => {
+        fn(unit);
+        unit.touched.add(alertId);
+      },
+      u,
+    );
+    return u.dtos.get(alertId)!;
+  }
+
+  /**
+   * The end of a transaction: writes the coalesced updates, builds each changed alert's DTO once,
+   * records the notification events with it, and saves the evaluators' state.
+   */
+  private finish(u: Unit): void {
+    this.flushUpdates(u);
+    for (const id of u.touched) u.dtos.set(id, this.dto(this.mustGet(id), u.now));
+    for (const n of u.outbox)
+      recordNotificationEvent(this.db, {
+        eventId: `${n.alertId}:${n.kind}:${n.seq}`,
+        kind: n.kind,
+        alert: u.dtos.get(n.alertId)!,
+        createdAt: u.now,
+      });
+    this.flushStates(u);
+  }
+
   private afterCommit(u: Unit): void {
     for (const [key, s] of u.staged) this.stateCache.set(key, s.state);
     if (this.onChange)
-      for (const e of u.events) {
+      for (const q of u.events) {
+        const e: AlertEvent =
+          q.type === 'alert' ? { type: 'alert', action: q.action, alert: u.dtos.get(q.alertId)! } : q;
         try {
           this.onChange(e);
         } catch (err) {
@@ -651,7 +732,7 @@ export class ComplianceEngine {
     });
     const detail: Evidence = { message: e.message, evidence: e.evidence ?? {} };
     if (dueAt !== null) detail.dueAt = toIso(dueAt);
-    const seq = this.store.appendHistory({
+    const seq = this.appendHistory(u, {
       alertId: id,
       at: u.now,
       sourceAt: e.at,
@@ -708,29 +789,77 @@ export class ComplianceEngine {
       overdueNotified,
       now: u.now,
     });
-    const detail: Evidence = {};
-    if (dueChanged) {
-      detail.oldDueAt = row.due_at === null ? null : toIso(row.due_at);
-      detail.dueAt = dueAt === null ? null : toIso(dueAt);
+    // The history row, the timers and the live event follow once per transaction (flushUpdate).
+    const after: AlertContent = { dueAt, originalDueAt, message, evidence };
+    const pending = u.pending.get(row.id);
+    if (pending) {
+      pending.after = after;
+      pending.sourceAt = patch.at;
+      if (dueChanged) pending.dueChanged = true;
+      if (patch.evidence) pending.evidence = { ...pending.evidence, ...patch.evidence };
+      return;
     }
-    if (originalDueAt !== row.original_due_at && extended)
-      detail.originalDueAt = originalDueAt === null ? null : toIso(originalDueAt);
-    if (message !== row.message) detail.message = message;
-    if (evidence !== row.evidence && patch.evidence) detail.evidence = patch.evidence;
-    const seq = this.store.appendHistory({
-      alertId: row.id,
-      at: u.now,
+    u.pending.set(row.id, {
+      before: {
+        dueAt: row.due_at,
+        originalDueAt: row.original_due_at,
+        message: row.message,
+        evidence: row.evidence,
+      },
+      after,
+      extended,
+      dueChanged,
+      evidence: patch.evidence ? { ...patch.evidence } : undefined,
       sourceAt: patch.at,
+    });
+    if (this.onChange) u.events.push({ type: 'alert', action: 'updated', alertId: row.id });
+  }
+
+  /** Writes the coalesced updates still pending in this transaction. */
+  private flushUpdates(u: Unit): void {
+    for (const id of [...u.pending.keys()]) this.flushUpdate(u, id);
+  }
+
+  /**
+   * Writes the one `updated` history row for the updates to an alert since its last history row in
+   * this transaction (old due time before them, the final content after), and re-arms its timers for
+   * the final due time.
+   */
+  private flushUpdate(u: Unit, alertId: string): void {
+    const p = u.pending.get(alertId);
+    if (!p) return;
+    u.pending.delete(alertId);
+    const { before, after } = p;
+    const detail: Evidence = {};
+    if (p.dueChanged) {
+      detail.oldDueAt = before.dueAt === null ? null : toIso(before.dueAt);
+      detail.dueAt = after.dueAt === null ? null : toIso(after.dueAt);
+    }
+    if (after.originalDueAt !== before.originalDueAt && p.extended)
+      detail.originalDueAt = after.originalDueAt === null ? null : toIso(after.originalDueAt);
+    if (after.message !== before.message) detail.message = after.message;
+    if (after.evidence !== before.evidence && p.evidence) detail.evidence = p.evidence;
+    this.store.appendHistory({
+      alertId,
+      at: u.now,
+      sourceAt: p.sourceAt,
       actor: 'system',
       action: 'updated',
       detail,
     });
-    if (dueChanged)
+    if (p.dueChanged)
       u.earliestTimer = Math.min(
         u.earliestTimer,
-        this.store.armTimers(row.id, dueAt, this.reminderHours, u.now),
+        this.store.armTimers(alertId, after.dueAt, this.reminderHours, u.now),
       );
-    this.changed(u, row.id, 'updated', seq);
+    // The live event was queued with the first update, in order among the transaction's events.
+    if (this.onChange) u.touched.add(alertId);
+  }
+
+  /** Appends a history row for an alert, after the updates to it still pending in this transaction. */
+  private appendHistory(u: Unit, h: Parameters<AlertStore['appendHistory']>[0]): number {
+    this.flushUpdate(u, h.alertId);
+    return this.store.appendHistory(h);
   }
 
   private resolveAlert(
@@ -745,6 +874,8 @@ export class ComplianceEngine {
       evidence: Evidence;
     },
   ): void {
+    // The updates before it come first in the history, and their timers are cancelled with the rest.
+    this.flushUpdate(u, row.id);
     const within = row.due_at === null ? null : r.at <= row.due_at ? 1 : 0;
     this.store.resolve({
       id: row.id,
@@ -760,7 +891,7 @@ export class ComplianceEngine {
     const detail: Evidence = { how: r.how, resolvedAt: toIso(r.at), evidence: r.evidence };
     if (r.message !== undefined) detail.message = r.message;
     if (within !== null) detail.withinDeadline = within === 1;
-    const seq = this.store.appendHistory({
+    const seq = this.appendHistory(u, {
       alertId: row.id,
       at: u.now,
       sourceAt: r.sourceAt ?? null,
@@ -814,7 +945,7 @@ export class ComplianceEngine {
       const list = JSON.parse(row.reminders_sent) as unknown[];
       list.push({ hours, dueAt: toIso(row.due_at), at: toIso(u.now) });
       this.store.setReminders(row.id, JSON.stringify(list), u.now);
-      const seq = this.store.appendHistory({
+      const seq = this.appendHistory(u, {
         alertId: row.id,
         at: u.now,
         sourceAt: null,
@@ -830,8 +961,9 @@ export class ComplianceEngine {
   }
 
   private fireOverdue(u: Unit, row: AlertRow): void {
+    this.flushUpdate(u, row.id);
     this.store.setOverdue(row.id, u.now);
-    const seq = this.store.appendHistory({
+    const seq = this.appendHistory(u, {
       alertId: row.id,
       at: u.now,
       sourceAt: null,
@@ -844,8 +976,9 @@ export class ComplianceEngine {
   }
 
   /**
-   * After a change: records the notification event (same transaction) and queues the live event.
-   * Returns the DTO when one was built (always when `needDto`).
+   * After a change: queues the notification event and the live event. Both get the alert's DTO as the
+   * transaction leaves it, built once per alert (finish); the notification event is recorded in the
+   * same transaction.
    */
   private changed(
     u: Unit,
@@ -853,21 +986,16 @@ export class ComplianceEngine {
     action: HistoryAction,
     seq: number,
     notify?: NotificationKind,
-    needDto = false,
-  ): AlertDto | undefined {
-    if (!notify && !this.onChange && !needDto) return undefined;
-    const alert = this.dto(this.mustGet(alertId), u.now);
+  ): void {
     if (notify) {
-      recordNotificationEvent(this.db, {
-        eventId: `${alertId}:${notify}:${seq}`,
-        kind: notify,
-        alert,
-        createdAt: u.now,
-      });
+      u.outbox.push({ alertId, kind: notify, seq });
       u.notified++;
+      u.touched.add(alertId);
     }
-    if (this.onChange) u.events.push({ type: 'alert', action, alert });
-    return alert;
+    if (this.onChange) {
+      u.events.push({ type: 'alert', action, alertId });
+      u.touched.add(alertId);
+    }
   }
 
   private mustGet(id: string): AlertRow {

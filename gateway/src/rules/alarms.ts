@@ -225,6 +225,25 @@ function prune(state: AlarmState, name: AlarmName, ctx: RuleContext): void {
   if (final.size) inp.episodes = inp.episodes.filter((e) => !(final.has(e.began) && e.alert !== 'open'));
 }
 
+/** A copy the evaluator may change (samples are immutable tuples and are shared). */
+function copyState(s: AlarmState): AlarmState {
+  const inputs: AlarmState['inputs'] = {};
+  for (const name of ALARM_NAMES) {
+    const inp = s.inputs[name];
+    if (!inp) continue;
+    const t = inp.track;
+    inputs[name] = {
+      track: {
+        ...t,
+        samples: t.samples.slice(),
+        carry: { ...t.carry, run: t.carry.run ? { ...t.carry.run } : null },
+      },
+      episodes: inp.episodes.map((e) => ({ ...e })),
+    };
+  }
+  return { ...s, inputs };
+}
+
 export const alarmEvaluator: Evaluator<AlarmState> = {
   rule: ['equipment-remedy', 'field-remedy'],
   init(ctx: RuleContext, deviceId?: string): AlarmState {
@@ -237,7 +256,7 @@ export const alarmEvaluator: Evaluator<AlarmState> = {
       const r = input.reading;
       if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId || !r.alarms)
         return { state: prev, effects };
-      const state = structuredClone(prev);
+      const state = copyState(prev);
       for (const name of ALARM_NAMES) {
         const v = r.alarms[name];
         if (v === undefined) continue;
@@ -254,16 +273,17 @@ export const alarmEvaluator: Evaluator<AlarmState> = {
     }
     if (input.type === 'tick') {
       if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };
-      const state = structuredClone(prev);
+      const state = copyState(prev);
       state.tickHorizon = input.now;
       for (const name of ALARM_NAMES) reconcileInput(state, name, ctx, effects);
-      return { state, effects };
+      // A tick that confirms nothing changes nothing: keep the old state (no rewrite every minute).
+      return effects.length ? { state, effects } : { state: prev, effects };
     }
     if (input.type === 'alert-closed') {
       for (const name of ALARM_NAMES) {
         const idx = prev.inputs[name]?.episodes.findIndex((e) => e.alertKey === input.key) ?? -1;
         if (idx < 0) continue;
-        const state = structuredClone(prev);
+        const state = copyState(prev);
         state.inputs[name]!.episodes[idx]!.alert = 'closed';
         return { state, effects };
       }

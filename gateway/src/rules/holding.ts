@@ -124,7 +124,7 @@ export const holdingEvaluator: Evaluator<HoldingState> = {
       const state = structuredClone(prev);
       state.tickHorizon = input.now;
       checkFloat(state, ctx, effects);
-      return { state, effects };
+      return effects.length ? { state, effects } : { state: prev, effects };
     }
     if (input.type === 'alert-closed') {
       if (prev.alert?.key !== input.key) return { state: prev, effects };

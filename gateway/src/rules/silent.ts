@@ -128,6 +128,8 @@ export const silentEvaluator: Evaluator<SilentState> = {
         const r = input.reading;
         if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects };
         const state = structuredClone(prev);
+        // After a person closed the silence, the gap it covered is on record: no second record of it.
+        const acknowledged = state.suppressed;
         state.suppressed = false;
         state.newestReceivedAt = Math.max(state.newestReceivedAt ?? r.receivedAt, r.receivedAt);
         const before = state.newestTs;
@@ -138,7 +140,7 @@ export const silentEvaluator: Evaluator<SilentState> = {
             effects.push(gapEffects(state, state.open.key, state.open.from, r.ts, r.receivedAt, ctx, limit));
             state.open = null;
           }
-        } else if (before !== null && r.ts - before >= limit) {
+        } else if (!acknowledged && before !== null && r.ts - before >= limit) {
           const key = `${RULE}:${state.siteId}:${state.deviceId}:${before}`;
           state.newestTs = before;
           effects.push(openEffect(state, before, r.receivedAt, ctx, limit, key));

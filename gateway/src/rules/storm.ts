@@ -380,7 +380,7 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect[]): void {
     if (old.alert === 'closed' && succ)
       inherited.set(succ.id, { from: old.alertKey ?? stormAlertKey(old.id), how: 'closed' });
     if (old.alert === 'open') {
-      const succKey = succ ? (succ.alertKey ?? stormAlertKey(succ.id)) : undefined;
+      const succKey = succ && succ.thresholdAt !== null ? stormAlertKey(succ.id) : undefined;
       effects.push({
         type: 'resolve',
         key: old.alertKey ?? stormAlertKey(old.id),
@@ -580,6 +580,10 @@ export const stormEvaluator: Evaluator<StormState> = {
       case 'tick': {
         const reach = input.now - prev.newestDelay;
         if (prev.horizon !== null && reach <= prev.horizon) return { state: prev, effects };
+        // Only a tick that closes an event changes anything (the state is not rewritten every minute).
+        const gapMs = ctx.site.storm.interEventHours * HOUR;
+        if (!prev.events.some((e) => !e.frozen && !e.closed && reach - e.end >= gapMs))
+          return { state: prev, effects };
         const state = copyState(prev);
         state.horizon = reach;
         reconcile(state, cfgOf(state, ctx), effects);

@@ -1,0 +1,79 @@
+/** Runs the real gateway as its own process for a benchmark, with a config written to a temp dir. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitFor } from '../helpers/env.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+export interface BenchGateway {
+  http: string;
+  mqtt: string;
+  pid: number;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function stopChild(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null) return;
+  const exited = new Promise((r) => p.once('exit', r));
+  p.kill('SIGTERM');
+  await exited;
+}
+
+export async function startBenchGateway(config: Record<string, unknown>): Promise<BenchGateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+  const httpPort = await freePort();
+  const mqttPort = await freePort();
+  const full = {
+    ...config,
+    dataDir: join(dir, 'data'),
+    http: { port: httpPort, host: '127.0.0.1' },
+    mqtt: { port: mqttPort, host: '127.0.0.1', ...((config.mqtt as object) ?? {}) },
+  };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(full));
+  const gw = node([join(ROOT, 'gateway/src/cli.ts')], {
+    GATEWAY_CONFIG: join(dir, 'config.json'),
+    LOG_LEVEL: 'error',
+  });
+  let err = '';
+  gw.stderr!.on('data', (d) => {
+    err += d;
+  });
+  await waitFor(
+    async () => {
+      if (gw.exitCode !== null) throw new Error(`gateway exited: ${err}`);
+      return (await fetch(`http://127.0.0.1:${httpPort}/api/health`)).ok;
+    },
+    60_000,
+    'the gateway',
+  );
+  return {
+    http: `http://127.0.0.1:${httpPort}`,
+    mqtt: `mqtt://127.0.0.1:${mqttPort}`,
+    pid: gw.pid!,
+    peakRssMb: () => {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${gw.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : Number.NaN;
+    },
+    stop: async () => {
+      await stopChild(gw);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
