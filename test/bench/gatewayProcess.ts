@@ -16,11 +16,20 @@ export interface BenchGateway {
 }
 
 export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawn(
+    process.execPath,
+    [
+      ...(env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : []),
+      '--import',
+      'tsx',
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
 }
 
 export async function stopChild(p: ChildProcess): Promise<void> {
@@ -44,6 +53,8 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
   const gw = node([join(ROOT, 'gateway/src/cli.ts')], {
     GATEWAY_CONFIG: join(dir, 'config.json'),
     LOG_LEVEL: 'error',
+    // BENCH_PROFILE_DIR: write a CPU profile of the gateway process there.
+    ...(process.env.BENCH_PROFILE_DIR ? { PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
   });
   let err = '';
   gw.stderr!.on('data', (d) => {

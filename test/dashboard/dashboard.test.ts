@@ -258,9 +258,9 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     const storms = page.locator('#storms-body tr[data-storm]');
     expect(await storms.count()).toBeGreaterThanOrEqual(3);
     const text = await page.locator('#storms-body').textContent();
-    expect(text).toContain('0.55 in');
+    expect(text).toMatch(/0\.55\sin/);
     expect(text).toContain('55 tips');
-    expect(text).toContain('0.60 in');
+    expect(text).toMatch(/0\.60\sin/);
     expect(text).toMatch(/missing/);
     expect(text).toMatch(/pending/);
     await page.screenshot({ path: '/tmp/dashboard-storms.png', fullPage: true });
