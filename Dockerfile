@@ -7,8 +7,9 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY shared ./shared
 COPY gateway ./gateway
 COPY dashboard ./dashboard
+RUN npm run build
 ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080
 VOLUME /data
 EXPOSE 8080 1883
 USER node
-CMD ["node", "--import", "tsx", "gateway/src/cli.ts"]
+CMD ["node", "--enable-source-maps", "dist/gateway.mjs"]

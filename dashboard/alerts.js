@@ -213,6 +213,7 @@ async function act(path, body, done) {
     alertChangedForTable(a);
     renderAlert(a);
     say('dialog-ok', done, 'ok');
+    byId('dialog-ok').focus();
   } catch (e) {
     say('dialog-error', describeError(e), 'bad');
   }

@@ -2,8 +2,9 @@
 import { ConfigError, loadConfig } from './config/load.ts';
 import { createLog } from './log.ts';
 import { startGateway } from './main.ts';
+import { SAMPLE_CONFIG } from './paths.ts';
 
-const path = process.env.GATEWAY_CONFIG ?? new URL('../config/sample.yaml', import.meta.url).pathname;
+const path = process.env.GATEWAY_CONFIG ?? SAMPLE_CONFIG;
 const log = createLog((process.env.LOG_LEVEL as 'info') || 'info');
 
 try {

@@ -11,7 +11,21 @@ export type ParsedTopic =
   | { kind: 'status'; siteId: string; deviceId: string }
   | { kind: 'other' };
 
+const cache = new Map<string, ParsedTopic>();
+const CACHE_MAX = 50_000;
+
+/** Parses a device topic. Results are cached: a fleet publishes on the same few topics over and over. */
 export function parseDeviceTopic(topic: string): ParsedTopic {
+  let t = cache.get(topic);
+  if (t === undefined) {
+    t = parseUncached(topic);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(topic, t);
+  }
+  return t;
+}
+
+function parseUncached(topic: string): ParsedTopic {
   const p = topic.split('/');
   if (p.length === 5 && p[0] === 'sites' && p[2] === 'devices' && p[1] && p[3]) {
     if (p[4] === 'telemetry') return { kind: 'telemetry', siteId: p[1], deviceId: p[3] };

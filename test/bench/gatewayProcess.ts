@@ -16,20 +16,13 @@ export interface BenchGateway {
 }
 
 export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(
-    process.execPath,
-    [
-      ...(env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : []),
-      '--import',
-      'tsx',
-      ...args,
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const loader = args[0]?.endsWith('.mjs') ? [] : ['--import', 'tsx'];
+  const profile = env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : [];
+  return spawn(process.execPath, [...profile, ...loader, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 export async function stopChild(p: ChildProcess): Promise<void> {
@@ -50,7 +43,8 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
     mqtt: { port: mqttPort, host: '127.0.0.1', ...((config.mqtt as object) ?? {}) },
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(full));
-  const gw = node([join(ROOT, 'gateway/src/cli.ts')], {
+  // The production entry point: the bundle `npm start` runs (built by `npm run build`).
+  const gw = node([join(ROOT, 'dist/gateway.mjs')], {
     GATEWAY_CONFIG: join(dir, 'config.json'),
     LOG_LEVEL: 'error',
     // BENCH_PROFILE_DIR: write a CPU profile of the gateway process there.

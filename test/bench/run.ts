@@ -9,6 +9,7 @@
  * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (3), BENCH_ONLY (comma list of
  * throughput,latency,import,fleet), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200).
  */
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { hashPassword } from '../../shared/src/password.ts';
@@ -28,6 +29,7 @@ const WINDOW = 500;
 const perClient = Math.floor(N / CLIENTS);
 const total = perClient * CLIENTS;
 const out: string[] = [];
+execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 const say = (line: string) => {
   out.push(line);
   process.stderr.write(`${line}\n`);

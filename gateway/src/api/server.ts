@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { AlertError } from '../alerts/errors.ts';
+import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import type { ApiContext } from './context.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
 import { eventsPlugin } from './plugins/events.ts';
@@ -13,8 +11,6 @@ import { healthPlugin } from './plugins/health.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
-
-const DASHBOARD_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../dashboard');
 
 export interface ApiOptions {
   ctx: ApiContext;
@@ -54,7 +50,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
       openapi: '3.0.3',
       info: {
         title: 'Compliance monitoring gateway API',
-        version: JSON.parse(readFileSync(join(DASHBOARD_DIR, '../package.json'), 'utf8')).version,
+        version: VERSION,
         description:
           'Telemetry, sites, alerts with deadlines, inspections, storms and compliance reports. Times are ISO 8601 UTC. ' +
           'Writes need `Authorization: Bearer <token>` with a role: viewer < inspector < engineer < admin.',

@@ -422,18 +422,27 @@ export class IngestStage implements IngestSink {
   private applyState(r: Reading): void {
     const s = this.state(r.siteId, r.deviceId);
     if (s.lastTs === null || r.ts >= s.lastTs) s.lastTs = r.ts;
-    s.lastReceivedAt = Math.max(s.lastReceivedAt ?? 0, r.receivedAt);
-    for (const [k, v] of Object.entries(r.values)) {
-      const cur = s.latest[k];
-      if (!cur || cur.ts <= r.ts) s.latest[k] = { value: v, ts: r.ts };
-    }
-    if (r.alarms)
-      for (const [k, v] of Object.entries(r.alarms)) {
-        const key = `alarms.${k}`;
-        const cur = s.latest[key];
-        if (v !== undefined && (!cur || cur.ts <= r.ts)) s.latest[key] = { value: v, ts: r.ts };
+    if (s.lastReceivedAt === null || r.receivedAt > s.lastReceivedAt) s.lastReceivedAt = r.receivedAt;
+    const values = r.values as Record<string, number>;
+    for (const k in values) this.setLatest(s, k, values[k]!, r.ts);
+    if (r.alarms) {
+      const alarms = r.alarms as Record<string, boolean | undefined>;
+      for (const k in alarms) {
+        const v = alarms[k];
+        if (v !== undefined) this.setLatest(s, `alarms.${k}`, v, r.ts);
       }
+    }
     this.dirty.add(`${r.siteId}/${r.deviceId}`);
+  }
+
+  /** Late data never overwrites a newer value. */
+  private setLatest(s: DeviceStateRow, key: string, value: number | boolean, ts: number): void {
+    const cur = s.latest[key];
+    if (!cur) s.latest[key] = { value, ts };
+    else if (cur.ts <= ts) {
+      cur.value = value;
+      cur.ts = ts;
+    }
   }
 
   private flushDeviceStates(): void {

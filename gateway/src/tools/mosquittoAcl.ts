@@ -4,11 +4,9 @@
  * Device passwords for Mosquitto are set with `mosquitto_passwd` (the gateway keeps only hashes).
  */
 import { loadConfig } from '../config/load.ts';
+import { SAMPLE_CONFIG } from '../paths.ts';
 
-const path =
-  process.argv[2] ??
-  process.env.GATEWAY_CONFIG ??
-  new URL('../../config/sample.yaml', import.meta.url).pathname;
+const path = process.argv[2] ?? process.env.GATEWAY_CONFIG ?? SAMPLE_CONFIG;
 const config = loadConfig(path, {});
 const gatewayUser = config.mqtt.username ?? 'gateway';
 const lines = [

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+
+interface FormatModule {
+  formatTime(t: string | number | null | undefined, tz: string): string;
+  formatDuration(ms: number): string;
+  relativeDue(due: string | number, now: number): string;
+  relativePast(t: string | number, now: number): string;
+  zonedToUtc(local: string, tz: string): number;
+  utcToZonedInput(ms: number, tz: string): string;
+  isSilent(
+    d: { kind: string; lastReadingAt: string | null; lastReceivedAt?: string | null },
+    now: number,
+  ): boolean;
+  tipsPerBucket(
+    points: Array<{ ts: string; value: number }>,
+    from: number,
+    to: number,
+    bucketMs: number,
+  ): Array<{ start: number; tips: number }>;
+}
+
+const modulePath = '../../dashboard/format.js';
+const f = (await import(modulePath)) as FormatModule;
+const H = 3_600_000;
+
+describe('dashboard formatting', () => {
+  it('shows times in the site zone, with its abbreviation', () => {
+    expect(f.formatTime('2025-03-04T19:05:00Z', 'America/New_York')).toBe('Mar 4, 2025, 14:05 EST');
+    expect(f.formatTime('2025-07-04T19:05:00Z', 'America/New_York')).toBe('Jul 4, 2025, 15:05 EDT');
+    expect(f.formatTime(null, 'UTC')).toBe('');
+  });
+
+  it('says how far a deadline is, or how late it is', () => {
+    const now = Date.parse('2025-03-04T12:00:00Z');
+    expect(f.relativeDue(now + 5 * H, now)).toBe('in 5 h');
+    expect(f.relativeDue(now - 3 * H, now)).toBe('3 h overdue');
+    expect(f.relativeDue(now + 90 * 60_000, now)).toBe('in 1 h 30 min');
+    expect(f.relativeDue(now - 26 * H, now)).toBe('1 d 2 h overdue');
+    expect(f.relativeDue(now + 10 * 24 * H, now)).toBe('in 10 d');
+    expect(f.relativePast(now - 12 * 60_000, now)).toBe('12 min ago');
+    expect(f.relativePast(now - 10_000, now)).toBe('just now');
+  });
+
+  it('turns a wall-clock time in a zone into UTC and back, across DST', () => {
+    expect(new Date(f.zonedToUtc('2025-03-04T14:05', 'America/New_York')).toISOString()).toBe(
+      '2025-03-04T19:05:00.000Z',
+    );
+    expect(new Date(f.zonedToUtc('2025-07-04T15:05', 'America/New_York')).toISOString()).toBe(
+      '2025-07-04T19:05:00.000Z',
+    );
+    expect(f.utcToZonedInput(Date.parse('2025-11-02T05:30:00Z'), 'America/New_York')).toBe(
+      '2025-11-02T01:30',
+    );
+    expect(Number.isNaN(f.zonedToUtc('', 'UTC'))).toBe(true);
+  });
+
+  it('calls a device silent past its kind limit, and one never heard from a gap', () => {
+    const now = Date.parse('2025-03-04T12:00:00Z');
+    const at = (ms: number) => new Date(ms).toISOString();
+    expect(f.isSilent({ kind: 'rain-gauge', lastReadingAt: at(now - 59 * 60_000) }, now)).toBe(false);
+    expect(f.isSilent({ kind: 'rain-gauge', lastReadingAt: at(now - 61 * 60_000) }, now)).toBe(true);
+    expect(f.isSilent({ kind: 'sediment-trap', lastReadingAt: at(now - 90 * 60_000) }, now)).toBe(false);
+    expect(f.isSilent({ kind: 'sediment-trap', lastReadingAt: null }, now)).toBe(true);
+  });
+
+  it('turns a cumulative tip counter into rain per bucket, a drop being a reset', () => {
+    const from = Date.parse('2025-03-04T00:00:00Z');
+    const p = (h: number, value: number) => ({ ts: new Date(from + h * H).toISOString(), value });
+    const b = f.tipsPerBucket(
+      [p(0.1, 100), p(0.5, 110), p(1.5, 130), p(2.2, 5), p(2.8, 9)],
+      from,
+      from + 3 * H,
+      H,
+    );
+    expect(b.map((x) => x.tips)).toEqual([10, 20, 9]);
+  });
+});
