@@ -213,8 +213,11 @@ const esc = (s: unknown) =>
 export function reportToHtml(r: ComplianceReport): string {
   const fmt = new Intl.DateTimeFormat('en-US', {
     timeZone: r.site.timezone,
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
     timeZoneName: 'short',
   });
   const t = (iso: string | null | undefined) => (iso ? `${esc(fmt.format(new Date(iso)))}` : '—');

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
 
 /** GET /api/health and GET /metrics. */
 export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -15,6 +16,21 @@ export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const h = ctx.health();
       reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
       return h;
+    },
+  );
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Who the bearer token belongs to, and its role',
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.caller(req);
+      if (!caller) throw new ApiError('UNAUTHORIZED');
+      return caller;
     },
   );
   app.get(

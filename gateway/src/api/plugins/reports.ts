@@ -34,16 +34,20 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       const from = q.from ?? to - 30 * 86_400_000;
       if (from > to) throw new ApiError('BAD_REQUEST', 'from is after to');
       const c = ctx.compliance;
+      const alerts = c.listAlerts({ siteId: site.id, from, to, limit: 10_000 });
+      // The extensions of the period's duties, whenever the letter was recorded.
+      const ids = new Set(alerts.map((a) => a.id));
+      const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
       const report = buildComplianceReport({
         site,
         timezone: site.timezone ?? ctx.config.timezone,
         from,
         to,
         now,
-        alerts: c.listAlerts({ siteId: site.id, from, to, limit: 10_000 }),
+        alerts,
         storms: c.listStorms({ siteId: site.id, from, to }),
         inspections: c.listInspections({ siteId: site.id, from, to }),
-        extensions: c.listExtensions({ siteId: site.id, from, to }),
+        extensions,
         chains: [
           c.verifyChain(undefined, undefined, 'alert_history'),
           c.verifyChain(undefined, undefined, 'inspections'),

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { SiteConfig } from '../../config/schema.ts';
+import { defaultSilentMinutes } from '../../rules/silent.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 
@@ -15,6 +16,8 @@ function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
         id: d.id,
         kind: d.kind,
         ...(d.role ? { role: d.role } : {}),
+        ...(d.inchesPerTip !== undefined ? { inchesPerTip: d.inchesPerTip } : {}),
+        silentAfterMinutes: d.silentAfterMinutes ?? defaultSilentMinutes(d.kind),
         status: st?.status ?? 'unknown',
         statusAt: st?.statusAt ? new Date(st.statusAt).toISOString() : null,
         lastReadingAt: st?.lastTs ? new Date(st.lastTs).toISOString() : null,
