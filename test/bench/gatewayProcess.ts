@@ -49,6 +49,9 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
     LOG_LEVEL: 'error',
     // BENCH_PROFILE_DIR: write a CPU profile of the gateway process there.
     ...(process.env.BENCH_PROFILE_DIR ? { PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
+    ...(process.env.BENCH_GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } : {}),
+    // As `npm start` runs it: two malloc arenas keep thread-pool allocations from inflating the RSS.
+    MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2',
   });
   let err = '';
   gw.stderr!.on('data', (d) => {

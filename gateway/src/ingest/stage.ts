@@ -367,7 +367,7 @@ export class IngestStage implements IngestSink {
             outcomes[i] = { status: 'duplicate', reading: p.reading };
             continue;
           }
-          stored.push({ ...p.reading, id: row.id, hash: row.hash });
+          stored.push(Object.assign(p.reading, row));
           if (this.o.outbox && this.o.toLine) lines.push(this.o.toLine(p.reading));
           outcomes[i] = { status: 'stored', reading: p.reading };
         }

@@ -59,6 +59,23 @@ function filterWithin(allowed: string, filter: string): boolean {
   return a.length === f.length;
 }
 
+/** At most `n` tasks at once; the rest wait in order. */
+class Semaphore {
+  private active = 0;
+  private waiting: Array<() => void> = [];
+  constructor(private readonly n: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
 function authError(message: string, code: 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
 }
@@ -70,6 +87,8 @@ export class EmbeddedMqttInput implements Input {
   private principals = new WeakMap<Client, Principal>();
   /** sha256 of passwords already verified, so reconnect storms do not cost a scrypt each. */
   private verified = new Map<string, string>();
+  /** scrypt needs 16 MB a check: a reconnect storm runs two at a time, not one per thread-pool thread. */
+  private scryptSlots = new Semaphore(2);
   private sink: IngestSink | undefined;
   private readonly now: () => number;
   private listening = false;
@@ -202,7 +221,8 @@ export class EmbeddedMqttInput implements Input {
     const pw = password ?? Buffer.alloc(0);
     const digest = createHash('sha256').update(pw).digest('hex');
     if (this.verified.get(username) !== digest) {
-      if (!(await verifyPasswordAsync(pw, hash))) throw authError(`bad password for ${username}`, 4);
+      if (!(await this.scryptSlots.run(() => verifyPasswordAsync(pw, hash))))
+        throw authError(`bad password for ${username}`, 4);
       this.verified.set(username, digest);
     }
     void client;

@@ -111,12 +111,25 @@ export function readingToLine(r: Reading): string {
   if (r.seq !== undefined) fields.push(['seq', intField(r.seq)]);
   const fs = fieldSet(fields);
   if (fs === '') return '';
-  const tags = tagSet([
-    ['site', r.siteId],
-    ['device', r.deviceId],
-    ['kind', r.deviceKind],
-  ]);
-  return `${escapeMeasurement(TELEMETRY_MEASUREMENT)}${tags} ${fs} ${timestampMs(r.ts)}`;
+  return `${telemetrySeries(r)} ${fs} ${timestampMs(r.ts)}`;
+}
+
+/** Measurement and tags of a device's series; the same for every reading of it, so it is computed once. */
+const seriesCache = new Map<string, string>();
+function telemetrySeries(r: Reading): string {
+  const key = `${r.siteId}\u0000${r.deviceId}\u0000${r.deviceKind}`;
+  let series = seriesCache.get(key);
+  if (series === undefined) {
+    const tags = tagSet([
+      ['site', r.siteId],
+      ['device', r.deviceId],
+      ['kind', r.deviceKind],
+    ]);
+    series = `${escapeMeasurement(TELEMETRY_MEASUREMENT)}${tags}`;
+    if (seriesCache.size > 100_000) seriesCache.clear();
+    seriesCache.set(key, series);
+  }
+  return series;
 }
 
 export interface AlertChange {
