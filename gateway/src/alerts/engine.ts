@@ -9,6 +9,7 @@
  * and one live event; each changed alert's DTO, for live events and notification payloads, is built
  * once, as the transaction leaves it.
  */
+import cron, { type ScheduledTask } from 'node-cron';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Counter, Histogram, Registry } from '../metrics.ts';
@@ -172,6 +173,7 @@ export class ComplianceEngine {
   private readonly onNotify: (() => void) | undefined;
   private readonly reminderHours: readonly number[];
   private readonly tickIntervalMs: number;
+  private cronTask: ScheduledTask | undefined;
   private readonly sites = new Map<string, SiteIndex>();
   private readonly stateCache = new Map<string, unknown>();
   private timer: NodeJS.Timeout | undefined;
@@ -320,11 +322,22 @@ export class ComplianceEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // The calendar drives a tick at the top of every minute (annual letters, routine clocks, silent devices);
+    // a timer wakes the engine sooner when a reminder or deadline falls before that.
+    this.cronTask = cron.schedule(
+      '* * * * *',
+      () => {
+        if (this.running) this.scheduledTick();
+      },
+      { name: 'compliance-tick', noOverlap: true, unref: true },
+    );
     this.scheduledTick();
   }
 
   stop(): void {
     this.running = false;
+    this.cronTask?.destroy();
+    this.cronTask = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.wakeAt = Number.POSITIVE_INFINITY;
