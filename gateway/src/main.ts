@@ -69,10 +69,13 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   metrics
     .gauge('process_resident_memory_bytes', 'Resident memory of the gateway process')
     .collect((set) => set(process.memoryUsage.rss()));
-  metrics.gauge('nodejs_memory_bytes', 'Node.js memory by kind (heapUsed, heapTotal, external, arrayBuffers)').collect((set) => {
-    const m = process.memoryUsage();
-    for (const kind of ['heapUsed', 'heapTotal', 'external', 'arrayBuffers'] as const) set(m[kind], { kind });
-  });
+  metrics
+    .gauge('nodejs_memory_bytes', 'Node.js memory by kind (heapUsed, heapTotal, external, arrayBuffers)')
+    .collect((set) => {
+      const m = process.memoryUsage();
+      for (const kind of ['heapUsed', 'heapTotal', 'external', 'arrayBuffers'] as const)
+        set(m[kind], { kind });
+    });
   const registry = buildRegistry(config);
 
   // Store

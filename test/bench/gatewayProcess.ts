@@ -16,7 +16,10 @@ export interface BenchGateway {
 }
 
 export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const loader = args[0]?.endsWith('.mjs') ? [] : ['--import', 'tsx'];
+  // The bundle runs with the memory settings `npm start` uses; sources run through tsx.
+  const loader = args[0]?.endsWith('.mjs')
+    ? ['--max-semi-space-size=4', '--max-old-space-size=192']
+    : ['--import', 'tsx'];
   const profile = env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : [];
   return spawn(process.execPath, [...profile, ...loader, ...args], {
     cwd: ROOT,
@@ -49,7 +52,9 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
     LOG_LEVEL: 'error',
     // BENCH_PROFILE_DIR: write a CPU profile of the gateway process there.
     ...(process.env.BENCH_PROFILE_DIR ? { PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
-    ...(process.env.BENCH_GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } : {}),
+    ...(process.env.BENCH_GATEWAY_NODE_OPTIONS
+      ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS }
+      : {}),
     // As `npm start` runs it: two malloc arenas keep thread-pool allocations from inflating the RSS.
     MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2',
   });

@@ -16,7 +16,8 @@ export const importQuery = z.strictObject({
 });
 export type ImportQuery = z.infer<typeof importQuery>;
 
-const MAX_UPLOAD = 64 * 1024 * 1024;
+/** A year of one-row-per-tip logger data is well under 1 MB; the limit keeps an upload far below the heap. */
+const MAX_UPLOAD = 16 * 1024 * 1024;
 
 /**
  * POST /api/import: a rain-gauge logger download (HOBO CSV or Campbell TOA5) as the request body, fed

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../gateway/src/store/db.ts';
+import { ReadingStore } from '../../gateway/src/store/readings.ts';
+import type { Reading } from '../../shared/src/telemetry.ts';
+
+const DAY = 86_400_000;
+const reading = (i: number, ts: number): Reading => ({
+  siteId: 's',
+  deviceId: 'd',
+  deviceKind: 'rain-gauge',
+  ts,
+  seq: i,
+  receivedAt: ts,
+  transport: 'mqtt',
+  values: { rainTips: i },
+});
+
+describe('local store (real SQLite file)', () => {
+  const dirs: string[] = [];
+  const open = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    dirs.push(dir);
+    const db = openDatabase(dir);
+    return { db, store: new ReadingStore(db), dir };
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('runs in WAL mode and refuses to update a stored reading', () => {
+    const { db, store } = open();
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    store.insert(reading(1, Date.UTC(2026, 0, 1)));
+    expect(() => db.prepare('UPDATE readings SET data = ?').run('{"v":{"rainTips":99}}')).toThrow(
+      /append-only/,
+    );
+    db.close();
+  });
+
+  it('treats a second reading with the same device and source time as a duplicate', () => {
+    const { db, store } = open();
+    expect(store.insert(reading(1, 1_700_000_000_000))).toBeDefined();
+    expect(store.insert(reading(2, 1_700_000_000_000))).toBeUndefined();
+    expect(store.count()).toBe(1);
+    db.close();
+  });
+
+  it('retention prunes old readings and keeps the chain verifiable from an anchor', () => {
+    const { db, store } = open();
+    const now = Date.UTC(2026, 10, 30);
+    db.transaction(() => {
+      for (let i = 0; i < 100; i++) store.insert(reading(i, now - (100 - i) * DAY));
+    })();
+    for (let i = 0; i < 30; i++)
+      store.insertRejectionRow({
+        at: now,
+        transport: 'mqtt',
+        topic: 't',
+        reason: 'malformed_json',
+        detail: 'x',
+        excerpt: '{',
+      });
+    expect(store.verifyChain()).toEqual({ ok: true, checked: 100 });
+    const res = store.prune(now - 30 * DAY, 10, now);
+    expect(res).toEqual({ readings: 70, rejections: 20 });
+    expect(store.count()).toBe(30);
+    expect(store.recentRejections({ limit: 100 })).toHaveLength(10);
+    // The remaining rows still verify, starting from the anchor the prune left.
+    expect(store.verifyChain()).toEqual({ ok: true, checked: 30 });
+    db.close();
+  });
+
+  it('verification finds a tampered reading', () => {
+    const { db, store } = open();
+    db.transaction(() => {
+      for (let i = 0; i < 10; i++) store.insert(reading(i, Date.UTC(2026, 0, 1 + i)));
+    })();
+    db.exec('DROP TRIGGER readings_no_update');
+    db.prepare('UPDATE readings SET data = ? WHERE seq = 4').run('{"v":{"rainTips":400}}');
+    const v = store.verifyChain();
+    expect(v.ok).toBe(false);
+    expect(v.checked).toBe(4);
+    db.close();
+  });
+
+  it('keeps the chain across a reopen', () => {
+    const { db, store, dir } = open();
+    store.insert(reading(1, Date.UTC(2026, 0, 1)));
+    db.close();
+    const db2 = openDatabase(dir);
+    const store2 = new ReadingStore(db2);
+    store2.insert(reading(2, Date.UTC(2026, 0, 2)));
+    expect(store2.verifyChain()).toEqual({ ok: true, checked: 2 });
+    db2.close();
+  });
+});
