@@ -6,9 +6,11 @@
  * notification_events is the outbox the dispatcher drains; rows are inserted in the transaction
  * that changes the alert.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { RuleId, StormEvent } from '../rules/types.ts';
+import { where } from '../store/where.ts';
 import type { AlertStatus, ChainCheck, HistoryAction, InspectionKind } from './dto.ts';
 import { ensureNotificationTables } from './notify/store.ts';
 
@@ -640,78 +642,41 @@ export class AlertStore {
   }
 
   queryAlerts(q: AlertQuery, now: number): AlertRow[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.siteId !== undefined) {
-      where.push('site_id = ?');
-      params.push(q.siteId);
-    }
-    if (q.status !== undefined) {
-      const list = Array.isArray(q.status) ? q.status : [q.status];
-      where.push(`status IN (${list.map(() => '?').join(', ')})`);
-      params.push(...list);
-    }
-    if (q.rule !== undefined) {
-      where.push('rule = ?');
-      params.push(q.rule);
-    }
-    if (q.overdue === true) {
-      where.push(`status != 'resolved' AND due_at IS NOT NULL AND due_at < ?`);
-      params.push(now);
-    } else if (q.overdue === false) {
-      where.push(`(status = 'resolved' OR due_at IS NULL OR due_at >= ?)`);
-      params.push(now);
-    }
-    if (q.from !== undefined) {
-      where.push('raised_at >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== undefined) {
-      where.push('raised_at <= ?');
-      params.push(q.to);
-    }
+    const status = q.status === undefined ? undefined : Array.isArray(q.status) ? q.status : [q.status];
+    const w = where([
+      ['site_id = ?', q.siteId],
+      [`status IN (${(status ?? []).map(() => '?').join(', ')})`, status],
+      ['rule = ?', q.rule],
+      [`status != 'resolved' AND due_at IS NOT NULL AND due_at < ?`, q.overdue === true ? now : undefined],
+      [`(status = 'resolved' OR due_at IS NULL OR due_at >= ?)`, q.overdue === false ? now : undefined],
+      ['raised_at >= ?', q.from],
+      ['raised_at <= ?', q.to],
+    ]);
     const limit = Math.max(1, Math.min(q.limit ?? 1000, 10_000));
-    const sql = `SELECT * FROM alerts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY raised_at DESC, id DESC LIMIT ${limit}`;
-    return this.db.prepare<unknown[], AlertRow>(sql).all(...params);
+    const sql = `SELECT * FROM alerts ${w.sql} ORDER BY raised_at DESC, id DESC LIMIT ${limit}`;
+    return this.db.prepare<unknown[], AlertRow>(sql).all(...w.params);
   }
 
   queryStorms(q: { siteId?: string; from?: number; to?: number }): StormRow[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.siteId !== undefined) {
-      where.push('site_id = ?');
-      params.push(q.siteId);
-    }
-    if (q.from !== undefined) {
-      where.push('end >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== undefined) {
-      where.push('start <= ?');
-      params.push(q.to);
-    }
-    const sql = `SELECT * FROM storms ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY start, id`;
-    return this.db.prepare<unknown[], StormRow>(sql).all(...params);
+    const w = where([
+      ['site_id = ?', q.siteId],
+      ['end >= ?', q.from],
+      ['start <= ?', q.to],
+    ]);
+    return this.db
+      .prepare<unknown[], StormRow>(`SELECT * FROM storms ${w.sql} ORDER BY start, id`)
+      .all(...w.params);
   }
 
   queryInspections(q: { siteId?: string; from?: number; to?: number }): InspectionRow[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.siteId !== undefined) {
-      where.push('site_id = ?');
-      params.push(q.siteId);
-    }
-    if (q.from !== undefined) {
-      where.push('at >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== undefined) {
-      where.push('at <= ?');
-      params.push(q.to);
-    }
-    const sql = `SELECT * FROM inspections ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, seq`;
-    return this.db.prepare<unknown[], InspectionRow>(sql).all(...params);
+    const w = where([
+      ['site_id = ?', q.siteId],
+      ['at >= ?', q.from],
+      ['at <= ?', q.to],
+    ]);
+    return this.db
+      .prepare<unknown[], InspectionRow>(`SELECT * FROM inspections ${w.sql} ORDER BY at, seq`)
+      .all(...w.params);
   }
 
   queryExtensions(q: {
@@ -720,27 +685,15 @@ export class AlertStore {
     from?: number;
     to?: number;
   }): Array<ExtensionRow & { site_id: string; rule: RuleId }> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.alertId !== undefined) {
-      where.push('e.alert_id = ?');
-      params.push(q.alertId);
-    }
-    if (q.siteId !== undefined) {
-      where.push('a.site_id = ?');
-      params.push(q.siteId);
-    }
-    if (q.from !== undefined) {
-      where.push('e.at >= ?');
-      params.push(q.from);
-    }
-    if (q.to !== undefined) {
-      where.push('e.at <= ?');
-      params.push(q.to);
-    }
+    const w = where([
+      ['e.alert_id = ?', q.alertId],
+      ['a.site_id = ?', q.siteId],
+      ['e.at >= ?', q.from],
+      ['e.at <= ?', q.to],
+    ]);
     const sql = `SELECT e.*, a.site_id AS site_id, a.rule AS rule FROM extensions e JOIN alerts a ON a.id = e.alert_id
-      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq`;
-    return this.db.prepare<unknown[], ExtensionRow & { site_id: string; rule: RuleId }>(sql).all(...params);
+      ${w.sql} ORDER BY e.seq`;
+    return this.db.prepare<unknown[], ExtensionRow & { site_id: string; rule: RuleId }>(sql).all(...w.params);
   }
 
   chainHead(table: ChainedTable): { seq: number; hash: string } | null {

@@ -2,9 +2,11 @@
  * Readings, device state and rejections in the local store. Readings are append-only and chained by
  * hash: each row carries sha256(previous hash + its canonical content), so a report can cite the head.
  */
+
 import { createHash } from 'node:crypto';
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import type { Db } from './db.ts';
+import { where } from './where.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -159,22 +161,16 @@ export class ReadingStore {
   }
 
   recentRejections(opts: { limit?: number; reason?: string; siteId?: string } = {}): RejectionRecord[] {
-    const where: string[] = [];
-    const args: unknown[] = [];
-    if (opts.reason) {
-      where.push('reason = ?');
-      args.push(opts.reason);
-    }
-    if (opts.siteId) {
-      where.push('site_id = ?');
-      args.push(opts.siteId);
-    }
+    const w = where([
+      ['reason = ?', opts.reason],
+      ['site_id = ?', opts.siteId],
+    ]);
     const rows = this.db
       .prepare(
         `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt FROM rejections
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
+         ${w.sql} ORDER BY id DESC LIMIT ?`,
       )
-      .all(...args, opts.limit ?? 100) as Array<Record<string, unknown>>;
+      .all(...w.params, opts.limit ?? 100) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       id: r.id as number,
       at: r.at as number,
