@@ -177,9 +177,7 @@ if (ONLY.has('latency')) {
 }
 
 if (ONLY.has('import')) {
-  const r = await importBench(
-    '/work/shared/data/rain/hobo_quincemil_2017.csv'.replace('/work/shared', join(ROOT, '../shared')),
-  );
+  const r = await importBench(join(ROOT, '../shared/data/rain/hobo_quincemil_2017.csv'));
   say(
     `import: hobo_quincemil_2017.csv, ${r.tips} tips, ${r.storms} storms (${r.qualifying} qualifying): ${(r.ms / 1000).toFixed(2)} s to import and evaluate`,
   );

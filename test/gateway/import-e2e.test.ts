@@ -3,10 +3,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RAIN_DIR } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const run = promisify(execFile);
-const RAIN = '/work/shared/data/rain';
+const RAIN = RAIN_DIR;
 const TOKEN = 'import-engineer-token';
 const FILE = `${RAIN}/hobo_quincemil_2017.csv`;
 

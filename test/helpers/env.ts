@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 export const IN_CI = process.env.CI === 'true';
 
@@ -54,3 +55,6 @@ export async function waitFor<T>(
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/** The real rain-gauge logger records, in the team's kit beside the repository (`../shared/data/rain`). */
+export const RAIN_DIR = join(import.meta.dirname, '../../../shared/data/rain');

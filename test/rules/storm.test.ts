@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   STORM_MAX_FROZEN,
@@ -8,6 +9,7 @@ import {
   thresholdTips,
 } from '../../gateway/src/rules/storm.ts';
 import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
+import { RAIN_DIR } from '../helpers/env.ts';
 import { ctxOf, DAY, HOUR, MIN, reading, run, Sink, shuffle, T0, tick } from './helpers.ts';
 
 const MM02 = 0.007874;
@@ -461,7 +463,7 @@ describe('storm-inspection: late and out-of-order data', () => {
 });
 
 describe('storm-inspection: a real gauge record (HOBO, Quincemil 2017, 0.2 mm tips)', () => {
-  const file = '/work/shared/data/rain/hobo_quincemil_2017.csv';
+  const file = join(RAIN_DIR, 'hobo_quincemil_2017.csv');
   const rows = readFileSync(file, 'utf8')
     .split(/\r?\n/)
     .filter((l) => l.trim() !== '')
