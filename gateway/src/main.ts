@@ -398,7 +398,10 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       started.push(i);
     }
   } catch (e) {
-    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    for (const s of started.reverse())
+      await s
+        .stop()
+        .catch((err: Error) => log.error({ err: err.message }, 'error while stopping after a failed start'));
     db.close();
     throw e;
   }
