@@ -237,6 +237,9 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       clientId: config.mqtt.clientId ?? `gateway-${config.gatewayId}`,
       ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
       ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
+      ...(config.mqtt.clientTls?.caFile ? { ca: readFileSync(config.mqtt.clientTls.caFile) } : {}),
+      ...(config.mqtt.clientTls?.certFile ? { cert: readFileSync(config.mqtt.clientTls.certFile) } : {}),
+      ...(config.mqtt.clientTls?.keyFile ? { key: readFileSync(config.mqtt.clientTls.keyFile) } : {}),
       metrics,
       log,
     });

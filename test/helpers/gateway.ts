@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import type { Config, ConfigInput } from '../../gateway/src/config/schema.ts';
 import { type Gateway, startGateway } from '../../gateway/src/main.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
+import { type Log, silentLog } from '../../gateway/src/pipeline.ts';
 import { hashPassword } from '../../shared/src/password.ts';
 import { freePort } from './env.ts';
 
@@ -53,7 +53,7 @@ export interface TestGateway extends Gateway {
 /** Starts a real gateway on free loopback ports with a temp data dir. */
 export async function startTestGateway(
   overrides: Partial<ConfigInput> = {},
-  opts: { dataDir?: string } = {},
+  opts: { dataDir?: string; log?: Log } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
   const input = testConfigInput(overrides);
@@ -63,7 +63,7 @@ export async function startTestGateway(
     http: { port: await freePort(), host: '127.0.0.1', ...(input.http ?? {}) },
     mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
   });
-  const gw = await startGateway(config, { log: silentLog });
+  const gw = await startGateway(config, { log: opts.log ?? silentLog });
   return {
     ...gw,
     dataDir,

@@ -156,6 +156,10 @@ export const configSchema = z
         /** An external broker instead of the embedded one, e.g. mqtt://broker:1883 or mqtts://... */
         url: z.string().optional(),
         clientId: z.string().optional(),
+        /** TLS for the external broker (mqtts://): a private CA and, for mutual TLS, a client certificate. */
+        clientTls: z
+          .strictObject({ caFile: z.string().optional(), certFile: z.string().optional(), keyFile: z.string().optional() })
+          .optional(),
         /** Accounts that may subscribe (dashboards, operators' tools) to the listed topic filters. */
         users: z
           .array(
