@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filtersIntersect } from '../../gateway/src/ingest/mqtt/embedded.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';
 
@@ -44,7 +45,14 @@ describe('embedded broker', () => {
     gw = await startTestGateway({
       ingest: { deviceRatePerSec: 50, deviceBurst: 200 },
       mqtt: {
-        users: [{ username: 'ops', passwordHash: testHash('pw-ops'), subscribe: ['gateway/#', 'alerts/#'] }],
+        users: [
+          { username: 'ops', passwordHash: testHash('pw-ops'), subscribe: ['gateway/#', 'alerts/#'] },
+          {
+            username: 'watcher',
+            passwordHash: testHash('pw-watcher'),
+            subscribe: ['sites/+/devices/+/telemetry'],
+          },
+        ],
       },
     });
   });
@@ -214,5 +222,40 @@ describe('embedded broker', () => {
     expect(granted[0]!.qos).toBe(1);
     expect(JSON.parse(await got)).toMatchObject({ status: 'online' });
     await expect(ops.subscribeAsync('sites/#', { qos: 1 })).rejects.toThrow(/Subscribe error/);
+  });
+
+  it('routes telemetry to a subscriber once someone watches it', async () => {
+    const watcher = await connect(gw, 'watcher', 'pw-watcher');
+    clients.push(watcher);
+    const got = new Promise<string>((resolve) => watcher.on('message', (_t, p) => resolve(p.toString())));
+    await watcher.subscribeAsync('sites/+/devices/+/telemetry', { qos: 1 });
+    const dev = await connect(gw, 'maple-ridge/rg-2', 'pw-rg-2');
+    clients.push(dev);
+    const payload = JSON.stringify({ seq: 7777, rainTips: 1 });
+    await dev.publishAsync(T('rg-2'), payload, { qos: 1 });
+    expect(await got).toBe(payload);
+  });
+});
+
+describe('topic filters', () => {
+  it('tell whether two filters can match one topic', () => {
+    const t = 'sites/+/devices/+/telemetry';
+    for (const f of [
+      '#',
+      'sites/#',
+      'sites/a/devices/b/telemetry',
+      'sites/+/devices/+/+',
+      '+/+/+/+/telemetry',
+      'sites/a/#',
+    ])
+      expect(filtersIntersect(f, t), f).toBe(true);
+    for (const f of [
+      'alerts/#',
+      'gateway/#',
+      'sites/a/devices/b/status',
+      'sites/+/devices',
+      'sites/a/devices/b/telemetry/x',
+    ])
+      expect(filtersIntersect(f, t), f).toBe(false);
   });
 });

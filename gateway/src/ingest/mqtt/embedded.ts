@@ -43,6 +43,20 @@ export function topicMatches(filter: string, topic: string): boolean {
   return f.length === t.length;
 }
 
+const TELEMETRY_FILTER = 'sites/+/devices/+/telemetry';
+
+/** Can some topic match both filters? */
+export function filtersIntersect(a: string, b: string): boolean {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] === '#' || y[i] === '#') return true;
+    if (x[i] === undefined || y[i] === undefined) return false;
+    if (x[i] !== '+' && y[i] !== '+' && x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
 /** Is `filter` no wider than `allowed` (every topic it matches is matched by `allowed`)? */
 function filterWithin(allowed: string, filter: string): boolean {
   const a = allowed.split('/');
@@ -87,6 +101,8 @@ export class EmbeddedMqttInput implements Input {
   private principals = new WeakMap<Client, Principal>();
   /** sha256 of passwords already verified, so reconnect storms do not cost a scrypt each. */
   private verified = new Map<string, string>();
+  /** Whether any client has subscribed to a filter that can match device telemetry. */
+  private telemetryWatched = false;
   /** scrypt needs 16 MB a check: a reconnect storm runs two at a time, not one per thread-pool thread. */
   private scryptSlots = new Semaphore(2);
   private sink: IngestSink | undefined;
@@ -132,6 +148,7 @@ export class EmbeddedMqttInput implements Input {
         done(null, this.authorizeSubscribe(client, sub) ? sub : null),
     });
     this.broker = broker;
+    this.skipUnwatchedTelemetry(broker);
     broker.on('clientError', (client, err) =>
       this.o.log.debug({ clientId: client?.id, err: err.message }, 'MQTT client error'),
     );
@@ -290,6 +307,37 @@ export class EmbeddedMqttInput implements Input {
   }
 
   private authorizeSubscribe(client: Client, sub: Subscription): boolean {
+    const ok = this.mayGrant(client, sub);
+    if (ok && filtersIntersect(sub.topic, TELEMETRY_FILTER)) this.telemetryWatched = true;
+    return ok;
+  }
+
+  /**
+   * The gateway consumes device telemetry itself. Until some client subscribes to a filter that can match
+   * a telemetry topic, the broker need not route each telemetry publish to subscribers, offline sessions
+   * and retained storage: that routing is most of a broker's cost per message. From the first such
+   * subscription on, every publish is routed as usual.
+   */
+  private skipUnwatchedTelemetry(broker: Aedes): void {
+    type PublishFn = (packet: PublishPacket, client: Client | null, done?: (err?: Error) => void) => void;
+    const b = broker as unknown as { publish: PublishFn };
+    const route = b.publish.bind(broker);
+    b.publish = (packet, client, done) => {
+      if (
+        !this.telemetryWatched &&
+        client &&
+        typeof client === 'object' &&
+        !packet.retain &&
+        parseDeviceTopic(packet.topic).kind === 'telemetry'
+      ) {
+        done?.();
+        return;
+      }
+      route(packet, client, done);
+    };
+  }
+
+  private mayGrant(client: Client, sub: Subscription): boolean {
     const p = this.principals.get(client);
     if (!p || p.kind === 'anonymous') return this.o.mqtt.allowAnonymous;
     if (p.kind === 'device')
