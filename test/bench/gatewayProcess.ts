@@ -18,7 +18,7 @@ export interface BenchGateway {
 export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   // The bundle runs with the memory settings `npm start` uses; sources run through tsx.
   const loader = args[0]?.endsWith('.mjs')
-    ? ['--max-semi-space-size=4', '--max-old-space-size=192']
+    ? (process.env.BENCH_HEAP ?? '--max-semi-space-size=8 --max-old-space-size=192').split(' ')
     : ['--import', 'tsx'];
   const profile = env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : [];
   return spawn(process.execPath, [...profile, ...loader, ...args], {

@@ -158,7 +158,11 @@ export const configSchema = z
         clientId: z.string().optional(),
         /** TLS for the external broker (mqtts://): a private CA and, for mutual TLS, a client certificate. */
         clientTls: z
-          .strictObject({ caFile: z.string().optional(), certFile: z.string().optional(), keyFile: z.string().optional() })
+          .strictObject({
+            caFile: z.string().optional(),
+            certFile: z.string().optional(),
+            keyFile: z.string().optional(),
+          })
           .optional(),
         /** Accounts that may subscribe (dashboards, operators' tools) to the listed topic filters. */
         users: z
