@@ -125,6 +125,8 @@ describe('dispatcher with fake channels', () => {
     await dispatcher.start();
     await waitFor(() => dispatcher!.list({ status: 'failed' }).length === 1, 5_000, 'failed');
     expect(dispatcher.list()[0]!.lastError).toContain('no e-mail channel is configured');
+    // Failed at the first attempt: retrying cannot help until the channel is configured.
+    expect(dispatcher.list()[0]!.attempts).toBe(1);
   });
 
   it('fails an event whose payload is not JSON without retrying it', async () => {

@@ -568,17 +568,19 @@ export class NotificationDispatcher implements Output {
     const body = JSON.stringify({ event: row.kind, eventId: row.event_id, alert });
     switch (row.channel) {
       case 'mqtt':
-        if (!this.channels.mqtt) throw new DeliveryError('no MQTT channel is configured', false);
+        // A channel that is not configured cannot succeed by retrying: the delivery fails at once, visibly,
+        // and POST /api/notifications/retry sends it once the channel is configured.
+        if (!this.channels.mqtt) throw new DeliveryError('no MQTT channel is configured', true);
         await this.channels.mqtt.publish(row.target, body);
         return;
       case 'webhook':
         if (!this.channels.webhook)
-          throw new DeliveryError('no webhook channel is configured (is notify.webhookSecret set?)', false);
+          throw new DeliveryError('no webhook channel is configured (is notify.webhookSecret set?)', true);
         await this.channels.webhook.send({ url: row.target, kind: row.kind, eventId: row.event_id, body });
         return;
       case 'email': {
         if (!this.channels.email)
-          throw new DeliveryError('no e-mail channel is configured (notify.smtp)', false);
+          throw new DeliveryError('no e-mail channel is configured (notify.smtp)', true);
         const dto = this.alertDto(row, alert);
         const site = this.sites.get(dto.siteId);
         const toName = site?.recipients.find((r) => r.email === row.target)?.name;
