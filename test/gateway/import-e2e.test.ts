@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLoggerFile } from '../../gateway/src/import/parsers.ts';
 import { RAIN_DIR } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -39,6 +41,24 @@ function independentStorms(text: string) {
   return { tips: kept.length, events: storms.length, qualifying: storms.filter((n) => n >= 64).length };
 }
 
+const OTHER_FILES = [
+  { file: 'hobo_burn_2022.csv', device: 'burn-hobo' },
+  { file: 'campbell_burn22_rainevent_2022.dat', device: 'burn-campbell' },
+  { file: 'campbell_cabin_precip_2022.dat', device: 'cabin-campbell' },
+];
+
+/** Storm events from tip times: split at dry gaps of 6 h or more; 64 tips of 0.2 mm reach 0.5 in. */
+function splitStorms(times: number[]) {
+  const sizes: number[] = [];
+  let last = -Infinity;
+  for (const t of [...times].sort((a, b) => a - b)) {
+    if (t - last >= 6 * 3_600_000) sizes.push(0);
+    sizes[sizes.length - 1]!++;
+    last = t;
+  }
+  return { events: sizes.length, qualifying: sizes.filter((n) => n >= 64).length, tips: times.length };
+}
+
 describe('logger import through the running gateway', () => {
   let gw: TestGateway;
   beforeAll(async () => {
@@ -52,7 +72,14 @@ describe('logger import through the running gateway', () => {
         {
           id: 'quincemil',
           kind: 'construction',
-          devices: [{ id: 'hobo', kind: 'rain-gauge', inchesPerTip: 0.2 / 25.4 }],
+          devices: [
+            { id: 'hobo', kind: 'rain-gauge', inchesPerTip: 0.2 / 25.4 },
+            ...OTHER_FILES.map((f) => ({
+              id: f.device,
+              kind: 'rain-gauge' as const,
+              inchesPerTip: 0.2 / 25.4,
+            })),
+          ],
         },
       ],
     });
@@ -125,4 +152,30 @@ describe('logger import through the running gateway', () => {
     expect(junk.status).toBe(400);
     expect(((await junk.json()) as { error: string }).error).toBe('BAD_REQUEST');
   });
+
+  for (const { file, device } of OTHER_FILES)
+    it(`imports ${file}: the storms the rules find are the storms in its tips`, async () => {
+      const text = readFileSync(join(RAIN, file), 'utf8');
+      // The parser is checked against the raw text in test/import; here the pipeline is checked against it.
+      const want = splitStorms(parseLoggerFile(text, { tipMm: 0.2 }).tips.map((t) => t.ts));
+      const res = await fetch(`${gw.httpUrl}/api/import?siteId=quincemil&deviceId=${device}&name=${file}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` },
+        body: text,
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { tips: number }).tips).toBe(want.tips);
+      const storms = (
+        (await (
+          await fetch(`${gw.httpUrl}/api/storms?siteId=quincemil&from=2000-01-01T00:00:00Z`)
+        ).json()) as Array<{
+          deviceId: string;
+          tips: number;
+          qualified: boolean;
+        }>
+      ).filter((s) => s.deviceId === device);
+      expect(storms.length).toBe(want.events);
+      expect(storms.filter((s) => s.qualified).length).toBe(want.qualifying);
+      expect(storms.reduce((a, s) => a + s.tips, 0)).toBe(want.tips);
+    });
 });
