@@ -181,7 +181,10 @@ CREATE TABLE IF NOT EXISTS storms (
   due_at INTEGER,
   closed INTEGER NOT NULL,
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
+  updated_at INTEGER NOT NULL,
+  -- Set when late data merged this storm into another (its id) or showed it was no storm (''): kept for
+  -- the record, left out of the storm list and reports.
+  superseded_by TEXT
 );
 CREATE INDEX IF NOT EXISTS storms_site_start ON storms (site_id, start);
 
@@ -375,12 +378,12 @@ export class AlertStore {
       ),
       upsertStorm: db.prepare(
         `INSERT INTO storms (id, site_id, device_id, start, end, tips, inches, qualified, threshold_at, due_at,
-           closed, created_at, updated_at)
+           closed, created_at, updated_at, superseded_by)
          VALUES (@id, @siteId, @deviceId, @start, @end, @tips, @inches, @qualified, @thresholdAt, @dueAt,
-           @closed, @now, @now)
+           @closed, @now, @now, @supersededBy)
          ON CONFLICT (id) DO UPDATE SET end = excluded.end, tips = excluded.tips, inches = excluded.inches,
            qualified = excluded.qualified, threshold_at = excluded.threshold_at, due_at = excluded.due_at,
-           closed = excluded.closed, updated_at = excluded.updated_at`,
+           closed = excluded.closed, updated_at = excluded.updated_at, superseded_by = excluded.superseded_by`,
       ),
       stormById: db.prepare<[string], StormRow>('SELECT * FROM storms WHERE id = ?'),
       insertInspection: db.prepare(
@@ -584,6 +587,7 @@ export class AlertStore {
       thresholdAt: e.thresholdAt ?? null,
       dueAt: e.dueAt ?? null,
       closed: e.closed ? 1 : 0,
+      supersededBy: e.supersededBy ?? null,
       now,
     });
   }
@@ -659,6 +663,8 @@ export class AlertStore {
 
   queryStorms(q: { siteId?: string; from?: number; to?: number }): StormRow[] {
     const w = where([
+      // A storm that late data merged into another, or withdrew, is kept but not listed.
+      ['superseded_by IS NULL', []],
       ['site_id = ?', q.siteId],
       ['end >= ?', q.from],
       ['start <= ?', q.to],
