@@ -38,6 +38,9 @@ const reject = (reason: RejectReason, detail: string, siteId?: string, deviceId?
   ...(deviceId !== undefined ? { deviceId } : {}),
 });
 
+const unregistered = (siteId: string, deviceId: string) =>
+  reject('unregistered_device', `device ${siteId}/${deviceId} is not in the configuration`, siteId, deviceId);
+
 const ALWAYS_ALLOWED = new Set(['batteryV', 'rssi']);
 
 /** Maps the first zod issue onto a stable reason, with a readable detail naming the field. */
@@ -165,13 +168,7 @@ export function decodeMqttTelemetry(
   if (size > opts.maxPayloadBytes)
     return reject('oversize', `payload of ${size} bytes exceeds ${opts.maxPayloadBytes}`, siteId, deviceId);
   const device = registry.lookup(siteId, deviceId);
-  if (!device)
-    return reject(
-      'unregistered_device',
-      `device ${siteId}/${deviceId} is not in the configuration`,
-      siteId,
-      deviceId,
-    );
+  if (!device) return unregistered(siteId, deviceId);
   const json = parseJson(typeof payload === 'string' ? payload : payload.toString('utf8'), siteId, deviceId);
   if (!json.ok) return json;
   const v = json.value as Record<string, unknown> | null;
@@ -229,12 +226,6 @@ export function decodeSerialLine(
   }
   const { siteId, deviceId, ...rest } = parsed.data;
   const device = registry.lookup(siteId, deviceId);
-  if (!device)
-    return reject(
-      'unregistered_device',
-      `device ${siteId}/${deviceId} is not in the configuration`,
-      siteId,
-      deviceId,
-    );
+  if (!device) return unregistered(siteId, deviceId);
   return finish(rest, device, receivedAt, 'serial', opts);
 }

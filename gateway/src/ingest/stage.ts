@@ -135,10 +135,10 @@ export class IngestStage implements IngestSink {
             this.decodeOpts,
           );
     if (!decoded.ok)
-      return this.rejectMsg(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId);
+      return this.refuse(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId);
     const r = decoded.reading;
     if (!this.allow(r.siteId, r.deviceId, msg.receivedAt))
-      return this.rejectMsg(
+      return this.refuse(
         msg,
         'rate_limited',
         `device ${r.siteId}/${r.deviceId} exceeds its message rate`,
@@ -222,18 +222,11 @@ export class IngestStage implements IngestSink {
     return true;
   }
 
-  /** Records a message that a transport refused (e.g. a publish outside the device's own topics). */
+  /**
+   * Counts and records a rejected message; also used by transports for what they refuse themselves
+   * (e.g. a publish outside the device's own topics).
+   */
   refuse(
-    msg: RawMessage,
-    reason: RejectReason,
-    detail: string,
-    siteId?: string,
-    deviceId?: string,
-  ): Promise<IngestResult> {
-    return this.rejectMsg(msg, reason, detail, siteId, deviceId);
-  }
-
-  private rejectMsg(
     msg: RawMessage,
     reason: RejectReason,
     detail: string,
@@ -270,7 +263,7 @@ export class IngestStage implements IngestSink {
 
   private status(msg: RawMessage, siteId: string, deviceId: string): Promise<IngestResult> {
     if (!this.o.registry.lookup(siteId, deviceId))
-      return this.rejectMsg(
+      return this.refuse(
         msg,
         'unregistered_device',
         `device ${siteId}/${deviceId} is not in the configuration`,
@@ -283,7 +276,7 @@ export class IngestStage implements IngestSink {
       try {
         value = JSON.parse(text);
       } catch (e) {
-        return this.rejectMsg(
+        return this.refuse(
           msg,
           'malformed_json',
           `malformed status: ${(e as Error).message}`,
@@ -294,7 +287,7 @@ export class IngestStage implements IngestSink {
     }
     const parsed = deviceStatusSchema.safeParse(value);
     if (!parsed.success)
-      return this.rejectMsg(
+      return this.refuse(
         msg,
         'wrong_type',
         'status must be "online", "offline" or {"status": ...}',
