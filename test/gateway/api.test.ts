@@ -85,6 +85,10 @@ describe('HTTP API', () => {
     const ok = await fetch(url, { method: 'POST', body: '{}', headers: auth('inspector') });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ status: 'acknowledged', acknowledgedBy: 'Ida Inspector' });
+    // The storm of Nov 20 was due on Nov 21: overdue, whether asked as a flag or as a status.
+    expect(await get<unknown[]>('/api/alerts?rule=storm-inspection&overdue=true')).toHaveLength(1);
+    expect(await get<unknown[]>('/api/alerts?rule=storm-inspection&status=overdue')).toHaveLength(1);
+    expect(await get<unknown[]>('/api/alerts?rule=storm-inspection&overdue=false')).toHaveLength(0);
     const me = await fetch(`${gw.httpUrl}/api/auth/me`, { headers: auth('engineer') });
     expect(await me.json()).toEqual({ name: 'Eve Engineer PE', role: 'engineer' });
   });

@@ -3,7 +3,7 @@
  * hash: each row carries sha256(previous hash + its canonical content), so a report can cite the head.
  */
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import type { Db } from './db.ts';
 import { where } from './where.ts';
@@ -44,9 +44,11 @@ export function readingData(r: Reading): string {
 
 /** sha256 over the previous hash and the reading's identity and content, as stored. */
 export function readingHash(prev: string, r: Reading, data: string = readingData(r)): string {
-  return createHash('sha256')
-    .update(`${prev}|${r.siteId}|${r.deviceId}|${r.deviceKind}|${r.ts}|${r.seq ?? ''}|${data}`)
-    .digest('hex');
+  return hash(
+    'sha256',
+    `${prev}|${r.siteId}|${r.deviceId}|${r.deviceKind}|${r.ts}|${r.seq ?? ''}|${data}`,
+    'hex',
+  );
 }
 
 export class ReadingStore {

@@ -8,7 +8,8 @@ import { openapi, parseWith, timeParam } from '../query.ts';
 
 const alertsQuery = z.strictObject({
   siteId: z.string().optional(),
-  status: z.enum(ALERT_STATUSES).optional(),
+  /** `overdue` is not a status but a flag on open and acknowledged alerts; it is accepted here too. */
+  status: z.enum([...ALERT_STATUSES, 'overdue']).optional(),
   rule: z.enum(RULE_IDS).optional(),
   overdue: z.enum(['true', 'false']).optional(),
   from: timeParam.optional(),
@@ -64,7 +65,8 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       knownSite(q.siteId);
       return c.listAlerts({
         ...(q.siteId ? { siteId: q.siteId } : {}),
-        ...(q.status ? { status: q.status } : {}),
+        ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
+        ...(q.status === 'overdue' ? { overdue: true } : {}),
         ...(q.rule ? { rule: q.rule } : {}),
         ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
         ...(q.from !== undefined ? { from: q.from } : {}),
