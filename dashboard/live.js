@@ -6,6 +6,8 @@
  *   onReconnected: () => void}} LiveHandlers
  */
 
+import { getToken } from './api.js';
+
 export const EVENT_TYPES = ['readings', 'device-status', 'alert', 'storm', 'inspection'];
 
 /**
@@ -27,7 +29,9 @@ export function connectLive(handlers, path = '/api/events') {
     clearTimeout(retry);
     es?.close();
     handlers.onState(everConnected ? 'reconnecting' : 'connecting', '');
-    es = new EventSource(path);
+    // EventSource cannot send an Authorization header: a gateway that requires tokens for reads takes it here.
+    const token = getToken();
+    es = new EventSource(token ? `${path}?access_token=${encodeURIComponent(token)}` : path);
     es.addEventListener('hello', () => {
       attempt = 0;
       handlers.onState('live', '');

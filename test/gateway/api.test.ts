@@ -193,3 +193,33 @@ describe('HTTP API', () => {
     expect(ev.alertHistory.ok).toBe(true);
   });
 });
+
+describe('reads behind tokens (http.authenticateReads)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      http: { port: 0, host: '127.0.0.1', authenticateReads: true },
+      auth: { tokens: [{ name: 'Vic Viewer', role: 'viewer', tokenSha256: sha(TOKENS.viewer) }] },
+    });
+  });
+  afterAll(async () => gw?.cleanup());
+
+  it('refuses reads without a token and serves them with one', async () => {
+    expect((await fetch(`${gw.httpUrl}/api/sites`)).status).toBe(401);
+    expect(
+      (await fetch(`${gw.httpUrl}/api/sites`, { headers: { authorization: `Bearer ${TOKENS.viewer}` } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('lets the live feed take the token as access_token, since EventSource cannot send a header', async () => {
+    expect((await fetch(`${gw.httpUrl}/api/events`)).status).toBe(401);
+    expect((await fetch(`${gw.httpUrl}/api/events?access_token=wrong`)).status).toBe(401);
+    const ctl = new AbortController();
+    const res = await fetch(`${gw.httpUrl}/api/events?access_token=${TOKENS.viewer}`, { signal: ctl.signal });
+    expect(res.status).toBe(200);
+    const first = await res.body!.getReader().read();
+    expect(new TextDecoder().decode(first.value)).toContain('event: hello');
+    ctl.abort();
+  });
+});

@@ -24,7 +24,11 @@ export class Auth {
   caller(req: FastifyRequest): Caller | undefined {
     const h = req.headers.authorization;
     if (!h?.startsWith('Bearer ')) return undefined;
-    return this.byHash.get(createHash('sha256').update(h.slice(7).trim()).digest('hex'));
+    return this.byToken(h.slice(7).trim());
+  }
+
+  byToken(token: string): Caller | undefined {
+    return this.byHash.get(createHash('sha256').update(token).digest('hex'));
   }
 
   /** Throws 401/403 unless the caller holds at least `role`. */
@@ -39,5 +43,19 @@ export class Auth {
   /** Reads are open unless `http.authenticateReads` is set. */
   requireRead(req: FastifyRequest): void {
     if (this.authenticateReads) this.require(req, 'viewer');
+  }
+
+  /**
+   * For server-sent events only: a browser's EventSource cannot send a header, so the token may also come
+   * as `?access_token=`. The gateway logs no URLs.
+   */
+  requireReadStream(req: FastifyRequest): void {
+    if (!this.authenticateReads) return;
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    if (typeof q.access_token === 'string' && !req.headers.authorization) {
+      if (!this.byToken(q.access_token)) throw new ApiError('UNAUTHORIZED');
+      return;
+    }
+    this.require(req, 'viewer');
   }
 }

@@ -9,7 +9,7 @@ export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/events',
     { schema: { tags: ['events'], summary: 'Server-sent events, live' } },
     (req, reply) => {
-      ctx.auth.requireRead(req);
+      ctx.auth.requireReadStream(req);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
