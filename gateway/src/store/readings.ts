@@ -203,16 +203,26 @@ export class ReadingStore {
     to: number;
     limit: number;
   }): StoredReading[] {
+    const out: StoredReading[] = [];
+    for (const r of this.iterate(opts)) {
+      if (out.length >= opts.limit) break;
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** The same readings one at a time, so a long range is never held in memory whole. */
+  *iterate(opts: { siteId: string; deviceId?: string; from: number; to: number }): Generator<StoredReading> {
     const rows = this.db
       .prepare(
         `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings
          WHERE site_id = ? ${opts.deviceId ? 'AND device_id = ?' : ''} AND ts >= ? AND ts <= ?
-         ORDER BY ts, id LIMIT ?`,
+         ORDER BY ts, id`,
       )
-      .all(
-        ...[opts.siteId, ...(opts.deviceId ? [opts.deviceId] : []), opts.from, opts.to, opts.limit],
-      ) as Array<Record<string, unknown>>;
-    return rows.map(rowToReading);
+      .iterate(
+        ...[opts.siteId, ...(opts.deviceId ? [opts.deviceId] : []), opts.from, opts.to],
+      ) as IterableIterator<Record<string, unknown>>;
+    for (const row of rows) yield rowToReading(row);
   }
 
   /** The newest reading of a device by source time. */

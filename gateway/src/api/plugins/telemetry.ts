@@ -37,26 +37,25 @@ function fieldValue(r: StoredReading, field: string): number | undefined {
 
 /**
  * Downsampling keeps what each field means: a cumulative tip counter keeps the last value of a bucket,
- * interval rain is summed, everything else is averaged with its min and max.
+ * interval rain is summed, everything else is averaged with its min and max. Points arrive in time order
+ * and only the current bucket is held open.
  */
-function downsample(
-  points: Array<{ ts: number; value: number }>,
-  field: string,
-  from: number,
-  bucketMs: number,
-) {
-  const out: Array<{ ts: string; value: number; min: number; max: number; n: number }> = [];
-  let cur: { start: number; sum: number; min: number; max: number; n: number; last: number } | undefined;
-  const emit = () => {
-    if (!cur) return;
-    const value = field === 'rainTips' ? cur.last : field === 'rainIn' ? cur.sum : cur.sum / cur.n;
-    out.push({ ts: new Date(cur.start).toISOString(), value, min: cur.min, max: cur.max, n: cur.n });
-  };
-  for (const p of points) {
-    const start = from + Math.floor((p.ts - from) / bucketMs) * bucketMs;
+class Buckets {
+  readonly out: Array<{ ts: string; value: number; min: number; max: number; n: number }> = [];
+  private cur: { start: number; sum: number; min: number; max: number; n: number; last: number } | undefined;
+  constructor(
+    private readonly field: string,
+    private readonly from: number,
+    readonly bucketMs: number,
+  ) {}
+
+  add(p: { ts: number; value: number }): void {
+    const start = this.from + Math.floor((p.ts - this.from) / this.bucketMs) * this.bucketMs;
+    let cur = this.cur;
     if (!cur || cur.start !== start) {
-      emit();
+      this.emit();
       cur = { start, sum: 0, min: p.value, max: p.value, n: 0, last: p.value };
+      this.cur = cur;
     }
     cur.sum += p.value;
     cur.n++;
@@ -64,8 +63,19 @@ function downsample(
     cur.max = Math.max(cur.max, p.value);
     cur.last = p.value;
   }
-  emit();
-  return out;
+
+  finish(): this['out'] {
+    this.emit();
+    this.cur = undefined;
+    return this.out;
+  }
+
+  private emit(): void {
+    const c = this.cur;
+    if (!c) return;
+    const value = this.field === 'rainTips' ? c.last : this.field === 'rainIn' ? c.sum : c.sum / c.n;
+    this.out.push({ ts: new Date(c.start).toISOString(), value, min: c.min, max: c.max, n: c.n });
+  }
 }
 
 /** GET /api/telemetry: a device's readings in a time range, downsampled when the range is long. */
@@ -117,26 +127,28 @@ export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (a
         };
       }
       const field = q.field;
+      // Raw points up to maxPoints; past that, the series is bucketed as it streams from the store.
       const points: Array<{ ts: number; value: number }> = [];
-      for (const r of ctx.readings.query({
-        siteId: q.siteId,
-        deviceId: q.deviceId,
-        from,
-        to,
-        limit: 2_000_000,
-      })) {
+      let buckets: Buckets | undefined;
+      for (const r of ctx.readings.iterate({ siteId: q.siteId, deviceId: q.deviceId, from, to })) {
         const v = fieldValue(r, field);
-        if (v !== undefined) points.push({ ts: r.ts, value: v });
+        if (v === undefined) continue;
+        const p = { ts: r.ts, value: v };
+        if (buckets) buckets.add(p);
+        else if (points.length < q.maxPoints) points.push(p);
+        else {
+          buckets = new Buckets(field, from, Math.max(1000, Math.ceil((to - from + 1) / q.maxPoints)));
+          for (const earlier of points) buckets.add(earlier);
+          buckets.add(p);
+        }
       }
-      if (points.length <= q.maxPoints)
-        return {
-          ...base,
-          field,
-          bucketMs: null,
-          points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })),
-        };
-      const bucketMs = Math.max(1000, Math.ceil((to - from + 1) / q.maxPoints));
-      return { ...base, field, bucketMs, points: downsample(points, field, from, bucketMs) };
+      if (buckets) return { ...base, field, bucketMs: buckets.bucketMs, points: buckets.finish() };
+      return {
+        ...base,
+        field,
+        bucketMs: null,
+        points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })),
+      };
     },
   );
 };
