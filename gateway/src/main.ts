@@ -244,7 +244,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       log,
     });
     inputs.push(ext);
-    publisher = ext as unknown as Publisher;
+    publisher = ext;
   } else {
     embedded = new EmbeddedMqttInput({
       mqtt: config.mqtt,

@@ -4,6 +4,8 @@
  * zone), or defaults to UTC.
  */
 
+import { tzOffsetMs } from '../rules/util.ts';
+
 export interface WallTime {
   year: number;
   month: number;
@@ -53,28 +55,16 @@ export function makeWallToUtc(zone: Zone): (wallAsUtc: number) => number {
     const shift = zone.minutes * 60_000;
     return (w) => w - shift;
   }
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone.name,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
+  const tz = zone.name;
   const cache = new Map<number, number>();
   /** Offset (ms) of the zone at a UTC instant, cached per quarter hour. */
   const offsetAt = (utc: number): number => {
     const key = Math.floor(utc / 900_000);
-    const hit = cache.get(key);
-    if (hit !== undefined) return hit;
-    const at = key * 900_000;
-    const p: Record<string, number> = {};
-    for (const part of fmt.formatToParts(at)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-    const local = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-    const off = local - at;
-    cache.set(key, off);
+    let off = cache.get(key);
+    if (off === undefined) {
+      off = tzOffsetMs(key * 900_000, tz);
+      cache.set(key, off);
+    }
     return off;
   };
   return (w) => {
