@@ -7,6 +7,7 @@ import {
   ComplianceEngine,
   type EvaluatorInstance,
 } from '../../gateway/src/alerts/engine.ts';
+import type { EventRow } from '../../gateway/src/alerts/notify/store.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
@@ -160,16 +161,8 @@ export function makeEngine(
   return { engine, db, events, metrics, clock, notifyCalls };
 }
 
-export interface NotificationRow {
-  id: number;
-  event_id: string;
-  kind: string;
-  alert_id: string;
-  site_id: string;
-  rule: string;
-  payload: string;
-  created_at: number;
-}
+/** A row of the notification outbox, as the dispatcher reads it. */
+export type NotificationRow = EventRow;
 
 export function notifications(db: Database.Database, kind?: string): NotificationRow[] {
   return kind === undefined

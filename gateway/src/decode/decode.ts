@@ -38,7 +38,8 @@ const reject = (reason: RejectReason, detail: string, siteId?: string, deviceId?
   ...(deviceId !== undefined ? { deviceId } : {}),
 });
 
-const unregistered = (siteId: string, deviceId: string) =>
+/** The rejection of a message from a device the configuration does not name. */
+export const unregistered = (siteId: string, deviceId: string): Rejection =>
   reject('unregistered_device', `device ${siteId}/${deviceId} is not in the configuration`, siteId, deviceId);
 
 const ALWAYS_ALLOWED = new Set(['batteryV', 'rssi']);

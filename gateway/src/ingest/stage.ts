@@ -11,6 +11,7 @@ import {
   type DecodeResult,
   decodeMqttTelemetry,
   decodeSerialLine,
+  unregistered,
 } from '../decode/decode.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { Registry } from '../metrics.ts';
@@ -262,14 +263,10 @@ export class IngestStage implements IngestSink {
   }
 
   private status(msg: RawMessage, siteId: string, deviceId: string): Promise<IngestResult> {
-    if (!this.o.registry.lookup(siteId, deviceId))
-      return this.refuse(
-        msg,
-        'unregistered_device',
-        `device ${siteId}/${deviceId} is not in the configuration`,
-        siteId,
-        deviceId,
-      );
+    if (!this.o.registry.lookup(siteId, deviceId)) {
+      const r = unregistered(siteId, deviceId);
+      return this.refuse(msg, r.reason, r.detail, siteId, deviceId);
+    }
     const text = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
     let value: unknown = text.trim();
     if (text.trim().startsWith('{') || text.trim().startsWith('"')) {
