@@ -55,6 +55,7 @@ export class ReadingStore {
   private insertReading;
   private insertRejection;
   private lastHash: string;
+  private rows: number | undefined;
 
   constructor(private readonly db: Db) {
     db.exec(`
@@ -131,6 +132,7 @@ export class ReadingStore {
     );
     if (res.changes === 0) return undefined;
     this.lastHash = hash;
+    if (this.rows !== undefined) this.rows++;
     return { id: Number(res.lastInsertRowid), hash };
   }
 
@@ -140,6 +142,7 @@ export class ReadingStore {
       | { hash: string }
       | undefined;
     this.lastHash = last?.hash ?? GENESIS_HASH;
+    this.rows = undefined;
   }
 
   head(): { id: number; hash: string } {
@@ -247,7 +250,13 @@ export class ReadingStore {
     ).map(rowToReading);
   }
 
+  /** Readings stored: counted once at start, then kept up to date, so health checks stay cheap. */
   count(): number {
+    this.rows ??= this.countRows();
+    return this.rows;
+  }
+
+  private countRows(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM readings').get() as { n: number }).n;
   }
 
@@ -291,7 +300,7 @@ export class ReadingStore {
    * The hash of the newest deleted reading is kept as an anchor so the chain stays verifiable.
    */
   prune(before: number, keepRejections: number, now: number): { readings: number; rejections: number } {
-    return this.db.transaction(() => {
+    const res = this.db.transaction(() => {
       const edge = this.db
         .prepare('SELECT id, hash FROM readings WHERE ts < ? ORDER BY id DESC LIMIT 1')
         .get(before) as { id: number; hash: string } | undefined;
@@ -307,6 +316,8 @@ export class ReadingStore {
         .run(keepRejections).changes;
       return { readings, rejections };
     })();
+    if (this.rows !== undefined) this.rows -= res.readings;
+    return res;
   }
 
   /** Recomputes the readings chain in id order; returns the first row whose hash does not match. */
