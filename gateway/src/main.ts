@@ -32,12 +32,8 @@ import type { ComponentHealth, Input, Log, Output } from './pipeline.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { Cursor } from './store/cursor.ts';
 import { openDatabase } from './store/db.ts';
-import {
-  alertChangeToLine,
-  InfluxWriter,
-  influxClientFromConfig,
-  readingToLine,
-} from './store/influx/index.ts';
+import { alertChangeToLine, InfluxWriter, influxClientFromConfig } from './store/influx/index.ts';
+import { ReadingsSource } from './store/influx/readingsSource.ts';
 import { InfluxOutbox } from './store/influxOutbox.ts';
 import { ReadingStore } from './store/readings.ts';
 
@@ -87,9 +83,18 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   // Outputs
   const outputs: Output[] = [];
   let writer: InfluxWriter | undefined;
+  let influxSource: ReadingsSource | undefined;
   if (influxClient) {
-    writer = new InfluxWriter({
+    // InfluxDB is fed from the readings table itself, after a cursor, and from the alert-change outbox.
+    influxSource = new ReadingsSource({
+      db,
       outbox,
+      readingsCursor: new Cursor(db, 'influx-readings'),
+      outboxCursor: new Cursor(db, 'influx-outbox'),
+      maxBuffered: config.influx.batchSize * 10,
+    });
+    writer = new InfluxWriter({
+      source: influxSource,
       client: influxClient,
       batchSize: config.influx.batchSize,
       flushIntervalMs: config.influx.flushIntervalMs,
@@ -118,12 +123,15 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     metrics,
     log,
     now,
-    ...(writer ? { outbox, toLine: readingToLine } : {}),
   });
   const events = new EventHub();
-  if (writer) {
+  if (writer && influxSource) {
     const w = writer;
-    stage.onStored(() => w.notify());
+    const src = influxSource;
+    stage.onStored((rs) => {
+      src.offer(rs);
+      w.notify();
+    });
   }
 
   // Compliance: rules, deadlines, alert lifecycle, notifications
@@ -359,7 +367,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const prune = () => {
     try {
       const before = config.storage.retentionDays > 0 ? now() - config.storage.retentionDays * 86_400_000 : 0;
-      const res = readings.prune(before, config.storage.rejectionsKept, now());
+      // Readings InfluxDB does not have yet are kept until it has them.
+      const res = readings.prune(before, config.storage.rejectionsKept, now(), influxSource?.writtenUpTo());
       if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
     } catch (e) {
       log.error({ err: (e as Error).message }, 'retention prune failed');

@@ -18,7 +18,7 @@ export interface BenchGateway {
 export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   // The bundle runs with the memory settings `npm start` uses; sources run through tsx.
   const loader = args[0]?.endsWith('.mjs')
-    ? (process.env.BENCH_HEAP ?? '--max-semi-space-size=8 --max-old-space-size=192').split(' ')
+    ? (process.env.BENCH_HEAP ?? '--max-semi-space-size=6 --max-old-space-size=160').split(' ')
     : ['--import', 'tsx'];
   const profile = env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : [];
   return spawn(process.execPath, [...profile, ...loader, ...args], {
@@ -47,7 +47,7 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(full));
   // The production entry point: the bundle `npm start` runs (built by `npm run build`).
-  const gw = node([join(ROOT, 'dist/gateway.mjs')], {
+  const gw = node([process.env.BENCH_BUNDLE ?? join(ROOT, 'dist/gateway.mjs')], {
     GATEWAY_CONFIG: join(dir, 'config.json'),
     LOG_LEVEL: 'error',
     // BENCH_PROFILE_DIR: write a CPU profile of the gateway process there.
@@ -58,6 +58,10 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
     // As `npm start` runs it: two malloc arenas keep thread-pool allocations from inflating the RSS.
     MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2',
   });
+  if (process.env.BENCH_STDOUT) {
+    const { createWriteStream } = await import('node:fs');
+    gw.stdout!.pipe(createWriteStream(process.env.BENCH_STDOUT));
+  }
   let err = '';
   gw.stderr!.on('data', (d) => {
     err += d;

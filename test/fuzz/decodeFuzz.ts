@@ -3,11 +3,20 @@
  * known reason, never an exception, and a valid message after any garbage still decodes.
  * Used by the test suite (2,000 inputs) and by `npm run fuzz -- 100000`.
  */
+
+import { isDeepStrictEqual } from 'node:util';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import { decodeMqttTelemetry, decodeSerialLine } from '../../gateway/src/decode/decode.ts';
+import { quickTelemetry } from '../../gateway/src/decode/quick.ts';
 import { buildRegistry } from '../../gateway/src/decode/registry.ts';
 import { frameWithCrc } from '../../shared/src/crc16.ts';
-import { READING_BOUNDS, REJECT_REASONS, type ReadingName } from '../../shared/src/telemetry.ts';
+import {
+  READING_BOUNDS,
+  READING_NAMES,
+  REJECT_REASONS,
+  type ReadingName,
+  telemetryPayloadSchema,
+} from '../../shared/src/telemetry.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
 /** sfc32: a small seeded generator, so a failing input can be replayed from its seed. */
@@ -104,11 +113,58 @@ function randomPayload(r: () => number): string {
   return text;
 }
 
+/** A payload near the valid ones: known fields, values at, inside and just past their bounds. */
+function nearValidPayload(r: () => number): Record<string, unknown> {
+  const obj: Record<string, unknown> = {};
+  for (const name of READING_NAMES) {
+    if (r() < 0.6) continue;
+    const b = READING_BOUNDS[name];
+    const pick = Math.floor(r() * 8);
+    obj[name] =
+      pick === 0
+        ? b.min
+        : pick === 1
+          ? b.max
+          : pick === 2
+            ? b.max + 1e-9 * Math.max(1, Math.abs(b.max))
+            : pick === 3
+              ? b.min - 0.5
+              : pick === 4
+                ? Math.round(b.min + r() * (b.max - b.min))
+                : b.min + r() * (b.max - b.min);
+  }
+  if (r() < 0.7) obj.seq = r() < 0.95 ? Math.floor(r() * 1e6) : r() < 0.5 ? -1 : 1.5;
+  if (r() < 0.7)
+    obj.ts =
+      r() < 0.8 ? Date.now() - Math.floor(r() * 1e9) : r() < 0.5 ? 946684799999 : new Date().toISOString();
+  if (r() < 0.2)
+    obj.alarms = Object.fromEntries(
+      ALARMS.filter(() => r() < 0.4).map((a) => [a, r() < 0.9 ? r() < 0.5 : 1]),
+    );
+  if (r() < 0.05) obj[r() < 0.5 ? 'colour' : '__proto__'] = 1;
+  return obj;
+}
+
 export interface FuzzResult {
   inputs: number;
   accepted: number;
   rejectedByReason: Record<string, number>;
+  /** Payloads the fast path accepted, and those the schema accepted (the fast path must be a subset). */
+  quick: { accepted: number; schemaAccepted: number };
   failures: string[];
+}
+
+/** Whatever the fast path accepts, the schema must accept, with identical data. */
+function compareQuickPath(value: unknown, out: FuzzResult, payload: string): void {
+  const quick = quickTelemetry(value);
+  const schema = telemetryPayloadSchema.safeParse(value);
+  if (schema.success) out.quick.schemaAccepted++;
+  if (quick === undefined) return;
+  out.quick.accepted++;
+  if (!schema.success)
+    out.failures.push(`fast path accepted what the schema rejects: ${payload.slice(0, 160)}`);
+  else if (!isDeepStrictEqual({ ...schema.data }, { ...quick }))
+    out.failures.push(`fast path and schema disagree on the data of ${payload.slice(0, 160)}`);
 }
 
 export function fuzzDecoders(inputs: number, seed = 1): FuzzResult {
@@ -116,7 +172,13 @@ export function fuzzDecoders(inputs: number, seed = 1): FuzzResult {
   const opts = { maxPayloadBytes: 4096, maxFutureMs: 300_000 };
   const now = Date.now();
   const r = rng(seed);
-  const out: FuzzResult = { inputs, accepted: 0, rejectedByReason: {}, failures: [] };
+  const out: FuzzResult = {
+    inputs,
+    accepted: 0,
+    rejectedByReason: {},
+    quick: { accepted: 0, schemaAccepted: 0 },
+    failures: [],
+  };
   const valid = JSON.stringify({ seq: 1, rainTips: 5 });
   const check = (kind: string, payload: string, fn: () => ReturnType<typeof decodeSerialLine>) => {
     let res: ReturnType<typeof decodeSerialLine>;
@@ -142,7 +204,14 @@ export function fuzzDecoders(inputs: number, seed = 1): FuzzResult {
     }
   };
   for (let i = 0; i < inputs; i++) {
+    const near = JSON.stringify(nearValidPayload(r));
+    compareQuickPath(JSON.parse(near), out, near);
     const payload = randomPayload(r);
+    try {
+      compareQuickPath(JSON.parse(payload), out, payload);
+    } catch {
+      // Not JSON: neither path sees it.
+    }
     if (i % 2 === 0) {
       check('mqtt', payload, () =>
         decodeMqttTelemetry('sites/maple-ridge/devices/rg-1/telemetry', payload, now, registry, opts),

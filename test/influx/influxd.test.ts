@@ -45,7 +45,7 @@ function setup(url: string, db: string, o: { batchSize?: number; flushIntervalMs
   const client = new Recording(new InfluxV1Client({ url, db, timeoutMs: 2000 }));
   const metrics = new Registry();
   const writer = new InfluxWriter({
-    outbox,
+    source: outbox,
     client,
     batchSize: o.batchSize ?? 100,
     flushIntervalMs: o.flushIntervalMs ?? 50,

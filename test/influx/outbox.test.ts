@@ -54,7 +54,14 @@ describe('InfluxOutbox', () => {
     expect(outbox.peek(10).map((r) => r.line)).toEqual(['good']);
     expect(outbox.deadLetterCount()).toBe(1);
     expect(outbox.deadLetters(10)).toEqual([
-      { id: expect.any(Number), outboxId: bad!.id, line: 'bad', reason: '400 field type conflict', at: 5 },
+      {
+        id: expect.any(Number),
+        source: 'outbox',
+        outboxId: bad!.id,
+        line: 'bad',
+        reason: '400 field type conflict',
+        at: 5,
+      },
     ]);
     // A row that is no longer in the outbox is not dead-lettered twice.
     expect(outbox.deadLetter([bad!], 'again')).toBe(0);

@@ -27,7 +27,7 @@ function setup(url: string, bucket: string, batchSize = 100) {
   );
   const metrics = new Registry();
   const writer = new InfluxWriter({
-    outbox,
+    source: outbox,
     client,
     batchSize,
     flushIntervalMs: 50,

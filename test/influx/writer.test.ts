@@ -36,7 +36,7 @@ describe('InfluxWriter', () => {
 
   const make = (client: WriteClient, o: Partial<InfluxWriterOptions> = {}) => {
     writer = new InfluxWriter({
-      outbox,
+      source: outbox,
       client,
       batchSize: 4,
       flushIntervalMs: 20,
@@ -259,7 +259,7 @@ describe('InfluxWriter', () => {
     flaky.enqueue(lines(1, 3));
     const client = new FakeClient();
     writer = new InfluxWriter({
-      outbox: flaky,
+      source: flaky,
       client,
       batchSize: 10,
       flushIntervalMs: 20,

@@ -13,6 +13,7 @@ import {
   telemetryPayloadSchema,
 } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
+import { quickTelemetry } from './quick.ts';
 import type { DeviceInfo, DeviceRegistry } from './registry.ts';
 
 export interface DecodeOptions {
@@ -185,6 +186,8 @@ export function decodeMqttTelemetry(
         deviceId,
       );
   }
+  const quick = quickTelemetry(json.value);
+  if (quick) return finish(quick, device, receivedAt, 'mqtt', opts);
   const parsed = telemetryPayloadSchema.safeParse(json.value);
   if (!parsed.success) return zodRejection(parsed.error, siteId, deviceId);
   return finish(parsed.data, device, receivedAt, 'mqtt', opts);

@@ -127,7 +127,9 @@ export const silentEvaluator: Evaluator<SilentState> = {
       case 'reading': {
         const r = input.reading;
         if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects };
-        const state = structuredClone(prev);
+        // A shallow copy is enough: this branch replaces `open`, it never changes it in place. It runs
+        // for every reading of every device, so it must stay cheap.
+        const state: SilentState = { ...prev };
         // After a person closed the silence, the gap it covered is on record: no second record of it.
         const acknowledged = state.suppressed;
         state.suppressed = false;

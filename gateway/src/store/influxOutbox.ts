@@ -1,40 +1,53 @@
 /**
- * The durable queue of line-protocol lines waiting for InfluxDB, in the gateway's SQLite store.
+ * The durable queue of line-protocol lines waiting for InfluxDB, in the gateway's SQLite store, and
+ * the dead-letter table of lines InfluxDB rejected for good.
  *
- * The ingest stage enqueues a reading's line in the same transaction that stores the reading, so a
- * reading is in the outbox exactly when it is in the store. The InfluxWriter drains the queue from
- * the head, in id order, and is the only remover: rows leave as a prefix (written, or moved to the
- * dead-letter table), which is what lets depth() be two index lookups instead of a COUNT(*).
+ * Readings need no queue of their own: the readings table is append-only, so the writer keeps a cursor
+ * in it (see readingsSource.ts). This queue holds the other lines, the alert changes, which are
+ * enqueued in the transaction that makes the change. It drains from the head, in id order: rows leave
+ * as a prefix (written, or moved to the dead-letter table), which is what lets depth() be two index
+ * lookups instead of a COUNT(*).
  */
 import type Database from 'better-sqlite3';
+import type { InfluxSource } from './influx/writer.ts';
 
 export interface OutboxRow {
   id: number;
   line: string;
 }
 
+/** Where a dead letter's row came from: the readings table (a reading's id) or this queue. */
+export type DeadLetterSource = 'readings' | 'outbox';
+
 export interface DeadLetter {
   id: number;
+  source: DeadLetterSource;
   outboxId: number | null;
   line: string | null;
   reason: string | null;
   at: number | null;
 }
 
-export class InfluxOutbox {
+export class InfluxOutbox implements InfluxSource<OutboxRow> {
   private readonly insertStmt: Database.Statement<[string, number]>;
   private readonly peekStmt: Database.Statement<[number], OutboxRow>;
+  private readonly peekAfterStmt: Database.Statement<[number, number], OutboxRow>;
   private readonly minMaxStmt: Database.Statement<[], { lo: number | null; hi: number | null }>;
   private readonly countStmt: Database.Statement<[], { n: number }>;
   private readonly oldestStmt: Database.Statement<[], { enqueued_at: number }>;
   private readonly deleteUpToStmt: Database.Statement<[number]>;
   private readonly deleteOneStmt: Database.Statement<[number]>;
-  private readonly deadInsertStmt: Database.Statement<[number, string, string, number]>;
+  private readonly deadInsertStmt: Database.Statement<[DeadLetterSource, number, string, string, number]>;
   private readonly deadListStmt: Database.Statement<[number], DeadLetter>;
   private readonly deadCountStmt: Database.Statement<[], { n: number }>;
   private readonly enqueueTx: (lines: readonly string[], now: number) => number;
   private readonly removeIdsTx: (ids: readonly number[]) => number;
   private readonly deadLetterTx: (rows: readonly OutboxRow[], reason: string, now: number) => number;
+  private readonly recordDeadTx: (
+    rows: ReadonlyArray<{ source: DeadLetterSource; id: number; line: string }>,
+    reason: string,
+    now: number,
+  ) => void;
   /** Set when rows were removed from the middle of the queue; depth() then counts until the queue empties. */
   private gaps = false;
   private deadCount: number;
@@ -54,8 +67,12 @@ export class InfluxOutbox {
         at INTEGER
       );
     `);
+    const columns = db.prepare('PRAGMA table_info(influx_dead_letter)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'source'))
+      db.exec("ALTER TABLE influx_dead_letter ADD COLUMN source TEXT NOT NULL DEFAULT 'outbox'");
     this.insertStmt = db.prepare('INSERT INTO influx_outbox (line, enqueued_at) VALUES (?, ?)');
     this.peekStmt = db.prepare('SELECT id, line FROM influx_outbox ORDER BY id LIMIT ?');
+    this.peekAfterStmt = db.prepare('SELECT id, line FROM influx_outbox WHERE id > ? ORDER BY id LIMIT ?');
     this.minMaxStmt = db.prepare(
       'SELECT (SELECT id FROM influx_outbox ORDER BY id ASC LIMIT 1) AS lo, (SELECT id FROM influx_outbox ORDER BY id DESC LIMIT 1) AS hi',
     );
@@ -64,10 +81,10 @@ export class InfluxOutbox {
     this.deleteUpToStmt = db.prepare('DELETE FROM influx_outbox WHERE id <= ?');
     this.deleteOneStmt = db.prepare('DELETE FROM influx_outbox WHERE id = ?');
     this.deadInsertStmt = db.prepare(
-      'INSERT INTO influx_dead_letter (outbox_id, line, reason, at) VALUES (?, ?, ?, ?)',
+      'INSERT INTO influx_dead_letter (source, outbox_id, line, reason, at) VALUES (?, ?, ?, ?, ?)',
     );
     this.deadListStmt = db.prepare(
-      'SELECT id, outbox_id AS outboxId, line, reason, at FROM influx_dead_letter ORDER BY id DESC LIMIT ?',
+      'SELECT id, source, outbox_id AS outboxId, line, reason, at FROM influx_dead_letter ORDER BY id DESC LIMIT ?',
     );
     this.deadCountStmt = db.prepare('SELECT count(*) AS n FROM influx_dead_letter');
 
@@ -87,11 +104,20 @@ export class InfluxOutbox {
       for (const id of ids) n += this.deleteOneStmt.run(id).changes;
       return n;
     });
+    this.recordDeadTx = db.transaction(
+      (
+        rows: ReadonlyArray<{ source: DeadLetterSource; id: number; line: string }>,
+        reason: string,
+        now: number,
+      ) => {
+        for (const r of rows) this.deadInsertStmt.run(r.source, r.id, r.line, reason, now);
+      },
+    );
     this.deadLetterTx = db.transaction((rows: readonly OutboxRow[], reason: string, now: number) => {
       let n = 0;
       for (const r of rows) {
         if (this.deleteOneStmt.run(r.id).changes === 0) continue;
-        this.deadInsertStmt.run(r.id, r.line, reason, now);
+        this.deadInsertStmt.run('outbox', r.id, r.line, reason, now);
         n++;
       }
       return n;
@@ -110,6 +136,11 @@ export class InfluxOutbox {
     return this.enqueueTx(lines, now);
   }
 
+  /** The oldest `limit` rows after an id, in id order. */
+  peekAfter(id: number, limit: number): OutboxRow[] {
+    return this.peekAfterStmt.all(id, Math.max(0, Math.floor(limit)));
+  }
+
   /** The oldest `limit` rows, in id order. */
   peek(limit: number): OutboxRow[] {
     return this.peekStmt.all(Math.max(0, Math.floor(limit)));
@@ -122,6 +153,22 @@ export class InfluxOutbox {
     if (ids.length === 0) return 0;
     this.noteRemoval(ids);
     return this.removeIdsTx(ids);
+  }
+
+  /** The given rows (a prefix of the last peek) were written: they leave the queue. */
+  settle(rows: readonly OutboxRow[]): void {
+    if (rows.length) this.remove({ upToId: rows[rows.length - 1]!.id });
+  }
+
+  /** Records dead letters whose rows live elsewhere (or were already removed from this queue). */
+  recordDeadLetters(
+    rows: ReadonlyArray<{ source: DeadLetterSource; id: number; line: string }>,
+    reason: string,
+    now: number = Date.now(),
+  ): void {
+    if (rows.length === 0) return;
+    this.recordDeadTx(rows, reason, now);
+    this.deadCount += rows.length;
   }
 
   /** Moves rows to the dead-letter table with a reason, atomically. Returns how many were moved. */

@@ -299,17 +299,25 @@ export class ReadingStore {
    * Retention: deletes readings older than `before` (source time) and rejections beyond `keepRejections`.
    * The hash of the newest deleted reading is kept as an anchor so the chain stays verifiable.
    */
-  prune(before: number, keepRejections: number, now: number): { readings: number; rejections: number } {
+  prune(
+    before: number,
+    keepRejections: number,
+    now: number,
+    /** Keep readings above this id (not yet in InfluxDB), however old. */
+    maxId: number = Number.MAX_SAFE_INTEGER,
+  ): { readings: number; rejections: number } {
     const res = this.db.transaction(() => {
       const edge = this.db
-        .prepare('SELECT id, hash FROM readings WHERE ts < ? ORDER BY id DESC LIMIT 1')
-        .get(before) as { id: number; hash: string } | undefined;
+        .prepare('SELECT id, hash FROM readings WHERE ts < ? AND id <= ? ORDER BY id DESC LIMIT 1')
+        .get(before, maxId) as { id: number; hash: string } | undefined;
       let readings = 0;
       if (edge) {
         this.db
           .prepare('INSERT INTO chain_anchors (chain, upto_id, hash, at) VALUES (?, ?, ?, ?)')
           .run('readings', edge.id, edge.hash, now);
-        readings = this.db.prepare('DELETE FROM readings WHERE ts < ?').run(before).changes;
+        readings = this.db
+          .prepare('DELETE FROM readings WHERE ts < ? AND id <= ?')
+          .run(before, maxId).changes;
       }
       const rejections = this.db
         .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
@@ -346,7 +354,7 @@ export class ReadingStore {
   }
 }
 
-function rowToReading(r: Record<string, unknown>): StoredReading {
+export function rowToReading(r: Record<string, unknown>): StoredReading {
   const data = JSON.parse(r.data as string) as { v: Reading['values']; a?: Reading['alarms'] };
   const out: StoredReading = {
     id: r.id as number,

@@ -93,23 +93,43 @@ function fieldSet(fields: Array<[string, string | undefined]>): string {
     .join(',');
 }
 
+/** Field keys seen so far, escaped (a small, fixed set in practice: the reading and alarm names). */
+const fieldKeyCache = new Map<string, string>();
+function fieldKey(name: string): string {
+  let k = fieldKeyCache.get(name);
+  if (k === undefined) {
+    k = escapeKey(name);
+    if (fieldKeyCache.size > 10_000) fieldKeyCache.clear();
+    fieldKeyCache.set(name, k);
+  }
+  return k;
+}
+
 /**
  * One reading as a line of the `telemetry` measurement. Returns '' when the reading carries no field
- * at all (no values, no alarms, no seq): line protocol has no way to write a point without fields,
- * and InfluxOutbox.enqueue skips empty lines.
+ * at all (no values, no alarms, no seq): line protocol has no way to write a point without fields.
+ * Built as one string without intermediate arrays: it runs for every reading stored.
  */
 export function readingToLine(r: Reading): string {
-  const fields: Array<[string, string | undefined]> = [];
-  for (const [name, value] of Object.entries(r.values)) {
-    if (typeof value === 'number') fields.push([name, floatField(value)]);
+  let fs = '';
+  const values = r.values as Record<string, number | undefined>;
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    fs += `${fs === '' ? '' : ','}${fieldKey(name)}=${value}`;
   }
   if (r.alarms) {
-    for (const [name, on] of Object.entries(r.alarms)) {
-      if (typeof on === 'boolean') fields.push([`alarm_${name}`, boolField(on)]);
+    const alarms = r.alarms as Record<string, boolean | undefined>;
+    for (const name in alarms) {
+      const on = alarms[name];
+      if (typeof on === 'boolean')
+        fs += `${fs === '' ? '' : ','}${fieldKey(`alarm_${name}`)}=${boolField(on)}`;
     }
   }
-  if (r.seq !== undefined) fields.push(['seq', intField(r.seq)]);
-  const fs = fieldSet(fields);
+  if (r.seq !== undefined) {
+    const seq = intField(r.seq);
+    if (seq !== undefined) fs += `${fs === '' ? '' : ','}seq=${seq}`;
+  }
   if (fs === '') return '';
   return `${telemetrySeries(r)} ${fs} ${timestampMs(r.ts)}`;
 }

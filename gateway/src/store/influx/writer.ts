@@ -1,10 +1,11 @@
 /**
- * Drains the InfluxDB outbox: in id order, in batches, with retries that never reorder and a
- * bisection that isolates bad lines into the dead-letter table.
+ * Drains a queue of lines (an InfluxSource: the stored readings and alert changes after the writer's
+ * cursors, or an InfluxOutbox) into InfluxDB: in order, in batches, with retries that never reorder
+ * and a bisection that isolates bad lines into the dead-letter table.
  *
- * - A batch is the first `batchSize` rows of the outbox. A full batch is sent as soon as it exists
+ * - A batch is the first `batchSize` rows of the source. A full batch is sent as soon as it exists
  *   (notify() wakes the loop); a partial one once per `flushIntervalMs`.
- * - Success: the rows are removed. Retryable failure: the loop backs off (exponential with jitter,
+ * - Success: the rows are settled. Retryable failure: the loop backs off (exponential with jitter,
  *   or the server's Retry-After) and retries from the head of the outbox, so the same rows go first
  *   and nothing later overtakes them. Configuration failures (auth, missing database) back off for
  *   `configBackoffMs` and show in health as errors; no data is dropped for them.
@@ -16,7 +17,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Counter, Histogram, Registry } from '../../metrics.ts';
 import type { ComponentHealth, Log, Output } from '../../pipeline.ts';
-import type { InfluxOutbox, OutboxRow } from '../influxOutbox.ts';
 import {
   classifyTransportError,
   PermanentWriteError,
@@ -29,8 +29,41 @@ export interface WriteClient {
   write(lines: readonly string[]): Promise<void>;
 }
 
+/**
+ * A line waiting for InfluxDB. `line` may be '' (a reading with no field): it is settled without a
+ * write. A source may also hand over several lines as one row (joined by newlines, `count` of them):
+ * then it must be able to split that row into single lines, which the writer asks for when InfluxDB
+ * rejects the batch the row is in.
+ */
+export interface SourceRow {
+  id: number;
+  line: string;
+  /** How many lines `line` holds (default 1). */
+  count?: number;
+}
+
+/**
+ * Where the writer's lines come from: a queue read from its head. Rows are settled as a prefix of what
+ * peek() returned (written, or moved to the dead letters), never out of order.
+ */
+export interface InfluxSource<R extends SourceRow = SourceRow> {
+  /** The oldest `limit` waiting rows, in order. */
+  peek(limit: number): R[];
+  /** These rows (a prefix of the last peek) are in InfluxDB. */
+  settle(rows: readonly R[]): void;
+  /** InfluxDB rejected these rows for good: keep them with the reason, and settle them. */
+  deadLetter(rows: readonly R[], reason: string, now: number): number;
+  /** Rows waiting. */
+  depth(): number;
+  /** When the oldest waiting row was stored (epoch ms), or undefined when none waits. */
+  oldestEnqueuedAt(): number | undefined;
+  deadLetterCount(): number;
+  /** A row holding several lines as rows of one line each (in order); sources that never group lines omit it. */
+  split?(row: R): R[];
+}
+
 export interface InfluxWriterOptions {
-  outbox: InfluxOutbox;
+  source: InfluxSource;
   client: WriteClient;
   batchSize: number;
   flushIntervalMs: number;
@@ -47,6 +80,10 @@ export interface InfluxWriterOptions {
   maxRetryAfterMs?: number;
   /** For tests: the jitter source, in [0, 1). */
   random?: () => number;
+  /** Register the backlog gauges (default true); off where another registry reports the backlog. */
+  backlogGauges?: boolean;
+  /** Called whenever the writer's state may have changed (after each write or wait). */
+  onProgress?: () => void;
 }
 
 interface LastError {
@@ -61,7 +98,8 @@ type State = 'new' | 'idle' | 'writing' | 'backoff' | 'stopped';
 
 export class InfluxWriter implements Output {
   readonly name = 'influxdb';
-  private readonly outbox: InfluxOutbox;
+  private readonly source: InfluxSource;
+  private readonly onProgress: (() => void) | undefined;
   private readonly client: WriteClient;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
@@ -92,7 +130,8 @@ export class InfluxWriter implements Output {
 
   constructor(opts: InfluxWriterOptions) {
     if (!Number.isInteger(opts.batchSize) || opts.batchSize < 1) throw new Error('batchSize must be >= 1');
-    this.outbox = opts.outbox;
+    this.source = opts.source;
+    this.onProgress = opts.onProgress;
     this.client = opts.client;
     this.batchSize = opts.batchSize;
     this.flushIntervalMs = Math.max(1, opts.flushIntervalMs);
@@ -105,18 +144,12 @@ export class InfluxWriter implements Output {
     this.random = opts.random ?? Math.random;
 
     const m = opts.metrics;
-    m.gauge('gateway_influx_backlog', 'Lines waiting in the InfluxDB outbox').collect((set) => {
-      const depth = this.readStore(() => this.outbox.depth());
-      if (depth !== undefined) set(depth);
-    });
-    m.gauge(
-      'gateway_influx_backlog_oldest_seconds',
-      'Age of the oldest line waiting in the InfluxDB outbox (0 when empty)',
-    ).collect((set) => {
-      const t = this.readStore(() => this.outbox.oldestEnqueuedAt() ?? null);
-      if (t === undefined) return;
-      set(t === null ? 0 : Math.max(0, (this.now() - t) / 1000));
-    });
+    if (opts.backlogGauges !== false)
+      registerBacklogGauges(m, {
+        depth: () => this.readStore(() => this.source.depth()),
+        oldestEnqueuedAt: () => this.readStore(() => this.source.oldestEnqueuedAt() ?? null),
+        now: this.now,
+      });
     this.pointsWritten = m.counter('gateway_influx_points_written_total', 'Lines written to InfluxDB');
     this.writeSeconds = m.histogram('gateway_influx_write_seconds', 'Duration of InfluxDB write requests');
     this.writeErrors = m.counter(
@@ -154,7 +187,7 @@ export class InfluxWriter implements Output {
   /** Called after each commit that enqueued lines: wakes the loop early once a full batch is waiting. */
   notify(): void {
     if (!this.wake || !this.wakeOnNotify) return;
-    if (this.outbox.depth() >= this.batchSize) this.wake();
+    if (this.source.depth() >= this.batchSize) this.wake();
   }
 
   health(): ComponentHealth {
@@ -163,9 +196,9 @@ export class InfluxWriter implements Output {
     let oldest: number | undefined;
     let deadLetters: number;
     try {
-      backlog = this.outbox.depth();
-      oldest = this.outbox.oldestEnqueuedAt();
-      deadLetters = this.outbox.deadLetterCount();
+      backlog = this.source.depth();
+      oldest = this.source.oldestEnqueuedAt();
+      deadLetters = this.source.deadLetterCount();
     } catch (e) {
       return {
         name: this.name,
@@ -212,17 +245,21 @@ export class InfluxWriter implements Output {
     while (!this.stopping) {
       let retry: RetryableWriteError | undefined;
       try {
-        const depth = this.outbox.depth();
+        const depth = this.source.depth();
         const sincePartial = performance.now() - this.lastPartialFlush;
         if (depth === 0 || (depth < this.batchSize && sincePartial < this.flushIntervalMs)) {
-          this.state = 'idle';
+          if (this.state !== 'idle') {
+            this.state = 'idle';
+            this.onProgress?.();
+          }
           const wait = depth === 0 ? this.flushIntervalMs : this.flushIntervalMs - sincePartial;
           await this.sleep(wait, true);
           continue;
         }
         if (depth < this.batchSize) this.lastPartialFlush = performance.now();
         this.state = 'writing';
-        retry = await this.writeRows(this.outbox.peek(this.batchSize));
+        retry = await this.writeRows(this.source.peek(this.batchSize));
+        this.onProgress?.();
       } catch (e) {
         // The local store failed (disk full, I/O error): keep the loop alive, report it, back off.
         const message = e instanceof Error ? e.message : String(e);
@@ -236,6 +273,7 @@ export class InfluxWriter implements Output {
         const delay = this.backoff(retry);
         this.nextRetryAt = this.now() + delay;
         this.state = 'backoff';
+        this.onProgress?.();
         await this.sleep(delay, false);
         this.nextRetryAt = undefined;
       }
@@ -244,12 +282,23 @@ export class InfluxWriter implements Output {
   }
 
   /** Writes rows; returns the retryable error that stopped it, or undefined when every row is settled. */
-  private async writeRows(rows: OutboxRow[]): Promise<RetryableWriteError | undefined> {
+  private async writeRows(rows: SourceRow[]): Promise<RetryableWriteError | undefined> {
     if (rows.length === 0) return undefined;
+    const lines: string[] = [];
+    let points = 0;
+    for (const r of rows)
+      if (r.line !== '') {
+        lines.push(r.line);
+        points += r.count ?? 1;
+      }
+    if (lines.length === 0) {
+      this.source.settle(rows);
+      return undefined;
+    }
     const started = performance.now();
     let failure: WriteError | undefined;
     try {
-      await this.client.write(rows.map((r) => r.line));
+      await this.client.write(lines);
     } catch (e) {
       failure =
         e instanceof RetryableWriteError || e instanceof PermanentWriteError ? e : classifyTransportError(e);
@@ -257,11 +306,11 @@ export class InfluxWriter implements Output {
     this.writeSeconds.observe((performance.now() - started) / 1000);
 
     if (failure === undefined) {
-      this.outbox.remove({ upToId: rows[rows.length - 1]!.id });
-      this.pointsWritten.inc(undefined, rows.length);
+      this.source.settle(rows);
+      this.pointsWritten.inc(undefined, points);
       this.lastSuccessAt = this.now();
       if (this.failing) {
-        this.log.info({ backlog: this.outbox.depth() }, 'influx: writes recovered');
+        this.log.info({ backlog: this.source.depth() }, 'influx: writes recovered');
         this.failing = false;
       }
       this.failures = 0;
@@ -284,7 +333,7 @@ export class InfluxWriter implements Output {
             reason: failure.reason,
             status: failure.status,
             err: failure.serverMessage,
-            backlog: this.outbox.depth(),
+            backlog: this.source.depth(),
           },
           'influx: write failed, will retry',
         );
@@ -302,9 +351,14 @@ export class InfluxWriter implements Output {
       message: failure.message,
       at: this.now(),
     };
+    if (rows.length === 1 && (rows[0]!.count ?? 1) > 1 && this.source.split) {
+      // A row of several lines: look for the bad one among them.
+      const single = this.source.split(rows[0]!);
+      if (single.length > 1) return this.writeRows(single);
+    }
     if (rows.length === 1) {
       const reason = `${failure.status} ${failure.serverMessage}`;
-      this.outbox.deadLetter(rows, reason, this.now());
+      this.source.deadLetter(rows, reason, this.now());
       this.deadLettered.inc();
       this.log.warn(
         { outboxId: rows[0]!.id, status: failure.status, err: failure.serverMessage },
@@ -355,4 +409,27 @@ export class InfluxWriter implements Output {
       this.wakeOnNotify = wakeOnNotify;
     });
   }
+}
+
+/** The backlog gauges, read at scrape time from whoever knows the backlog. */
+export function registerBacklogGauges(
+  m: Registry,
+  read: {
+    depth: () => number | undefined;
+    oldestEnqueuedAt: () => number | null | undefined;
+    now: () => number;
+  },
+): void {
+  m.gauge('gateway_influx_backlog', 'Lines waiting in the InfluxDB outbox').collect((set) => {
+    const depth = read.depth();
+    if (depth !== undefined) set(depth);
+  });
+  m.gauge(
+    'gateway_influx_backlog_oldest_seconds',
+    'Age of the oldest line waiting in the InfluxDB outbox (0 when empty)',
+  ).collect((set) => {
+    const t = read.oldestEnqueuedAt();
+    if (t === undefined) return;
+    set(t === null ? 0 : Math.max(0, (read.now() - t) / 1000));
+  });
 }
