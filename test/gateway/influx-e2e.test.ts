@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveBinary, waitFor } from '../helpers/env.ts';
@@ -47,6 +50,73 @@ describe.runIf(haveBinary('influxd'))('gateway to InfluxDB 1.x (influxd 1.6.7)',
       components: Array<{ name: string; ok: boolean }>;
     };
     expect(health.components.find((x) => x.name === 'influxdb')?.ok).toBe(true);
+  });
+});
+
+describe.runIf(haveBinary('influxd'))('the InfluxDB position across restarts', () => {
+  let influx: InfluxdServer;
+  let dataDir: string;
+  beforeAll(async () => {
+    influx = await startInfluxd({ db: 'hist' });
+    dataDir = mkdtempSync(join(tmpdir(), 'gw-hist-'));
+  });
+  afterAll(async () => {
+    await influx?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const publish = async (gw: TestGateway, from: number, n: number) => {
+    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
+    for (let i = from; i < from + n; i++)
+      await c.publishAsync(
+        'sites/oak-lane/devices/panel-1/telemetry',
+        JSON.stringify({ ts: Date.parse('2026-05-03T00:00:00Z') + i * 60_000, seq: i, levelIn: 12 }),
+        { qos: 1 },
+      );
+    await c.endAsync();
+  };
+  const inInflux = async () =>
+    Number(
+      (await influx.select("SELECT count(levelIn) FROM telemetry WHERE device = 'panel-1'", 'hist'))[0]
+        ?.count ?? 0,
+    );
+  const written = async (gw: TestGateway) =>
+    Number(
+      /gateway_influx_points_written_total (\d+)/.exec(
+        await (await fetch(`${gw.httpUrl}/metrics`)).text(),
+      )?.[1],
+    );
+
+  it('sends readings stored before InfluxDB was configured, and after a restart only what it lacks', async () => {
+    // 1. No InfluxDB yet: readings go to the local store only.
+    const a = await startTestGateway({}, { dataDir });
+    await publish(a, 0, 20);
+    await a.cleanup();
+
+    // 2. InfluxDB configured: the stored history reaches it, then live readings follow.
+    const b = await startTestGateway(
+      { influx: { url: influx.url, db: 'hist', flushIntervalMs: 50 } },
+      { dataDir },
+    );
+    await waitFor(async () => (await inInflux()) === 20, 15_000, 'the 20 stored readings in InfluxDB');
+    await publish(b, 20, 10);
+    await waitFor(async () => (await inInflux()) === 30, 15_000, '30 readings in InfluxDB');
+    expect(await written(b)).toBe(30);
+    await b.cleanup();
+
+    // 3. A restart resumes after the saved position: the 30 already written are not sent again.
+    const c = await startTestGateway(
+      { influx: { url: influx.url, db: 'hist', flushIntervalMs: 50 } },
+      { dataDir },
+    );
+    await publish(c, 30, 5);
+    await waitFor(async () => (await inInflux()) === 35, 15_000, '35 readings in InfluxDB');
+    expect(await written(c)).toBe(5);
+    const health = (await (await fetch(`${c.httpUrl}/api/health`)).json()) as {
+      components: Array<{ name: string; backlog?: number }>;
+    };
+    expect(health.components.find((x) => x.name === 'influxdb')?.backlog).toBe(0);
+    await c.cleanup();
   });
 });
 
