@@ -29,6 +29,8 @@ export type IngestResult =
  */
 export interface IngestSink {
   ingest(msg: RawMessage): Promise<IngestResult>;
+  /** The same with a callback, when the sink offers it: no promise per message on a busy transport. */
+  ingestWith?(msg: RawMessage, done: (err: Error | null, result?: IngestResult) => void): void;
 }
 
 export interface ComponentHealth {

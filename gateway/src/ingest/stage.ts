@@ -33,15 +33,12 @@ export interface IngestStageOptions {
   inTransaction?: () => void;
 }
 
+/** Told the outcome once it is committed (or that the commit failed). */
+type Settle = (err: Error | null, result?: IngestResult) => void;
+
 type Pending =
-  | { kind: 'reading'; reading: Reading; resolve: (r: IngestResult) => void; reject: (e: Error) => void }
-  | {
-      kind: 'rejection';
-      rec: RejectionRecord;
-      persist: boolean;
-      resolve: (r: IngestResult) => void;
-      reject: (e: Error) => void;
-    };
+  | { kind: 'reading'; reading: Reading; settle: Settle }
+  | { kind: 'rejection'; rec: RejectionRecord; settle: Settle };
 
 interface Bucket {
   tokens: number;
@@ -113,11 +110,22 @@ export class IngestStage implements IngestSink {
   }
 
   ingest(msg: RawMessage): Promise<IngestResult> {
+    return new Promise((resolve, reject) =>
+      this.ingestWith(msg, (err, result) => (err ? reject(err) : resolve(result!))),
+    );
+  }
+
+  /** ingest() with a callback: no promise per message for a transport that acknowledges each one. */
+  ingestWith(msg: RawMessage, done: Settle): void {
     const topic = msg.transport === 'mqtt' ? parseDeviceTopic(msg.topic) : undefined;
-    if (topic?.kind === 'status') return this.status(msg, topic.siteId, topic.deviceId);
+    if (topic?.kind === 'status') {
+      this.status(msg, topic.siteId, topic.deviceId, done);
+      return;
+    }
     if (topic?.kind === 'other') {
       this.m.messages.inc({ transport: msg.transport, result: 'ignored' });
-      return Promise.resolve({ status: 'ignored' });
+      done(null, { status: 'ignored' });
+      return;
     }
     const decoded: DecodeResult =
       msg.transport === 'mqtt'
@@ -128,23 +136,35 @@ export class IngestStage implements IngestSink {
             this.o.registry,
             this.decodeOpts,
           );
-    if (!decoded.ok)
-      return this.refuse(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId);
+    if (!decoded.ok) {
+      this.refuseWith(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId, done);
+      return;
+    }
     const r = decoded.reading;
-    if (!this.allow(r.siteId, r.deviceId, msg.receivedAt))
-      return this.refuse(
+    if (!this.allow(r.siteId, r.deviceId, msg.receivedAt)) {
+      this.refuseWith(
         msg,
         'rate_limited',
         `device ${r.siteId}/${r.deviceId} exceeds its message rate`,
         r.siteId,
         r.deviceId,
+        done,
       );
-    return this.submit(r);
+      return;
+    }
+    this.submit(r, done);
   }
 
   /** Already-decoded readings (logger import): duplicate-checked and stored like live data. */
   async ingestReadings(readings: Reading[]): Promise<{ stored: number; duplicates: number }> {
-    const results = await Promise.all(readings.map((r) => this.submit(r)));
+    const results = await Promise.all(
+      readings.map(
+        (r) =>
+          new Promise<IngestResult>((resolve, reject) =>
+            this.submit(r, (err, res) => (err ? reject(err) : resolve(res!))),
+          ),
+      ),
+    );
     let stored = 0;
     for (const res of results) if (res.status === 'stored') stored++;
     return { stored, duplicates: results.length - stored };
@@ -159,7 +179,7 @@ export class IngestStage implements IngestSink {
     return this.states.get(`${siteId}/${deviceId}`);
   }
 
-  private submit(r: Reading): Promise<IngestResult> {
+  private submit(r: Reading, done: Settle): void {
     if (r.arrivalTs) {
       // Two readings stamped with the same arrival millisecond are still two readings: keep arrival stamps
       // strictly increasing per device so the (device, source time) duplicate rule cannot merge them.
@@ -170,12 +190,11 @@ export class IngestStage implements IngestSink {
     }
     if (r.seq !== undefined && this.seenSeq(r)) {
       this.m.messages.inc({ transport: r.transport, result: 'duplicate' });
-      return Promise.resolve({ status: 'duplicate', reading: r });
+      done(null, { status: 'duplicate', reading: r });
+      return;
     }
-    return new Promise((resolve, reject) => {
-      this.pending.push({ kind: 'reading', reading: r, resolve, reject });
-      this.schedule();
-    });
+    this.pending.push({ kind: 'reading', reading: r, settle: done });
+    this.schedule();
   }
 
   private seenSeq(r: Reading): boolean {
@@ -227,6 +246,21 @@ export class IngestStage implements IngestSink {
     siteId?: string,
     deviceId?: string,
   ): Promise<IngestResult> {
+    return new Promise((resolve, reject) =>
+      this.refuseWith(msg, reason, detail, siteId, deviceId, (err, result) =>
+        err ? reject(err) : resolve(result!),
+      ),
+    );
+  }
+
+  private refuseWith(
+    msg: RawMessage,
+    reason: RejectReason,
+    detail: string,
+    siteId: string | undefined,
+    deviceId: string | undefined,
+    done: Settle,
+  ): void {
     this.m.messages.inc({ transport: msg.transport, result: 'rejected' });
     this.m.rejections.inc({ reason });
     // A flood is counted in full, but recorded at most once a second per device so it cannot flood the store.
@@ -248,17 +282,19 @@ export class IngestStage implements IngestSink {
       detail,
       excerpt: text.slice(0, EXCERPT),
     };
-    if (!persist) return Promise.resolve({ status: 'rejected', reason, detail });
-    return new Promise((resolve, reject) => {
-      this.pending.push({ kind: 'rejection', rec, persist, resolve, reject });
-      this.schedule();
-    });
+    if (!persist) {
+      done(null, { status: 'rejected', reason, detail });
+      return;
+    }
+    this.pending.push({ kind: 'rejection', rec, settle: done });
+    this.schedule();
   }
 
-  private status(msg: RawMessage, siteId: string, deviceId: string): Promise<IngestResult> {
+  private status(msg: RawMessage, siteId: string, deviceId: string, done: Settle): void {
     if (!this.o.registry.lookup(siteId, deviceId)) {
       const r = unregistered(siteId, deviceId);
-      return this.refuse(msg, r.reason, r.detail, siteId, deviceId);
+      this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
+      return;
     }
     const text = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
     let value: unknown = text.trim();
@@ -266,24 +302,29 @@ export class IngestStage implements IngestSink {
       try {
         value = JSON.parse(text);
       } catch (e) {
-        return this.refuse(
+        this.refuseWith(
           msg,
           'malformed_json',
           `malformed status: ${(e as Error).message}`,
           siteId,
           deviceId,
+          done,
         );
+        return;
       }
     }
     const parsed = deviceStatusSchema.safeParse(value);
-    if (!parsed.success)
-      return this.refuse(
+    if (!parsed.success) {
+      this.refuseWith(
         msg,
         'wrong_type',
         'status must be "online", "offline" or {"status": ...}',
         siteId,
         deviceId,
+        done,
       );
+      return;
+    }
     const status = typeof parsed.data === 'string' ? parsed.data : parsed.data.status;
     const st = this.state(siteId, deviceId);
     st.status = status;
@@ -291,7 +332,7 @@ export class IngestStage implements IngestSink {
     this.dirty.add(`${siteId}/${deviceId}`);
     for (const fn of this.statusListeners) fn(siteId, deviceId, status, msg.receivedAt);
     this.m.messages.inc({ transport: msg.transport, result: 'status' });
-    return Promise.resolve({ status: 'ignored' });
+    done(null, { status: 'ignored' });
   }
 
   private state(siteId: string, deviceId: string): DeviceStateRow {
@@ -369,7 +410,7 @@ export class IngestStage implements IngestSink {
       );
       for (const p of batch) {
         if (p.kind === 'reading') this.forgetSeq(p.reading);
-        p.reject(err);
+        p.settle(err);
       }
       return;
     }
@@ -380,7 +421,7 @@ export class IngestStage implements IngestSink {
       const o = outcomes[i]!;
       const p = batch[i]!;
       if (p.kind === 'reading') this.count(p.reading.transport, o.status);
-      p.resolve(o);
+      p.settle(null, o);
     }
     if (stored.length)
       for (const fn of this.listeners) {

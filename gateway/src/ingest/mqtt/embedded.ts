@@ -264,15 +264,17 @@ export class EmbeddedMqttInput implements Input {
       done(null);
       return;
     }
-    this.sink
-      .ingest({
-        transport: 'mqtt',
-        topic: packet.topic,
-        payload: packet.payload as Buffer,
-        receivedAt: this.now(),
-        clientId: client.id,
-      })
-      .then(
+    const msg = {
+      transport: 'mqtt' as const,
+      topic: packet.topic,
+      payload: packet.payload as Buffer,
+      receivedAt: this.now(),
+      clientId: client.id,
+    };
+    // The PUBACK goes out only once `done` is called, i.e. after the commit.
+    if (this.sink.ingestWith) this.sink.ingestWith(msg, (err) => done(err));
+    else
+      this.sink.ingest(msg).then(
         () => done(null),
         (e: Error) => done(e),
       );
