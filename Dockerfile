@@ -12,4 +12,4 @@ ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080 MALLOC_ARENA_MAX=2
 VOLUME /data
 EXPOSE 8080 1883
 USER node
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=6", "--max-old-space-size=160", "dist/gateway.mjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=6", "--max-old-space-size=128", "dist/gateway.mjs"]
