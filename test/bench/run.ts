@@ -8,7 +8,7 @@
  *  2. Alert latency: publish of the crossing reading -> alert on MQTT and in the API, under 1,000 msg/s.
  *  3. Import: the 5-month HOBO record (13,911 tips) imported and evaluated.
  *  4. Fleet: 10,000 simulated devices from one process through the gateway.
- * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (3), BENCH_ONLY (comma list of
+ * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (5), BENCH_ONLY (comma list of
  * throughput,latency,import,fleet), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200).
  * For looking into the gateway process: BENCH_HEAP (its V8 heap flags), BENCH_PROFILE_DIR (a CPU profile),
  * BENCH_GATEWAY_NODE_OPTIONS, BENCH_STDOUT (a file for its standard output, e.g. with --trace-gc in
@@ -28,7 +28,7 @@ import { alertLatency } from './latency.ts';
 const ROOT = join(import.meta.dirname, '../..');
 const N = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'throughput,latency,import,fleet').split(','));
 const WINDOW = 500;
 const perClient = Math.floor(N / CLIENTS);
