@@ -61,6 +61,7 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
   if (process.env.BENCH_STDOUT) {
     const { createWriteStream } = await import('node:fs');
     gw.stdout!.pipe(createWriteStream(process.env.BENCH_STDOUT));
+    if (process.env.BENCH_STDERR) gw.stderr!.pipe(createWriteStream(process.env.BENCH_STDERR));
   }
   let err = '';
   gw.stderr!.on('data', (d) => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_UPLOAD } from '../../gateway/src/api/plugins/imports.ts';
 import { parseLoggerFile } from '../../gateway/src/import/parsers.ts';
 import { RAIN_DIR } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -151,6 +152,21 @@ describe('logger import through the running gateway', () => {
     });
     expect(junk.status).toBe(400);
     expect(((await junk.json()) as { error: string }).error).toBe('BAD_REQUEST');
+  });
+
+  it('refuses a file past the upload limit with a clear error, and the gateway keeps running', async () => {
+    const line = '02/14/2017 22:07:19,1\n';
+    const body = line.repeat(Math.ceil((MAX_UPLOAD + 1) / line.length));
+    const res = await fetch(`${gw.httpUrl}/api/import?siteId=quincemil&deviceId=hobo`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${TOKEN}` },
+      body,
+    });
+    expect(res.status).toBe(413);
+    const err = (await res.json()) as { error: string; message: string };
+    expect(err.error).toBe('TOO_LARGE');
+    expect(err.message).toContain('split it');
+    expect((await fetch(`${gw.httpUrl}/api/health`)).ok).toBe(true);
   });
 
   for (const { file, device } of OTHER_FILES)

@@ -5,6 +5,7 @@ export const API_ERRORS = {
   NOT_FOUND: { status: 404, message: 'not found' },
   BAD_REQUEST: { status: 400, message: 'the request is not valid' },
   CONFLICT: { status: 409, message: 'the request conflicts with the current state' },
+  TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;

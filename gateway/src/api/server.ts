@@ -37,7 +37,14 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     const e = err as Error & { statusCode?: number; code?: string };
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) reply.log.error(err);
-    const code = status === 404 ? 'NOT_FOUND' : status === 500 ? 'INTERNAL' : 'BAD_REQUEST';
+    const code =
+      status === 404
+        ? 'NOT_FOUND'
+        : status === 413
+          ? 'TOO_LARGE'
+          : status === 500
+            ? 'INTERNAL'
+            : 'BAD_REQUEST';
     return reply.code(status).send({ error: code, message: status === 500 ? 'internal error' : e.message });
   });
   app.setNotFoundHandler((req, reply) =>

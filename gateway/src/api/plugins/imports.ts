@@ -16,14 +16,24 @@ export const importQuery = z.strictObject({
 });
 export type ImportQuery = z.infer<typeof importQuery>;
 
-/** A year of one-row-per-tip logger data is well under 1 MB; the limit keeps an upload far below the heap. */
-const MAX_UPLOAD = 16 * 1024 * 1024;
+/**
+ * A file is parsed and evaluated whole, inside the gateway's heap (128 MB). Five months of one-row-per-tip
+ * HOBO data is 350 KB; a 4 MiB file (about 160,000 tips) takes about 80 s to evaluate and stays well inside
+ * the heap, while a 16 MiB one exhausts it. Larger downloads are imported in parts: a device's later
+ * files continue where the earlier ones ended.
+ */
+export const MAX_UPLOAD = 4 * 1024 * 1024;
 
 /**
  * POST /api/import: a rain-gauge logger download (HOBO CSV or Campbell TOA5) as the request body, fed
  * through the same store and rules as live data. Importing a file twice stores nothing new.
  */
 export const importsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.addHook('onError', async (_req, _reply, err) => {
+    // Fastify refuses an oversized body before the handler runs; say what to do about it.
+    if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      err.message = `the file is larger than ${MAX_UPLOAD / 1024 / 1024} MiB: split it and import the parts in order`;
+  });
   app.addContentTypeParser(
     ['text/plain', 'text/csv', 'application/octet-stream'],
     { parseAs: 'string', bodyLimit: MAX_UPLOAD },
