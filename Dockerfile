@@ -8,7 +8,7 @@ COPY shared ./shared
 COPY gateway ./gateway
 COPY dashboard ./dashboard
 RUN npm run build
-ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080 MALLOC_ARENA_MAX=2
+ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080 MALLOC_ARENA_MAX=1
 VOLUME /data
 EXPOSE 8080 1883
 USER node

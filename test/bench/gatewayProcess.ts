@@ -55,8 +55,8 @@ export async function startBenchGateway(config: Record<string, unknown>): Promis
     ...(process.env.BENCH_GATEWAY_NODE_OPTIONS
       ? { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS }
       : {}),
-    // As `npm start` runs it: two malloc arenas keep thread-pool allocations from inflating the RSS.
-    MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '2',
+    // As `npm start` runs it: one malloc arena keeps thread-pool allocations from inflating the RSS.
+    MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? '1',
   });
   if (process.env.BENCH_STDOUT) {
     const { createWriteStream } = await import('node:fs');
