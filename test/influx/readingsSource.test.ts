@@ -194,6 +194,18 @@ describe('ReadingsSource: InfluxDB fed from the readings table after a cursor', 
     expect(seqs(lines)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('readings missing between the cursor and the buffer (deleted by hand) do not stall the writer', () => {
+    const src = source();
+    commit([reading(1), reading(2), reading(3)]);
+    src.offer(commit([reading(4), reading(5)]));
+    db.prepare('DELETE FROM readings WHERE seq IN (2, 3)').run();
+    const rows = src.peek(100);
+    expect(seqs(rows.flatMap((r) => r.line.split('\n')))).toEqual([1, 4, 5]);
+    src.settle(rows);
+    expect(src.depth()).toBe(0);
+    expect(src.peek(100)).toEqual([]);
+  });
+
   it('reports the age of the oldest waiting reading, and retention keeps what InfluxDB lacks', () => {
     const src = source();
     commit([reading(1), reading(2), reading(3)]);

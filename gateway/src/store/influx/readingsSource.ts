@@ -57,7 +57,6 @@ export class ReadingsSource implements InfluxSource<ReadingsSourceRow> {
   private head = 0;
   private bufferedLines = 0;
   private readonly readingsAfter;
-  private readonly tipStmt;
   private readonly oldestStmt;
   private readonly save: (readings: number, outbox: number | undefined) => void;
 
@@ -70,11 +69,10 @@ export class ReadingsSource implements InfluxSource<ReadingsSourceRow> {
       `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, '' AS hash FROM readings
        WHERE id > ? ORDER BY id LIMIT ?`,
     );
-    this.tipStmt = o.db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM readings');
     this.oldestStmt = o.db.prepare<[number], { at: number }>(
       'SELECT received_at AS at FROM readings WHERE id > ? ORDER BY id LIMIT 1',
     );
-    this.tip = this.tipStmt.get()?.id ?? 0;
+    this.tip = o.db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM readings').get()?.id ?? 0;
     this.save = o.db.transaction((readings: number, outbox: number | undefined) => {
       o.readingsCursor.write(readings);
       if (outbox !== undefined) {
@@ -125,7 +123,11 @@ export class ReadingsSource implements InfluxSource<ReadingsSourceRow> {
       const upTo = bufferedFrom === undefined ? Number.POSITIVE_INFINITY : bufferedFrom - 1;
       for (const row of this.readingsAfter.all(this.readings, want)) {
         const id = row.id as number;
-        if (id > upTo) break;
+        if (id > upTo) {
+          // The store holds nothing more before the buffer.
+          next = bufferedFrom!;
+          break;
+        }
         out.push({ source: 'readings', id, line: this.toLine(rowToReading(row)) });
         next = id + 1;
         want--;

@@ -80,10 +80,6 @@ export interface InfluxWriterOptions {
   maxRetryAfterMs?: number;
   /** For tests: the jitter source, in [0, 1). */
   random?: () => number;
-  /** Register the backlog gauges (default true); off where another registry reports the backlog. */
-  backlogGauges?: boolean;
-  /** Called whenever the writer's state may have changed (after each write or wait). */
-  onProgress?: () => void;
 }
 
 interface LastError {
@@ -99,7 +95,6 @@ type State = 'new' | 'idle' | 'writing' | 'backoff' | 'stopped';
 export class InfluxWriter implements Output {
   readonly name = 'influxdb';
   private readonly source: InfluxSource;
-  private readonly onProgress: (() => void) | undefined;
   private readonly client: WriteClient;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
@@ -131,7 +126,6 @@ export class InfluxWriter implements Output {
   constructor(opts: InfluxWriterOptions) {
     if (!Number.isInteger(opts.batchSize) || opts.batchSize < 1) throw new Error('batchSize must be >= 1');
     this.source = opts.source;
-    this.onProgress = opts.onProgress;
     this.client = opts.client;
     this.batchSize = opts.batchSize;
     this.flushIntervalMs = Math.max(1, opts.flushIntervalMs);
@@ -144,12 +138,18 @@ export class InfluxWriter implements Output {
     this.random = opts.random ?? Math.random;
 
     const m = opts.metrics;
-    if (opts.backlogGauges !== false)
-      registerBacklogGauges(m, {
-        depth: () => this.readStore(() => this.source.depth()),
-        oldestEnqueuedAt: () => this.readStore(() => this.source.oldestEnqueuedAt() ?? null),
-        now: this.now,
-      });
+    m.gauge('gateway_influx_backlog', 'Lines waiting in the InfluxDB outbox').collect((set) => {
+      const depth = this.readStore(() => this.source.depth());
+      if (depth !== undefined) set(depth);
+    });
+    m.gauge(
+      'gateway_influx_backlog_oldest_seconds',
+      'Age of the oldest line waiting in the InfluxDB outbox (0 when empty)',
+    ).collect((set) => {
+      const t = this.readStore(() => this.source.oldestEnqueuedAt() ?? null);
+      if (t === undefined) return;
+      set(t === null ? 0 : Math.max(0, (this.now() - t) / 1000));
+    });
     this.pointsWritten = m.counter('gateway_influx_points_written_total', 'Lines written to InfluxDB');
     this.writeSeconds = m.histogram('gateway_influx_write_seconds', 'Duration of InfluxDB write requests');
     this.writeErrors = m.counter(
@@ -248,10 +248,7 @@ export class InfluxWriter implements Output {
         const depth = this.source.depth();
         const sincePartial = performance.now() - this.lastPartialFlush;
         if (depth === 0 || (depth < this.batchSize && sincePartial < this.flushIntervalMs)) {
-          if (this.state !== 'idle') {
-            this.state = 'idle';
-            this.onProgress?.();
-          }
+          this.state = 'idle';
           const wait = depth === 0 ? this.flushIntervalMs : this.flushIntervalMs - sincePartial;
           await this.sleep(wait, true);
           continue;
@@ -259,7 +256,6 @@ export class InfluxWriter implements Output {
         if (depth < this.batchSize) this.lastPartialFlush = performance.now();
         this.state = 'writing';
         retry = await this.writeRows(this.source.peek(this.batchSize));
-        this.onProgress?.();
       } catch (e) {
         // The local store failed (disk full, I/O error): keep the loop alive, report it, back off.
         const message = e instanceof Error ? e.message : String(e);
@@ -273,7 +269,6 @@ export class InfluxWriter implements Output {
         const delay = this.backoff(retry);
         this.nextRetryAt = this.now() + delay;
         this.state = 'backoff';
-        this.onProgress?.();
         await this.sleep(delay, false);
         this.nextRetryAt = undefined;
       }
@@ -409,27 +404,4 @@ export class InfluxWriter implements Output {
       this.wakeOnNotify = wakeOnNotify;
     });
   }
-}
-
-/** The backlog gauges, read at scrape time from whoever knows the backlog. */
-export function registerBacklogGauges(
-  m: Registry,
-  read: {
-    depth: () => number | undefined;
-    oldestEnqueuedAt: () => number | null | undefined;
-    now: () => number;
-  },
-): void {
-  m.gauge('gateway_influx_backlog', 'Lines waiting in the InfluxDB outbox').collect((set) => {
-    const depth = read.depth();
-    if (depth !== undefined) set(depth);
-  });
-  m.gauge(
-    'gateway_influx_backlog_oldest_seconds',
-    'Age of the oldest line waiting in the InfluxDB outbox (0 when empty)',
-  ).collect((set) => {
-    const t = read.oldestEnqueuedAt();
-    if (t === undefined) return;
-    set(t === null ? 0 : Math.max(0, (read.now() - t) / 1000));
-  });
 }
