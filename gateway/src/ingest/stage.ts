@@ -36,6 +36,10 @@ export interface IngestStageOptions {
 /** Told the outcome once it is committed (or that the commit failed). */
 type Settle = (err: Error | null, result?: IngestResult) => void;
 
+/** The promise form of a call that settles a callback. */
+const promised = (run: (done: Settle) => void): Promise<IngestResult> =>
+  new Promise((resolve, reject) => run((err, result) => (err ? reject(err) : resolve(result!))));
+
 type Pending =
   | { kind: 'reading'; reading: Reading; settle: Settle }
   | { kind: 'rejection'; rec: RejectionRecord; settle: Settle };
@@ -110,9 +114,7 @@ export class IngestStage implements IngestSink {
   }
 
   ingest(msg: RawMessage): Promise<IngestResult> {
-    return new Promise((resolve, reject) =>
-      this.ingestWith(msg, (err, result) => (err ? reject(err) : resolve(result!))),
-    );
+    return promised((done) => this.ingestWith(msg, done));
   }
 
   /** ingest() with a callback: no promise per message for a transport that acknowledges each one. */
@@ -157,14 +159,7 @@ export class IngestStage implements IngestSink {
 
   /** Already-decoded readings (logger import): duplicate-checked and stored like live data. */
   async ingestReadings(readings: Reading[]): Promise<{ stored: number; duplicates: number }> {
-    const results = await Promise.all(
-      readings.map(
-        (r) =>
-          new Promise<IngestResult>((resolve, reject) =>
-            this.submit(r, (err, res) => (err ? reject(err) : resolve(res!))),
-          ),
-      ),
-    );
+    const results = await Promise.all(readings.map((r) => promised((done) => this.submit(r, done))));
     let stored = 0;
     for (const res of results) if (res.status === 'stored') stored++;
     return { stored, duplicates: results.length - stored };
@@ -246,11 +241,7 @@ export class IngestStage implements IngestSink {
     siteId?: string,
     deviceId?: string,
   ): Promise<IngestResult> {
-    return new Promise((resolve, reject) =>
-      this.refuseWith(msg, reason, detail, siteId, deviceId, (err, result) =>
-        err ? reject(err) : resolve(result!),
-      ),
-    );
+    return promised((done) => this.refuseWith(msg, reason, detail, siteId, deviceId, done));
   }
 
   private refuseWith(

@@ -115,8 +115,9 @@ export function readingToLine(r: Reading): string {
   const values = r.values as Record<string, number | undefined>;
   for (const name in values) {
     const value = values[name];
-    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
-    fs += `${fs === '' ? '' : ','}${fieldKey(name)}=${value}`;
+    const v = typeof value === 'number' ? floatField(value) : undefined;
+    if (v === undefined) continue;
+    fs += `${fs === '' ? '' : ','}${fieldKey(name)}=${v}`;
   }
   if (r.alarms) {
     const alarms = r.alarms as Record<string, boolean | undefined>;
