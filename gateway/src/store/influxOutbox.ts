@@ -19,6 +19,13 @@ export interface OutboxRow {
 /** Where a dead letter's row came from: the readings table (a reading's id) or this queue. */
 export type DeadLetterSource = 'readings' | 'outbox';
 
+/** A line to keep as a dead letter, with the row it came from. */
+export interface DeadLine {
+  source: DeadLetterSource;
+  id: number;
+  line: string;
+}
+
 export interface DeadLetter {
   id: number;
   source: DeadLetterSource;
@@ -43,11 +50,7 @@ export class InfluxOutbox implements InfluxSource<OutboxRow> {
   private readonly enqueueTx: (lines: readonly string[], now: number) => number;
   private readonly removeIdsTx: (ids: readonly number[]) => number;
   private readonly deadLetterTx: (rows: readonly OutboxRow[], reason: string, now: number) => number;
-  private readonly recordDeadTx: (
-    rows: ReadonlyArray<{ source: DeadLetterSource; id: number; line: string }>,
-    reason: string,
-    now: number,
-  ) => void;
+  private readonly recordDeadTx: (rows: readonly DeadLine[], reason: string, now: number) => void;
   /** Set when rows were removed from the middle of the queue; depth() then counts until the queue empties. */
   private gaps = false;
   private deadCount: number;
@@ -104,15 +107,9 @@ export class InfluxOutbox implements InfluxSource<OutboxRow> {
       for (const id of ids) n += this.deleteOneStmt.run(id).changes;
       return n;
     });
-    this.recordDeadTx = db.transaction(
-      (
-        rows: ReadonlyArray<{ source: DeadLetterSource; id: number; line: string }>,
-        reason: string,
-        now: number,
-      ) => {
-        for (const r of rows) this.deadInsertStmt.run(r.source, r.id, r.line, reason, now);
-      },
-    );
+    this.recordDeadTx = db.transaction((rows: readonly DeadLine[], reason: string, now: number) => {
+      for (const r of rows) this.deadInsertStmt.run(r.source, r.id, r.line, reason, now);
+    });
     this.deadLetterTx = db.transaction((rows: readonly OutboxRow[], reason: string, now: number) => {
       let n = 0;
       for (const r of rows) {
@@ -161,11 +158,7 @@ export class InfluxOutbox implements InfluxSource<OutboxRow> {
   }
 
   /** Records dead letters whose rows live elsewhere (or were already removed from this queue). */
-  recordDeadLetters(
-    rows: ReadonlyArray<{ source: DeadLetterSource; id: number; line: string }>,
-    reason: string,
-    now: number = Date.now(),
-  ): void {
+  recordDeadLetters(rows: readonly DeadLine[], reason: string, now: number = Date.now()): void {
     if (rows.length === 0) return;
     this.recordDeadTx(rows, reason, now);
     this.deadCount += rows.length;
