@@ -2,11 +2,11 @@
  * Runs a throwaway InfluxDB 1.x server (the Debian `influxd`, 1.6.7) on loopback ports in a temp dir.
  * kill() + restart() simulate a crash and recovery on the same port and data dir.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from './env.ts';
+import { freePort } from './env.ts';
+import { serverProcess } from './server.ts';
 
 export interface InfluxdServer {
   /** http://127.0.0.1:PORT */
@@ -83,35 +83,13 @@ bind-address = "127.0.0.1:${rpcPort}"
 `,
   );
   const url = `http://127.0.0.1:${port}`;
-  let proc: ChildProcess | undefined;
-  let out = '';
-  let exited: Promise<void> = Promise.resolve();
-
-  const launch = async () => {
-    const p = spawn('influxd', ['-config', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
-    proc = p;
-    const keep = (b: Buffer) => {
-      out = (out + b.toString()).slice(-8000);
-    };
-    p.stdout?.on('data', keep);
-    p.stderr?.on('data', keep);
-    let gone = false;
-    exited = new Promise((resolve) => {
-      p.once('exit', () => {
-        gone = true;
-        resolve();
-      });
-    });
-    await waitFor(
-      async () => {
-        if (gone) throw new Error(`influxd exited: ${out}`);
-        const r = await fetch(`${url}/ping`);
-        return r.status === 204;
-      },
-      20_000,
-      'influxd /ping',
-    );
-  };
+  const server = serverProcess({
+    command: 'influxd',
+    args: ['-config', cfg],
+    readyUrl: `${url}/ping`,
+    readyStatus: 204,
+    killAfterMs: 5000,
+  });
 
   const query = async (q: string, db?: string): Promise<InfluxQueryResult> => {
     const params = new URLSearchParams({ q, epoch: 'ms' });
@@ -127,16 +105,7 @@ bind-address = "127.0.0.1:${rpcPort}"
     return json;
   };
 
-  const stopProc = async (signal: NodeJS.Signals) => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    p.kill(signal);
-    const timer = setTimeout(() => p.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  };
-
-  await launch();
+  await server.launch();
   const db = opts.db === undefined ? 'gateway' : (opts.db ?? undefined);
   if (db) await query(`CREATE DATABASE "${db}"`);
 
@@ -152,15 +121,15 @@ bind-address = "127.0.0.1:${rpcPort}"
       if (!s) return [];
       return s.values.map((row) => Object.fromEntries(s.columns.map((c, i) => [c, row[i]])));
     },
-    kill: () => stopProc('SIGKILL'),
+    kill: () => server.stop('SIGKILL'),
     async restart() {
-      await stopProc('SIGKILL');
-      await launch();
+      await server.stop('SIGKILL');
+      await server.launch();
     },
     async stop() {
-      await stopProc('SIGTERM');
+      await server.stop('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
-    output: () => out,
+    output: server.output,
   };
 }

@@ -4,11 +4,11 @@
  * /api/v1/export. Identical samples (same series and timestamp) are deduplicated
  * (-dedup.minScrapeInterval=1ms), matching InfluxDB's overwrite semantics for re-sent points.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from './env.ts';
+import { freePort } from './env.ts';
+import { serverProcess } from './server.ts';
 
 export interface VmSeries {
   metric: Record<string, string>;
@@ -40,58 +40,23 @@ export async function startVictoria(): Promise<VictoriaServer> {
   const dir = mkdtempSync(join(tmpdir(), 'victoria-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let proc: ChildProcess | undefined;
-  let out = '';
-  let exited: Promise<void> = Promise.resolve();
+  const server = serverProcess({
+    command: 'victoria-metrics',
+    args: [
+      `-storageDataPath=${join(dir, 'data')}`,
+      `-httpListenAddr=127.0.0.1:${port}`,
+      '-retentionPeriod=100y',
+      '-search.latencyOffset=0s',
+      '-dedup.minScrapeInterval=1ms',
+      '-loggerLevel=ERROR',
+      '-selfScrapeInterval=0',
+    ],
+    readyUrl: `${url}/health`,
+    readyStatus: 200,
+    killAfterMs: 10_000,
+  });
 
-  const launch = async () => {
-    const p = spawn(
-      'victoria-metrics',
-      [
-        `-storageDataPath=${join(dir, 'data')}`,
-        `-httpListenAddr=127.0.0.1:${port}`,
-        '-retentionPeriod=100y',
-        '-search.latencyOffset=0s',
-        '-dedup.minScrapeInterval=1ms',
-        '-loggerLevel=ERROR',
-        '-selfScrapeInterval=0',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    proc = p;
-    const keep = (b: Buffer) => {
-      out = (out + b.toString()).slice(-8000);
-    };
-    p.stdout?.on('data', keep);
-    p.stderr?.on('data', keep);
-    let gone = false;
-    exited = new Promise((resolve) => {
-      p.once('exit', () => {
-        gone = true;
-        resolve();
-      });
-    });
-    await waitFor(
-      async () => {
-        if (gone) throw new Error(`victoria-metrics exited: ${out}`);
-        const r = await fetch(`${url}/health`);
-        return r.status === 200;
-      },
-      20_000,
-      'victoria-metrics /health',
-    );
-  };
-
-  const stopProc = async (signal: NodeJS.Signals) => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    p.kill(signal);
-    const timer = setTimeout(() => p.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-
-  await launch();
+  await server.launch();
 
   return {
     url,
@@ -115,16 +80,16 @@ export async function startVictoria(): Promise<VictoriaServer> {
         .filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l) as VmSeries);
     },
-    kill: () => stopProc('SIGKILL'),
-    shutdown: () => stopProc('SIGINT'),
+    kill: () => server.stop('SIGKILL'),
+    shutdown: () => server.stop('SIGINT'),
     async restart() {
-      await stopProc('SIGINT');
-      await launch();
+      await server.stop('SIGINT');
+      await server.launch();
     },
     async stop() {
-      await stopProc('SIGINT');
+      await server.stop('SIGINT');
       rmSync(dir, { recursive: true, force: true });
     },
-    output: () => out,
+    output: server.output,
   };
 }
