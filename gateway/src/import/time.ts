@@ -4,15 +4,10 @@
  * zone), or defaults to UTC.
  */
 
-import { tzOffsetMs } from '../rules/util.ts';
+import { type LocalParts, tzOffsetMs } from '../rules/util.ts';
 
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
+/** A logger's wall-clock time: the rules' local date and time, with milliseconds. */
+export interface WallTime extends LocalParts {
   ms: number;
 }
 
