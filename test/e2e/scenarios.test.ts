@@ -9,6 +9,7 @@ import type { Config } from '../../gateway/src/config/schema.ts';
 import { startGateway } from '../../gateway/src/main.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { freePort } from '../helpers/env.ts';
+import { PRODUCT_SCENARIOS } from '../sim/helpers.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../..');
@@ -20,18 +21,7 @@ const names = readdirSync(SCENARIOS)
 /** Every scenario, run by the simulator against a fresh real gateway, with `--check` on its alerts. */
 describe('simulator scenarios against the real gateway (--check)', () => {
   it('has the scenarios the product names', () => {
-    for (const n of [
-      'storm-0.62in',
-      'drizzle-0.45in',
-      'two-bursts-2h',
-      'two-bursts-8h',
-      'float-alarm',
-      'field-ponding',
-      'sediment-fill',
-      'tank-sludge',
-      'gauge-offline-during-storm',
-    ])
-      expect(names).toContain(n);
+    for (const n of PRODUCT_SCENARIOS) expect(names).toContain(n);
   });
 
   const check = async (name: string, mutate: (c: Config) => Config = (c) => c) => {

@@ -11,20 +11,9 @@ import {
 import { runScenario } from '../../firmware-sim/src/sim.ts';
 import { loadConfig } from '../../gateway/src/config/load.ts';
 import { verifyPassword } from '../../shared/src/password.ts';
-import { T0 } from './helpers.ts';
+import { PRODUCT_SCENARIOS, T0 } from './helpers.ts';
 
-const REQUIRED = [
-  'storm-0.62in',
-  'drizzle-0.45in',
-  'two-bursts-2h',
-  'two-bursts-8h',
-  'float-alarm',
-  'field-ponding',
-  'sediment-fill',
-  'tank-sludge',
-  'gauge-offline-during-storm',
-  'fleet',
-];
+const REQUIRED = [...PRODUCT_SCENARIOS, 'fleet'];
 
 async function gaugeEvents(name: string) {
   const loaded = loadScenario(name);
