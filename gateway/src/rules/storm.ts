@@ -322,6 +322,21 @@ function message(s: StormSnapshot, cfg: Cfg): string {
   );
 }
 
+/** The 'open' effect for a qualifying storm's alert: raises it, or updates it when late data moved the crossing. */
+function openEffect(s: StormSnapshot, cfg: Cfg, key: string, ev: Record<string, unknown>): Effect {
+  return {
+    type: 'open',
+    rule: RULE,
+    siteId: cfg.siteId,
+    deviceId: cfg.deviceId,
+    key,
+    at: s.thresholdAt!,
+    dueAt: s.dueAt!,
+    message: message(s, cfg),
+    evidence: ev,
+  };
+}
+
 /** Picks the event that took over `old`: the one within a dry gap of it, the largest overlap, else the nearest. */
 function successorOf(
   old: StormSnapshot,
@@ -410,17 +425,7 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect[]): void {
     if (qualified && (c.alert === 'none' || c.alert === 'withdrawn')) {
       const ev = evidence(c, cfg);
       if (c.alert === 'withdrawn') ev.reopened = true;
-      effects.push({
-        type: 'open',
-        rule: RULE,
-        siteId: cfg.siteId,
-        deviceId: cfg.deviceId,
-        key,
-        at: c.thresholdAt!,
-        dueAt: c.dueAt!,
-        message: message(c, cfg),
-        evidence: ev,
-      });
+      effects.push(openEffect(c, cfg, key, ev));
       c.alert = 'open';
       const insp = coveringInspection(state, c.thresholdAt!);
       const inh = inherited.get(c.id);
@@ -446,17 +451,7 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect[]): void {
     } else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
       // Late data moved the crossing: an 'open' for the existing key updates it and carries the new
       // `at` (the source time the condition began), so the engine can correct the raised time.
-      effects.push({
-        type: 'open',
-        rule: RULE,
-        siteId: cfg.siteId,
-        deviceId: cfg.deviceId,
-        key,
-        at: c.thresholdAt!,
-        dueAt: c.dueAt!,
-        message: message(c, cfg),
-        evidence: evidence(c, cfg),
-      });
+      effects.push(openEffect(c, cfg, key, evidence(c, cfg)));
     } else if (qualified && c.alert === 'open' && prev) {
       const closing = c.closed && !prev.closed;
       if (prev.dueAt !== c.dueAt || closing) {
