@@ -189,7 +189,7 @@ if (ONLY.has('latency')) {
 }
 
 if (ONLY.has('import')) {
-  const r = await importBench(join(ROOT, '../shared/data/rain/hobo_quincemil_2017.csv'));
+  const r = await importBench(join(ROOT, 'test/fixtures/rain/hobo_quincemil_2017.csv'));
   say(
     `import: hobo_quincemil_2017.csv, ${r.tips} tips, ${r.storms} storms (${r.qualifying} qualifying): ${(r.ms / 1000).toFixed(2)} s to import and evaluate`,
   );

@@ -56,5 +56,5 @@ export async function waitFor<T>(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
-/** The real rain-gauge logger records, in the team's kit beside the repository (`../shared/data/rain`). */
-export const RAIN_DIR = join(import.meta.dirname, '../../../shared/data/rain');
+/** The real rain-gauge logger records the tests use, kept in the repository (`test/fixtures/rain`). */
+export const RAIN_DIR = join(import.meta.dirname, '../fixtures/rain');

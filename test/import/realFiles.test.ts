@@ -11,11 +11,9 @@ import { detectFormat, parseLoggerFile } from '../../gateway/src/import/parsers.
 import { tipsToReadings } from '../../gateway/src/import/toReadings.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const candidates = [
-  process.env.RAIN_DATA_DIR,
-  resolve(here, '../../data/rain'),
-  resolve(here, '../../../shared/data/rain'),
-].filter((d): d is string => d !== undefined);
+const candidates = [process.env.RAIN_DATA_DIR, resolve(here, '../fixtures/rain')].filter(
+  (d): d is string => d !== undefined,
+);
 const DATA_DIR = candidates.find((d) => existsSync(join(d, 'hobo_quincemil_2017.csv')));
 if (DATA_DIR === undefined)
   throw new Error(`rain data files not found in ${candidates.join(', ')} (set RAIN_DATA_DIR)`);

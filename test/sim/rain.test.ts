@@ -61,7 +61,7 @@ describe('NRCS Type III 24-hour distribution', () => {
 });
 
 describe('HOBO logger replay', () => {
-  const file = resolve(REPO_ROOT, '../shared/data/rain/hobo_quincemil_2017.csv');
+  const file = resolve(REPO_ROOT, 'test/fixtures/rain/hobo_quincemil_2017.csv');
 
   it('parses counts and logger events and recovers every tip of the real record', () => {
     const rows = parseHobo(

@@ -48,14 +48,13 @@ export function loadScenario(nameOrPath: string): LoadedScenario {
   return { scenario: parseScenario(readFileSync(path, 'utf8'), path), path };
 }
 
-/** Finds a rain record: absolute, next to the scenario, in $RAIN_DATA_DIR, or in the shared data folder. */
+/** Finds a rain record: absolute, next to the scenario, in $RAIN_DATA_DIR, or in the repository's rain records (test/fixtures/rain). */
 export function resolveDataFile(file: string, scenarioPath: string): string {
   if (isAbsolute(file)) return file;
   const candidates = [
     resolve(dirname(scenarioPath), file),
     ...(process.env.RAIN_DATA_DIR ? [resolve(process.env.RAIN_DATA_DIR, file)] : []),
-    resolve(REPO_ROOT, 'shared/data/rain', file),
-    resolve(REPO_ROOT, '../shared/data/rain', file),
+    resolve(REPO_ROOT, 'test/fixtures/rain', file),
   ];
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error(`rain record "${file}" not found in: ${candidates.join(', ')}`);
