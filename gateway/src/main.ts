@@ -6,12 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseDeviceTopic } from '../../shared/src/topics.ts';
 import { type AlertEvent, ComplianceEngine } from './alerts/engine.ts';
-import {
-  ensureNotificationTables,
-  HttpWebhookSender,
-  NotificationDispatcher,
-  SmtpEmailSender,
-} from './alerts/notify/index.ts';
+import { HttpWebhookSender, NotificationDispatcher, SmtpEmailSender } from './alerts/notify/index.ts';
 import { Auth } from './api/auth.ts';
 import type { ApiContext, HealthReport } from './api/context.ts';
 import { EventHub } from './api/events.ts';
@@ -135,7 +130,6 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   }
 
   // Compliance: rules, deadlines, alert lifecycle, notifications
-  ensureNotificationTables(db);
   const webhook = config.notify.webhookSecret
     ? new HttpWebhookSender({ secret: config.notify.webhookSecret, gatewayId: config.gatewayId })
     : undefined;

@@ -12,6 +12,7 @@ import { type Config, configSchema, type SiteConfig } from '../../gateway/src/co
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import type { Effect, Evaluator, RuleId, RuleInput } from '../../gateway/src/rules/types.ts';
+import { migrate } from '../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 
 export const H = 3_600_000;
@@ -48,6 +49,7 @@ export function openDb(file: string): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
+  migrate(db);
   return db;
 }
 

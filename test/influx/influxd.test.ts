@@ -6,6 +6,7 @@ import { readingToLine } from '../../gateway/src/store/influx/lineProtocol.ts';
 import { InfluxV1Client } from '../../gateway/src/store/influx/v1.ts';
 import { InfluxWriter, type WriteClient } from '../../gateway/src/store/influx/writer.ts';
 import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { type InfluxdServer, startInfluxd } from '../helpers/influxd.ts';
@@ -41,6 +42,7 @@ const seqOf = (line: string) => Number(/seq=(\d+)i/.exec(line)?.[1]);
 
 function setup(url: string, db: string, o: { batchSize?: number; flushIntervalMs?: number } = {}) {
   const sqlite = new Database(':memory:');
+  migrate(sqlite);
   const outbox = new InfluxOutbox(sqlite);
   const client = new Recording(new InfluxV1Client({ url, db, timeoutMs: 2000 }));
   const metrics = new Registry();

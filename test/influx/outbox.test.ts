@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../gateway/src/store/schema/index.ts';
 
 describe('InfluxOutbox', () => {
   let db: Database.Database;
@@ -11,6 +12,7 @@ describe('InfluxOutbox', () => {
 
   beforeEach(() => {
     db = new Database(':memory:');
+    migrate(db);
     outbox = new InfluxOutbox(db);
   });
   afterEach(() => db.close());
@@ -69,8 +71,8 @@ describe('InfluxOutbox', () => {
   });
 
   it('enqueues inside the caller transaction: rolled back with it, committed with it', () => {
-    db.exec('CREATE TABLE readings (id INTEGER PRIMARY KEY, v TEXT)');
-    const insert = db.prepare('INSERT INTO readings (v) VALUES (?)');
+    db.exec('CREATE TABLE scratch (id INTEGER PRIMARY KEY, v TEXT)');
+    const insert = db.prepare('INSERT INTO scratch (v) VALUES (?)');
     const ingest = db.transaction((v: string, fail: boolean) => {
       insert.run(v);
       outbox.enqueue([`line ${v}`]);
@@ -78,7 +80,7 @@ describe('InfluxOutbox', () => {
     });
     expect(() => ingest('x', true)).toThrow('constraint');
     expect(outbox.depth()).toBe(0);
-    expect(db.prepare('SELECT count(*) AS n FROM readings').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM scratch').get()).toEqual({ n: 0 });
     ingest('y', false);
     expect(outbox.depth()).toBe(1);
     expect(outbox.peek(5).map((r) => r.line)).toEqual(['line y']);
@@ -90,6 +92,7 @@ describe('InfluxOutbox', () => {
       const file = join(dir, 'g.db');
       const d1 = new Database(file);
       d1.pragma('journal_mode = WAL');
+      migrate(d1);
       const o1 = new InfluxOutbox(d1);
       o1.enqueue(['a', 'b', 'c'], 10);
       o1.deadLetter([o1.peek(1)[0]!], 'bad');

@@ -6,6 +6,7 @@ import { readingToLine } from '../../gateway/src/store/influx/lineProtocol.ts';
 import { InfluxV2Client } from '../../gateway/src/store/influx/v2.ts';
 import { InfluxWriter, type WriteClient } from '../../gateway/src/store/influx/writer.ts';
 import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startVictoria, type VictoriaServer, type VmSeries } from '../helpers/victoria.ts';
@@ -21,6 +22,7 @@ class Recording implements WriteClient {
 
 function setup(url: string, bucket: string, batchSize = 100) {
   const sqlite = new Database(':memory:');
+  migrate(sqlite);
   const outbox = new InfluxOutbox(sqlite);
   const client = new Recording(
     new InfluxV2Client({ url, org: 'town', bucket, token: 'unused', timeoutMs: 2000 }),

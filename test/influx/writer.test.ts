@@ -9,6 +9,7 @@ import {
   type WriteClient,
 } from '../../gateway/src/store/influx/writer.ts';
 import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../gateway/src/store/schema/index.ts';
 import { waitFor } from '../helpers/env.ts';
 
 /** A client whose outcome per request is scripted; it logs every request and every success. */
@@ -52,6 +53,7 @@ describe('InfluxWriter', () => {
 
   beforeEach(() => {
     db = new Database(':memory:');
+    migrate(db);
     outbox = new InfluxOutbox(db);
     metrics = new Registry();
   });

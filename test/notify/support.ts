@@ -5,13 +5,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { NotificationKind } from '../../gateway/src/alerts/notify/store.ts';
-import {
-  type AlertDto,
-  ensureNotificationTables,
-  recordNotificationEvent,
-} from '../../gateway/src/alerts/notify/store.ts';
+import { type AlertDto, recordNotificationEvent } from '../../gateway/src/alerts/notify/store.ts';
 import { type Config, type ConfigInput, configSchema } from '../../gateway/src/config/schema.ts';
 import type { Log } from '../../gateway/src/pipeline.ts';
+import { migrate } from '../../gateway/src/store/schema/index.ts';
 import { freePort } from '../helpers/env.ts';
 
 export const WEBHOOK_SECRET = 'whsec-Zq8vN3kP0r7Lm2Xa';
@@ -42,7 +39,7 @@ export function tempDb(): TempDb {
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
-    ensureNotificationTables(db);
+    migrate(db);
     return db;
   };
   const t: TempDb = {

@@ -7,16 +7,23 @@
  * that changes the alert.
  */
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { RuleId, StormEvent } from '../rules/types.ts';
+import {
+  type ChainCheck,
+  type ChainHead,
+  canonicalJson,
+  GENESIS_HASH,
+  HashChain,
+  linkHash,
+} from '../store/chain.ts';
 import { where } from '../store/where.ts';
-import type { AlertStatus, ChainCheck, HistoryAction, InspectionKind } from './dto.ts';
-import { ensureNotificationTables } from './notify/store.ts';
+import type { AlertStatus, HistoryAction, InspectionKind } from './dto.ts';
 
 export type Db = Database.Database;
 
-export const GENESIS_HASH = '0'.repeat(64);
+export { canonicalJson } from '../store/chain.ts';
 
 export interface AlertRow {
   id: string;
@@ -119,157 +126,15 @@ export const CHAINED_TABLES = {
 } as const;
 export type ChainedTable = keyof typeof CHAINED_TABLES;
 
-const DDL = `
-CREATE TABLE IF NOT EXISTS alerts (
-  id TEXT PRIMARY KEY,
-  key TEXT NOT NULL,
-  rule TEXT NOT NULL,
-  site_id TEXT NOT NULL,
-  device_id TEXT,
-  status TEXT NOT NULL CHECK (status IN ('open', 'acknowledged', 'resolved')),
-  raised_at INTEGER NOT NULL,
-  due_at INTEGER,
-  original_due_at INTEGER,
-  message TEXT NOT NULL,
-  evidence TEXT NOT NULL,
-  acknowledged_at INTEGER,
-  acknowledged_by TEXT,
-  resolved_at INTEGER,
-  resolution TEXT CHECK (resolution IS NULL OR resolution IN ('auto', 'manual')),
-  resolved_by TEXT,
-  resolution_message TEXT,
-  resolution_evidence TEXT,
-  within_deadline INTEGER,
-  overdue_notified INTEGER NOT NULL DEFAULT 0,
-  reminders_sent TEXT NOT NULL DEFAULT '[]',
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  UNIQUE (site_id, key)
-);
-CREATE INDEX IF NOT EXISTS alerts_site_raised ON alerts (site_id, raised_at);
-CREATE INDEX IF NOT EXISTS alerts_status_raised ON alerts (status, raised_at);
-CREATE INDEX IF NOT EXISTS alerts_overdue_scan ON alerts (due_at)
-  WHERE status != 'resolved' AND overdue_notified = 0;
-
-CREATE TABLE IF NOT EXISTS alert_history (
-  seq INTEGER PRIMARY KEY,
-  alert_id TEXT NOT NULL,
-  at INTEGER NOT NULL,
-  source_at INTEGER,
-  actor TEXT NOT NULL,
-  action TEXT NOT NULL,
-  detail TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS alert_history_alert ON alert_history (alert_id, seq);
-CREATE TRIGGER IF NOT EXISTS alert_history_no_update BEFORE UPDATE ON alert_history
-  BEGIN SELECT RAISE(ABORT, 'alert_history is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS alert_history_no_delete BEFORE DELETE ON alert_history
-  BEGIN SELECT RAISE(ABORT, 'alert_history is append-only'); END;
-
-CREATE TABLE IF NOT EXISTS storms (
-  id TEXT PRIMARY KEY,
-  site_id TEXT NOT NULL,
-  device_id TEXT NOT NULL,
-  start INTEGER NOT NULL,
-  end INTEGER NOT NULL,
-  tips REAL NOT NULL,
-  inches REAL NOT NULL,
-  qualified INTEGER NOT NULL,
-  threshold_at INTEGER,
-  due_at INTEGER,
-  closed INTEGER NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  -- Set when late data merged this storm into another (its id) or showed it was no storm (''): kept for
-  -- the record, left out of the storm list and reports.
-  superseded_by TEXT
-);
-CREATE INDEX IF NOT EXISTS storms_site_start ON storms (site_id, start);
-
-CREATE TABLE IF NOT EXISTS inspections (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  site_id TEXT NOT NULL,
-  at INTEGER NOT NULL,
-  inspector TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('routine', 'storm', 'annual', 'cleanout', 'other')),
-  notes TEXT NOT NULL,
-  recorded_at INTEGER NOT NULL,
-  recorded_by TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS inspections_site_at ON inspections (site_id, at);
-CREATE TRIGGER IF NOT EXISTS inspections_no_update BEFORE UPDATE ON inspections
-  BEGIN SELECT RAISE(ABORT, 'inspections are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS inspections_no_delete BEFORE DELETE ON inspections
-  BEGIN SELECT RAISE(ABORT, 'inspections are append-only'); END;
-
-CREATE TABLE IF NOT EXISTS extensions (
-  seq INTEGER PRIMARY KEY,
-  alert_id TEXT NOT NULL,
-  old_due INTEGER NOT NULL,
-  new_due INTEGER NOT NULL,
-  engineer TEXT NOT NULL,
-  letter_ref TEXT NOT NULL,
-  note TEXT,
-  at INTEGER NOT NULL,
-  by TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS extensions_alert ON extensions (alert_id, seq);
-CREATE TRIGGER IF NOT EXISTS extensions_no_update BEFORE UPDATE ON extensions
-  BEGIN SELECT RAISE(ABORT, 'extensions are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS extensions_no_delete BEFORE DELETE ON extensions
-  BEGIN SELECT RAISE(ABORT, 'extensions are append-only'); END;
-
-CREATE TABLE IF NOT EXISTS rule_state (
-  site_id TEXT NOT NULL,
-  rule TEXT NOT NULL,
-  device_id TEXT NOT NULL DEFAULT '',
-  state TEXT NOT NULL,
-  updated_at INTEGER NOT NULL,
-  PRIMARY KEY (site_id, rule, device_id)
-);
-
-CREATE TABLE IF NOT EXISTS timers (
-  id INTEGER PRIMARY KEY,
-  alert_id TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('reminder', 'overdue')),
-  hours REAL,
-  due_at INTEGER NOT NULL,
-  fire_at INTEGER NOT NULL,
-  fired_at INTEGER,
-  outcome TEXT
-);
-CREATE INDEX IF NOT EXISTS timers_pending ON timers (fire_at) WHERE fired_at IS NULL;
-CREATE INDEX IF NOT EXISTS timers_alert ON timers (alert_id);
-`;
-
-/** JSON with object keys sorted at every level: the form that is hashed. */
-export function canonicalJson(v: unknown): string {
-  return JSON.stringify(sortKeys(v));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === 'object') {
-    const src = v as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(src).sort()) if (src[k] !== undefined) out[k] = sortKeys(src[k]);
-    return out;
-  }
-  return v;
-}
-
 /** sha256(prev_hash + canonical JSON of the row's chained columns). */
 export function chainHash(table: ChainedTable, prevHash: string, row: Record<string, unknown>): string {
+  return linkHash(prevHash, chainedContent(table, row));
+}
+
+function chainedContent(table: ChainedTable, row: Record<string, unknown>): string {
   const content: Record<string, unknown> = {};
   for (const c of CHAINED_TABLES[table]) content[c] = row[c] ?? null;
-  return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
+  return canonicalJson(content);
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -316,18 +181,21 @@ export interface AlertQuery {
 /** Prepared statements and row-level operations. The engine owns transactions and lifecycle logic. */
 export class AlertStore {
   private readonly stmts;
-  private readonly chainHeadStmts: Record<
-    ChainedTable,
-    Database.Statement<[], { seq: number; hash: string }>
-  >;
+  private readonly chains: Record<ChainedTable, HashChain>;
 
   constructor(readonly db: Db) {
-    db.exec(DDL);
-    ensureNotificationTables(db);
-    this.chainHeadStmts = {
-      alert_history: db.prepare('SELECT seq, hash FROM alert_history ORDER BY seq DESC LIMIT 1'),
-      inspections: db.prepare('SELECT seq, hash FROM inspections ORDER BY seq DESC LIMIT 1'),
-      extensions: db.prepare('SELECT seq, hash FROM extensions ORDER BY seq DESC LIMIT 1'),
+    const chain = (table: ChainedTable) =>
+      new HashChain(db, {
+        table,
+        seq: 'seq',
+        content: (row) => chainedContent(table, row),
+        storesPrev: true,
+        contiguous: true,
+      });
+    this.chains = {
+      alert_history: chain('alert_history'),
+      inspections: chain('inspections'),
+      extensions: chain('extensions'),
     };
     this.stmts = {
       alertById: db.prepare<[string], AlertRow>('SELECT * FROM alerts WHERE id = ?'),
@@ -523,7 +391,7 @@ export class AlertStore {
     row: Record<string, unknown>,
     insert: Database.Statement,
   ): number {
-    const head = this.chainHeadStmts[table].get();
+    const head = this.chains[table].head();
     const seq = (head?.seq ?? 0) + 1;
     const prev = head?.hash ?? GENESIS_HASH;
     const full: Record<string, unknown> = { ...row, seq };
@@ -702,8 +570,8 @@ export class AlertStore {
     return this.db.prepare<unknown[], ExtensionRow & { site_id: string; rule: RuleId }>(sql).all(...w.params);
   }
 
-  chainHead(table: ChainedTable): { seq: number; hash: string } | null {
-    return this.chainHeadStmts[table].get() ?? null;
+  chainHead(table: ChainedTable): ChainHead | null {
+    return this.chains[table].head();
   }
 
   /**
@@ -716,35 +584,6 @@ export class AlertStore {
     toSeq = Number.MAX_SAFE_INTEGER,
     table: ChainedTable = 'alert_history',
   ): ChainCheck {
-    const head = this.chainHead(table);
-    let prevHash = GENESIS_HASH;
-    let prevSeq = fromSeq - 1;
-    if (fromSeq > 1) {
-      const before = this.db
-        .prepare<[number], { seq: number; hash: string }>(`SELECT seq, hash FROM ${table} WHERE seq = ?`)
-        .get(fromSeq - 1);
-      if (!before) return { table, ok: false, checked: 0, head, broken: { seq: fromSeq - 1, reason: 'gap' } };
-      prevHash = before.hash;
-    }
-    let checked = 0;
-    const rows = this.db
-      .prepare<[number, number], Record<string, unknown>>(
-        `SELECT * FROM ${table} WHERE seq >= ? AND seq <= ? ORDER BY seq`,
-      )
-      .iterate(fromSeq, toSeq);
-    for (const row of rows) {
-      const seq = row.seq as number;
-      if (seq !== prevSeq + 1)
-        return { table, ok: false, checked, head, broken: { seq: prevSeq + 1, reason: 'gap' } };
-      if (row.prev_hash !== prevHash)
-        return { table, ok: false, checked, head, broken: { seq, reason: 'prev-mismatch' } };
-      const expected = chainHash(table, prevHash, row);
-      if (expected !== row.hash)
-        return { table, ok: false, checked, head, broken: { seq, reason: 'hash-mismatch' } };
-      prevHash = row.hash as string;
-      prevSeq = seq;
-      checked++;
-    }
-    return { table, ok: true, checked, head };
+    return this.chains[table].verify(fromSeq, toSeq);
   }
 }

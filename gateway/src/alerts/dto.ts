@@ -130,18 +130,6 @@ export const extensionDtoSchema = z.object({
 });
 export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 
-export const chainCheckSchema = z.object({
-  table: z.string(),
-  ok: z.boolean(),
-  checked: z.number().int(),
-  head: z.object({ seq: z.number().int(), hash: z.string() }).nullable(),
-  broken: z
-    .object({
-      seq: z.number().int(),
-      reason: z.enum(['hash-mismatch', 'prev-mismatch', 'gap']),
-    })
-    .optional(),
-});
-export type ChainCheck = z.infer<typeof chainCheckSchema>;
+export { type ChainCheck, chainCheckSchema } from '../store/chain.ts';
 
 export const toIso = (ms: number): string => new Date(ms).toISOString();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { migrate } from './schema/index.ts';
 
 export type Db = Database.Database;
 
@@ -9,7 +10,10 @@ export interface OpenOptions {
   synchronous?: 'full' | 'normal';
 }
 
-/** Opens (creating if needed) the gateway's SQLite store in WAL mode. One gateway per data directory. */
+/**
+ * Opens (creating if needed) the gateway's SQLite store in WAL mode and migrates it to this release's
+ * schema. One gateway per data directory.
+ */
 export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'gateway.db'));
@@ -17,5 +21,6 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   db.pragma(`synchronous = ${opts.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  migrate(db);
   return db;
 }

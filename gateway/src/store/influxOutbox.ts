@@ -56,23 +56,6 @@ export class InfluxOutbox implements InfluxSource<OutboxRow> {
   private deadCount: number;
 
   constructor(db: Database.Database) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS influx_outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        line TEXT NOT NULL,
-        enqueued_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS influx_dead_letter (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        outbox_id INTEGER,
-        line TEXT,
-        reason TEXT,
-        at INTEGER
-      );
-    `);
-    const columns = db.prepare('PRAGMA table_info(influx_dead_letter)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'source'))
-      db.exec("ALTER TABLE influx_dead_letter ADD COLUMN source TEXT NOT NULL DEFAULT 'outbox'");
     this.insertStmt = db.prepare('INSERT INTO influx_outbox (line, enqueued_at) VALUES (?, ?)');
     this.peekStmt = db.prepare('SELECT id, line FROM influx_outbox ORDER BY id LIMIT ?');
     this.peekAfterStmt = db.prepare('SELECT id, line FROM influx_outbox WHERE id > ? ORDER BY id LIMIT ?');

@@ -3,12 +3,10 @@
  * hash: each row carries sha256(previous hash + its canonical content), so a report can cite the head.
  */
 
-import { hash } from 'node:crypto';
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
+import { type ChainCheck, GENESIS_HASH, HashChain, linkHash } from './chain.ts';
 import type { Db } from './db.ts';
 import { where } from './where.ts';
-
-export const GENESIS_HASH = '0'.repeat(64);
 
 export interface StoredReading extends Reading {
   id: number;
@@ -42,63 +40,33 @@ export function readingData(r: Reading): string {
   return JSON.stringify(r.alarms ? { v: r.values, a: r.alarms } : { v: r.values });
 }
 
-/** sha256 over the previous hash and the reading's identity and content, as stored. */
-export function readingHash(prev: string, r: Reading, data: string = readingData(r)): string {
-  return hash(
-    'sha256',
-    `${prev}|${r.siteId}|${r.deviceId}|${r.deviceKind}|${r.ts}|${r.seq ?? ''}|${data}`,
-    'hex',
-  );
+/** A reading's chained content: its identity and its values, as stored. */
+function readingContent(r: Reading, data: string): string {
+  return `|${r.siteId}|${r.deviceId}|${r.deviceKind}|${r.ts}|${r.seq ?? ''}|${data}`;
 }
+
+/** The chain link of a reading: sha256 over the previous hash and the reading's content. */
+export function readingHash(prev: string, r: Reading, data: string = readingData(r)): string {
+  return linkHash(prev, readingContent(r, data));
+}
+
+const READINGS_CHAIN = {
+  table: 'readings',
+  seq: 'id',
+  content: (row: Record<string, unknown>) => readingContent(rowToReading(row), row.data as string),
+  storesPrev: false,
+  // Row ids are not a gap-free sequence (a reading removed by hand leaves no trace in them).
+  contiguous: false,
+};
 
 export class ReadingStore {
   private insertReading;
   private insertRejection;
   private lastHash: string;
   private rows: number | undefined;
+  private readonly chain: HashChain;
 
   constructor(private readonly db: Db) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS readings (
-        id INTEGER PRIMARY KEY,
-        site_id TEXT NOT NULL,
-        device_id TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        ts INTEGER NOT NULL,
-        seq INTEGER,
-        received_at INTEGER NOT NULL,
-        transport TEXT NOT NULL,
-        data TEXT NOT NULL,
-        hash TEXT NOT NULL
-      );
-      CREATE UNIQUE INDEX IF NOT EXISTS readings_device_ts ON readings(site_id, device_id, ts);
-      CREATE TRIGGER IF NOT EXISTS readings_no_update BEFORE UPDATE ON readings
-        BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END;
-      CREATE TABLE IF NOT EXISTS chain_anchors (
-        chain TEXT NOT NULL, upto_id INTEGER NOT NULL, hash TEXT NOT NULL, at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS rejections (
-        id INTEGER PRIMARY KEY,
-        at INTEGER NOT NULL,
-        transport TEXT NOT NULL,
-        topic TEXT NOT NULL,
-        site_id TEXT,
-        device_id TEXT,
-        reason TEXT NOT NULL,
-        detail TEXT NOT NULL,
-        excerpt TEXT NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS device_state (
-        site_id TEXT NOT NULL,
-        device_id TEXT NOT NULL,
-        last_ts INTEGER,
-        last_received_at INTEGER,
-        status TEXT NOT NULL DEFAULT 'unknown',
-        status_at INTEGER,
-        latest TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (site_id, device_id)
-      );
-    `);
     this.insertReading = db.prepare(
       `INSERT OR IGNORE INTO readings (site_id, device_id, kind, ts, seq, received_at, transport, data, hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -106,10 +74,8 @@ export class ReadingStore {
     this.insertRejection = db.prepare(
       `INSERT INTO rejections (at, transport, topic, site_id, device_id, reason, detail, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const last = db.prepare('SELECT hash FROM readings ORDER BY id DESC LIMIT 1').get() as
-      | { hash: string }
-      | undefined;
-    this.lastHash = last?.hash ?? GENESIS_HASH;
+    this.chain = new HashChain(db, READINGS_CHAIN);
+    this.lastHash = this.chain.head()?.hash ?? GENESIS_HASH;
   }
 
   /**
@@ -138,18 +104,13 @@ export class ReadingStore {
 
   /** Call when a transaction that inserted readings rolled back. */
   resyncHead(): void {
-    const last = this.db.prepare('SELECT hash FROM readings ORDER BY id DESC LIMIT 1').get() as
-      | { hash: string }
-      | undefined;
-    this.lastHash = last?.hash ?? GENESIS_HASH;
+    this.lastHash = this.chain.head()?.hash ?? GENESIS_HASH;
     this.rows = undefined;
   }
 
   head(): { id: number; hash: string } {
-    const last = this.db.prepare('SELECT id, hash FROM readings ORDER BY id DESC LIMIT 1').get() as
-      | { id: number; hash: string }
-      | undefined;
-    return last ?? { id: 0, hash: GENESIS_HASH };
+    const last = this.chain.head();
+    return last ? { id: last.seq, hash: last.hash } : { id: 0, hash: GENESIS_HASH };
   }
 
   insertRejectionRow(r: RejectionRecord): void {
@@ -312,9 +273,7 @@ export class ReadingStore {
         .get(before, maxId) as { id: number; hash: string } | undefined;
       let readings = 0;
       if (edge) {
-        this.db
-          .prepare('INSERT INTO chain_anchors (chain, upto_id, hash, at) VALUES (?, ?, ?, ?)')
-          .run('readings', edge.id, edge.hash, now);
+        this.chain.anchor(edge.id, edge.hash, now);
         readings = this.db
           .prepare('DELETE FROM readings WHERE ts < ? AND id <= ?')
           .run(before, maxId).changes;
@@ -328,29 +287,9 @@ export class ReadingStore {
     return res;
   }
 
-  /** Recomputes the readings chain in id order; returns the first row whose hash does not match. */
-  verifyChain(): { ok: boolean; checked: number; brokenAt?: number } {
-    let prev = GENESIS_HASH;
-    let checked = 0;
-    const anchor = this.db
-      .prepare("SELECT upto_id, hash FROM chain_anchors WHERE chain = 'readings' ORDER BY upto_id")
-      .all() as Array<{
-      upto_id: number;
-      hash: string;
-    }>;
-    const firstRow = this.db.prepare('SELECT MIN(id) AS id FROM readings').get() as { id: number | null };
-    for (const a of anchor) if (firstRow.id !== null && a.upto_id < firstRow.id) prev = a.hash;
-    for (const row of this.db
-      .prepare(
-        'SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings ORDER BY id',
-      )
-      .iterate() as IterableIterator<Record<string, unknown>>) {
-      const r = rowToReading(row);
-      if (readingHash(prev, r) !== r.hash) return { ok: false, checked, brokenAt: r.id };
-      prev = r.hash;
-      checked++;
-    }
-    return { ok: true, checked };
+  /** Recomputes the readings chain in id order, from the anchor retention left; reports the first broken row. */
+  verifyChain(): ChainCheck {
+    return this.chain.verify();
   }
 }
 

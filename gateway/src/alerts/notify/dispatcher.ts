@@ -37,7 +37,6 @@ import {
   type DeliveryRow,
   type DeliveryStatus,
   type EventRow,
-  ensureNotificationTables,
 } from './store.ts';
 import type { WebhookSender } from './webhook.ts';
 
@@ -186,7 +185,6 @@ export class NotificationDispatcher implements Output {
       ...new Set([...secretForms(opts.config.notify.webhookSecret), ...secretForms(smtp?.pass, smtp?.user)]),
     ].sort((a, b) => b.length - a.length);
 
-    ensureNotificationTables(this.db);
     this.stmts = {
       unfanned: this.db.prepare(
         `SELECT e.id, e.event_id, e.kind, e.alert_id, e.site_id, e.rule, e.payload, e.created_at

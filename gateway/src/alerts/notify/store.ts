@@ -37,41 +37,6 @@ export const alertDtoSchema = z.looseObject({
 });
 export type AlertDto = z.infer<typeof alertDtoSchema>;
 
-const DDL = `
-CREATE TABLE IF NOT EXISTS notification_events (
-  id INTEGER PRIMARY KEY,
-  event_id TEXT UNIQUE,
-  kind TEXT,
-  alert_id TEXT,
-  site_id TEXT,
-  rule TEXT,
-  payload TEXT,
-  created_at INTEGER
-);
-CREATE TABLE IF NOT EXISTS notification_deliveries (
-  id INTEGER PRIMARY KEY,
-  event_id TEXT NOT NULL,
-  channel TEXT NOT NULL CHECK (channel IN ('mqtt', 'webhook', 'email')),
-  target TEXT NOT NULL,
-  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_at INTEGER NOT NULL,
-  last_error TEXT,
-  sent_at INTEGER,
-  UNIQUE (event_id, channel, target)
-);
-CREATE INDEX IF NOT EXISTS notification_deliveries_due ON notification_deliveries (status, next_at);
-CREATE TABLE IF NOT EXISTS notification_fanout (
-  event_id TEXT PRIMARY KEY,
-  fanned_at INTEGER NOT NULL
-);
-`;
-
-/** Creates the notification tables if they do not exist. */
-export function ensureNotificationTables(db: Database.Database): void {
-  db.exec(DDL);
-}
-
 export interface NotificationEventInput {
   eventId: string;
   kind: NotificationKind;

@@ -1,0 +1,27 @@
+/**
+ * The store's protections, applied at every open after the migrations: append-only tables refuse UPDATE
+ * (and, where rows are never removed, DELETE). A trigger that someone dropped is back at the next start.
+ * Readings may be deleted, by retention only, which anchors the chain first.
+ */
+import type { Db } from '../db.ts';
+
+const GUARDS = `
+CREATE TRIGGER IF NOT EXISTS readings_no_update BEFORE UPDATE ON readings
+  BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS alert_history_no_update BEFORE UPDATE ON alert_history
+  BEGIN SELECT RAISE(ABORT, 'alert_history is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS alert_history_no_delete BEFORE DELETE ON alert_history
+  BEGIN SELECT RAISE(ABORT, 'alert_history is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS inspections_no_update BEFORE UPDATE ON inspections
+  BEGIN SELECT RAISE(ABORT, 'inspections are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS inspections_no_delete BEFORE DELETE ON inspections
+  BEGIN SELECT RAISE(ABORT, 'inspections are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS extensions_no_update BEFORE UPDATE ON extensions
+  BEGIN SELECT RAISE(ABORT, 'extensions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS extensions_no_delete BEFORE DELETE ON extensions
+  BEGIN SELECT RAISE(ABORT, 'extensions are append-only'); END;
+`;
+
+export function applyGuards(db: Db): void {
+  db.exec(GUARDS);
+}

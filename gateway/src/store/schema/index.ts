@@ -1,0 +1,46 @@
+/**
+ * The one storage schema. Every table's DDL lives in this folder, one file per version; the store's
+ * version is SQLite's `PRAGMA user_version`. At start the migrations after the stored version run in
+ * order, all in one transaction with the new version, so a store is either fully migrated or left as
+ * it was. A store written by a newer release (a higher version) is refused rather than guessed at.
+ *
+ * To change the schema: add `vN.ts` exporting a function that takes the store from version N-1 to N
+ * (forward only; never edit an earlier version), and append it to MIGRATIONS.
+ */
+import type { Db } from '../db.ts';
+import { applyGuards } from './guards.ts';
+import { v1 } from './v1.ts';
+
+export interface Migration {
+  version: number;
+  description: string;
+  up(db: Db): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, description: 'the tables of release 0.1.0', up: v1 },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export class SchemaError extends Error {
+  override name = 'SchemaError';
+}
+
+/**
+ * Brings the store to SCHEMA_VERSION and re-applies its guards. Returns the version it found and the one
+ * it left.
+ */
+export function migrate(db: Db): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > SCHEMA_VERSION)
+    throw new SchemaError(
+      `the store is at schema version ${from}, newer than this release's ${SCHEMA_VERSION}: run a newer gateway`,
+    );
+  db.transaction(() => {
+    for (const m of MIGRATIONS) if (m.version > from) m.up(db);
+    if (from !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    applyGuards(db);
+  })();
+  return { from, to: SCHEMA_VERSION };
+}

@@ -1,0 +1,129 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AlertStore } from '../../gateway/src/alerts/alertStore.ts';
+import { openDatabase } from '../../gateway/src/store/db.ts';
+import { ReadingStore } from '../../gateway/src/store/readings.ts';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../gateway/src/store/schema/index.ts';
+
+const RELEASE_DUMP = join(import.meta.dirname, '../fixtures/store/release-0.1.0.sql');
+
+/** Writes the release-0.1.0 data directory (a dump of one, see test/fixtures/store/README.md). */
+function releaseDataDir(dir: string): void {
+  const db = new Database(join(dir, 'gateway.db'));
+  db.exec(readFileSync(RELEASE_DUMP, 'utf8'));
+  expect(db.pragma('user_version', { simple: true })).toBe(0);
+  db.close();
+}
+
+const count = (db: Database.Database, table: string) =>
+  (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('the storage schema', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'schema-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('numbers its migrations 1..N', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('creates every table in an empty store and records the version', () => {
+    const db = openDatabase(dir);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    )
+      .map((t) => t.name)
+      .filter((n) => n !== 'sqlite_sequence')
+      .sort();
+    expect(tables).toEqual(
+      [
+        'alert_history',
+        'alerts',
+        'chain_anchors',
+        'cursors',
+        'device_state',
+        'extensions',
+        'influx_dead_letter',
+        'influx_outbox',
+        'inspections',
+        'notification_deliveries',
+        'notification_events',
+        'notification_fanout',
+        'readings',
+        'rejections',
+        'rule_state',
+        'storms',
+        'timers',
+      ].sort(),
+    );
+    db.close();
+  });
+
+  it('opens a data directory written by release 0.1.0 and keeps its readings, alerts, history and chains', () => {
+    releaseDataDir(dir);
+    const before = new Database(join(dir, 'gateway.db'), { readonly: true });
+    const counts = Object.fromEntries(
+      [
+        'readings',
+        'alerts',
+        'alert_history',
+        'storms',
+        'inspections',
+        'extensions',
+        'rule_state',
+        'timers',
+      ].map((t) => [t, count(before, t)]),
+    );
+    const heads = before.prepare('SELECT seq, hash FROM alert_history ORDER BY seq DESC LIMIT 1').get();
+    before.close();
+    expect(counts.readings).toBe(66);
+    expect(counts.alert_history).toBe(20);
+
+    const db = openDatabase(dir);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    for (const [t, n] of Object.entries(counts)) expect(count(db, t), t).toBe(n);
+    const alerts = new AlertStore(db);
+    expect(alerts.chainHead('alert_history')).toEqual(heads);
+    for (const table of ['alert_history', 'inspections', 'extensions'] as const)
+      expect(alerts.verifyChain(undefined, undefined, table), table).toMatchObject({ ok: true });
+    expect(alerts.verifyChain(undefined, undefined, 'alert_history').checked).toBe(20);
+    const readings = new ReadingStore(db);
+    expect(readings.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 66 });
+    // The migrated store takes new records onto the same chains, and still guards them.
+    const last = readings.lastOf('maple-ridge', 'rg-1')!;
+    db.transaction(() => readings.insert({ ...last, ts: last.ts + 60_000, seq: (last.seq ?? 0) + 1 }))();
+    expect(readings.verifyChain()).toMatchObject({ ok: true, checked: 67 });
+    expect(() => db.prepare("UPDATE alert_history SET actor = 'x'").run()).toThrow(/append-only/);
+    db.close();
+
+    // Opening again changes nothing.
+    const again = openDatabase(dir);
+    expect(count(again, 'readings')).toBe(67);
+    again.close();
+  });
+
+  it('refuses a store written by a newer release', () => {
+    const db = new Database(join(dir, 'gateway.db'));
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    expect(() => migrate(db)).toThrow(/newer than this release/);
+    db.close();
+  });
+
+  it('leaves a store as it was when a migration fails', () => {
+    releaseDataDir(dir);
+    const db = new Database(join(dir, 'gateway.db'));
+    // A damaged table that the version's index cannot be built on.
+    db.exec('DROP TABLE timers; CREATE TABLE timers (id INTEGER PRIMARY KEY)');
+    expect(() => migrate(db)).toThrow();
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    expect(count(db, 'readings')).toBe(66);
+    db.close();
+  });
+});
