@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseDeviceTopic } from '../../shared/src/topics.ts';
 import { type AlertEvent, ComplianceEngine } from './alerts/engine.ts';
-import { HttpWebhookSender, NotificationDispatcher, SmtpEmailSender } from './alerts/notify/index.ts';
+import { HttpWebhookSender, NotificationDispatcher, SmtpEmailSender } from './notify/index.ts';
 import { Auth } from './api/auth.ts';
 import type { ApiContext, HealthReport } from './api/context.ts';
 import { EventHub } from './api/events.ts';

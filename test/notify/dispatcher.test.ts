@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { routeRecipients } from '../../gateway/src/alerts/notify/routing.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
+import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
+import { routeRecipients } from '../../gateway/src/notify/routing.ts';
 import { waitFor } from '../helpers/env.ts';
 import { addEvent, makeAlert, makeConfig, sleep, type TempDb, tempDb } from './support.ts';
 

@@ -43,7 +43,7 @@ import {
   toIso,
 } from './dto.ts';
 import { AlertError } from './errors.ts';
-import { type NotificationKind, recordNotificationEvent } from './notify/store.ts';
+import { type NotificationKind, recordNotificationEvent } from '../notify/queue.ts';
 
 export interface EvaluatorInstance {
   evaluator: Evaluator<unknown>;

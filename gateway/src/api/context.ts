@@ -1,5 +1,5 @@
 import type { ComplianceEngine } from '../alerts/engine.ts';
-import type { NotificationDispatcher } from '../alerts/notify/dispatcher.ts';
+import type { NotificationDispatcher } from '../notify/dispatcher.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { ImportSummary } from '../import/run.ts';

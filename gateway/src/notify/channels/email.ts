@@ -13,8 +13,8 @@
  */
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config/schema.ts';
-import { DeliveryError, safeErrorText, secretForms } from './errors.ts';
-import type { AlertDto } from './store.ts';
+import { DeliveryError, safeErrorText, secretForms } from '../errors.ts';
+import type { AlertDto } from '../queue.ts';
 
 export interface EmailRequest {
   to: string;

@@ -8,8 +8,8 @@
  * A recipient gets a webhook if it has a `webhook` URL and an e-mail if it has an `email` address.
  * Two recipients with the same address or URL get one delivery.
  */
-import type { SiteConfig } from '../../config/schema.ts';
-import type { Channel } from './store.ts';
+import type { SiteConfig } from '../config/schema.ts';
+import type { Channel } from './queue.ts';
 
 type Role = SiteConfig['recipients'][number]['role'];
 

@@ -22,7 +22,7 @@
  * body is never forwarded elsewhere), is permanent.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DeliveryError, safeErrorText, secretForms } from './errors.ts';
+import { DeliveryError, safeErrorText, secretForms } from '../errors.ts';
 
 export const SIGNATURE_HEADER = 'X-Gateway-Signature';
 export const TIMESTAMP_HEADER = 'X-Gateway-Timestamp';

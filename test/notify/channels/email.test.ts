@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
 import {
   composeAlertEmail,
   formatInZone,
   SmtpEmailSender,
   summarizeEvidence,
-} from '../../gateway/src/alerts/notify/email.ts';
-import { waitFor } from '../helpers/env.ts';
+} from '../../../gateway/src/notify/channels/email.ts';
+import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
   makeAlert,
@@ -16,7 +16,7 @@ import {
   type TempDb,
   type TestSmtpServer,
   tempDb,
-} from './support.ts';
+} from '../support.ts';
 
 describe('composeAlertEmail', () => {
   it('formats the subject and due time in the site zone and in UTC, without links', () => {

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { freePort, waitFor } from '../helpers/env.ts';
-import { addEvent, makeAlert, makeConfig, type TempDb, tempDb } from './support.ts';
+import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { freePort, waitFor } from '../../helpers/env.ts';
+import { addEvent, makeAlert, makeConfig, type TempDb, tempDb } from '../support.ts';
 
 describe('MQTT delivery through a real broker', () => {
   let broker: Aedes | undefined;

@@ -23,13 +23,13 @@
  * webhook secret shows in health and metrics instead of swallowing notices.
  */
 import type Database from 'better-sqlite3';
-import { alertTopic } from '../../../../shared/src/topics.ts';
-import type { Config, SiteConfig } from '../../config/schema.ts';
-import type { Counter, Registry } from '../../metrics.ts';
-import { type ComponentHealth, type Log, type Output, silentLog } from '../../pipeline.ts';
-import type { EmailSender } from './email.ts';
+import { alertTopic } from '../../../shared/src/topics.ts';
+import type { Config, SiteConfig } from '../config/schema.ts';
+import type { Counter, Registry } from '../metrics.ts';
+import { type ComponentHealth, type Log, type Output, silentLog } from '../pipeline.ts';
+import type { EmailSender } from './channels/email.ts';
+import type { WebhookSender } from './channels/webhook.ts';
 import { classifyError, DeliveryError, displayTarget, safeErrorText, secretForms } from './errors.ts';
-import { routeRecipients } from './routing.ts';
 import {
   type AlertDto,
   alertDtoSchema,
@@ -37,8 +37,8 @@ import {
   type DeliveryRow,
   type DeliveryStatus,
   type EventRow,
-} from './store.ts';
-import type { WebhookSender } from './webhook.ts';
+} from './queue.ts';
+import { routeRecipients } from './routing.ts';
 
 export interface MqttPublisher {
   /** Resolves once the broker has the message (QoS 1 PUBACK); rejects otherwise. */

@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { HttpWebhookSender, signPayload, verifySignature } from '../../gateway/src/alerts/notify/webhook.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { waitFor } from '../helpers/env.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import {
+  HttpWebhookSender,
+  signPayload,
+  verifySignature,
+} from '../../../gateway/src/notify/channels/webhook.ts';
+import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
   makeConfig,
@@ -14,7 +18,7 @@ import {
   type TestHttpServer,
   tempDb,
   WEBHOOK_SECRET,
-} from './support.ts';
+} from '../support.ts';
 
 const header = (r: Received, name: string) => {
   const v = r.headers[name.toLowerCase()];
