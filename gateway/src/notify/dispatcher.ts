@@ -1,6 +1,7 @@
 /**
- * The notification dispatcher: drains the `notification_events` outbox the alert engine writes,
- * fans each event out into deliveries (one row per channel and target) and sends them with retries.
+ * The notification dispatcher: one loop that fans new outbox events out into deliveries (routing.ts),
+ * takes the due deliveries from the queue (queue.ts), hands each to its channel (channels/) and
+ * records the outcome, scheduling retries with backoff (retry.ts).
  *
  * Guarantees
  *   - Fan-out is one transaction per batch and idempotent (UNIQUE(event_id, channel, target) and the
@@ -17,52 +18,38 @@
  *   - Order: due deliveries go out oldest first; deliveries to one target go one at a time, and when
  *     one fails the target's other pending deliveries wait for its retry, so they do not overtake it.
  *
- * Routing: see routing.ts. MQTT gets one delivery per event (alerts/{siteId}/{rule}), when the wiring
- * gives an MQTT channel. Webhook and e-mail deliveries are created for the recipients even when that
- * channel is not configured: they then fail (retryably) with the reason, so a missing SMTP server or
- * webhook secret shows in health and metrics instead of swallowing notices.
+ * MQTT gets one delivery per event when the wiring gives an MQTT channel. Webhook and e-mail
+ * deliveries are created for the recipients even when that channel is not configured: they then fail
+ * at once with the reason, so a missing SMTP server or webhook secret shows in health and metrics
+ * instead of swallowing notices.
  */
 import type Database from 'better-sqlite3';
-import { alertTopic } from '../../../shared/src/topics.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Counter, Registry } from '../metrics.ts';
 import { type ComponentHealth, type Log, type Output, silentLog } from '../pipeline.ts';
-import type { EmailSender } from './channels/email.ts';
-import type { WebhookSender } from './channels/webhook.ts';
-import { classifyError, DeliveryError, displayTarget, safeErrorText, secretForms } from './errors.ts';
+import type { NotificationChannel } from './channels/channel.ts';
+import { type EmailSender, emailChannel } from './channels/email.ts';
+import { type MqttPublisher, mqttChannel } from './channels/mqtt.ts';
+import { type WebhookSender, webhookChannel } from './channels/webhook.ts';
+import { readDelivery } from './delivery.ts';
+import { displayTarget, failureOf, type SendOutcome, safeErrorText, secretForms } from './errors.ts';
 import {
-  type AlertDto,
-  alertDtoSchema,
   type Channel,
   type DeliveryRow,
-  type DeliveryStatus,
+  type DeliveryView,
   type EventRow,
+  type ListOptions,
+  NotificationQueue,
 } from './queue.ts';
-import { routeRecipients } from './routing.ts';
+import { backoffMs, DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import { routeEvent } from './routing.ts';
 
-export interface MqttPublisher {
-  /** Resolves once the broker has the message (QoS 1 PUBACK); rejects otherwise. */
-  publish(topic: string, payload: string): Promise<void>;
-}
-
+/** The transports the wiring provides; each missing one is a channel that fails its deliveries at once. */
 export interface NotificationChannels {
   mqtt?: MqttPublisher;
   webhook?: WebhookSender;
   email?: EmailSender;
 }
-
-export interface RetryPolicy {
-  /** First retry delay, ms (default 5 000); doubles per attempt. */
-  baseMs: number;
-  /** Largest retry delay, ms (default 3 600 000). */
-  maxMs: number;
-  /** Attempts before a delivery is marked failed (default 30). */
-  maxAttempts: number;
-  /** Relative jitter, 0..1 (default 0.2: the delay is scaled by a random factor in [0.8, 1.2]). */
-  jitter: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { baseMs: 5_000, maxMs: 3_600_000, maxAttempts: 30, jitter: 0.2 };
 
 export interface NotificationDispatcherOptions {
   db: Database.Database;
@@ -85,34 +72,6 @@ export interface NotificationDispatcherOptions {
   random?: () => number;
 }
 
-/** A delivery as the API shows it (webhook URLs without user info or query string). */
-export interface DeliveryView {
-  id: number;
-  eventId: string;
-  kind: string | null;
-  alertId: string | null;
-  siteId: string | null;
-  rule: string | null;
-  channel: Channel;
-  target: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAt: string | null;
-  lastError: string | null;
-  sentAt: string | null;
-  createdAt: string | null;
-}
-
-export interface ListOptions {
-  status?: DeliveryStatus;
-  channel?: Channel;
-  siteId?: string;
-  eventId?: string;
-  alertId?: string;
-  limit?: number;
-  offset?: number;
-}
-
 export interface NotificationHealth extends ComponentHealth {
   pending: number;
   failed: number;
@@ -120,18 +79,12 @@ export interface NotificationHealth extends ComponentHealth {
   oldestPendingAgeSec: number | null;
 }
 
-const iso = (ms: number | null | undefined) =>
-  ms === null || ms === undefined ? null : new Date(ms).toISOString();
-
-const DELIVERY_COLUMNS = `d.id, d.event_id, d.channel, d.target, d.status, d.attempts, d.next_at, d.last_error, d.sent_at,
-  e.kind, e.alert_id, e.site_id, e.rule, e.payload, e.created_at`;
-
 export class NotificationDispatcher implements Output {
   readonly name = 'notifications';
 
-  private readonly db: Database.Database;
-  private readonly config: Config;
-  private readonly channels: NotificationChannels;
+  private readonly queue: NotificationQueue;
+  private readonly channels: Record<Channel, NotificationChannel>;
+  private readonly routesMqtt: boolean;
   private readonly now: () => number;
   private readonly log: Log;
   private readonly retry: RetryPolicy;
@@ -153,24 +106,14 @@ export class NotificationDispatcher implements Output {
   private woken = false;
   private wake: (() => void) | undefined;
 
-  private readonly stmts: {
-    unfanned: Database.Statement;
-    insertDelivery: Database.Statement;
-    markFanned: Database.Statement;
-    due: Database.Statement;
-    nextDue: Database.Statement;
-    markSent: Database.Statement;
-    markRetry: Database.Statement;
-    markFailed: Database.Statement;
-    deferTarget: Database.Statement;
-    counts: Database.Statement;
-    oldestPending: Database.Statement;
-  };
-
   constructor(opts: NotificationDispatcherOptions) {
-    this.db = opts.db;
-    this.config = opts.config;
-    this.channels = opts.channels;
+    this.queue = new NotificationQueue(opts.db);
+    this.channels = {
+      mqtt: mqttChannel(opts.channels.mqtt),
+      webhook: webhookChannel(opts.channels.webhook),
+      email: emailChannel(opts.channels.email, opts.config),
+    };
+    this.routesMqtt = opts.channels.mqtt !== undefined;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? silentLog;
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
@@ -185,48 +128,6 @@ export class NotificationDispatcher implements Output {
       ...new Set([...secretForms(opts.config.notify.webhookSecret), ...secretForms(smtp?.pass, smtp?.user)]),
     ].sort((a, b) => b.length - a.length);
 
-    this.stmts = {
-      unfanned: this.db.prepare(
-        `SELECT e.id, e.event_id, e.kind, e.alert_id, e.site_id, e.rule, e.payload, e.created_at
-         FROM notification_events e LEFT JOIN notification_fanout f ON f.event_id = e.event_id
-         WHERE f.event_id IS NULL AND e.event_id IS NOT NULL ORDER BY e.id LIMIT ?`,
-      ),
-      insertDelivery: this.db.prepare(
-        `INSERT OR IGNORE INTO notification_deliveries (event_id, channel, target, status, attempts, next_at)
-         VALUES (?, ?, ?, 'pending', 0, ?)`,
-      ),
-      markFanned: this.db.prepare(
-        'INSERT OR IGNORE INTO notification_fanout (event_id, fanned_at) VALUES (?, ?)',
-      ),
-      due: this.db.prepare(
-        `SELECT ${DELIVERY_COLUMNS}
-         FROM notification_deliveries d LEFT JOIN notification_events e ON e.event_id = d.event_id
-         WHERE d.status = 'pending' AND d.next_at <= ? ORDER BY d.next_at, d.id LIMIT ?`,
-      ),
-      nextDue: this.db.prepare(
-        "SELECT MIN(next_at) AS at FROM notification_deliveries WHERE status = 'pending'",
-      ),
-      markSent: this.db.prepare(
-        "UPDATE notification_deliveries SET status = 'sent', attempts = ?, sent_at = ? WHERE id = ? AND status = 'pending'",
-      ),
-      markRetry: this.db.prepare(
-        "UPDATE notification_deliveries SET attempts = ?, next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'",
-      ),
-      markFailed: this.db.prepare(
-        "UPDATE notification_deliveries SET status = 'failed', attempts = ?, last_error = ? WHERE id = ? AND status = 'pending'",
-      ),
-      deferTarget: this.db.prepare(
-        `UPDATE notification_deliveries SET next_at = ?
-         WHERE status = 'pending' AND channel = ? AND target = ? AND next_at < ? AND id != ?`,
-      ),
-      counts: this.db.prepare('SELECT status, COUNT(*) AS n FROM notification_deliveries GROUP BY status'),
-      oldestPending: this.db.prepare(
-        `SELECT MIN(COALESCE(e.created_at, d.next_at)) AS at
-         FROM notification_deliveries d LEFT JOIN notification_events e ON e.event_id = d.event_id
-         WHERE d.status = 'pending'`,
-      ),
-    };
-
     const m = opts.metrics;
     this.sentCounter = m?.counter('gateway_notifications_sent_total', 'Notifications delivered, by channel');
     this.failedCounter = m?.counter(
@@ -239,8 +140,8 @@ export class NotificationDispatcher implements Output {
     );
     m?.gauge('gateway_notification_deliveries', 'Notification deliveries in the store, by status').collect(
       (set) => {
-        if (!this.db.open) return;
-        const c = this.counts();
+        if (!this.queue.open) return;
+        const c = this.queue.counts();
         set(c.pending, { status: 'pending' });
         set(c.failed, { status: 'failed' });
       },
@@ -249,7 +150,7 @@ export class NotificationDispatcher implements Output {
       'gateway_notification_oldest_pending_seconds',
       'Age of the oldest pending notification, seconds (0 when none)',
     ).collect((set) => {
-      if (!this.db.open) return;
+      if (!this.queue.open) return;
       set(this.oldestPendingAgeSec() ?? 0);
     });
   }
@@ -257,7 +158,7 @@ export class NotificationDispatcher implements Output {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    const c = this.counts();
+    const c = this.queue.counts();
     if (c.pending) this.log.info({ pending: c.pending }, 'resuming pending notifications');
     this.loop = this.run();
   }
@@ -281,7 +182,7 @@ export class NotificationDispatcher implements Output {
   }
 
   health(): NotificationHealth {
-    const c = this.counts();
+    const c = this.queue.counts();
     const age = this.oldestPendingAgeSec();
     const stale = age !== null && age * 1000 > this.staleAfterMs;
     const parts = [`${c.pending} pending`, `${c.failed} failed`];
@@ -298,73 +199,12 @@ export class NotificationDispatcher implements Output {
   }
 
   list(opts: ListOptions = {}): DeliveryView[] {
-    const where: string[] = [];
-    const args: Array<string | number> = [];
-    if (opts.status) {
-      where.push('d.status = ?');
-      args.push(opts.status);
-    }
-    if (opts.channel) {
-      where.push('d.channel = ?');
-      args.push(opts.channel);
-    }
-    if (opts.siteId) {
-      where.push('e.site_id = ?');
-      args.push(opts.siteId);
-    }
-    if (opts.eventId) {
-      where.push('d.event_id = ?');
-      args.push(opts.eventId);
-    }
-    if (opts.alertId) {
-      where.push('e.alert_id = ?');
-      args.push(opts.alertId);
-    }
-    const limit = Math.min(Math.max(1, Math.trunc(opts.limit ?? 100)), 1000);
-    const offset = Math.max(0, Math.trunc(opts.offset ?? 0));
-    const rows = this.db
-      .prepare(
-        `SELECT ${DELIVERY_COLUMNS}
-         FROM notification_deliveries d LEFT JOIN notification_events e ON e.event_id = d.event_id
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...args, limit, offset) as DeliveryRow[];
-    return rows.map((r) => ({
-      id: r.id,
-      eventId: r.event_id,
-      kind: r.kind,
-      alertId: r.alert_id,
-      siteId: r.site_id,
-      rule: r.rule,
-      channel: r.channel,
-      target: displayTarget(r.channel, r.target),
-      status: r.status,
-      attempts: r.attempts,
-      nextAt: r.status === 'pending' ? iso(r.next_at) : null,
-      lastError: r.last_error,
-      sentAt: iso(r.sent_at),
-      createdAt: iso(r.created_at),
-    }));
+    return this.queue.list(opts);
   }
 
   /** Puts failed deliveries (all, or the given ids) back in the queue with a fresh attempt budget. */
   retryFailed(ids?: number[]): number {
-    const now = this.now();
-    let n = 0;
-    if (ids) {
-      const stmt = this.db.prepare(
-        "UPDATE notification_deliveries SET status = 'pending', attempts = 0, next_at = ? WHERE id = ? AND status = 'failed'",
-      );
-      this.db.transaction(() => {
-        for (const id of ids) n += stmt.run(now, id).changes;
-      })();
-    } else {
-      n = this.db
-        .prepare(
-          "UPDATE notification_deliveries SET status = 'pending', attempts = 0, next_at = ? WHERE status = 'failed'",
-        )
-        .run(now).changes;
-    }
+    const n = this.queue.requeueFailed(this.now(), ids);
     if (n) this.notify();
     return n;
   }
@@ -375,46 +215,27 @@ export class NotificationDispatcher implements Output {
    * Returns the number of deliveries created.
    */
   fanOut(limit = 500): number {
-    const events = this.stmts.unfanned.all(limit) as EventRow[];
+    const events = this.queue.unfanned(limit);
     if (!events.length) return 0;
-    const now = this.now();
-    const created = this.db.transaction((evs: EventRow[]) => {
-      let n = 0;
-      for (const ev of evs) {
-        for (const t of this.targetsFor(ev))
-          n += this.stmts.insertDelivery.run(ev.event_id, t.channel, t.target, now).changes;
-        this.stmts.markFanned.run(ev.event_id, now);
-      }
-      return n;
-    })(events);
+    const created = this.queue.fanOut(events, (ev) => this.targetsFor(ev), this.now());
     this.log.debug({ events: events.length, deliveries: created }, 'notifications fanned out');
     return created;
   }
 
-  private targetsFor(ev: EventRow): Array<{ channel: Channel; target: string }> {
-    const out: Array<{ channel: Channel; target: string }> = [];
-    if (this.channels.mqtt) out.push({ channel: 'mqtt', target: alertTopic(ev.site_id, ev.rule) });
+  private targetsFor(ev: EventRow) {
     const site = this.sites.get(ev.site_id);
     if (!site)
       this.log.warn(
         { eventId: ev.event_id, siteId: ev.site_id },
         'notification for a site not in the configuration: MQTT only',
       );
-    out.push(...routeRecipients(site, ev.kind, ev.rule));
-    return out;
-  }
-
-  private counts(): { pending: number; failed: number; sent: number } {
-    const c = { pending: 0, failed: 0, sent: 0 };
-    for (const r of this.stmts.counts.all() as Array<{ status: DeliveryStatus; n: number }>)
-      c[r.status] = r.n;
-    return c;
+    return routeEvent(ev, site, this.routesMqtt);
   }
 
   private oldestPendingAgeSec(): number | null {
-    const r = this.stmts.oldestPending.get() as { at: number | null } | undefined;
-    if (r?.at === null || r?.at === undefined) return null;
-    return Math.max(0, (this.now() - r.at) / 1000);
+    const at = this.queue.oldestPendingAt();
+    if (at === undefined) return null;
+    return Math.max(0, (this.now() - at) / 1000);
   }
 
   private async run(): Promise<void> {
@@ -437,9 +258,9 @@ export class NotificationDispatcher implements Output {
 
   private delayUntilNextDue(failedPass: boolean): number {
     if (failedPass) return this.pollIntervalMs;
-    const r = this.stmts.nextDue.get() as { at: number | null } | undefined;
-    if (r?.at === null || r?.at === undefined) return this.pollIntervalMs;
-    return Math.min(Math.max(r.at - this.now(), 10), this.pollIntervalMs);
+    const at = this.queue.nextDueAt();
+    if (at === undefined) return this.pollIntervalMs;
+    return Math.min(Math.max(at - this.now(), 10), this.pollIntervalMs);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -458,9 +279,7 @@ export class NotificationDispatcher implements Output {
 
   /** Sends the due deliveries: targets in parallel, one target's deliveries in order. */
   private async deliverDue(): Promise<number> {
-    const rows = (this.stmts.due.all(this.now(), this.batchSize) as DeliveryRow[]).filter(
-      (r) => !this.sentInProcess.has(r.id),
-    );
+    const rows = this.queue.due(this.now(), this.batchSize).filter((r) => !this.sentInProcess.has(r.id));
     if (!rows.length) return 0;
     const groups = new Map<string, DeliveryRow[]>();
     for (const r of rows) {
@@ -486,15 +305,23 @@ export class NotificationDispatcher implements Output {
     return rows.length;
   }
 
+  /** The row's delivery handed to its channel. */
+  private async send(row: DeliveryRow): Promise<SendOutcome> {
+    const delivery = readDelivery(row);
+    if ('ok' in delivery) return delivery;
+    const channel = this.channels[row.channel] as NotificationChannel | undefined;
+    if (!channel) return { ok: false, permanent: true, message: `unknown channel ${String(row.channel)}` };
+    try {
+      return await channel.send(delivery);
+    } catch (e) {
+      return failureOf(e);
+    }
+  }
+
   /** One send and its bookkeeping. False when the target should be left alone until its retry. */
   private async attempt(row: DeliveryRow): Promise<boolean> {
     const started = this.now();
-    let error: ReturnType<typeof classifyError> | undefined;
-    try {
-      await this.send(row);
-    } catch (e) {
-      error = classifyError(e);
-    }
+    const outcome = await this.send(row);
     const now = this.now();
     const attempts = row.attempts + 1;
     const logCtx = {
@@ -505,9 +332,9 @@ export class NotificationDispatcher implements Output {
       attempts,
     };
 
-    if (!error) {
+    if (outcome.ok) {
       try {
-        this.stmts.markSent.run(attempts, now, row.id);
+        this.queue.markSent(row.id, attempts, now);
       } catch (e) {
         this.sentInProcess.add(row.id);
         this.log.error(
@@ -520,97 +347,24 @@ export class NotificationDispatcher implements Output {
       return true;
     }
 
-    const message = safeErrorText(error.message, this.forms, 1000);
+    const message = safeErrorText(outcome.message, this.forms, 1000);
     this.attemptErrors?.inc({ channel: row.channel });
-    if (error.permanent || attempts >= this.retry.maxAttempts) {
-      this.stmts.markFailed.run(attempts, message, row.id);
+    if (outcome.permanent || attempts >= this.retry.maxAttempts) {
+      this.queue.markFailed(row.id, attempts, message);
       this.failedCounter?.inc({ channel: row.channel });
       this.log.error(
-        { ...logCtx, err: message, permanent: error.permanent },
+        { ...logCtx, err: message, permanent: outcome.permanent },
         'notification failed: giving up (kept in the store as failed)',
       );
       return true;
     }
-    const nextAt = now + this.backoff(attempts, error.retryAfterMs);
-    this.db.transaction(() => {
-      this.stmts.markRetry.run(attempts, nextAt, message, row.id);
-      this.stmts.deferTarget.run(nextAt, row.channel, row.target, nextAt, row.id);
-    })();
+    const nextAt = now + backoffMs(this.retry, attempts, outcome.retryAfterMs, this.random);
+    this.queue.scheduleRetry(row, attempts, nextAt, message);
     this.log.warn(
-      { ...logCtx, err: message, retryAt: iso(nextAt) },
+      { ...logCtx, err: message, retryAt: new Date(nextAt).toISOString() },
       'notification attempt failed: will retry',
     );
     return false;
-  }
-
-  /** Delay before the retry that follows attempt number `attempts`. */
-  private backoff(attempts: number, retryAfterMs: number | undefined): number {
-    const { baseMs, maxMs, jitter } = this.retry;
-    const exp = Math.min(maxMs, baseMs * 2 ** Math.min(attempts - 1, 40));
-    const jittered = exp * (1 - jitter + 2 * jitter * this.random());
-    return Math.round(Math.min(maxMs, Math.max(jittered, retryAfterMs ?? 0)));
-  }
-
-  private async send(row: DeliveryRow): Promise<void> {
-    if (row.payload === null || row.kind === null)
-      throw new DeliveryError('the event is missing from the store', true);
-    let alert: unknown;
-    try {
-      alert = JSON.parse(row.payload);
-    } catch (e) {
-      throw new DeliveryError(
-        `the event payload is not JSON (${e instanceof Error ? e.message : 'error'})`,
-        true,
-      );
-    }
-    const body = JSON.stringify({ event: row.kind, eventId: row.event_id, alert });
-    switch (row.channel) {
-      case 'mqtt':
-        // A channel that is not configured cannot succeed by retrying: the delivery fails at once, visibly,
-        // and POST /api/notifications/retry sends it once the channel is configured.
-        if (!this.channels.mqtt) throw new DeliveryError('no MQTT channel is configured', true);
-        await this.channels.mqtt.publish(row.target, body);
-        return;
-      case 'webhook':
-        if (!this.channels.webhook)
-          throw new DeliveryError('no webhook channel is configured (is notify.webhookSecret set?)', true);
-        await this.channels.webhook.send({ url: row.target, kind: row.kind, eventId: row.event_id, body });
-        return;
-      case 'email': {
-        if (!this.channels.email)
-          throw new DeliveryError('no e-mail channel is configured (notify.smtp)', true);
-        const dto = this.alertDto(row, alert);
-        const site = this.sites.get(dto.siteId);
-        const toName = site?.recipients.find((r) => r.email === row.target)?.name;
-        await this.channels.email.send({
-          to: row.target,
-          ...(toName ? { toName } : {}),
-          kind: row.kind,
-          eventId: row.event_id,
-          alert: dto,
-          ...(site?.name ? { siteName: site.name } : {}),
-          timeZone: site?.timezone ?? this.config.timezone,
-        });
-        return;
-      }
-      default:
-        throw new DeliveryError(`unknown channel ${String(row.channel)}`, true);
-    }
-  }
-
-  private alertDto(row: DeliveryRow, alert: unknown): AlertDto {
-    const base = { id: row.alert_id, rule: row.rule, siteId: row.site_id };
-    const parsed = alertDtoSchema.safeParse(
-      alert && typeof alert === 'object' ? { ...base, ...alert } : base,
-    );
-    if (!parsed.success)
-      throw new DeliveryError(
-        `the alert in the event payload is not an alert DTO: ${parsed.error.issues
-          .map((i) => `${i.path.join('.')}: ${i.message}`)
-          .join('; ')}`,
-        true,
-      );
-    return parsed.data;
   }
 
   private safe(e: unknown): string {
