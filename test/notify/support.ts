@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { AlertDto } from '../../gateway/src/alerts/dto.ts';
 import { type Config, type ConfigInput, configSchema } from '../../gateway/src/config/schema.ts';
+import type { Delivery } from '../../gateway/src/notify/delivery.ts';
 import type { NotificationKind } from '../../gateway/src/notify/queue.ts';
 import { recordNotificationEvent } from '../../gateway/src/notify/queue.ts';
 import type { Log } from '../../gateway/src/pipeline.ts';
@@ -84,6 +85,24 @@ export function addEvent(
   createdAt = Date.now(),
 ): void {
   recordNotificationEvent(db, { eventId, kind, alert, createdAt });
+}
+
+/** A delivery of makeAlert()'s raise event, as the queue hands it to a channel. */
+export function makeDelivery(over: Partial<Delivery> = {}): Delivery {
+  const alert = over.alert ?? makeAlert();
+  return {
+    id: 1,
+    eventId: 'ev-1',
+    kind: 'raise',
+    channel: 'email',
+    target: 'officer@town.example',
+    alertId: 'alert-1',
+    siteId: 'maple-ridge',
+    rule: 'storm-inspection',
+    alert,
+    body: JSON.stringify({ event: over.kind ?? 'raise', eventId: over.eventId ?? 'ev-1', alert }),
+    ...over,
+  };
 }
 
 /** A Log that keeps every line as JSON text. */
