@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   detectFormat,
-  ImportFormatError,
   parseHoboCsv,
   parseLoggerFile,
   parseToa5,
-} from '../../gateway/src/import/parsers.ts';
+} from '../../gateway/src/import/formats/index.ts';
 import { tipsToReadings } from '../../gateway/src/import/toReadings.ts';
+import { ImportFormatError } from '../../gateway/src/import/types.ts';
 
 const utc = (s: string) => Date.parse(s);
 
