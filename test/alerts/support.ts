@@ -7,9 +7,9 @@ import {
   ComplianceEngine,
   type EvaluatorInstance,
 } from '../../gateway/src/alerts/engine.ts';
-import type { EventRow } from '../../gateway/src/alerts/notify/store.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
+import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import type { Effect, Evaluator, RuleId, RuleInput } from '../../gateway/src/rules/types.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../gateway/src/alerts/notify/webhook.ts';
+import { verifySignature } from '../../gateway/src/notify/channels/webhook.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput, testHash } from '../helpers/gateway.ts';
 import { type GatewayProcess, spawnGateway } from '../helpers/process.ts';

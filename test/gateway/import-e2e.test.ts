@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD } from '../../gateway/src/api/plugins/imports.ts';
-import { parseLoggerFile } from '../../gateway/src/import/parsers.ts';
+import { parseLoggerFile } from '../../gateway/src/import/formats/index.ts';
 import { RAIN_DIR } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 

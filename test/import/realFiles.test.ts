@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, parseLoggerFile } from '../../gateway/src/import/parsers.ts';
+import { detectFormat, parseLoggerFile } from '../../gateway/src/import/formats/index.ts';
 import { tipsToReadings } from '../../gateway/src/import/toReadings.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

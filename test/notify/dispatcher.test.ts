@@ -1,41 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { routeRecipients } from '../../gateway/src/alerts/notify/routing.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
+import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
 import { waitFor } from '../helpers/env.ts';
 import { addEvent, makeAlert, makeConfig, sleep, type TempDb, tempDb } from './support.ts';
-
-describe('routing', () => {
-  const site = makeConfig({
-    recipients: [
-      { role: 'officer', email: 'officer@town.example' },
-      { role: 'developer', email: 'dev@site.example', webhook: 'https://dev.example/hook' },
-      { role: 'owner', email: 'owner@home.example' },
-    ],
-  }).sites[0]!;
-
-  it('sends raise, overdue, extension and resolve to every recipient', () => {
-    for (const kind of ['raise', 'overdue', 'extension', 'resolve'])
-      expect(routeRecipients(site, kind, 'storm-inspection')).toHaveLength(4);
-  });
-
-  it('sends reminders only to the roles responsible for the rule', () => {
-    expect(routeRecipients(site, 'reminder', 'storm-inspection')).toEqual([
-      { channel: 'webhook', target: 'https://dev.example/hook' },
-      { channel: 'email', target: 'dev@site.example' },
-    ]);
-    expect(routeRecipients(site, 'reminder', 'equipment-remedy')).toEqual([
-      { channel: 'email', target: 'owner@home.example' },
-    ]);
-  });
-
-  it('falls back to every recipient when no one holds a responsible role', () => {
-    const officerOnly = makeConfig({ recipients: [{ role: 'officer', email: 'o@town.example' }] }).sites[0]!;
-    expect(routeRecipients(officerOnly, 'reminder', 'field-remedy')).toEqual([
-      { channel: 'email', target: 'o@town.example' },
-    ]);
-  });
-});
 
 describe('dispatcher with fake channels', () => {
   let store: TempDb | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { HttpWebhookSender } from '../../gateway/src/alerts/notify/webhook.ts';
+import { HttpWebhookSender } from '../../gateway/src/notify/channels/webhook.ts';
+import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import {
   addEvent,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { SmtpEmailSender } from '../../gateway/src/alerts/notify/email.ts';
-import { HttpWebhookSender } from '../../gateway/src/alerts/notify/webhook.ts';
+import { SmtpEmailSender } from '../../gateway/src/notify/channels/email.ts';
+import { HttpWebhookSender } from '../../gateway/src/notify/channels/webhook.ts';
+import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
 import { waitFor } from '../helpers/env.ts';
 import {
   addEvent,

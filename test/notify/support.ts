@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import type { NotificationKind } from '../../gateway/src/alerts/notify/store.ts';
-import { type AlertDto, recordNotificationEvent } from '../../gateway/src/alerts/notify/store.ts';
+import type { AlertDto } from '../../gateway/src/alerts/dto.ts';
 import { type Config, type ConfigInput, configSchema } from '../../gateway/src/config/schema.ts';
+import type { Delivery } from '../../gateway/src/notify/delivery.ts';
+import type { NotificationKind } from '../../gateway/src/notify/queue.ts';
+import { recordNotificationEvent } from '../../gateway/src/notify/queue.ts';
 import type { Log } from '../../gateway/src/pipeline.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
 import { freePort } from '../helpers/env.ts';
@@ -70,7 +72,7 @@ export function makeAlert(over: Partial<AlertDto> = {}): AlertDto {
     dueAt: '2026-12-01T19:00:00.000Z',
     message: 'Storm of 0.62 in at rg-1: erosion and sediment control inspection due within 24 h',
     evidence: { inches: 0.62, tips: 62, stormStart: '2026-11-30T15:00:00.000Z', gauge: 'rg-1' },
-    history: [{ at: '2026-11-30T19:00:00.000Z', by: 'system', action: 'raised' }],
+    history: [{ seq: 1, at: '2026-11-30T19:00:00.000Z', actor: 'system', action: 'raised', detail: {} }],
     ...over,
   };
 }
@@ -83,6 +85,24 @@ export function addEvent(
   createdAt = Date.now(),
 ): void {
   recordNotificationEvent(db, { eventId, kind, alert, createdAt });
+}
+
+/** A delivery of makeAlert()'s raise event, as the queue hands it to a channel. */
+export function makeDelivery(over: Partial<Delivery> = {}): Delivery {
+  const alert = over.alert ?? makeAlert();
+  return {
+    id: 1,
+    eventId: 'ev-1',
+    kind: 'raise',
+    channel: 'email',
+    target: 'officer@town.example',
+    alertId: 'alert-1',
+    siteId: 'maple-ridge',
+    rule: 'storm-inspection',
+    alert,
+    body: JSON.stringify({ event: over.kind ?? 'raise', eventId: over.eventId ?? 'ev-1', alert }),
+    ...over,
+  };
 }
 
 /** A Log that keeps every line as JSON text. */

@@ -13,6 +13,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Counter, Histogram, Registry } from '../metrics.ts';
+import { type NotificationKind, recordNotificationEvent } from '../notify/queue.ts';
 import type { Log } from '../pipeline.ts';
 import type { Effect, Evaluator, Evidence, RuleContext, RuleId, RuleInput } from '../rules/types.ts';
 import {
@@ -43,7 +44,6 @@ import {
   toIso,
 } from './dto.ts';
 import { AlertError } from './errors.ts';
-import { type NotificationKind, recordNotificationEvent } from './notify/store.ts';
 
 export interface EvaluatorInstance {
   evaluator: Evaluator<unknown>;

@@ -1,9 +1,9 @@
 import type { ComplianceEngine } from '../alerts/engine.ts';
-import type { NotificationDispatcher } from '../alerts/notify/dispatcher.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
+import type { NotificationDispatcher } from '../notify/dispatcher.ts';
 import type { ComponentHealth } from '../pipeline.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth } from './auth.ts';

@@ -18,15 +18,9 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import {
-  type LoggerFormat,
-  type ParseMeta,
-  type ParseOptions,
-  parseLoggerFile,
-  type SkipKind,
-  type SkippedRow,
-} from './parsers.ts';
+import { parseLoggerFile } from './formats/index.ts';
 import { tipsToReadings } from './toReadings.ts';
+import type { LoggerFormat, ParseMeta, ParseOptions, SkipKind, SkippedRow } from './types.ts';
 
 export interface ReadingSink {
   ingestReadings(readings: Reading[]): Promise<{ stored: number; duplicates: number }>;

@@ -4,7 +4,7 @@
  * tips always give the same readings (ts, seq, values), so a re-import is all duplicates in the store.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import type { Tip } from './parsers.ts';
+import type { Tip } from './types.ts';
 
 export interface TipsToReadingsOptions {
   siteId: string;

@@ -1,11 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { HttpWebhookSender, signPayload, verifySignature } from '../../gateway/src/alerts/notify/webhook.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { waitFor } from '../helpers/env.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import {
+  HttpWebhookSender,
+  signPayload,
+  verifySignature,
+  type WebhookRequest,
+  webhookChannel,
+} from '../../../gateway/src/notify/channels/webhook.ts';
+import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { DeliveryError } from '../../../gateway/src/notify/errors.ts';
+import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
   makeConfig,
+  makeDelivery,
   memoryLog,
   type Received,
   sleep,
@@ -14,7 +22,7 @@ import {
   type TestHttpServer,
   tempDb,
   WEBHOOK_SECRET,
-} from './support.ts';
+} from '../support.ts';
 
 const header = (r: Received, name: string) => {
   const v = r.headers[name.toLowerCase()];
@@ -161,5 +169,40 @@ describe('webhook delivery through the dispatcher', () => {
     await waitFor(() => dispatcher!.list({ status: 'sent' }).length === 1, 10_000, 'sent after 429');
     const [a, b] = server.requests as [Received, Received];
     expect(b.at - a.at).toBeGreaterThanOrEqual(990);
+  });
+});
+
+describe('webhookChannel', () => {
+  const delivery = makeDelivery({ channel: 'webhook', target: 'https://hooks.example/in', kind: 'overdue' });
+
+  it('hands the target URL, kind, event id and body to the sender', async () => {
+    const sent: WebhookRequest[] = [];
+    const channel = webhookChannel({ send: async (req) => void sent.push(req) });
+    expect(await channel.send(delivery)).toEqual({ ok: true });
+    expect(sent).toEqual([
+      { url: 'https://hooks.example/in', kind: 'overdue', eventId: 'ev-1', body: delivery.body },
+    ]);
+  });
+
+  it("passes on the sender's verdict: permanent or retryable, with the receiver's Retry-After", async () => {
+    const busy = webhookChannel({
+      send: () => Promise.reject(new DeliveryError('HTTP 429', false, 30_000)),
+    });
+    expect(await busy.send(delivery)).toEqual({
+      ok: false,
+      permanent: false,
+      message: 'HTTP 429',
+      retryAfterMs: 30_000,
+    });
+    const gone = webhookChannel({ send: () => Promise.reject(new DeliveryError('HTTP 410', true)) });
+    expect(await gone.send(delivery)).toEqual({ ok: false, permanent: true, message: 'HTTP 410' });
+  });
+
+  it('without a sender, fails every delivery for good and says why', async () => {
+    expect(await webhookChannel(undefined).send(delivery)).toMatchObject({
+      ok: false,
+      permanent: true,
+      message: expect.stringContaining('notify.webhookSecret'),
+    });
   });
 });

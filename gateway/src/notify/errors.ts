@@ -34,6 +34,25 @@ export function classifyError(e: unknown): ClassifiedError {
   return { permanent: false, message: String(e) };
 }
 
+/** What a channel's send gives: sent, or a failure that is retryable or permanent. */
+export type SendOutcome = { ok: true } | SendFailure;
+export type SendFailure = { ok: false } & ClassifiedError;
+
+/** Any thrown value as a failed send (see classifyError). */
+export function failureOf(e: unknown): SendFailure {
+  return { ok: false, ...classifyError(e) };
+}
+
+/** Runs one send: resolving is success, a throw is a failure classified by classifyError. */
+export async function outcomeOf(send: () => Promise<void>): Promise<SendOutcome> {
+  try {
+    await send();
+    return { ok: true };
+  } catch (e) {
+    return failureOf(e);
+  }
+}
+
 /**
  * Every form in which a secret could come back in an error text: as is, base64 (SMTP AUTH LOGIN
  * echoes), and the AUTH PLAIN token when a user name is known. Short strings are ignored, they

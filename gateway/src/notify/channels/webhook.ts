@@ -22,7 +22,9 @@
  * body is never forwarded elsewhere), is permanent.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DeliveryError, safeErrorText, secretForms } from './errors.ts';
+import type { Delivery } from '../delivery.ts';
+import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
+import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
 
 export const SIGNATURE_HEADER = 'X-Gateway-Signature';
 export const TIMESTAMP_HEADER = 'X-Gateway-Timestamp';
@@ -201,4 +203,13 @@ export class HttpWebhookSender implements WebhookSender {
     }
     return safeErrorText(`network error: ${String(e)}`, this.forms, 300);
   }
+}
+
+/** The webhook channel: each delivery POSTed to its target URL by the sender. */
+export function webhookChannel(sender: WebhookSender | undefined): NotificationChannel {
+  if (!sender) return unconfiguredChannel('no webhook channel is configured (is notify.webhookSecret set?)');
+  return {
+    send: (d: Delivery) =>
+      outcomeOf(() => sender.send({ url: d.target, kind: d.kind, eventId: d.eventId, body: d.body })),
+  };
 }

@@ -12,9 +12,11 @@
  * rejected sender (MAIL FROM), which are configuration problems that a fix and a restart cure.
  */
 import nodemailer from 'nodemailer';
+import type { AlertDto } from '../../alerts/dto.ts';
 import type { Config } from '../../config/schema.ts';
-import { DeliveryError, safeErrorText, secretForms } from './errors.ts';
-import type { AlertDto } from './store.ts';
+import { type Delivery, storedAlert } from '../delivery.ts';
+import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
+import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
 
 export interface EmailRequest {
   to: string;
@@ -281,4 +283,30 @@ export class SmtpEmailSender implements EmailSender {
   close(): void {
     this.transport.close();
   }
+}
+
+/**
+ * The e-mail channel: the stored alert read as an alert DTO (a payload that is not one fails for
+ * good), addressed with the recipient's name and written in the site's time zone.
+ */
+export function emailChannel(sender: EmailSender | undefined, config: Config): NotificationChannel {
+  if (!sender) return unconfiguredChannel('no e-mail channel is configured (notify.smtp)');
+  const sites = new Map(config.sites.map((s) => [s.id, s]));
+  return {
+    send: (d: Delivery) =>
+      outcomeOf(async () => {
+        const alert = storedAlert(d);
+        const site = sites.get(alert.siteId);
+        const toName = site?.recipients.find((r) => r.email === d.target)?.name;
+        await sender.send({
+          to: d.target,
+          ...(toName ? { toName } : {}),
+          kind: d.kind,
+          eventId: d.eventId,
+          alert,
+          ...(site?.name ? { siteName: site.name } : {}),
+          timeZone: site?.timezone ?? config.timezone,
+        });
+      }),
+  };
 }

@@ -1,22 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
 import {
   composeAlertEmail,
+  type EmailRequest,
+  emailChannel,
   formatInZone,
   SmtpEmailSender,
   summarizeEvidence,
-} from '../../gateway/src/alerts/notify/email.ts';
-import { waitFor } from '../helpers/env.ts';
+} from '../../../gateway/src/notify/channels/email.ts';
+import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
   makeAlert,
   makeConfig,
+  makeDelivery,
   parseMail,
   startSmtp,
   type TempDb,
   type TestSmtpServer,
   tempDb,
-} from './support.ts';
+} from '../support.ts';
 
 describe('composeAlertEmail', () => {
   it('formats the subject and due time in the site zone and in UTC, without links', () => {
@@ -162,5 +165,45 @@ describe('e-mail delivery to a real SMTP server', () => {
     expect(sent).toMatchObject({ target: 'later@site.example', attempts: 2 });
     expect(sent.lastError).toMatch(/451/);
     expect(smtp.messages.map((m) => m.to)).toEqual([['later@site.example']]);
+  });
+});
+
+describe('emailChannel', () => {
+  const config = makeConfig({
+    timezone: 'America/Chicago',
+    recipients: [{ role: 'officer', name: 'Town Officer', email: 'officer@town.example' }],
+  });
+
+  it("addresses the recipient by name, in the site's name and time zone, with the stored alert", async () => {
+    const sent: EmailRequest[] = [];
+    const channel = emailChannel({ send: async (req) => void sent.push(req) }, config);
+    expect(await channel.send(makeDelivery({ kind: 'overdue', eventId: 'ev-9' }))).toEqual({ ok: true });
+    expect(sent).toEqual([
+      {
+        to: 'officer@town.example',
+        toName: 'Town Officer',
+        kind: 'overdue',
+        eventId: 'ev-9',
+        alert: makeAlert(),
+        siteName: 'Maple Ridge subdivision',
+        timeZone: 'America/Chicago',
+      },
+    ]);
+  });
+
+  it("uses the gateway's time zone for a site without one, and no name for an unknown address", async () => {
+    const sent: EmailRequest[] = [];
+    const channel = emailChannel({ send: async (req) => void sent.push(req) }, makeConfig());
+    await channel.send(makeDelivery({ target: 'someone@else.example' }));
+    expect(sent[0]).toMatchObject({ to: 'someone@else.example', timeZone: 'America/New_York' });
+    expect(sent[0]).not.toHaveProperty('toName');
+  });
+
+  it('without a sender, fails every delivery for good and says why', async () => {
+    expect(await emailChannel(undefined, config).send(makeDelivery())).toEqual({
+      ok: false,
+      permanent: true,
+      message: 'no e-mail channel is configured (notify.smtp)',
+    });
   });
 });

@@ -7,9 +7,11 @@
  *     never lost for want of a matching role.
  * A recipient gets a webhook if it has a `webhook` URL and an e-mail if it has an `email` address.
  * Two recipients with the same address or URL get one delivery.
+ * MQTT, when the gateway has an MQTT channel, gets one delivery per event on `alerts/{siteId}/{rule}`.
  */
-import type { SiteConfig } from '../../config/schema.ts';
-import type { Channel } from './store.ts';
+import { alertTopic } from '../../../shared/src/topics.ts';
+import type { SiteConfig } from '../config/schema.ts';
+import type { Channel, DeliveryTarget, EventRow } from './queue.ts';
 
 type Role = SiteConfig['recipients'][number]['role'];
 
@@ -52,5 +54,19 @@ export function routeRecipients(site: SiteConfig | undefined, kind: string, rule
     if (r.webhook) add('webhook', r.webhook);
     if (r.email) add('email', r.email);
   }
+  return out;
+}
+
+/**
+ * Every delivery target of one event: its MQTT topic (when `mqtt`), then the site's recipients.
+ * A site missing from the configuration has no recipients.
+ */
+export function routeEvent(
+  ev: Pick<EventRow, 'site_id' | 'rule' | 'kind'>,
+  site: SiteConfig | undefined,
+  mqtt: boolean,
+): DeliveryTarget[] {
+  const out: DeliveryTarget[] = mqtt ? [{ channel: 'mqtt', target: alertTopic(ev.site_id, ev.rule) }] : [];
+  out.push(...routeRecipients(site, ev.kind, ev.rule));
   return out;
 }

@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotificationDispatcher } from '../../gateway/src/alerts/notify/dispatcher.ts';
-import { freePort, waitFor } from '../helpers/env.ts';
-import { addEvent, makeAlert, makeConfig, type TempDb, tempDb } from './support.ts';
+import { mqttChannel } from '../../../gateway/src/notify/channels/mqtt.ts';
+import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { freePort, waitFor } from '../../helpers/env.ts';
+import { addEvent, makeAlert, makeConfig, makeDelivery, type TempDb, tempDb } from '../support.ts';
 
 describe('MQTT delivery through a real broker', () => {
   let broker: Aedes | undefined;
@@ -78,5 +79,35 @@ describe('MQTT delivery through a real broker', () => {
       5_000,
       'marked sent',
     );
+  });
+});
+
+describe('mqttChannel', () => {
+  const delivery = makeDelivery({ channel: 'mqtt', target: 'alerts/maple-ridge/storm-inspection' });
+
+  it('publishes the body on the target topic and reports success', async () => {
+    const sent: Array<[string, string]> = [];
+    const channel = mqttChannel({ publish: async (topic, payload) => void sent.push([topic, payload]) });
+    expect(await channel.send(delivery)).toEqual({ ok: true });
+    expect(sent).toEqual([['alerts/maple-ridge/storm-inspection', delivery.body]]);
+  });
+
+  it('reports a publish that fails as retryable', async () => {
+    const channel = mqttChannel({
+      publish: () => Promise.reject(new Error('no MQTT connection yet')),
+    });
+    expect(await channel.send(delivery)).toEqual({
+      ok: false,
+      permanent: false,
+      message: 'Error: no MQTT connection yet',
+    });
+  });
+
+  it('without a publisher, fails every delivery for good', async () => {
+    expect(await mqttChannel(undefined).send(delivery)).toEqual({
+      ok: false,
+      permanent: true,
+      message: 'no MQTT channel is configured',
+    });
   });
 });
