@@ -56,6 +56,47 @@ describe('composeAlertEmail', () => {
     expect(mail.text).toContain('Due:       no deadline');
   });
 
+  it('lists the latest changes with who made them and the note they carried', () => {
+    const mail = composeAlertEmail(
+      {
+        to: 'a@b.example',
+        kind: 'resolve',
+        eventId: 'e',
+        alert: makeAlert({
+          history: [
+            {
+              seq: 1,
+              at: '2026-11-30T19:00:00.000Z',
+              actor: 'system',
+              action: 'raised',
+              detail: { message: 'Storm' },
+            },
+            {
+              seq: 2,
+              at: '2026-11-30T20:00:00.000Z',
+              actor: 'J. Inspector',
+              action: 'acknowledged',
+              detail: {},
+            },
+            {
+              seq: 3,
+              at: '2026-11-30T21:00:00.000Z',
+              actor: 'J. Inspector',
+              action: 'resolved',
+              detail: { note: 'fence fixed' },
+            },
+          ],
+        }),
+        timeZone: 'UTC',
+      },
+      { from: 'gateway@localhost' },
+    );
+    expect(mail.text).toContain('raised by system — Storm');
+    expect(mail.text).toContain('acknowledged by J. Inspector');
+    expect(mail.text).toContain('resolved by J. Inspector — fence fixed');
+    expect(mail.text).not.toContain('[object Object]');
+  });
+
   it('bounds the evidence summary', () => {
     const big = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
     const lines = summarizeEvidence(big, 'UTC', 10);

@@ -130,21 +130,15 @@ export function summarizeEvidence(evidence: unknown, timeZone: string, maxLines 
   return lines;
 }
 
-function historyLine(entry: unknown, timeZone: string): string {
-  if (!entry || typeof entry !== 'object') return clip(unlink(String(entry)), 200);
-  const e = entry as Record<string, unknown>;
-  const pick = (...keys: string[]) => keys.map((k) => e[k]).find((v) => v !== undefined && v !== null);
-  const at = pick('at', 'ts', 'time');
-  const who = pick('by', 'actor', 'who', 'user');
-  const what = pick('action', 'what', 'type', 'event');
-  const note = pick('note', 'detail', 'message');
-  const parts = [
-    at === undefined ? undefined : bothZones(at, timeZone),
-    what === undefined ? undefined : String(what),
-    who === undefined ? undefined : `by ${String(who)}`,
-    note === undefined ? undefined : `— ${clip(unlink(String(note)), 200)}`,
-  ].filter((p): p is string => p !== undefined);
-  return parts.length ? parts.join(' ') : clip(unlink(JSON.stringify(entry)), 200);
+/** One history entry as a line: when, what, by whom, and the note or message it carried. */
+function historyLine(entry: AlertDto['history'][number], timeZone: string): string {
+  const d = entry.detail;
+  const note = [d.note, d.message, d.letterRef ? `letter ${String(d.letterRef)}` : undefined].find(
+    (v) => typeof v === 'string' && v !== '',
+  );
+  const parts = [bothZones(entry.at, timeZone), entry.action, `by ${entry.actor}`];
+  if (note !== undefined) parts.push(`— ${clip(unlink(String(note)), 200)}`);
+  return parts.join(' ');
 }
 
 function domainOf(from: string, fallback: string): string {
