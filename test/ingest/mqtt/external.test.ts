@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExternalMqttInput, redactUrl } from '../../gateway/src/ingest/mqtt/external.ts';
-import { parseDeviceStatus } from '../../gateway/src/ingest/mqtt/external-status.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import type { RawMessage } from '../../gateway/src/pipeline.ts';
-import { freePort, haveBinary, waitFor } from '../helpers/env.ts';
-import { haveMosquitto, type Mosquitto, mosquittoProgram, start } from '../helpers/mosquitto.ts';
+import { ExternalMqttInput, redactUrl } from '../../../gateway/src/ingest/mqtt/external.ts';
+import { parseDeviceStatus } from '../../../gateway/src/ingest/mqtt/external-status.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import type { RawMessage } from '../../../gateway/src/pipeline.ts';
+import { freePort, haveBinary, waitFor } from '../../helpers/env.ts';
+import { haveMosquitto, type Mosquitto, mosquittoProgram, start } from '../../helpers/mosquitto.ts';
 import { client, firstMessage, MemoryLog, RecordingSink, TcpProxy } from './support.ts';
 
 const run = haveMosquitto();
