@@ -3,7 +3,7 @@
  * readings and rejections to the local store in group commits. A message's promise resolves only after
  * its outcome is committed, so transports acknowledge durable data only.
  */
-import { deviceStatusSchema, type Reading, type RejectReason } from '../../../shared/src/telemetry.ts';
+import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import type { Config } from '../config/schema.ts';
 import {
@@ -14,6 +14,7 @@ import {
   unregistered,
 } from '../decode/decode.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
+import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import type { Registry } from '../metrics.ts';
 import type { IngestResult, IngestSink, Log, RawMessage } from '../pipeline.ts';
 import type { Db } from '../store/db.ts';
@@ -58,7 +59,7 @@ export class IngestStage implements IngestSink {
   private scheduled = false;
   private listeners: Array<(readings: StoredReading[]) => void> = [];
   private statusListeners: Array<
-    (siteId: string, deviceId: string, status: 'online' | 'offline', at: number) => void
+    (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void
   > = [];
   private buckets = new Map<string, Bucket>();
   private lastArrivalTs = new Map<string, number>();
@@ -95,9 +96,7 @@ export class IngestStage implements IngestSink {
     this.listeners.push(fn);
   }
 
-  onDeviceStatus(
-    fn: (siteId: string, deviceId: string, status: 'online' | 'offline', at: number) => void,
-  ): void {
+  onDeviceStatus(fn: (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void): void {
     this.statusListeners.push(fn);
   }
 
@@ -287,36 +286,13 @@ export class IngestStage implements IngestSink {
       this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
       return;
     }
-    const text = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
-    let value: unknown = text.trim();
-    if (text.trim().startsWith('{') || text.trim().startsWith('"')) {
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        this.refuseWith(
-          msg,
-          'malformed_json',
-          `malformed status: ${(e as Error).message}`,
-          siteId,
-          deviceId,
-          done,
-        );
-        return;
-      }
-    }
-    const parsed = deviceStatusSchema.safeParse(value);
-    if (!parsed.success) {
-      this.refuseWith(
-        msg,
-        'wrong_type',
-        'status must be "online", "offline" or {"status": ...}',
-        siteId,
-        deviceId,
-        done,
-      );
+    const decoded = decodeDeviceStatus(msg.payload, msg.receivedAt);
+    if (!decoded.ok) {
+      const r = statusRejection(decoded);
+      this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
       return;
     }
-    const status = typeof parsed.data === 'string' ? parsed.data : parsed.data.status;
+    const status = decoded.status;
     const st = this.state(siteId, deviceId);
     st.status = status;
     st.statusAt = msg.receivedAt;

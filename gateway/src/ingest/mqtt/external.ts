@@ -28,9 +28,9 @@
  */
 import mqtt, { type IClientOptions, type IConnackPacket, type IPublishPacket, type MqttClient } from 'mqtt';
 import { gatewayStatusTopic, parseDeviceTopic } from '../../../../shared/src/topics.ts';
+import { type DeviceStatus, parseDeviceStatus } from '../../decode/status.ts';
 import type { Counter, Gauge, Registry } from '../../metrics.ts';
 import type { ComponentHealth, IngestSink, Input, Log, RawMessage } from '../../pipeline.ts';
-import { type DeviceStatus, parseDeviceStatus } from './external-status.ts';
 
 export const TELEMETRY_FILTER = 'sites/+/devices/+/telemetry';
 export const STATUS_FILTER = 'sites/+/devices/+/status';
