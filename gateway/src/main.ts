@@ -376,7 +376,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       await o.start();
       started.push(o);
     }
-    stage.start();
+    await stage.start();
     started.push(stage);
     // Readings committed but not yet evaluated when the gateway last died are evaluated now.
     const from = rulesCursor.read();

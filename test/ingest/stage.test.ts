@@ -183,6 +183,19 @@ describe('ingest stage (real SQLite)', () => {
     });
   });
 
+  describe('lifecycle', () => {
+    it('starts, reports its health, and stops', async () => {
+      const { stage } = open();
+      await stage.start();
+      expect(stage.name).toBe('ingest');
+      stage.ingestWith(mqttMsg('rg-1', { seq: 1, ts: NOW - 1000, rainTips: 1 }), () => {});
+      expect(stage.health()).toEqual({ name: 'ingest', ok: true, detail: 'storing', devices: 0, waiting: 1 });
+      await settled();
+      expect(stage.health()).toEqual({ name: 'ingest', ok: true, detail: 'storing', devices: 1, waiting: 0 });
+      await stage.stop();
+    });
+  });
+
   describe('duplicates', () => {
     it('stores a repeated seq once while it lies within the window of source time', async () => {
       const { stage, read, counter } = open({ ingest: { seqDedupWindowSec: 600 } });
@@ -487,6 +500,11 @@ describe('ingest stage (real SQLite)', () => {
       expect(counter('gateway_store_commits_total')).toBe(1);
       expect(log.lines.some((l) => l.level === 'error' && l.msg?.includes('not acknowledged'))).toBe(true);
       expect(store.head()).toEqual(headBefore);
+      expect(stage.health()).toMatchObject({
+        name: 'ingest',
+        ok: false,
+        detail: 'local store commits failing: disk I/O error',
+      });
       fail = false;
       // Redelivered (the transport never acknowledged them): stored now, not taken for duplicates.
       const again = hand(stage, [msg(3), msg(4), msg(5)]);
@@ -495,6 +513,7 @@ describe('ingest stage (real SQLite)', () => {
       expect(read.readings()).toBe(5);
       // They chain onto the last committed reading, not onto a rolled-back one: the chain verifies.
       expect(store.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 5 });
+      expect(stage.health()).toMatchObject({ name: 'ingest', ok: true });
     });
   });
 
