@@ -3,11 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Registry } from '../../../gateway/src/metrics.ts';
 import { silentLog } from '../../../gateway/src/pipeline.ts';
 import { PermanentWriteError, RetryableWriteError } from '../../../gateway/src/store/influx/errors.ts';
-import {
-  InfluxWriter,
-  type InfluxWriterOptions,
-  type WriteClient,
-} from '../../../gateway/src/store/influx/writer.ts';
+import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
+import { InfluxWriter, type InfluxWriterOptions } from '../../../gateway/src/store/influx/writer.ts';
 import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
 import { migrate } from '../../../gateway/src/store/schema/index.ts';
 import { waitFor } from '../../helpers/env.ts';
