@@ -5,18 +5,6 @@ export const TELEMETRY_FILTER = 'sites/+/devices/+/telemetry';
 /** Every device's status (retained, and the last will). */
 export const STATUS_FILTER = 'sites/+/devices/+/status';
 
-/** Does an MQTT topic filter (with + and #) match a topic? */
-export function topicMatches(filter: string, topic: string): boolean {
-  const f = filter.split('/');
-  const t = topic.split('/');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '#') return true;
-    if (i >= t.length) return false;
-    if (f[i] !== '+' && f[i] !== t[i]) return false;
-  }
-  return f.length === t.length;
-}
-
 /** Can some topic match both filters? */
 export function filtersIntersect(a: string, b: string): boolean {
   const x = a.split('/');
@@ -43,4 +31,9 @@ export function filterWithin(allowed: string, filter: string): boolean {
     if (a[i] !== f[i]) return false;
   }
   return a.length === f.length;
+}
+
+/** Does an MQTT topic filter (with + and #) match a topic (which has no wildcards)? */
+export function topicMatches(filter: string, topic: string): boolean {
+  return filterWithin(filter, topic);
 }
