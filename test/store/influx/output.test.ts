@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../gateway/src/config/load.ts';
 import { Registry } from '../../../gateway/src/metrics.ts';
 import { silentLog } from '../../../gateway/src/pipeline.ts';
@@ -33,27 +33,33 @@ const alert = {
 };
 
 describe('InfluxDB output', () => {
-  let dir: string;
-  let db: Db;
-  let outbox: InfluxOutbox;
-  let output: InfluxOutput | undefined;
-  const influx = (over: object = {}) =>
-    parseConfig(testConfigInput({ influx: { flushIntervalMs: 20, ...over } })).influx;
-
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'influx-out-'));
-    db = openDatabase(dir);
-    outbox = new InfluxOutbox(db);
-  });
+  const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
-    await output?.stop();
-    output = undefined;
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const c of cleanups.splice(0).reverse()) await c();
   });
+
+  /** An output on a fresh store; InfluxDB settings `influx`, the client `client` when given. */
+  function open(influx: object = {}, client?: WriteClient) {
+    const dir = mkdtempSync(join(tmpdir(), 'influx-out-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const db: Db = openDatabase(dir);
+    cleanups.push(() => db.close());
+    const outbox = new InfluxOutbox(db);
+    const output = new InfluxOutput({
+      db,
+      outbox,
+      influx: parseConfig(testConfigInput({ influx: { flushIntervalMs: 20, ...influx } })).influx,
+      metrics: new Registry(),
+      log: silentLog,
+      now: () => NOW,
+      ...(client ? { client } : {}),
+    });
+    cleanups.push(() => output.stop());
+    return { db, outbox, output };
+  }
 
   it('without an InfluxDB: writes nothing, queues nothing, and says so in its health', async () => {
-    output = new InfluxOutput({ db, outbox, influx: influx(), metrics: new Registry(), log: silentLog });
+    const { outbox, output } = open();
     await output.start();
     output.offer([]);
     output.alertChanged(alert, 'raised');
@@ -68,15 +74,7 @@ describe('InfluxDB output', () => {
 
   it('writes committed readings and the lines of alert changes it makes itself', async () => {
     const client = new FakeClient();
-    output = new InfluxOutput({
-      db,
-      outbox,
-      influx: influx({ url: 'http://127.0.0.1:1', db: 'x' }),
-      metrics: new Registry(),
-      log: silentLog,
-      now: () => NOW,
-      client,
-    });
+    const { db, output } = open({ url: 'http://127.0.0.1:1', db: 'x' }, client);
     const store = new ReadingStore(db);
     const r: Reading = {
       siteId: 'maple-ridge',
@@ -99,7 +97,7 @@ describe('InfluxDB output', () => {
       `alerts,device=rg-1,rule=storm-inspection,site=maple-ridge status="resolved",overdue=false,action="resolved",alert_id="a-1" ${NOW}`,
       `telemetry,device=rg-1,kind=rain-gauge,site=maple-ridge rainTips=12,seq=3i ${NOW - 60_000}`,
     ]);
-    await waitFor(() => output!.writtenUpTo() === stored[0]!.id, 5000, 'cursor saved');
+    await waitFor(() => output.writtenUpTo() === stored[0]!.id, 5000, 'cursor saved');
     expect(output.health()).toMatchObject({ name: 'influxdb', ok: true, backlog: 0 });
   });
 });
