@@ -27,8 +27,7 @@ import type { ComponentHealth, Input, Log, Output } from './pipeline.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { Cursor } from './store/cursor.ts';
 import { openDatabase } from './store/db.ts';
-import { alertChangeToLine, InfluxWriter, influxClientFromConfig } from './store/influx/index.ts';
-import { ReadingsSource } from './store/influx/readingsSource.ts';
+import { InfluxOutput } from './store/influx/index.ts';
 import { InfluxOutbox } from './store/influxOutbox.ts';
 import { ReadingStore } from './store/readings.ts';
 
@@ -73,31 +72,11 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const db = openDatabase(config.dataDir, { synchronous: config.storage.synchronous });
   const readings = new ReadingStore(db);
   const outbox = new InfluxOutbox(db);
-  const influxClient = influxClientFromConfig({ ...config.influx, timeoutMs: config.influx.timeoutMs });
 
   // Outputs
   const outputs: Output[] = [];
-  let writer: InfluxWriter | undefined;
-  let influxSource: ReadingsSource | undefined;
-  if (influxClient) {
-    // InfluxDB is fed from the readings table itself, after a cursor, and from the alert-change outbox.
-    influxSource = new ReadingsSource({
-      db,
-      outbox,
-      readingsCursor: new Cursor(db, 'influx-readings'),
-      outboxCursor: new Cursor(db, 'influx-outbox'),
-      maxBuffered: config.influx.batchSize * 10,
-    });
-    writer = new InfluxWriter({
-      source: influxSource,
-      client: influxClient,
-      batchSize: config.influx.batchSize,
-      flushIntervalMs: config.influx.flushIntervalMs,
-      metrics,
-      log,
-    });
-    outputs.push(writer);
-  }
+  const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
+  outputs.push(influx);
 
   // Processing. The rules' position in the readings is persisted inside the next group commit, so it costs
   // no commit of its own; after a crash the rules re-evaluate from there (evaluators ignore a repeated reading).
@@ -120,14 +99,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     now,
   });
   const events = new EventHub();
-  if (writer && influxSource) {
-    const w = writer;
-    const src = influxSource;
-    stage.onStored((rs) => {
-      src.offer(rs);
-      w.notify();
-    });
-  }
+  stage.onStored((rs) => influx.offer(rs));
 
   // Compliance: rules, deadlines, alert lifecycle, notifications
   const webhook = config.notify.webhookSecret
@@ -160,33 +132,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       e.type,
       e.type === 'alert' ? { action: e.action, alert: e.alert } : e.type === 'storm' ? e.storm : e.inspection,
     );
-    if (e.type === 'alert' && writer) {
-      const a = e.alert;
-      try {
-        outbox.enqueue(
-          [
-            alertChangeToLine({
-              siteId: a.siteId,
-              rule: a.rule,
-              alertId: a.id,
-              ...(a.deviceId ? { deviceId: a.deviceId } : {}),
-              status: a.status,
-              overdue: a.overdue,
-              at: now(),
-              ...(a.dueAt ? { dueAt: Date.parse(a.dueAt) } : {}),
-              action: e.action,
-            }),
-          ],
-          now(),
-        );
-        writer.notify();
-      } catch (err) {
-        log.error(
-          { err: (err as Error).message, alert: a.id },
-          'could not queue the alert change for InfluxDB',
-        );
-      }
-    }
+    if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
   };
   const engine = new ComplianceEngine({
     db,
@@ -297,12 +243,6 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       components.push(...(Array.isArray(h) ? h : [h]));
     }
     for (const o of outputs) components.push(o.health());
-    if (!writer)
-      components.push({
-        name: 'influxdb',
-        ok: true,
-        detail: 'not configured: the local store serves the API',
-      });
     return {
       status: components.every((c) => c.ok) ? 'ok' : 'degraded',
       gatewayId: config.gatewayId,
@@ -362,7 +302,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     try {
       const before = config.storage.retentionDays > 0 ? now() - config.storage.retentionDays * 86_400_000 : 0;
       // Readings InfluxDB does not have yet are kept until it has them.
-      const res = readings.prune(before, config.storage.rejectionsKept, now(), influxSource?.writtenUpTo());
+      const res = readings.prune(before, config.storage.rejectionsKept, now(), influx.writtenUpTo());
       if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
     } catch (e) {
       log.error({ err: (e as Error).message }, 'retention prune failed');
@@ -376,7 +316,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       await o.start();
       started.push(o);
     }
-    stage.start();
+    await stage.start();
     started.push(stage);
     // Readings committed but not yet evaluated when the gateway last died are evaluated now.
     const from = rulesCursor.read();

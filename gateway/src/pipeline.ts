@@ -1,6 +1,6 @@
 /**
- * The small interfaces the stages talk through. Inputs hand raw messages to an IngestSink;
- * outputs drain the store. Only main.ts wires concrete stages together.
+ * The small interfaces the stages talk through, and the one lifecycle they share (Stage). Inputs hand
+ * raw messages to an IngestSink; outputs drain the store. Only main.ts wires concrete stages together.
  */
 import type { Reading, RejectReason } from '../../shared/src/telemetry.ts';
 
@@ -40,19 +40,23 @@ export interface ComponentHealth {
   [k: string]: unknown;
 }
 
-/** A source of telemetry (MQTT, serial). Started last, stopped first. */
-export interface Input {
+/**
+ * The lifecycle of every long-lived part (the ingest stage, the inputs, the outputs): started once,
+ * stopped once, in reverse order of starting, and asked for its health at any time. `Args` are what
+ * start() needs: an input gets the sink it feeds.
+ */
+export interface Stage<Args extends unknown[] = []> {
   readonly name: string;
-  start(sink: IngestSink): Promise<void>;
+  start(...args: Args): Promise<void>;
   stop(): Promise<void>;
   health(): ComponentHealth | ComponentHealth[];
 }
 
-/** A destination that drains the store (InfluxDB). Started first, stopped last. */
-export interface Output {
-  readonly name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
+/** A source of telemetry (MQTT, serial). Started last, stopped first. */
+export type Input = Stage<[sink: IngestSink]>;
+
+/** A destination that drains the store (InfluxDB, notifications). Started first, stopped last. */
+export interface Output extends Stage {
   health(): ComponentHealth;
 }
 

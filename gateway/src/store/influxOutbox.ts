@@ -9,7 +9,7 @@
  * lookups instead of a COUNT(*).
  */
 import type Database from 'better-sqlite3';
-import type { InfluxSource } from './influx/writer.ts';
+import type { InfluxSource } from './influx/source.ts';
 
 export interface OutboxRow {
   id: number;

@@ -1,24 +1,21 @@
 /**
- * The embedded MQTT broker (aedes). Policy lives in hooks: devices log in with their own credentials
- * and may publish only under their own topics; a QoS 1 publish is acknowledged only after the ingest
- * stage has committed it to the local store (authorizePublish runs before the PUBACK is written).
+ * The embedded MQTT broker (aedes). Policy lives in hooks (brokerPolicy.ts): devices log in with their
+ * own credentials and may publish only under their own topics; a QoS 1 publish is acknowledged only
+ * after the ingest stage has committed it to the local store (authorizePublish runs before the PUBACK is
+ * written). Telemetry nobody watches is not routed (brokerRouting.ts).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
-import { verifyPasswordAsync } from '../../../../shared/src/password.ts';
 import { gatewayStatusTopic, parseDeviceTopic } from '../../../../shared/src/topics.ts';
 import type { Config } from '../../config/schema.ts';
-import type { DeviceInfo, DeviceRegistry } from '../../decode/registry.ts';
+import type { DeviceRegistry } from '../../decode/registry.ts';
 import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts';
-
-type Principal =
-  | { kind: 'device'; device: DeviceInfo }
-  | { kind: 'user'; username: string; subscribe: string[] }
-  | { kind: 'anonymous' };
+import { BrokerPolicy, type Principal } from './brokerPolicy.ts';
+import { TelemetryRouting } from './brokerRouting.ts';
+import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
 
 export interface EmbeddedMqttOptions {
   mqtt: Config['mqtt'];
@@ -31,80 +28,13 @@ export interface EmbeddedMqttOptions {
   onRefused?: (topic: string, payload: Buffer, clientId: string, detail: string) => void;
 }
 
-/** Does an MQTT topic filter (with + and #) match a topic? */
-export function topicMatches(filter: string, topic: string): boolean {
-  const f = filter.split('/');
-  const t = topic.split('/');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '#') return true;
-    if (i >= t.length) return false;
-    if (f[i] !== '+' && f[i] !== t[i]) return false;
-  }
-  return f.length === t.length;
-}
-
-const TELEMETRY_FILTER = 'sites/+/devices/+/telemetry';
-
-/** Can some topic match both filters? */
-export function filtersIntersect(a: string, b: string): boolean {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.max(x.length, y.length); i++) {
-    if (x[i] === '#' || y[i] === '#') return true;
-    if (x[i] === undefined || y[i] === undefined) return false;
-    if (x[i] !== '+' && y[i] !== '+' && x[i] !== y[i]) return false;
-  }
-  return true;
-}
-
-/** Is `filter` no wider than `allowed` (every topic it matches is matched by `allowed`)? */
-function filterWithin(allowed: string, filter: string): boolean {
-  const a = allowed.split('/');
-  const f = filter.split('/');
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === '#') return true;
-    if (i >= f.length) return false;
-    if (a[i] === '+') {
-      if (f[i] === '#') return false;
-      continue;
-    }
-    if (a[i] !== f[i]) return false;
-  }
-  return a.length === f.length;
-}
-
-/** At most `n` tasks at once; the rest wait in order. */
-class Semaphore {
-  private active = 0;
-  private waiting: Array<() => void> = [];
-  constructor(private readonly n: number) {}
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-    try {
-      return await task();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
-function authError(message: string, code: 4 | 5): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
-}
-
 export class EmbeddedMqttInput implements Input {
   readonly name = 'mqtt';
   private broker: Aedes | undefined;
   private servers: Server[] = [];
   private principals = new WeakMap<Client, Principal>();
-  /** sha256 of passwords already verified, so reconnect storms do not cost a scrypt each. */
-  private verified = new Map<string, string>();
-  /** Whether any client has subscribed to a filter that can match device telemetry. */
-  private telemetryWatched = false;
-  /** scrypt needs 16 MB a check: a reconnect storm runs two at a time, not one per thread-pool thread. */
-  private scryptSlots = new Semaphore(2);
+  private readonly policy: BrokerPolicy;
+  private readonly routing = new TelemetryRouting();
   private sink: IngestSink | undefined;
   private readonly now: () => number;
   private listening = false;
@@ -112,6 +42,7 @@ export class EmbeddedMqttInput implements Input {
 
   constructor(private readonly o: EmbeddedMqttOptions) {
     this.now = o.now ?? Date.now;
+    this.policy = new BrokerPolicy(o.mqtt, o.registry);
     this.m = {
       clients: o.metrics.gauge('gateway_mqtt_clients', 'Clients connected to the embedded broker'),
       authFailures: o.metrics.counter('gateway_mqtt_auth_failures_total', 'Refused MQTT logins'),
@@ -131,7 +62,7 @@ export class EmbeddedMqttInput implements Input {
     const broker = await Aedes.createBroker({
       id: `gateway-${this.o.gatewayId}`,
       authenticate: (client, username, password, done) => {
-        this.authenticate(client, username, password).then(
+        this.policy.authenticate(username, password).then(
           (p) => {
             this.principals.set(client, p);
             done(null, true);
@@ -148,7 +79,7 @@ export class EmbeddedMqttInput implements Input {
         done(null, this.authorizeSubscribe(client, sub) ? sub : null),
     });
     this.broker = broker;
-    this.skipUnwatchedTelemetry(broker);
+    this.routing.install(broker);
     broker.on('clientError', (client, err) =>
       this.o.log.debug({ clientId: client?.id, err: err.message }, 'MQTT client error'),
     );
@@ -171,8 +102,8 @@ export class EmbeddedMqttInput implements Input {
     this.listening = true;
     await this.publish(
       gatewayStatusTopic(this.o.gatewayId),
-      JSON.stringify({ status: 'online', ts: new Date(this.now()).toISOString() }),
-      { retain: true, qos: 1 },
+      gatewayStatusPayload('online', this.now()),
+      GATEWAY_STATUS_PUBLISH,
     );
     this.o.log.info(
       { port: this.port(), tls: mqtt.tls ? mqtt.tls.port : undefined },
@@ -204,8 +135,8 @@ export class EmbeddedMqttInput implements Input {
     if (!broker) return;
     await this.publish(
       gatewayStatusTopic(this.o.gatewayId),
-      JSON.stringify({ status: 'offline', ts: new Date(this.now()).toISOString() }),
-      { retain: true, qos: 1 },
+      gatewayStatusPayload('offline', this.now()),
+      GATEWAY_STATUS_PUBLISH,
     ).catch((e: Error) => this.o.log.warn({ err: e.message }, 'could not publish gateway offline status'));
     this.listening = false;
     await Promise.all(this.servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
@@ -223,29 +154,6 @@ export class EmbeddedMqttInput implements Input {
     };
   }
 
-  private async authenticate(client: Client, username?: string, password?: Buffer): Promise<Principal> {
-    if (username === undefined || username === '') {
-      if (this.o.mqtt.allowAnonymous) return { kind: 'anonymous' };
-      throw authError('anonymous access is off', 5);
-    }
-    const device = this.o.registry.byUsername(username);
-    const user = this.o.mqtt.users.find((u) => u.username === username);
-    const hash = device?.device.passwordHash ?? user?.passwordHash;
-    if (!hash) {
-      if (device && this.o.mqtt.allowAnonymous) return { kind: 'device', device };
-      throw authError(`unknown user or no credentials configured: ${username}`, 4);
-    }
-    const pw = password ?? Buffer.alloc(0);
-    const digest = createHash('sha256').update(pw).digest('hex');
-    if (this.verified.get(username) !== digest) {
-      if (!(await this.scryptSlots.run(() => verifyPasswordAsync(pw, hash))))
-        throw authError(`bad password for ${username}`, 4);
-      this.verified.set(username, digest);
-    }
-    void client;
-    return device ? { kind: 'device', device } : { kind: 'user', username, subscribe: user!.subscribe };
-  }
-
   private authorizePublish(
     client: Client | null,
     packet: PublishPacket,
@@ -255,7 +163,7 @@ export class EmbeddedMqttInput implements Input {
       done(null);
       return;
     }
-    const refusal = this.refusal(this.principals.get(client), packet.topic);
+    const refusal = this.policy.refusal(this.principals.get(client), packet.topic);
     if (refusal) {
       this.refuse(client, packet, refusal, done);
       return;
@@ -280,21 +188,6 @@ export class EmbeddedMqttInput implements Input {
       );
   }
 
-  /** Why a principal may not publish to a topic, or undefined when it may. */
-  private refusal(p: Principal | undefined, topic: string): string | undefined {
-    const t = parseDeviceTopic(topic);
-    if (p?.kind === 'device') {
-      const { siteId, deviceId, username } = p.device;
-      if (t.kind === 'other' || t.siteId !== siteId || t.deviceId !== deviceId)
-        return `${username} may publish only under sites/${siteId}/devices/${deviceId}/`;
-      return undefined;
-    }
-    if (p?.kind === 'user') return `user ${p.username} may not publish`;
-    if (topic.startsWith('gateway/') || topic.startsWith('alerts/'))
-      return 'only the gateway publishes gateway/ and alerts/ topics';
-    return undefined;
-  }
-
   private refuse(
     client: Client,
     packet: PublishPacket,
@@ -309,42 +202,9 @@ export class EmbeddedMqttInput implements Input {
   }
 
   private authorizeSubscribe(client: Client, sub: Subscription): boolean {
-    const ok = this.mayGrant(client, sub);
-    if (ok && filtersIntersect(sub.topic, TELEMETRY_FILTER)) this.telemetryWatched = true;
+    const ok = this.policy.mayGrant(this.principals.get(client), sub.topic);
+    if (ok) this.routing.granted(sub.topic);
     return ok;
-  }
-
-  /**
-   * The gateway consumes device telemetry itself. Until some client subscribes to a filter that can match
-   * a telemetry topic, the broker need not route each telemetry publish to subscribers, offline sessions
-   * and retained storage: that routing is most of a broker's cost per message. From the first such
-   * subscription on, every publish is routed as usual.
-   */
-  private skipUnwatchedTelemetry(broker: Aedes): void {
-    type PublishFn = (packet: PublishPacket, client: Client | null, done?: (err?: Error) => void) => void;
-    const b = broker as unknown as { publish: PublishFn };
-    const route = b.publish.bind(broker);
-    b.publish = (packet, client, done) => {
-      if (
-        !this.telemetryWatched &&
-        client &&
-        typeof client === 'object' &&
-        !packet.retain &&
-        parseDeviceTopic(packet.topic).kind === 'telemetry'
-      ) {
-        done?.();
-        return;
-      }
-      route(packet, client, done);
-    };
-  }
-
-  private mayGrant(client: Client, sub: Subscription): boolean {
-    const p = this.principals.get(client);
-    if (!p || p.kind === 'anonymous') return this.o.mqtt.allowAnonymous;
-    if (p.kind === 'device')
-      return filterWithin(`sites/${p.device.siteId}/devices/${p.device.deviceId}/#`, sub.topic);
-    return p.subscribe.some((allowed) => filterWithin(allowed, sub.topic));
   }
 }
 

@@ -25,15 +25,19 @@
  * the gateway (store, API, serial inputs) comes up while the broker is still starting.
  * It rejects for faults that retrying cannot fix: the broker refuses the credentials or
  * the client id, the TLS certificate is not trusted, or the subscriptions are refused.
+ *
+ * The connection and what each connect does live in externalSession.ts, the handling of each message in
+ * externalDelivery.ts.
  */
-import mqtt, { type IClientOptions, type IConnackPacket, type IPublishPacket, type MqttClient } from 'mqtt';
-import { gatewayStatusTopic, parseDeviceTopic } from '../../../../shared/src/topics.ts';
-import type { Counter, Gauge, Registry } from '../../metrics.ts';
-import type { ComponentHealth, IngestSink, Input, Log, RawMessage } from '../../pipeline.ts';
-import { type DeviceStatus, parseDeviceStatus } from './external-status.ts';
-
-export const TELEMETRY_FILTER = 'sites/+/devices/+/telemetry';
-export const STATUS_FILTER = 'sites/+/devices/+/status';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { gatewayStatusTopic } from '../../../../shared/src/topics.ts';
+import type { Registry } from '../../metrics.ts';
+import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts';
+import { within } from '../wait.ts';
+import { Delivery, type DeviceStatusHandler } from './externalDelivery.ts';
+import { BrokerSession } from './externalSession.ts';
+import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
+import { redactor, redactUrl } from './redact.ts';
 
 export interface ExternalMqttOptions {
   /** mqtt://host:1883, mqtts://host:8883, ws://... Credentials in the URL are accepted but never shown. */
@@ -49,7 +53,7 @@ export interface ExternalMqttOptions {
   key?: Buffer;
   metrics: Registry;
   log: Log;
-  onDeviceStatus?: (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void;
+  onDeviceStatus?: DeviceStatusHandler;
   /** How long start() waits for the first connection before resolving anyway. Default 5000. */
   startTimeoutMs?: number;
   /** First reconnect delay; doubles per failed attempt up to maxReconnectPeriodMs. Default 1000. */
@@ -66,109 +70,49 @@ export interface ExternalMqttOptions {
   stopTimeoutMs?: number;
 }
 
-/** Connection refusals that retrying cannot fix (MQTT 5 reason codes: client id, credentials, authorization, ban, auth method). */
-const FATAL_CONNACK = new Set([0x85, 0x86, 0x87, 0x8a, 0x8c]);
-const TLS_TRUST_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS/;
-
-type Kind = 'telemetry' | 'status' | 'other';
-
-class StartError extends Error {}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Resolves to true when `p` settles first, false when `ms` passes first. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((r) => {
-    timer = setTimeout(() => r(false), ms);
-  });
-  try {
-    return await Promise.race([p.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The URL with any user name and password removed, for logs and health. */
-export function redactUrl(url: string): string {
-  if (!URL.canParse(url)) return '(unparsable url)';
-  const u = new URL(url);
-  u.username = '';
-  u.password = '';
-  return u.toString();
-}
-
-/** The password in the URL, as written and percent-decoded, so both can be masked. */
-function urlPasswords(url: string): string[] {
-  if (!URL.canParse(url)) return [];
-  const raw = new URL(url).password;
-  if (!raw) return [];
-  const bytes = raw.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) =>
-    String.fromCharCode(Number.parseInt(h, 16)),
-  );
-  return [raw, Buffer.from(bytes, 'latin1').toString('utf8')];
-}
-
 export class ExternalMqttInput implements Input {
   readonly name = 'mqtt-external';
 
   private readonly clientId: string;
   private readonly statusTopic: string;
   private readonly safeUrl: string;
-  private readonly secrets: string[];
+  private readonly redact: (e: unknown) => string;
   private readonly baseReconnectMs: number;
-  private readonly maxReconnectMs: number;
-
-  private readonly mConnected: Gauge;
-  private readonly mReconnects: Counter;
-  private readonly mMessages: Counter;
-  private readonly mIngestErrors: Counter;
+  private readonly session: BrokerSession;
+  private readonly delivery: Delivery;
 
   private client: MqttClient | undefined;
-  private sink: IngestSink | undefined;
-  /** Incremented whenever a network connection closes: PUBACKs only go out on the connection they belong to. */
-  private epoch = 0;
-  private connected = false;
-  private subscribed = false;
-  private everConnected = false;
-  private reconnects = 0;
-  private disconnectedAt = 0;
-  private lastError: string | undefined;
-  private lastLoggedError: string | undefined;
-  private ingestFailing: string | undefined;
-  private stopping = false;
   private stopPromise: Promise<void> | undefined;
-  /** Messages whose storing has not finished (one per connection at most; more only around a reconnect). */
-  private readonly pending = new Set<Promise<void>>();
-  private startSettle: ((err?: Error) => void) | undefined;
 
   constructor(private readonly opts: ExternalMqttOptions) {
     this.clientId = opts.clientId || `gateway-${opts.gatewayId}`;
     this.statusTopic = gatewayStatusTopic(opts.gatewayId);
     this.safeUrl = redactUrl(opts.url);
-    this.secrets = [opts.password, ...urlPasswords(opts.url)].filter((s): s is string => !!s && s.length > 0);
+    this.redact = redactor(opts.url, opts.password);
     this.baseReconnectMs = opts.reconnectPeriodMs ?? 1000;
-    this.maxReconnectMs = Math.max(this.baseReconnectMs, opts.maxReconnectPeriodMs ?? 15_000);
-    const m = opts.metrics;
-    this.mConnected = m.gauge(
-      'gateway_mqtt_connected',
-      'Whether the gateway is connected to the MQTT broker (1) or not (0)',
-    );
-    this.mReconnects = m.counter(
-      'gateway_mqtt_reconnects_total',
-      'Connections to the MQTT broker re-established after a loss',
-    );
-    this.mMessages = m.counter('gateway_mqtt_messages_total', 'MQTT messages received, by kind');
-    this.mIngestErrors = m.counter(
-      'gateway_mqtt_ingest_errors_total',
-      'MQTT messages whose storing failed (left unacknowledged and retried)',
-    );
-    this.mConnected.set(0);
+    this.session = new BrokerSession({
+      clientId: this.clientId,
+      statusTopic: this.statusTopic,
+      safeUrl: this.safeUrl,
+      username: opts.username,
+      baseReconnectMs: this.baseReconnectMs,
+      maxReconnectMs: Math.max(this.baseReconnectMs, opts.maxReconnectPeriodMs ?? 15_000),
+      metrics: opts.metrics,
+      log: opts.log,
+      redact: this.redact,
+    });
+    this.delivery = new Delivery({
+      session: this.session,
+      metrics: opts.metrics,
+      log: opts.log,
+      redact: this.redact,
+      onDeviceStatus: opts.onDeviceStatus,
+    });
   }
 
   start(sink: IngestSink): Promise<void> {
     if (this.client) return Promise.reject(new Error('mqtt-external: already started'));
-    this.sink = sink;
+    this.delivery.deliverTo(sink);
     const o = this.opts;
     const options: IClientOptions = {
       clientId: this.clientId,
@@ -203,25 +147,22 @@ export class ExternalMqttInput implements Input {
       );
     }
     this.client = client;
-    client.handleMessage = (packet, callback) => this.handleMessage(packet, callback);
-    client.on('connect', (connack) => this.onConnect(client, connack));
-    client.on('close', () => this.onClose());
-    client.on('reconnect', () => this.onReconnectAttempt(client));
-    client.on('error', (err) => this.onError(err));
+    client.handleMessage = (packet, callback) => this.delivery.handle(packet, callback);
+    this.session.attach(client);
 
     const started = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        if (!this.startSettle) return;
-        this.startSettle = undefined;
+        if (!this.session.startSettle) return;
+        this.session.startSettle = undefined;
         o.log.warn(
-          { url: this.safeUrl, clientId: this.clientId, error: this.lastError },
+          { url: this.safeUrl, clientId: this.clientId, error: this.session.lastError },
           'mqtt-external: broker not reachable yet; starting anyway and retrying in the background',
         );
         resolve();
       }, o.startTimeoutMs ?? 5000);
-      this.startSettle = (err) => {
+      this.session.startSettle = (err) => {
         clearTimeout(timer);
-        this.startSettle = undefined;
+        this.session.startSettle = undefined;
         if (err) reject(err);
         else resolve();
       };
@@ -231,7 +172,7 @@ export class ExternalMqttInput implements Input {
     return started.catch(async (err: unknown) => {
       await this.shutdownClient(client, true);
       this.client = undefined;
-      this.mConnected.set(0);
+      this.session.detach();
       throw err;
     });
   }
@@ -252,7 +193,7 @@ export class ExternalMqttInput implements Input {
     opts: { retain?: boolean; qos?: 0 | 1; timeoutMs?: number } = {},
   ): Promise<void> {
     const client = this.client;
-    if (!client || !this.connected || this.stopping)
+    if (!client || !this.session.connected || this.session.stopping)
       throw new Error(`mqtt-external: not connected to ${this.safeUrl}`);
     const sent = client.publishAsync(topic, payload, { qos: opts.qos ?? 1, retain: opts.retain ?? false });
     let timer: NodeJS.Timeout | undefined;
@@ -273,38 +214,40 @@ export class ExternalMqttInput implements Input {
   }
 
   health(): ComponentHealth {
+    const { connected, subscribed, reconnects, lastError } = this.session;
+    const ingestFailing = this.delivery.ingestFailing;
     const h: ComponentHealth = {
       name: 'mqtt',
-      ok: this.connected && this.subscribed && this.ingestFailing === undefined,
+      ok: connected && subscribed && ingestFailing === undefined,
       detail: this.safeUrl,
       transport: 'external',
       clientId: this.clientId,
-      connected: this.connected,
-      subscribed: this.subscribed,
-      reconnects: this.reconnects,
+      connected,
+      subscribed,
+      reconnects,
     };
-    if (!this.connected && this.lastError) h.lastError = this.lastError;
-    if (this.ingestFailing) h.ingestError = this.ingestFailing;
+    if (!connected && lastError) h.lastError = lastError;
+    if (ingestFailing) h.ingestError = ingestFailing;
     return h;
   }
 
   private async doStop(): Promise<void> {
     const client = this.client;
-    this.stopping = true;
-    this.startSettle?.();
+    this.session.stopping = true;
+    this.session.startSettle?.();
     if (!client) return;
     const limit = this.opts.stopTimeoutMs ?? 5000;
     const deadline = Date.now() + limit;
     const left = () => Math.max(0, deadline - Date.now());
-    if (!(await within(Promise.all(this.pending), left())))
+    if (!(await this.delivery.drained(left())))
       this.opts.log.warn(
         'mqtt-external: stopping while a message is still being stored; it stays unacknowledged',
       );
-    if (this.connected) {
+    if (this.session.connected) {
       const offline = client.publishAsync(
         this.statusTopic,
-        JSON.stringify({ status: 'offline', ts: new Date().toISOString() }),
-        { qos: 1, retain: true },
+        gatewayStatusPayload('offline', Date.now()),
+        GATEWAY_STATUS_PUBLISH,
       );
       offline.catch((e: unknown) =>
         this.opts.log.warn({ error: this.redact(e) }, 'mqtt-external: could not publish offline status'),
@@ -313,9 +256,7 @@ export class ExternalMqttInput implements Input {
         this.opts.log.warn('mqtt-external: offline status not acknowledged before the stop timeout');
     }
     await this.shutdownClient(client, false, left());
-    this.connected = false;
-    this.subscribed = false;
-    this.mConnected.set(0);
+    this.session.detach();
     this.opts.log.info({ url: this.safeUrl }, 'mqtt-external: stopped');
   }
 
@@ -328,192 +269,5 @@ export class ExternalMqttInput implements Input {
       this.opts.log.warn('mqtt-external: clean disconnect timed out; closing the connection');
       await within(client.endAsync(true), 1000);
     }
-  }
-
-  private handleMessage(packet: IPublishPacket, callback: (err?: Error) => void): void {
-    const epoch = this.epoch;
-    if (this.stopping || !this.sink) {
-      callback(new Error('mqtt-external: stopping; message left unacknowledged for redelivery'));
-      return;
-    }
-    const run = this.process(packet, epoch).then(
-      (stored) => {
-        if (stored && epoch === this.epoch) callback();
-        else
-          callback(new Error('mqtt-external: connection lost before acknowledgement; the broker redelivers'));
-      },
-      (err: unknown) => {
-        this.opts.log.error({ error: this.redact(err) }, 'mqtt-external: message handling failed');
-        callback(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
-  }
-
-  /** Stores one message, retrying while the store fails and the connection lasts. Resolves true once stored. */
-  private async process(packet: IPublishPacket, epoch: number): Promise<boolean> {
-    const sink = this.sink!;
-    const topic = packet.topic;
-    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-    const receivedAt = Date.now();
-    const parsed = parseDeviceTopic(topic);
-    const kind: Kind = parsed.kind;
-    this.mMessages.inc({ kind });
-    const msg: RawMessage = { transport: 'mqtt', topic, payload, receivedAt };
-    let delay = 200;
-    for (;;) {
-      try {
-        await sink.ingest(msg);
-        if (this.ingestFailing !== undefined) {
-          this.opts.log.info('mqtt-external: storing messages works again');
-          this.ingestFailing = undefined;
-        }
-        break;
-      } catch (e) {
-        this.mIngestErrors.inc();
-        const error = this.redact(e);
-        if (this.ingestFailing === undefined)
-          this.opts.log.error(
-            { topic, error },
-            'mqtt-external: storing a message failed; it stays unacknowledged and is retried',
-          );
-        this.ingestFailing = error;
-        if (this.stopping || epoch !== this.epoch) {
-          if (packet.qos === 0)
-            this.opts.log.warn({ topic }, 'mqtt-external: a QoS 0 message could not be stored');
-          return false;
-        }
-        await sleep(delay);
-        delay = Math.min(delay * 2, 5000);
-      }
-    }
-    if (parsed.kind === 'status' && this.opts.onDeviceStatus) {
-      const st = parseDeviceStatus(payload, receivedAt);
-      if (st.ok) {
-        try {
-          this.opts.onDeviceStatus(parsed.siteId, parsed.deviceId, st.status, st.at);
-        } catch (e) {
-          this.opts.log.error(
-            { topic, error: this.redact(e) },
-            'mqtt-external: device status handler failed',
-          );
-        }
-      } else if (payload.length > 0) {
-        this.opts.log.debug(
-          { topic, reason: st.reason },
-          'mqtt-external: unrecognised device status payload',
-        );
-      }
-    }
-    return true;
-  }
-
-  private onConnect(client: MqttClient, connack: IConnackPacket): void {
-    if (client !== this.client || this.stopping) return;
-    const wasConnected = this.everConnected;
-    this.connected = true;
-    this.everConnected = true;
-    this.lastError = undefined;
-    this.lastLoggedError = undefined;
-    client.options.reconnectPeriod = this.baseReconnectMs;
-    this.mConnected.set(1);
-    const session = connack.sessionPresent ? 'resumed' : 'new';
-    if (wasConnected) {
-      this.reconnects++;
-      this.mReconnects.inc();
-      this.opts.log.info(
-        { url: this.safeUrl, session, downMs: Date.now() - this.disconnectedAt },
-        'mqtt-external: reconnected',
-      );
-      if (!connack.sessionPresent)
-        this.opts.log.warn(
-          { url: this.safeUrl, clientId: this.clientId },
-          'mqtt-external: the broker had no session for this gateway; QoS 1 messages sent while it was away are lost',
-        );
-    } else {
-      this.opts.log.info({ url: this.safeUrl, clientId: this.clientId, session }, 'mqtt-external: connected');
-    }
-    void this.subscribeAndAnnounce(client, this.epoch);
-  }
-
-  private async subscribeAndAnnounce(client: MqttClient, epoch: number): Promise<void> {
-    try {
-      const granted = await client.subscribeAsync({
-        [TELEMETRY_FILTER]: { qos: 1, rh: 1 },
-        [STATUS_FILTER]: { qos: 1, rh: 1 },
-      });
-      const refused = granted.filter((g) => g.qos >= 0x80);
-      if (refused.length > 0) {
-        const err = new StartError(
-          `mqtt-external: the broker refused the subscription to ${refused.map((g) => g.topic).join(', ')} (reason ${refused[0]!.qos}); check its ACL for user ${this.opts.username ?? '(from url)'}`,
-        );
-        this.opts.log.error(err.message);
-        this.lastError = err.message;
-        if (this.startSettle) this.startSettle(err);
-        return;
-      }
-      if (epoch !== this.epoch) return;
-      this.subscribed = true;
-      this.opts.log.debug({ filters: [TELEMETRY_FILTER, STATUS_FILTER] }, 'mqtt-external: subscribed');
-      this.startSettle?.();
-      await client.publishAsync(
-        this.statusTopic,
-        JSON.stringify({ status: 'online', ts: new Date().toISOString() }),
-        { qos: 1, retain: true },
-      );
-    } catch (e) {
-      if (epoch === this.epoch && !this.stopping)
-        this.opts.log.warn(
-          { error: this.redact(e) },
-          'mqtt-external: subscribing or announcing failed; retried on the next connect',
-        );
-      else
-        this.opts.log.debug({ error: this.redact(e) }, 'mqtt-external: subscribe interrupted by disconnect');
-    }
-  }
-
-  private onClose(): void {
-    this.epoch++;
-    this.subscribed = false;
-    if (!this.connected) return;
-    this.connected = false;
-    this.mConnected.set(0);
-    this.disconnectedAt = Date.now();
-    if (!this.stopping)
-      this.opts.log.warn({ url: this.safeUrl }, 'mqtt-external: connection to the broker lost; reconnecting');
-  }
-
-  private onReconnectAttempt(client: MqttClient): void {
-    const next = Math.min(this.maxReconnectMs, (client.options.reconnectPeriod ?? this.baseReconnectMs) * 2);
-    client.options.reconnectPeriod = Math.round(next * (0.9 + Math.random() * 0.2));
-    this.opts.log.debug({ url: this.safeUrl }, 'mqtt-external: reconnecting');
-  }
-
-  private onError(err: Error & { code?: string | number }): void {
-    const message = this.redact(err);
-    this.lastError = message;
-    const code = err.code;
-    const fatal =
-      (typeof code === 'number' && FATAL_CONNACK.has(code)) ||
-      (typeof code === 'string' && TLS_TRUST_ERROR.test(code));
-    if (fatal && this.startSettle) {
-      this.startSettle(new StartError(`mqtt-external: cannot connect to ${this.safeUrl}: ${message}`));
-      return;
-    }
-    if (message !== this.lastLoggedError) {
-      this.lastLoggedError = message;
-      const fields = { url: this.safeUrl, error: message };
-      if (fatal) this.opts.log.error(fields, 'mqtt-external: broker refused the connection; retrying');
-      else this.opts.log.warn(fields, 'mqtt-external: connection error');
-    } else {
-      this.opts.log.debug({ url: this.safeUrl, error: message }, 'mqtt-external: connection error');
-    }
-  }
-
-  private redact(e: unknown): string {
-    let s = e instanceof Error ? e.message : String(e);
-    for (const secret of this.secrets) s = s.split(secret).join('***');
-    return s;
   }
 }

@@ -21,34 +21,47 @@
 
 export type RetryReason = 'network' | 'timeout' | 'server' | 'throttled' | 'config';
 
-export class RetryableWriteError extends Error {
-  override readonly name = 'RetryableWriteError';
+/** A failed write, with the server's own message (or the transport's, when no server answered). */
+abstract class WriteFailure extends Error {
+  abstract readonly retryable: boolean;
+  constructor(
+    override readonly name: 'RetryableWriteError' | 'PermanentWriteError',
+    readonly serverMessage: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export class RetryableWriteError extends WriteFailure {
   readonly retryable = true as const;
   constructor(
     readonly reason: RetryReason,
-    readonly serverMessage: string,
+    serverMessage: string,
     readonly status?: number,
     /** How long the server asked us to wait (Retry-After), in ms. */
     readonly retryAfterMs?: number,
     options?: { cause?: unknown },
   ) {
     super(
+      'RetryableWriteError',
+      serverMessage,
       status === undefined ? `${reason}: ${serverMessage}` : `${status} ${reason}: ${serverMessage}`,
       options,
     );
   }
 }
 
-export class PermanentWriteError extends Error {
-  override readonly name = 'PermanentWriteError';
+export class PermanentWriteError extends WriteFailure {
   readonly retryable = false as const;
   constructor(
     readonly status: number,
-    readonly serverMessage: string,
+    serverMessage: string,
     /** InfluxDB 1.x reported a partial write: the points it could store were stored. */
     readonly partial = false,
   ) {
-    super(`${status}: ${serverMessage}`);
+    super('PermanentWriteError', serverMessage, `${status}: ${serverMessage}`);
   }
 }
 

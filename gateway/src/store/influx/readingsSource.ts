@@ -16,7 +16,7 @@ import type { Db } from '../db.ts';
 import type { DeadLetterSource, InfluxOutbox } from '../influxOutbox.ts';
 import { rowToReading, type StoredReading } from '../readings.ts';
 import { readingToLine } from './lineProtocol.ts';
-import type { InfluxSource, SourceRow } from './writer.ts';
+import type { InfluxSource, SourceRow } from './source.ts';
 
 export interface ReadingsSourceRow extends SourceRow {
   source: DeadLetterSource;

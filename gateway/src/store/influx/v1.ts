@@ -10,7 +10,7 @@
  * holds for a retry after a timeout or a dropped connection whose write did reach the server.
  */
 import { classifyHttpFailure, classifyTransportError, serverMessage } from './errors.ts';
-import type { WriteClient } from './writer.ts';
+import type { WriteClient } from './source.ts';
 
 export interface InfluxV1Options {
   /** Base URL, e.g. http://127.0.0.1:8086 */

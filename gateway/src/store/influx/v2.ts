@@ -16,7 +16,7 @@
  */
 import { HttpError, InfluxDB, type WriteApi } from '@influxdata/influxdb-client';
 import { classifyHttpFailure, classifyTransportError, serverMessage, type WriteError } from './errors.ts';
-import type { WriteClient } from './writer.ts';
+import type { WriteClient } from './source.ts';
 
 export interface InfluxV2Options {
   url: string;

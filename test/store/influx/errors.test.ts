@@ -7,10 +7,10 @@ import {
   parseRetryAfter,
   RetryableWriteError,
   serverMessage,
-} from '../../gateway/src/store/influx/errors.ts';
-import { InfluxV1Client } from '../../gateway/src/store/influx/v1.ts';
-import { InfluxV2Client } from '../../gateway/src/store/influx/v2.ts';
-import { freePort } from '../helpers/env.ts';
+} from '../../../gateway/src/store/influx/errors.ts';
+import { InfluxV1Client } from '../../../gateway/src/store/influx/v1.ts';
+import { InfluxV2Client } from '../../../gateway/src/store/influx/v2.ts';
+import { freePort } from '../../helpers/env.ts';
 
 describe('classifyHttpFailure', () => {
   it.each([500, 502, 503, 504])('%i is retryable (server)', (s) => {

@@ -5,8 +5,8 @@ import {
   escapeMeasurement,
   readingToLine,
   stringField,
-} from '../../gateway/src/store/influx/lineProtocol.ts';
-import type { Reading } from '../../shared/src/telemetry.ts';
+} from '../../../gateway/src/store/influx/lineProtocol.ts';
+import type { Reading } from '../../../shared/src/telemetry.ts';
 
 const base: Reading = {
   siteId: 'maple-ridge',

@@ -2,9 +2,9 @@
  * A gateway process for the crash test: an external MQTT input whose store never commits
  * (ingest never resolves). It prints READY once subscribed and INGEST <payload> per message.
  */
-import { ExternalMqttInput } from '../../gateway/src/ingest/mqtt/external.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
+import { ExternalMqttInput } from '../../../gateway/src/ingest/mqtt/external.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import { silentLog } from '../../../gateway/src/pipeline.ts';
 
 const url = process.env.BROKER_URL;
 const gatewayId = process.env.GATEWAY_ID;

@@ -1,15 +1,16 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
-import { readingToLine } from '../../gateway/src/store/influx/lineProtocol.ts';
-import { InfluxV2Client } from '../../gateway/src/store/influx/v2.ts';
-import { InfluxWriter, type WriteClient } from '../../gateway/src/store/influx/writer.ts';
-import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
-import { migrate } from '../../gateway/src/store/schema/index.ts';
-import type { Reading } from '../../shared/src/telemetry.ts';
-import { haveBinary, waitFor } from '../helpers/env.ts';
-import { startVictoria, type VictoriaServer, type VmSeries } from '../helpers/victoria.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import { silentLog } from '../../../gateway/src/pipeline.ts';
+import { readingToLine } from '../../../gateway/src/store/influx/lineProtocol.ts';
+import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
+import { InfluxV2Client } from '../../../gateway/src/store/influx/v2.ts';
+import { InfluxWriter } from '../../../gateway/src/store/influx/writer.ts';
+import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../../gateway/src/store/schema/index.ts';
+import type { Reading } from '../../../shared/src/telemetry.ts';
+import { haveBinary, waitFor } from '../../helpers/env.ts';
+import { startVictoria, type VictoriaServer, type VmSeries } from '../../helpers/victoria.ts';
 
 class Recording implements WriteClient {
   written: string[] = [];

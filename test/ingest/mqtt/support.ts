@@ -1,8 +1,8 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import type { IngestResult, IngestSink, Log, RawMessage } from '../../gateway/src/pipeline.ts';
-import { parseDeviceTopic } from '../../shared/src/topics.ts';
-import { freePort, waitFor } from '../helpers/env.ts';
+import type { IngestResult, IngestSink, Log, RawMessage } from '../../../gateway/src/pipeline.ts';
+import { parseDeviceTopic } from '../../../shared/src/topics.ts';
+import { freePort, waitFor } from '../../helpers/env.ts';
 
 /** A sink that records what it is given; `gate` can hold an ingest open (the store commit not done yet). */
 export class RecordingSink implements IngestSink {

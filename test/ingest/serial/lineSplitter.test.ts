@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, type SplitLine } from '../../gateway/src/ingest/serial/lineSplitter.ts';
+import { LineSplitter, type SplitLine } from '../../../gateway/src/ingest/serial/lineSplitter.ts';
 
 const text = (lines: SplitLine[]) => lines.map((l) => l.bytes.toString('latin1'));
 

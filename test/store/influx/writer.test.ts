@@ -1,16 +1,13 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
-import { PermanentWriteError, RetryableWriteError } from '../../gateway/src/store/influx/errors.ts';
-import {
-  InfluxWriter,
-  type InfluxWriterOptions,
-  type WriteClient,
-} from '../../gateway/src/store/influx/writer.ts';
-import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
-import { migrate } from '../../gateway/src/store/schema/index.ts';
-import { waitFor } from '../helpers/env.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import { silentLog } from '../../../gateway/src/pipeline.ts';
+import { PermanentWriteError, RetryableWriteError } from '../../../gateway/src/store/influx/errors.ts';
+import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
+import { InfluxWriter, type InfluxWriterOptions } from '../../../gateway/src/store/influx/writer.ts';
+import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../../gateway/src/store/schema/index.ts';
+import { waitFor } from '../../helpers/env.ts';
 
 /** A client whose outcome per request is scripted; it logs every request and every success. */
 class FakeClient implements WriteClient {

@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filtersIntersect } from '../../gateway/src/ingest/mqtt/embedded.ts';
-import { haveBinary, waitFor } from '../helpers/env.ts';
-import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';
+import { filtersIntersect } from '../../../gateway/src/ingest/mqtt/topicFilters.ts';
+import { haveBinary, waitFor } from '../../helpers/env.ts';
+import { startTestGateway, type TestGateway, testHash } from '../../helpers/gateway.ts';
 
 const run = promisify(execFile);
 const T = (dev: string, site = 'maple-ridge') => `sites/${site}/devices/${dev}/telemetry`;

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { SerialPortLike } from '../../gateway/src/ingest/serial/port.ts';
-import { SerialInput } from '../../gateway/src/ingest/serial/serialInput.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import type { IngestResult, IngestSink, RawMessage } from '../../gateway/src/pipeline.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
-import { waitFor } from '../helpers/env.ts';
+import type { SerialPortLike } from '../../../gateway/src/ingest/serial/port.ts';
+import { SerialInput } from '../../../gateway/src/ingest/serial/serialInput.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import type { IngestResult, IngestSink, RawMessage } from '../../../gateway/src/pipeline.ts';
+import { silentLog } from '../../../gateway/src/pipeline.ts';
+import { waitFor } from '../../helpers/env.ts';
 
 /** A port that opens at once and emits whatever the test pushes into it. */
 class FakePort extends EventEmitter implements SerialPortLike {

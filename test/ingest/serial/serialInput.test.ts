@@ -1,13 +1,19 @@
 import { rm, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSerialPort } from '../../gateway/src/ingest/serial/port.ts';
-import { SerialInput, type SerialInputOptions } from '../../gateway/src/ingest/serial/serialInput.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import type { IngestResult, IngestSink, Log, RawMessage } from '../../gateway/src/pipeline.ts';
-import { frameWithCrc } from '../../shared/src/crc16.ts';
-import { haveBinary, waitFor } from '../helpers/env.ts';
-import { makeTempDir, openPtyWriter, type PtyPair, type PtyWriter, startPtyPair } from '../helpers/socat.ts';
+import { openSerialPort } from '../../../gateway/src/ingest/serial/port.ts';
+import { SerialInput, type SerialInputOptions } from '../../../gateway/src/ingest/serial/serialInput.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import type { IngestResult, IngestSink, Log, RawMessage } from '../../../gateway/src/pipeline.ts';
+import { frameWithCrc } from '../../../shared/src/crc16.ts';
+import { haveBinary, waitFor } from '../../helpers/env.ts';
+import {
+  makeTempDir,
+  openPtyWriter,
+  type PtyPair,
+  type PtyWriter,
+  startPtyPair,
+} from '../../helpers/socat.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExternalMqttInput } from '../../gateway/src/ingest/mqtt/external.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { waitFor } from '../helpers/env.ts';
-import { haveMosquitto, type Mosquitto, start } from '../helpers/mosquitto.ts';
+import { ExternalMqttInput } from '../../../gateway/src/ingest/mqtt/external.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import { waitFor } from '../../helpers/env.ts';
+import { haveMosquitto, type Mosquitto, start } from '../../helpers/mosquitto.ts';
 import { client, firstMessage, MemoryLog, RecordingSink, TcpProxy } from './support.ts';
 
 const run = haveMosquitto();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes', () => {
   let broker: Mosquitto;
@@ -150,7 +150,7 @@ describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes'
 
   it('a gateway killed (SIGKILL) before its store committed gets the message again on restart, and its will is published', async () => {
     const topic = 'sites/s1/devices/crash/telemetry';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/mqtt-external/gateway-child.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/ingest/mqtt/gateway-child.ts'], {
       cwd: repoRoot,
       env: { ...process.env, BROKER_URL: broker.url, GATEWAY_ID: 'gw-crash' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,15 +1,16 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
-import { readingToLine } from '../../gateway/src/store/influx/lineProtocol.ts';
-import { InfluxV1Client } from '../../gateway/src/store/influx/v1.ts';
-import { InfluxWriter, type WriteClient } from '../../gateway/src/store/influx/writer.ts';
-import { InfluxOutbox } from '../../gateway/src/store/influxOutbox.ts';
-import { migrate } from '../../gateway/src/store/schema/index.ts';
-import type { Reading } from '../../shared/src/telemetry.ts';
-import { haveBinary, waitFor } from '../helpers/env.ts';
-import { type InfluxdServer, startInfluxd } from '../helpers/influxd.ts';
+import { Registry } from '../../../gateway/src/metrics.ts';
+import { silentLog } from '../../../gateway/src/pipeline.ts';
+import { readingToLine } from '../../../gateway/src/store/influx/lineProtocol.ts';
+import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
+import { InfluxV1Client } from '../../../gateway/src/store/influx/v1.ts';
+import { InfluxWriter } from '../../../gateway/src/store/influx/writer.ts';
+import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
+import { migrate } from '../../../gateway/src/store/schema/index.ts';
+import type { Reading } from '../../../shared/src/telemetry.ts';
+import { haveBinary, waitFor } from '../../helpers/env.ts';
+import { type InfluxdServer, startInfluxd } from '../../helpers/influxd.ts';
 
 const BASE_TS = Date.UTC(2026, 5, 1, 12, 0, 0);
 

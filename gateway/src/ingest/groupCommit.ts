@@ -1,0 +1,152 @@
+/**
+ * Group commit: everything handed to the stage in one go is written to the local store in one
+ * transaction, and only then is each message told its outcome, so transports acknowledge durable data
+ * only. A failed commit tells every message of it the error instead; nothing of it is acknowledged.
+ */
+import type { Reading } from '../../../shared/src/telemetry.ts';
+import type { IngestResult, Log } from '../pipeline.ts';
+import type { Db } from '../store/db.ts';
+import type { ReadingStore, RejectionRecord, StoredReading } from '../store/readings.ts';
+import type { IngestMetrics } from './metrics.ts';
+
+/** Told the outcome once it is committed (or that the commit failed). */
+export type Settle = (err: Error | null, result?: IngestResult) => void;
+
+export type Pending =
+  | { kind: 'reading'; reading: Reading; settle: Settle }
+  | { kind: 'rejection'; rec: RejectionRecord; settle: Settle };
+
+export interface GroupCommitOptions {
+  db: Db;
+  store: ReadingStore;
+  metrics: IngestMetrics;
+  log: Log;
+  /** Largest group commit (default 5000): a batch this large is committed at once. */
+  maxBatch?: number;
+  /** Runs inside every group commit's transaction (e.g. to persist a cursor without a commit of its own). */
+  inTransaction?: () => void;
+  /** After a commit, before any message is told: the readings it stored. */
+  applied: (stored: StoredReading[]) => void;
+  /** A reading whose commit failed: it was not stored, and may come again. */
+  rolledBack: (reading: Reading) => void;
+}
+
+export class GroupCommit {
+  private pending: Pending[] = [];
+  private scheduled = false;
+  private listeners: Array<(readings: StoredReading[]) => void> = [];
+  private readonly maxBatch: number;
+  private failure: string | undefined;
+
+  constructor(private readonly o: GroupCommitOptions) {
+    this.maxBatch = o.maxBatch ?? 5000;
+  }
+
+  /** Listeners run after each commit with the readings it stored (not duplicates), in commit order. */
+  onStored(fn: (readings: StoredReading[]) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** Messages waiting for the next commit. */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
+  /** Why the last commit failed, while no commit has succeeded since. */
+  get failing(): string | undefined {
+    return this.failure;
+  }
+
+  add(p: Pending): void {
+    this.pending.push(p);
+    if (this.pending.length >= this.maxBatch) {
+      this.commit();
+      return;
+    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // The group commit runs as soon as the current callback returns: a transport hands over everything
+    // it has read in one go (MQTT parses a whole socket read at once), and that batch is committed and
+    // acknowledged right away instead of waiting for every other socket's batch in this turn of the event
+    // loop. Short-lived messages are also cheap for the garbage collector.
+    queueMicrotask(() => {
+      this.scheduled = false;
+      if (this.pending.length) this.commit();
+    });
+  }
+
+  /** Commits what is waiting now (at stop). */
+  flush(): void {
+    if (this.pending.length) this.commit();
+  }
+
+  /** One transaction for everything pending; then the messages are told and listeners run. */
+  private commit(): void {
+    const batch = this.pending;
+    this.pending = [];
+    const started = performance.now();
+    const stored: StoredReading[] = [];
+    const outcomes: IngestResult[] = new Array(batch.length);
+    const { store, metrics: m } = this.o;
+    try {
+      this.o.db.transaction(() => {
+        let rejections = 0;
+        for (let i = 0; i < batch.length; i++) {
+          const p = batch[i]!;
+          if (p.kind === 'rejection') {
+            store.insertRejectionRow(p.rec);
+            rejections++;
+            outcomes[i] = { status: 'rejected', reason: p.rec.reason, detail: p.rec.detail };
+            continue;
+          }
+          const row = store.insert(p.reading);
+          if (!row) {
+            outcomes[i] = { status: 'duplicate', reading: p.reading };
+            continue;
+          }
+          stored.push(Object.assign(p.reading, row));
+          outcomes[i] = { status: 'stored', reading: p.reading };
+        }
+        this.o.inTransaction?.();
+        m.rows.inc({ table: 'readings' }, stored.length);
+        if (rejections) m.rows.inc({ table: 'rejections' }, rejections);
+      })();
+    } catch (e) {
+      this.failed(batch, e as Error);
+      return;
+    }
+    this.failure = undefined;
+    m.commits.inc();
+    m.commitSeconds.observe((performance.now() - started) / 1000);
+    this.o.applied(stored);
+    for (let i = 0; i < batch.length; i++) {
+      const o = outcomes[i]!;
+      const p = batch[i]!;
+      if (p.kind === 'reading') m.count(p.reading.transport, o.status);
+      p.settle(null, o);
+    }
+    if (stored.length)
+      for (const fn of this.listeners) {
+        try {
+          fn(stored);
+        } catch (e) {
+          this.o.log.error({ err: (e as Error).message }, 'a stored-readings listener failed');
+        }
+      }
+  }
+
+  /** The transaction rolled back: the store's chain head is read again and every message is told the error. */
+  private failed(batch: Pending[], e: Error): void {
+    this.o.store.resyncHead();
+    this.failure = e.message;
+    const err = new Error(`local store commit failed: ${e.message}`);
+    this.o.log.error(
+      { err: e.message, batch: batch.length },
+      'store commit failed; messages not acknowledged',
+    );
+    for (const p of batch) {
+      if (p.kind === 'reading') this.o.rolledBack(p.reading);
+      p.settle(err);
+    }
+  }
+}

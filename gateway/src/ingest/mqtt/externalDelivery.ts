@@ -1,0 +1,143 @@
+/**
+ * The external input's message handling: each PUBLISH is handed to the sink, one at a time in arrival
+ * order, and acknowledged (its callback called without an error, which sends the QoS 1 PUBACK) only
+ * once the sink has stored it, and only on the connection it came on. While the store fails, the
+ * message is retried for as long as that connection lasts; then it stays unacknowledged and the broker
+ * redelivers it. A device status also goes to the status handler, once stored.
+ */
+import type { IPublishPacket } from 'mqtt';
+import { parseDeviceTopic } from '../../../../shared/src/topics.ts';
+import { type DeviceStatus, parseDeviceStatus } from '../../decode/status.ts';
+import type { Counter, Registry } from '../../metrics.ts';
+import type { IngestSink, Log, RawMessage } from '../../pipeline.ts';
+import { sleep, within } from '../wait.ts';
+
+type Kind = 'telemetry' | 'status' | 'other';
+
+export type DeviceStatusHandler = (
+  siteId: string,
+  deviceId: string,
+  status: DeviceStatus,
+  at: number,
+) => void;
+
+export interface DeliveryOptions {
+  /** The connection: which one is current, and whether the input is stopping. */
+  session: { readonly epoch: number; readonly stopping: boolean };
+  metrics: Registry;
+  log: Log;
+  redact: (e: unknown) => string;
+  onDeviceStatus: DeviceStatusHandler | undefined;
+}
+
+export class Delivery {
+  private sink: IngestSink | undefined;
+  /** Messages whose storing has not finished (one per connection at most; more only around a reconnect). */
+  private readonly pending = new Set<Promise<void>>();
+  private failing: string | undefined;
+  private readonly mMessages: Counter;
+  private readonly mIngestErrors: Counter;
+
+  constructor(private readonly o: DeliveryOptions) {
+    this.mMessages = o.metrics.counter('gateway_mqtt_messages_total', 'MQTT messages received, by kind');
+    this.mIngestErrors = o.metrics.counter(
+      'gateway_mqtt_ingest_errors_total',
+      'MQTT messages whose storing failed (left unacknowledged and retried)',
+    );
+  }
+
+  /** Where messages go from now on. */
+  deliverTo(sink: IngestSink): void {
+    this.sink = sink;
+  }
+
+  /** The store's error while storing fails, undefined when it works. */
+  get ingestFailing(): string | undefined {
+    return this.failing;
+  }
+
+  /** Resolves true once every message being stored has been, false when `ms` passes first. */
+  drained(ms: number): Promise<boolean> {
+    return within(Promise.all(this.pending), ms);
+  }
+
+  /** mqtt.js's handleMessage: `callback()` acknowledges the message, `callback(err)` leaves it unacknowledged. */
+  handle(packet: IPublishPacket, callback: (err?: Error) => void): void {
+    const { session, log, redact } = this.o;
+    const epoch = session.epoch;
+    if (session.stopping || !this.sink) {
+      callback(new Error('mqtt-external: stopping; message left unacknowledged for redelivery'));
+      return;
+    }
+    const run = this.process(packet, epoch).then(
+      (stored) => {
+        if (stored && epoch === session.epoch) callback();
+        else
+          callback(new Error('mqtt-external: connection lost before acknowledgement; the broker redelivers'));
+      },
+      (err: unknown) => {
+        log.error({ error: redact(err) }, 'mqtt-external: message handling failed');
+        callback(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+    this.pending.add(run);
+    void run.finally(() => this.pending.delete(run));
+  }
+
+  /** Stores one message, retrying while the store fails and the connection lasts. Resolves true once stored. */
+  private async process(packet: IPublishPacket, epoch: number): Promise<boolean> {
+    const { session, log } = this.o;
+    const sink = this.sink!;
+    const topic = packet.topic;
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+    const receivedAt = Date.now();
+    const parsed = parseDeviceTopic(topic);
+    const kind: Kind = parsed.kind;
+    this.mMessages.inc({ kind });
+    const msg: RawMessage = { transport: 'mqtt', topic, payload, receivedAt };
+    let delay = 200;
+    for (;;) {
+      try {
+        await sink.ingest(msg);
+        if (this.failing !== undefined) {
+          log.info('mqtt-external: storing messages works again');
+          this.failing = undefined;
+        }
+        break;
+      } catch (e) {
+        this.mIngestErrors.inc();
+        const error = this.o.redact(e);
+        if (this.failing === undefined)
+          log.error(
+            { topic, error },
+            'mqtt-external: storing a message failed; it stays unacknowledged and is retried',
+          );
+        this.failing = error;
+        if (session.stopping || epoch !== session.epoch) {
+          if (packet.qos === 0) log.warn({ topic }, 'mqtt-external: a QoS 0 message could not be stored');
+          return false;
+        }
+        await sleep(delay);
+        delay = Math.min(delay * 2, 5000);
+      }
+    }
+    if (parsed.kind === 'status')
+      this.statusStored(topic, parsed.siteId, parsed.deviceId, payload, receivedAt);
+    return true;
+  }
+
+  private statusStored(topic: string, siteId: string, deviceId: string, payload: Buffer, receivedAt: number) {
+    const handler = this.o.onDeviceStatus;
+    if (!handler) return;
+    const st = parseDeviceStatus(payload, receivedAt);
+    if (st.ok) {
+      try {
+        handler(siteId, deviceId, st.status, st.at);
+      } catch (e) {
+        this.o.log.error({ topic, error: this.o.redact(e) }, 'mqtt-external: device status handler failed');
+      }
+    } else if (payload.length > 0) {
+      this.o.log.debug({ topic, reason: st.reason }, 'mqtt-external: unrecognised device status payload');
+    }
+  }
+}

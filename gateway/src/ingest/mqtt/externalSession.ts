@@ -1,0 +1,189 @@
+/**
+ * The external input's connection to the broker: what is done on every connect (subscribe again, with
+ * QoS 1, whatever the broker says about the session, then announce the gateway online), how a lost
+ * connection and the reconnect attempts are tracked and logged, and which errors end start() because
+ * retrying cannot fix them (credentials or client id refused, TLS certificate not trusted, subscriptions
+ * refused).
+ */
+import type { IConnackPacket, MqttClient } from 'mqtt';
+import type { Gauge, Registry } from '../../metrics.ts';
+import type { Log } from '../../pipeline.ts';
+import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
+import { STATUS_FILTER, TELEMETRY_FILTER } from './topicFilters.ts';
+
+/** Connection refusals that retrying cannot fix (MQTT 5 reason codes: client id, credentials, authorization, ban, auth method). */
+const FATAL_CONNACK = new Set([0x85, 0x86, 0x87, 0x8a, 0x8c]);
+const TLS_TRUST_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS/;
+
+/** A fault that ends start(): retrying cannot fix it. */
+export class StartError extends Error {}
+
+export interface BrokerSessionOptions {
+  clientId: string;
+  /** Where the gateway announces itself. */
+  statusTopic: string;
+  /** The broker URL without credentials. */
+  safeUrl: string;
+  /** Named when the broker refuses the subscriptions. */
+  username: string | undefined;
+  /** First reconnect delay; doubles per failed attempt up to maxReconnectMs. */
+  baseReconnectMs: number;
+  maxReconnectMs: number;
+  metrics: Registry;
+  log: Log;
+  redact: (e: unknown) => string;
+}
+
+export class BrokerSession {
+  /** Incremented whenever a network connection closes: PUBACKs only go out on the connection they belong to. */
+  epoch = 0;
+  connected = false;
+  subscribed = false;
+  reconnects = 0;
+  lastError: string | undefined;
+  /** Set once stop() has begun: nothing is acknowledged, announced or retried from then on. */
+  stopping = false;
+  /** Settles start() while it waits for the first connection and subscription. */
+  startSettle: ((err?: Error) => void) | undefined;
+
+  private client: MqttClient | undefined;
+  private everConnected = false;
+  private disconnectedAt = 0;
+  private lastLoggedError: string | undefined;
+  private readonly mConnected: Gauge;
+  private readonly mReconnects;
+
+  constructor(private readonly o: BrokerSessionOptions) {
+    this.mConnected = o.metrics.gauge(
+      'gateway_mqtt_connected',
+      'Whether the gateway is connected to the MQTT broker (1) or not (0)',
+    );
+    this.mReconnects = o.metrics.counter(
+      'gateway_mqtt_reconnects_total',
+      'Connections to the MQTT broker re-established after a loss',
+    );
+    this.mConnected.set(0);
+  }
+
+  /** Follows a client's connection events. */
+  attach(client: MqttClient): void {
+    this.client = client;
+    client.on('connect', (connack) => this.onConnect(client, connack));
+    client.on('close', () => this.onClose());
+    client.on('reconnect', () => this.onReconnectAttempt(client));
+    client.on('error', (err) => this.onError(err));
+  }
+
+  /** The client is gone (stopped, or start() failed). */
+  detach(): void {
+    this.client = undefined;
+    this.connected = false;
+    this.subscribed = false;
+    this.mConnected.set(0);
+  }
+
+  private onConnect(client: MqttClient, connack: IConnackPacket): void {
+    if (client !== this.client || this.stopping) return;
+    const { log, safeUrl, clientId } = this.o;
+    const wasConnected = this.everConnected;
+    this.connected = true;
+    this.everConnected = true;
+    this.lastError = undefined;
+    this.lastLoggedError = undefined;
+    client.options.reconnectPeriod = this.o.baseReconnectMs;
+    this.mConnected.set(1);
+    const session = connack.sessionPresent ? 'resumed' : 'new';
+    if (wasConnected) {
+      this.reconnects++;
+      this.mReconnects.inc();
+      log.info(
+        { url: safeUrl, session, downMs: Date.now() - this.disconnectedAt },
+        'mqtt-external: reconnected',
+      );
+      if (!connack.sessionPresent)
+        log.warn(
+          { url: safeUrl, clientId },
+          'mqtt-external: the broker had no session for this gateway; QoS 1 messages sent while it was away are lost',
+        );
+    } else {
+      log.info({ url: safeUrl, clientId, session }, 'mqtt-external: connected');
+    }
+    void this.subscribeAndAnnounce(client, this.epoch);
+  }
+
+  private async subscribeAndAnnounce(client: MqttClient, epoch: number): Promise<void> {
+    const { log } = this.o;
+    try {
+      const granted = await client.subscribeAsync({
+        [TELEMETRY_FILTER]: { qos: 1, rh: 1 },
+        [STATUS_FILTER]: { qos: 1, rh: 1 },
+      });
+      const refused = granted.filter((g) => g.qos >= 0x80);
+      if (refused.length > 0) {
+        const err = new StartError(
+          `mqtt-external: the broker refused the subscription to ${refused.map((g) => g.topic).join(', ')} (reason ${refused[0]!.qos}); check its ACL for user ${this.o.username ?? '(from url)'}`,
+        );
+        log.error(err.message);
+        this.lastError = err.message;
+        if (this.startSettle) this.startSettle(err);
+        return;
+      }
+      if (epoch !== this.epoch) return;
+      this.subscribed = true;
+      log.debug({ filters: [TELEMETRY_FILTER, STATUS_FILTER] }, 'mqtt-external: subscribed');
+      this.startSettle?.();
+      await client.publishAsync(
+        this.o.statusTopic,
+        gatewayStatusPayload('online', Date.now()),
+        GATEWAY_STATUS_PUBLISH,
+      );
+    } catch (e) {
+      if (epoch === this.epoch && !this.stopping)
+        log.warn(
+          { error: this.o.redact(e) },
+          'mqtt-external: subscribing or announcing failed; retried on the next connect',
+        );
+      else log.debug({ error: this.o.redact(e) }, 'mqtt-external: subscribe interrupted by disconnect');
+    }
+  }
+
+  private onClose(): void {
+    this.epoch++;
+    this.subscribed = false;
+    if (!this.connected) return;
+    this.connected = false;
+    this.mConnected.set(0);
+    this.disconnectedAt = Date.now();
+    if (!this.stopping)
+      this.o.log.warn({ url: this.o.safeUrl }, 'mqtt-external: connection to the broker lost; reconnecting');
+  }
+
+  private onReconnectAttempt(client: MqttClient): void {
+    const { baseReconnectMs, maxReconnectMs } = this.o;
+    const next = Math.min(maxReconnectMs, (client.options.reconnectPeriod ?? baseReconnectMs) * 2);
+    client.options.reconnectPeriod = Math.round(next * (0.9 + Math.random() * 0.2));
+    this.o.log.debug({ url: this.o.safeUrl }, 'mqtt-external: reconnecting');
+  }
+
+  private onError(err: Error & { code?: string | number }): void {
+    const { log, safeUrl } = this.o;
+    const message = this.o.redact(err);
+    this.lastError = message;
+    const code = err.code;
+    const fatal =
+      (typeof code === 'number' && FATAL_CONNACK.has(code)) ||
+      (typeof code === 'string' && TLS_TRUST_ERROR.test(code));
+    if (fatal && this.startSettle) {
+      this.startSettle(new StartError(`mqtt-external: cannot connect to ${safeUrl}: ${message}`));
+      return;
+    }
+    if (message !== this.lastLoggedError) {
+      this.lastLoggedError = message;
+      const fields = { url: safeUrl, error: message };
+      if (fatal) log.error(fields, 'mqtt-external: broker refused the connection; retrying');
+      else log.warn(fields, 'mqtt-external: connection error');
+    } else {
+      log.debug({ url: safeUrl, error: message }, 'mqtt-external: connection error');
+    }
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The InfluxDB output: what InfluxDB still lacks (the readings after the writer's cursor and the queued
+ * alert changes, see readingsSource.ts) drained into it by an InfluxWriter. It turns alert changes into
+ * lines of the `alerts` measurement itself, so the rest of the gateway only tells it what changed.
+ * Without an InfluxDB configured it writes nothing and says so in its health.
+ */
+import type { Config } from '../../config/schema.ts';
+import type { Registry } from '../../metrics.ts';
+import type { ComponentHealth, Log, Output } from '../../pipeline.ts';
+import { Cursor } from '../cursor.ts';
+import type { Db } from '../db.ts';
+import type { InfluxOutbox } from '../influxOutbox.ts';
+import type { StoredReading } from '../readings.ts';
+import { influxClientFromConfig } from './client.ts';
+import { type AlertChange, alertChangeToLine } from './lineProtocol.ts';
+import { ReadingsSource } from './readingsSource.ts';
+import type { WriteClient } from './source.ts';
+import { InfluxWriter } from './writer.ts';
+
+export interface InfluxOutputOptions {
+  db: Db;
+  /** The alert-change queue (and the dead letters). */
+  outbox: InfluxOutbox;
+  influx: Config['influx'];
+  metrics: Registry;
+  log: Log;
+  now?: () => number;
+  /** The write client; by default the one `influx` names (none without a url). */
+  client?: WriteClient;
+}
+
+/** The alert an alert change is about, with the fields its line is made of. */
+export type AlertOfChange = Pick<AlertChange, 'siteId' | 'rule' | 'deviceId' | 'status' | 'overdue'> & {
+  id: string;
+  /** ISO 8601; null or absent for an alert without a deadline. */
+  dueAt?: string | null;
+};
+
+export class InfluxOutput implements Output {
+  readonly name = 'influxdb';
+  private readonly writer: InfluxWriter | undefined;
+  private readonly source: ReadingsSource | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly o: InfluxOutputOptions) {
+    this.now = o.now ?? Date.now;
+    const client = o.client ?? influxClientFromConfig(o.influx);
+    if (!client) return;
+    // InfluxDB is fed from the readings table itself, after a cursor, and from the alert-change outbox.
+    this.source = new ReadingsSource({
+      db: o.db,
+      outbox: o.outbox,
+      readingsCursor: new Cursor(o.db, 'influx-readings'),
+      outboxCursor: new Cursor(o.db, 'influx-outbox'),
+      maxBuffered: o.influx.batchSize * 10,
+    });
+    this.writer = new InfluxWriter({
+      source: this.source,
+      client,
+      batchSize: o.influx.batchSize,
+      flushIntervalMs: o.influx.flushIntervalMs,
+      metrics: o.metrics,
+      log: o.log,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.writer?.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.writer?.stop();
+  }
+
+  health(): ComponentHealth {
+    return (
+      this.writer?.health() ?? {
+        name: this.name,
+        ok: true,
+        detail: 'not configured: the local store serves the API',
+      }
+    );
+  }
+
+  /** Readings just committed to the local store, in id order: their lines wait for the next write. */
+  offer(readings: readonly StoredReading[]): void {
+    if (!this.writer || !this.source) return;
+    this.source.offer(readings);
+    this.writer.notify();
+  }
+
+  /** An alert changed (raised, acknowledged, extended, overdue, resolved...): queues its line. */
+  alertChanged(alert: AlertOfChange, action: string): void {
+    if (!this.writer) return;
+    try {
+      this.o.outbox.enqueue(
+        [
+          alertChangeToLine({
+            siteId: alert.siteId,
+            rule: alert.rule,
+            alertId: alert.id,
+            ...(alert.deviceId ? { deviceId: alert.deviceId } : {}),
+            status: alert.status,
+            overdue: alert.overdue,
+            at: this.now(),
+            ...(alert.dueAt ? { dueAt: Date.parse(alert.dueAt) } : {}),
+            action,
+          }),
+        ],
+        this.now(),
+      );
+      this.writer.notify();
+    } catch (err) {
+      this.o.log.error(
+        { err: (err as Error).message, alert: alert.id },
+        'could not queue the alert change for InfluxDB',
+      );
+    }
+  }
+
+  /** The last reading id InfluxDB has (or that was dead-lettered); undefined without InfluxDB. */
+  writtenUpTo(): number | undefined {
+    return this.source?.writtenUpTo();
+  }
+}
