@@ -2,16 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  type AlertEvent,
-  ComplianceEngine,
-  type EvaluatorInstance,
-} from '../../gateway/src/alerts/engine.ts';
+import { type AlertEvent, ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import type { EventRow } from '../../gateway/src/alerts/notify/store.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
-import type { Effect, Evaluator, RuleId, RuleInput } from '../../gateway/src/rules/types.ts';
+import { bindRule, type RuleId } from '../../gateway/src/rules/index.ts';
+import { firstVersion } from '../../gateway/src/rules/state.ts';
+import type { Effect, Evaluator, RuleInput } from '../../gateway/src/rules/types.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 
@@ -127,6 +125,28 @@ export function reading(
   };
 }
 
+/** A stub evaluator for a site, per device when `deviceId` is set. */
+export interface StubBinding {
+  evaluator: Evaluator<unknown>;
+  deviceId?: string;
+}
+
+/** Binds stub evaluators as the engine binds the rule modules (state version 1). */
+function bindStubs(site: SiteConfig, stubs: StubBinding[]) {
+  return stubs.map((s) =>
+    bindRule(
+      {
+        name: [s.evaluator.rule].flat().join('+'),
+        evaluator: s.evaluator as Evaluator<unknown, RuleId>,
+        state: { version: 1, upgrade: firstVersion },
+      },
+      site,
+      s.deviceId,
+      s.deviceId === undefined ? [] : [s.deviceId],
+    ),
+  );
+}
+
 export interface Harness {
   engine: ComplianceEngine;
   db: Database.Database;
@@ -139,7 +159,7 @@ export interface Harness {
 
 export function makeEngine(
   file: string,
-  evaluatorsFor: (site: SiteConfig) => EvaluatorInstance[],
+  evaluatorsFor: (site: SiteConfig) => StubBinding[],
   opts: { config?: Config; now?: number; tickIntervalMs?: number } = {},
 ): Harness {
   const db = openDb(file);
@@ -150,7 +170,7 @@ export function makeEngine(
   const engine = new ComplianceEngine({
     db,
     config: opts.config ?? testConfig(),
-    evaluatorsFor,
+    evaluatorsFor: (site) => bindStubs(site, evaluatorsFor(site)),
     now: () => clock.now,
     log: silentLog,
     metrics,

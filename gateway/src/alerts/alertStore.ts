@@ -9,7 +9,8 @@
 
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { RuleId, StormEvent } from '../rules/types.ts';
+import type { RuleId } from '../rules/index.ts';
+import type { StormEvent } from '../rules/types.ts';
 import {
   type ChainCheck,
   type ChainHead,
@@ -230,9 +231,9 @@ export class AlertStore {
         `SELECT * FROM alerts WHERE status != 'resolved' AND overdue_notified = 0 AND due_at < ?
          ORDER BY due_at`,
       ),
-      openStormAlertsCovered: db.prepare<[string, number], AlertRow>(
-        `SELECT * FROM alerts WHERE site_id = ? AND rule = 'storm-inspection' AND status != 'resolved'
-           AND raised_at <= ? ORDER BY raised_at`,
+      openAlertsBegunBy: db.prepare<[string, string, number], AlertRow>(
+        `SELECT * FROM alerts WHERE site_id = ? AND rule IN (SELECT value FROM json_each(?))
+           AND status != 'resolved' AND raised_at <= ? ORDER BY raised_at`,
       ),
       historyOf: db.prepare<[string], HistoryRow>(
         'SELECT * FROM alert_history WHERE alert_id = ? ORDER BY seq',
@@ -363,8 +364,9 @@ export class AlertStore {
     return this.stmts.overdueCandidates.all(now);
   }
 
-  openStormAlertsCovered(siteId: string, at: number): AlertRow[] {
-    return this.stmts.openStormAlertsCovered.all(siteId, at);
+  /** Open alerts of these rules at a site raised at or before `at`: the duties an inspection then meets. */
+  openAlertsBegunBy(siteId: string, rules: readonly string[], at: number): AlertRow[] {
+    return this.stmts.openAlertsBegunBy.all(siteId, JSON.stringify(rules), at);
   }
 
   history(alertId: string): HistoryRow[] {

@@ -14,7 +14,8 @@ import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Counter, Histogram, Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
-import type { Effect, Evaluator, Evidence, RuleContext, RuleId, RuleInput } from '../rules/types.ts';
+import { meetsStormInspection, type RuleId, rulesClosedByInspection, type SiteRule } from '../rules/index.ts';
+import type { Effect, Evidence, RuleContext, RuleInput } from '../rules/types.ts';
 import {
   type AlertQuery,
   type AlertRow,
@@ -38,18 +39,11 @@ import {
   INSPECTION_KINDS,
   type InspectionDto,
   type InspectionKind,
-  STORM_COVERING_KINDS,
   type StormDto,
   toIso,
 } from './dto.ts';
 import { AlertError } from './errors.ts';
 import { type NotificationKind, recordNotificationEvent } from './notify/store.ts';
-
-export interface EvaluatorInstance {
-  evaluator: Evaluator<unknown>;
-  /** Set for per-device rules: the instance sees only this device's readings. */
-  deviceId?: string;
-}
 
 /** What the engine reports to live listeners (server-sent events), after the change is committed. */
 export type AlertEvent =
@@ -60,7 +54,8 @@ export type AlertEvent =
 export interface ComplianceEngineOptions {
   db: Db;
   config: Config;
-  evaluatorsFor: (site: SiteConfig) => EvaluatorInstance[];
+  /** The rules bound to a site (the registry's: `evaluatorsFor` of rules/index.ts). */
+  evaluatorsFor: (site: SiteConfig) => SiteRule[];
   now: () => number;
   log: Log;
   metrics: Registry;
@@ -93,20 +88,16 @@ export interface TickResult {
   overdue: number;
 }
 
-interface Instance {
-  evaluator: Evaluator<unknown>;
-  deviceId: string | undefined;
-  siteId: string;
-  ruleKey: string;
-  rules: RuleId[];
-  cacheKey: string;
-  ctx: RuleContext;
-}
-
 interface SiteIndex {
   site: SiteConfig;
-  all: Instance[];
-  byDevice: Map<string, Instance[]>;
+  ctx: RuleContext;
+  all: SiteRule[];
+  byDevice: Map<string, SiteRule[]>;
+}
+
+/** The key of a binding's state in the cache and in a transaction. */
+function stateKey(r: SiteRule): string {
+  return `${r.siteId}\u0000${r.stateKey}\u0000${r.deviceId ?? ''}`;
 }
 
 /** A live alert event whose DTO is built once per alert at the end of the transaction. */
@@ -146,7 +137,7 @@ interface PendingUpdate {
 /** The changes of one transaction, applied to memory only once it commits. */
 interface Unit {
   now: number;
-  staged: Map<string, { inst: Instance; state: unknown }>;
+  staged: Map<string, { inst: SiteRule; state: unknown }>;
   events: QueuedEvent[];
   /** Coalesced updates not yet written to the history, by alert id. */
   pending: Map<string, PendingUpdate>;
@@ -234,28 +225,17 @@ export class ComplianceEngine {
 
     for (const site of opts.config.sites) {
       const ctx: RuleContext = { site, timezone: site.timezone ?? opts.config.timezone };
-      const all: Instance[] = [];
+      const all = opts.evaluatorsFor(site);
       const seen = new Set<string>();
-      for (const e of opts.evaluatorsFor(site)) {
-        const rules = Array.isArray(e.evaluator.rule) ? [...e.evaluator.rule] : [e.evaluator.rule as RuleId];
-        const ruleKey = rules.join('+');
-        const cacheKey = `${site.id}\u0000${ruleKey}\u0000${e.deviceId ?? ''}`;
-        if (seen.has(cacheKey))
+      for (const r of all) {
+        const key = stateKey(r);
+        if (seen.has(key))
           throw new Error(
-            `two evaluators for ${ruleKey} on site ${site.id}${e.deviceId ? `/${e.deviceId}` : ''}`,
+            `two evaluators for ${r.stateKey} on site ${site.id}${r.deviceId ? `/${r.deviceId}` : ''}`,
           );
-        seen.add(cacheKey);
-        all.push({
-          evaluator: e.evaluator,
-          deviceId: e.deviceId,
-          siteId: site.id,
-          ruleKey,
-          rules,
-          cacheKey,
-          ctx,
-        });
+        seen.add(key);
       }
-      this.sites.set(site.id, { site, all, byDevice: new Map() });
+      this.sites.set(site.id, { site, ctx, all, byDevice: new Map() });
     }
   }
 
@@ -269,7 +249,7 @@ export class ComplianceEngine {
   handleReadings(readings: readonly Reading[]): { effects: number } {
     const started = performance.now();
     const u = this.newUnit(this.now());
-    const work: Array<{ inst: Instance; effects: Effect[] }> = [];
+    const work: Array<{ inst: SiteRule; effects: Effect[] }> = [];
     for (const reading of readings) {
       const idx = this.sites.get(reading.siteId);
       if (!idx) {
@@ -477,8 +457,9 @@ export class ComplianceEngine {
       };
       for (const inst of idx.all) this.applyEffects(u, inst, this.evaluate(u, inst, feed));
       const closedAlertIds: string[] = [];
-      if (STORM_COVERING_KINDS.includes(input.kind)) {
-        for (const row of this.store.openStormAlertsCovered(input.siteId, input.at)) {
+      const closing = rulesClosedByInspection(input.kind);
+      if (closing.length > 0) {
+        for (const row of this.store.openAlertsBegunBy(input.siteId, closing, input.at)) {
           this.resolveAlert(u, row, {
             how: 'auto',
             by: actor,
@@ -624,14 +605,14 @@ export class ComplianceEngine {
     for (const { inst, state } of u.staged.values())
       this.store.saveState(
         inst.siteId,
-        inst.ruleKey,
+        inst.stateKey,
         inst.deviceId ?? '',
         JSON.stringify(state) ?? 'null',
         u.now,
       );
   }
 
-  private instancesFor(idx: SiteIndex, deviceId: string): Instance[] {
+  private instancesFor(idx: SiteIndex, deviceId: string): SiteRule[] {
     let list = idx.byDevice.get(deviceId);
     if (!list) {
       list = idx.all.filter((i) => i.deviceId === undefined || i.deviceId === deviceId);
@@ -640,27 +621,29 @@ export class ComplianceEngine {
     return list;
   }
 
-  private stateOf(u: Unit, inst: Instance): unknown {
-    const staged = u.staged.get(inst.cacheKey);
+  private stateOf(u: Unit, inst: SiteRule, ctx: RuleContext): unknown {
+    const key = stateKey(inst);
+    const staged = u.staged.get(key);
     if (staged) return staged.state;
-    if (this.stateCache.has(inst.cacheKey)) return this.stateCache.get(inst.cacheKey);
-    const stored = this.store.loadState(inst.siteId, inst.ruleKey, inst.deviceId ?? '');
-    const state = stored !== undefined ? JSON.parse(stored) : inst.evaluator.init(inst.ctx, inst.deviceId);
-    this.stateCache.set(inst.cacheKey, state);
+    if (this.stateCache.has(key)) return this.stateCache.get(key);
+    const stored = this.store.loadState(inst.siteId, inst.stateKey, inst.deviceId ?? '');
+    const state = stored !== undefined ? JSON.parse(stored) : inst.evaluator.init(ctx, inst.deviceId);
+    this.stateCache.set(key, state);
     return state;
   }
 
-  private evaluate(u: Unit, inst: Instance, input: RuleInput): Effect[] {
+  private evaluate(u: Unit, inst: SiteRule, input: RuleInput): Effect[] {
     try {
-      const prev = this.stateOf(u, inst);
-      const out = inst.evaluator.evaluate(prev, input, inst.ctx);
-      if (out.state !== prev) u.staged.set(inst.cacheKey, { inst, state: out.state });
+      const ctx = this.sites.get(inst.siteId)!.ctx;
+      const prev = this.stateOf(u, inst, ctx);
+      const out = inst.evaluator.evaluate(prev, input, ctx);
+      if (out.state !== prev) u.staged.set(stateKey(inst), { inst, state: out.state });
       return out.effects;
     } catch (err) {
-      this.m.ruleErrors.inc({ rule: inst.ruleKey });
+      this.m.ruleErrors.inc({ rule: inst.stateKey });
       this.log.error(
         {
-          rule: inst.ruleKey,
+          rule: inst.stateKey,
           siteId: inst.siteId,
           deviceId: inst.deviceId,
           input: input.type,
@@ -672,7 +655,7 @@ export class ComplianceEngine {
     }
   }
 
-  private applyEffects(u: Unit, inst: Instance, effects: readonly Effect[]): void {
+  private applyEffects(u: Unit, inst: SiteRule, effects: readonly Effect[]): void {
     for (const e of effects) {
       u.effects++;
       switch (e.type) {
@@ -696,7 +679,7 @@ export class ComplianceEngine {
           const row = this.store.alertByKey(inst.siteId, e.key);
           if (!row) {
             this.m.ignored.inc({ type: 'update', reason: 'unknown_key' });
-            this.log.debug({ rule: inst.ruleKey, key: e.key }, 'update for an unknown alert ignored');
+            this.log.debug({ rule: inst.stateKey, key: e.key }, 'update for an unknown alert ignored');
           } else {
             this.updateAlert(u, row, e);
           }
@@ -728,13 +711,13 @@ export class ComplianceEngine {
     }
   }
 
-  private raise(u: Unit, inst: Instance, e: Extract<Effect, { type: 'open' }>): void {
+  private raise(u: Unit, inst: SiteRule, e: Extract<Effect, { type: 'open' }>): void {
     const id = ulid(u.now);
     const dueAt = e.dueAt ?? null;
     this.store.insertAlert({
       id,
       key: e.key,
-      rule: e.rule,
+      rule: e.rule as RuleId,
       siteId: inst.siteId,
       deviceId: e.deviceId ?? inst.deviceId ?? null,
       raisedAt: e.at,
@@ -1040,7 +1023,7 @@ export class ComplianceEngine {
       const insp = this.store.firstCoveringInspection(
         s.site_id,
         s.threshold_at ?? s.start,
-        STORM_COVERING_KINDS,
+        INSPECTION_KINDS.filter(meetsStormInspection),
       );
       if (insp) {
         const late = s.due_at !== null && insp.at > s.due_at;

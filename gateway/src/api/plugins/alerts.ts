@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ALERT_STATUSES, INSPECTION_KINDS } from '../../alerts/dto.ts';
-import { RULE_IDS } from '../../rules/types.ts';
+import { RULE_IDS } from '../../rules/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { alarmEvaluator } from '../../gateway/src/rules/alarms.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, reading, run, shuffle, T0, tick } from './helpers.ts';
+import { alarmEvaluator } from '../../../gateway/src/rules/remedy/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, reading, run, shuffle, T0, tick } from '../helpers.ts';
 
 const S = 1000;
 const ctx: RuleContext = ctxOf({

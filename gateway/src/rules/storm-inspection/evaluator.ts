@@ -48,336 +48,44 @@
  * carries `crossingReceivedAt`, when the crossing reading reached the gateway. The inspection duty exists
  * whether or not we heard of the rain in time.
  *
- * Inspections: an 'inspection' input for the site (any kind but 'annual' and 'cleanout', see util.ts)
+ * Inspections: an 'inspection' input for the site (any kind but 'annual' and 'cleanout', see ../util.ts)
  * at or after an event's threshold crossing resolves its alert, with onTime = inspection <= dueAt.
  * Inspections are remembered (the last 50), so a storm that qualifies later through late data and was
  * already inspected opens and resolves at once.
  *
  * Alerts are raised only for active construction sites; elsewhere the storm records are still produced.
  */
-import type { SiteConfig } from '../config/schema.ts';
-import type { Effect, Evaluator, RuleContext, RuleInput, StormEvent } from './types.ts';
+import { deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput, StormEvent } from '../types.ts';
+import { formatLocal, HOUR, insertSorted, isErosionInspection, lowerBound } from '../util.ts';
+import { coveringInspection, evidence, inspectedEffect, message, openEffect } from './alert.ts';
 import {
-  DAY,
-  deviceLabel,
-  deviceOf,
-  formatLocal,
-  HOUR,
-  insertSorted,
-  isErosionInspection,
-  iso,
-  lowerBound,
-  round6,
-} from './util.ts';
+  type Cfg,
+  cfgOf,
+  changed,
+  eventId,
+  increments,
+  RULE,
+  type StormEntry,
+  type StormSnapshot,
+  type StormState,
+  segments,
+  snapshot,
+  stormAlertKey,
+  stormEvent,
+  successorOf,
+  windowMs,
+} from './events.ts';
 
-export const STORM_WINDOW_MS = 14 * DAY;
+export { type StormState, stormAlertKey, thresholdTips } from './events.ts';
+
 export const STORM_MAX_ENTRIES = 5000;
 /** Events pruned from the window whose alert is still open, kept so an inspection can still resolve them. */
 export const STORM_MAX_FROZEN = 100;
 export const STORM_MAX_INSPECTIONS = 50;
 
-const RULE = 'storm-inspection' as const;
-
-/** A rain reading: [source ts, 0 = counter (rainTips) | 1 = interval inches (rainIn), value, receivedAt]. */
-export type StormEntry = [number, 0 | 1, number, number];
-
-interface Segment {
-  start: number;
-  end: number;
-  tips: number;
-  thresholdAt: number | null;
-  crossingReceivedAt: number | null;
-  /** Source ts of the first reading in the event that reported several tips after a long silence. */
-  uncertainAt: number | null;
-}
-
-export type StormAlertStatus = 'none' | 'open' | 'closed' | 'withdrawn';
-
-export interface StormSnapshot extends Segment {
-  id: string;
-  dueAt: number | null;
-  closed: boolean;
-  alert: StormAlertStatus;
-  /** The key of the event's alert, once one was opened. */
-  alertKey: string | null;
-  /** Pruned from the window but its alert is still open. */
-  frozen?: boolean;
-}
-
-export interface StormState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
-  /** Recent rain readings, sorted by source ts, unique ts. */
-  win: StormEntry[];
-  /** What the pruned readings left: the last counter value, the last pruned ts, and unconverted inches. */
-  base: { counter: number | null; ts: number | null; residueIn: number };
-  /** The last event of the pruned readings, when data after `base.ts` could still extend it. */
-  carry: Segment | null;
-  /** Newest source ts of any reading from the gauge, and how late that reading arrived (receivedAt - ts). */
-  newestTs: number | null;
-  newestDelay: number;
-  /** Newest time known to have passed: newest reading ts or tick. Events end + gap <= horizon are closed. */
-  horizon: number | null;
-  /** The events as last reported, with their alert status. */
-  events: StormSnapshot[];
-  inspections: Array<{ at: number; id: string; kind: string; inspector: string }>;
-  /** Readings too old for the window: not counted. */
-  late: { dropped: number; lastTs: number | null };
-}
-
-interface Cfg {
-  siteId: string;
-  deviceId: string;
-  label: string;
-  ipt: number | undefined;
-  thresholdIn: number;
-  thrTips: number;
-  gapMs: number;
-  dueMs: number;
-  dueHours: number;
-  dueFrom: 'end' | 'threshold';
-  alerts: boolean;
-  tz: string;
-}
-
-/** The threshold in whole tips: the smallest tip count whose depth reaches thresholdIn. */
-export function thresholdTips(thresholdIn: number, inchesPerTip: number): number {
-  return Math.max(1, Math.ceil(thresholdIn / inchesPerTip - 1e-9));
-}
-
-function cfgOf(state: StormState, ctx: RuleContext): Cfg {
-  const site = ctx.site;
-  const ipt = deviceOf(site, state.deviceId)?.inchesPerTip;
-  return {
-    siteId: state.siteId,
-    deviceId: state.deviceId,
-    label: deviceLabel(site, state.deviceId),
-    ipt,
-    thresholdIn: site.storm.thresholdIn,
-    thrTips: ipt ? thresholdTips(site.storm.thresholdIn, ipt) : Number.POSITIVE_INFINITY,
-    gapMs: site.storm.interEventHours * HOUR,
-    dueMs: site.storm.dueHours * HOUR,
-    dueHours: site.storm.dueHours,
-    dueFrom: site.storm.dueFrom,
-    alerts: stormAlertsEnabled(site),
-    tz: ctx.timezone,
-  };
-}
-
-export function stormAlertsEnabled(site: SiteConfig): boolean {
-  return site.kind === 'construction' && site.active;
-}
-
-function windowMs(cfg: Cfg): number {
-  return Math.max(STORM_WINDOW_MS, 4 * cfg.gapMs);
-}
-
-type Increment = [ts: number, tips: number, uncertain: boolean, receivedAt: number];
-
-/** Tip increments of `entries` (sorted) following `base`; returns them and the base after them. */
-function increments(
-  entries: readonly StormEntry[],
-  base: StormState['base'],
-  ipt: number,
-  gapMs: number,
-): { incs: Increment[]; base: StormState['base'] } {
-  const incs: Increment[] = [];
-  let counter = base.counter;
-  let prevTs = base.ts;
-  let sumIn = base.residueIn;
-  let inTips = 0;
-  for (const [ts, kind, value, rec] of entries) {
-    let inc = 0;
-    if (kind === 0) {
-      if (counter !== null) inc = value >= counter ? value - counter : value;
-      counter = value;
-    } else {
-      sumIn += value;
-      const t = Math.round(sumIn / ipt);
-      inc = t - inTips;
-      inTips = t;
-    }
-    if (inc > 0) incs.push([ts, inc, inc > 1 && prevTs !== null && ts - prevTs >= gapMs, rec]);
-    prevTs = ts;
-  }
-  return { incs, base: { counter, ts: prevTs, residueIn: sumIn - inTips * ipt } };
-}
-
-/** Splits increments into events at dry gaps >= gapMs, continuing `carry`. */
-function segments(carry: Segment | null, incs: readonly Increment[], cfg: Cfg): Segment[] {
-  const out: Segment[] = [];
-  let cur: Segment | null = carry ? { ...carry } : null;
-  for (const [ts, inc, uncertain, rec] of incs) {
-    if (cur && ts - cur.end < cfg.gapMs) {
-      cur.tips += inc;
-      cur.end = ts;
-    } else {
-      if (cur) out.push(cur);
-      cur = { start: ts, end: ts, tips: inc, thresholdAt: null, crossingReceivedAt: null, uncertainAt: null };
-    }
-    if (uncertain && cur.uncertainAt === null) cur.uncertainAt = ts;
-    if (cur.thresholdAt === null && cur.tips >= cfg.thrTips) {
-      cur.thresholdAt = ts;
-      cur.crossingReceivedAt = rec;
-    }
-  }
-  if (cur) out.push(cur);
-  return out;
-}
-
-function eventId(cfg: Cfg, start: number): string {
-  return `${cfg.siteId}:${cfg.deviceId}:${start}`;
-}
-
-export function stormAlertKey(eventIdOrSnap: string): string {
-  return `${RULE}:${eventIdOrSnap}`;
-}
-
-function snapshot(seg: Segment, cfg: Cfg, horizon: number | null): StormSnapshot {
-  const qualified = seg.thresholdAt !== null;
-  const dueAt = qualified ? (cfg.dueFrom === 'threshold' ? seg.thresholdAt! : seg.end) + cfg.dueMs : null;
-  return {
-    ...seg,
-    id: eventId(cfg, seg.start),
-    dueAt,
-    closed: horizon !== null && horizon - seg.end >= cfg.gapMs,
-    alert: 'none',
-    alertKey: null,
-  };
-}
-
-function inchesOf(tips: number, cfg: Cfg): number {
-  return round6(tips * (cfg.ipt ?? 0));
-}
-
-function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): StormEvent {
-  const ev: StormEvent = {
-    id: s.id,
-    siteId: cfg.siteId,
-    deviceId: cfg.deviceId,
-    start: s.start,
-    end: s.end,
-    tips: s.tips,
-    inches: inchesOf(s.tips, cfg),
-    qualified: s.thresholdAt !== null,
-    closed: supersededBy !== undefined ? true : s.closed,
-  };
-  if (s.thresholdAt !== null) ev.thresholdAt = s.thresholdAt;
-  if (s.dueAt !== null) ev.dueAt = s.dueAt;
-  if (supersededBy !== undefined) ev.supersededBy = supersededBy;
-  return ev;
-}
-
-function changed(a: StormSnapshot, b: StormSnapshot): boolean {
-  return (
-    a.start !== b.start ||
-    a.end !== b.end ||
-    a.tips !== b.tips ||
-    a.thresholdAt !== b.thresholdAt ||
-    a.dueAt !== b.dueAt ||
-    a.closed !== b.closed
-  );
-}
-
-function evidence(s: StormSnapshot, cfg: Cfg): Record<string, unknown> {
-  const e: Record<string, unknown> = {
-    eventId: s.id,
-    deviceId: cfg.deviceId,
-    start: iso(s.start),
-    end: iso(s.end),
-    tips: s.tips,
-    inches: inchesOf(s.tips, cfg),
-    inchesPerTip: cfg.ipt,
-    thresholdIn: cfg.thresholdIn,
-    thresholdTips: cfg.thrTips,
-    dueFrom: cfg.dueFrom,
-    dueHours: cfg.dueHours,
-    closed: s.closed,
-  };
-  if (s.thresholdAt !== null) e.thresholdAt = iso(s.thresholdAt);
-  if (s.crossingReceivedAt !== null) e.crossingReceivedAt = iso(s.crossingReceivedAt);
-  if (s.dueAt !== null) e.dueAt = iso(s.dueAt);
-  if (s.uncertainAt !== null)
-    e.timingUncertain = {
-      readingAt: iso(s.uncertainAt),
-      note: `a reading after a silence of ${cfg.gapMs / HOUR} h or more reported several tips at once; they may have fallen earlier`,
-    };
-  return e;
-}
-
-function message(s: StormSnapshot, cfg: Cfg): string {
-  const inches = inchesOf(s.tips, cfg).toFixed(2);
-  const due =
-    cfg.dueFrom === 'end'
-      ? s.closed
-        ? `${cfg.dueHours} h after the rain ended`
-        : `${cfg.dueHours} h after the last tip; it moves while it still rains`
-      : `${cfg.dueHours} h after the threshold was crossed`;
-  return (
-    `Storm at rain gauge ${cfg.label}: ${inches} in (${s.tips} tips) since ${formatLocal(s.start, cfg.tz)}` +
-    `${s.closed ? `, ended ${formatLocal(s.end, cfg.tz)}` : ', still raining'}; reached ${cfg.thresholdIn} in at ` +
-    `${formatLocal(s.thresholdAt!, cfg.tz)}. Erosion and sediment control inspection due by ` +
-    `${formatLocal(s.dueAt!, cfg.tz)} (${due}).`
-  );
-}
-
-/** The 'open' effect for a qualifying storm's alert: raises it, or updates it when late data moved the crossing. */
-function openEffect(s: StormSnapshot, cfg: Cfg, key: string, ev: Record<string, unknown>): Effect {
-  return {
-    type: 'open',
-    rule: RULE,
-    siteId: cfg.siteId,
-    deviceId: cfg.deviceId,
-    key,
-    at: s.thresholdAt!,
-    dueAt: s.dueAt!,
-    message: message(s, cfg),
-    evidence: ev,
-  };
-}
-
-/** Picks the event that took over `old`: the one within a dry gap of it, the largest overlap, else the nearest. */
-function successorOf(
-  old: StormSnapshot,
-  current: readonly StormSnapshot[],
-  gapMs: number,
-): StormSnapshot | null {
-  let best: StormSnapshot | null = null;
-  let bestScore = Number.NEGATIVE_INFINITY;
-  for (const c of current) {
-    const overlap = Math.min(old.end, c.end) - Math.max(old.start, c.start); // negative: distance apart
-    const score = overlap > -gapMs ? overlap : overlap - 1e15;
-    if (score > bestScore) {
-      bestScore = score;
-      best = c;
-    }
-  }
-  return best;
-}
-
-function coveringInspection(state: StormState, at: number) {
-  return state.inspections.find((i) => i.at >= at);
-}
-
-function inspectionEvidence(
-  s: StormSnapshot,
-  insp: { at: number; id: string; kind: string; inspector: string },
-): Record<string, unknown> {
-  return {
-    eventId: s.id,
-    inspectionId: insp.id,
-    inspectionKind: insp.kind,
-    inspector: insp.inspector,
-    inspectedAt: iso(insp.at),
-    thresholdAt: s.thresholdAt !== null ? iso(s.thresholdAt) : undefined,
-    dueAt: s.dueAt !== null ? iso(s.dueAt) : undefined,
-    onTime: s.dueAt !== null ? insp.at <= s.dueAt : undefined,
-  };
-}
-
 /** Derives the events from the window and reports every difference from the last report. */
-function reconcile(state: StormState, cfg: Cfg, effects: Effect[]): void {
+function reconcile(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
   if (cfg.ipt === undefined) return;
   const { incs } = increments(state.win, state.base, cfg.ipt, cfg.gapMs);
   const current = segments(state.carry, incs, cfg).map((s) => snapshot(s, cfg, state.horizon));
@@ -430,13 +138,7 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect[]): void {
       const insp = coveringInspection(state, c.thresholdAt!);
       const inh = inherited.get(c.id);
       if (insp) {
-        effects.push({
-          type: 'resolve',
-          key,
-          at: insp.at,
-          message: `Inspected ${formatLocal(insp.at, cfg.tz)} by ${insp.inspector}.`,
-          evidence: inspectionEvidence(c, insp),
-        });
+        effects.push(inspectedEffect(c, cfg, key, insp));
         c.alert = 'closed';
       } else if (inh) {
         effects.push({
@@ -524,15 +226,10 @@ function rainEntry(r: { ts: number; receivedAt: number; values: Record<string, n
   return undefined;
 }
 
-export const stormEvaluator: Evaluator<StormState> = {
+export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): StormState {
-    if (deviceId === undefined)
-      throw new Error('storm-inspection is a per-rain-gauge rule: pass the deviceId');
-    return {
-      v: 1,
-      siteId: ctx.site.id,
-      deviceId,
+    return deviceState(RULE, ctx, deviceId, {
       win: [],
       base: { counter: null, ts: null, residueIn: 0 },
       carry: null,
@@ -542,11 +239,11 @@ export const stormEvaluator: Evaluator<StormState> = {
       events: [],
       inspections: [],
       late: { dropped: 0, lastTs: null },
-    };
+    });
   },
 
   evaluate(prev: StormState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     switch (input.type) {
       case 'reading': {
         const r = input.reading;
@@ -595,13 +292,7 @@ export const stormEvaluator: Evaluator<StormState> = {
           state.inspections.splice(0, state.inspections.length - STORM_MAX_INSPECTIONS);
         for (const s of state.events) {
           if (s.alert !== 'open' || s.thresholdAt === null || s.thresholdAt > insp.at) continue;
-          effects.push({
-            type: 'resolve',
-            key: s.alertKey ?? stormAlertKey(s.id),
-            at: insp.at,
-            message: `Inspected ${formatLocal(insp.at, cfg.tz)} by ${insp.inspector}.`,
-            evidence: inspectionEvidence(s, insp),
-          });
+          effects.push(inspectedEffect(s, cfg, s.alertKey ?? stormAlertKey(s.id), insp));
           s.alert = 'closed';
         }
         state.events = state.events.filter((s) => !(s.frozen && s.alert !== 'open'));

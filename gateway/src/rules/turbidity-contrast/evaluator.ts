@@ -20,10 +20,13 @@
  * - Comparisons are made in arrival order; an outlet reading older than the newest one compared
  *   only raises the peak of an open episode (a turbidity episode has no legal deadline to protect).
  */
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { deviceLabel, formatLocal, HOUR, iso, MINUTE } from './util.ts';
+import type { SiteConfig } from '../../config/schema.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { siteState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { deviceLabel, formatLocal, HOUR, iso, MINUTE } from '../util.ts';
 
-const RULE = 'turbidity-contrast' as const;
+export const RULE = 'turbidity-contrast' as const;
 export const TURBIDITY_MATCH_MS = 30 * MINUTE;
 export const TURBIDITY_HOLD_MS = 30 * MINUTE;
 const BG_KEEP_MS = 6 * HOUR;
@@ -62,12 +65,17 @@ function newOutlet(siteId: string, deviceId: string): OutletTrack {
   return { siteId, deviceId, pending: [], newestSampleTs: null, newestDelay: 0, unmatched: 0, episode: null };
 }
 
+/** The site's turbidity devices in one role. */
+export function turbidityIds(site: SiteConfig, role: 'outlet' | 'background'): string[] {
+  return site.devices.filter((d) => d.kind === 'turbidity' && d.role === role).map((d) => d.id);
+}
+
 function outletIds(ctx: RuleContext): string[] {
-  return ctx.site.devices.filter((d) => d.kind === 'turbidity' && d.role === 'outlet').map((d) => d.id);
+  return turbidityIds(ctx.site, 'outlet');
 }
 
 function backgroundIds(ctx: RuleContext): string[] {
-  return ctx.site.devices.filter((d) => d.kind === 'turbidity' && d.role === 'background').map((d) => d.id);
+  return turbidityIds(ctx.site, 'background');
 }
 
 function match(bg: readonly Pt[], ts: number): Pt | undefined {
@@ -89,7 +97,12 @@ function surrogateNote(margin: number): string {
   return `NTU margin of ${margin} is a surrogate, not the legal test (no substantial visible contrast in the receiving water, law 001): check the receiving water`;
 }
 
-function resolveEpisode(state: OutletTrack, at: number, ctx: RuleContext, effects: Effect[]): void {
+function resolveEpisode(
+  state: OutletTrack,
+  at: number,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+): void {
   const ep = state.episode!;
   effects.push({
     type: 'resolve',
@@ -109,7 +122,14 @@ function resolveEpisode(state: OutletTrack, at: number, ctx: RuleContext, effect
   state.unmatched = 0;
 }
 
-function sample(state: OutletTrack, ts: number, outlet: number, bg: Pt, ctx: RuleContext, effects: Effect[]) {
+function sample(
+  state: OutletTrack,
+  ts: number,
+  outlet: number,
+  bg: Pt,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+) {
   const margin = ctx.site.turbidity.marginNtu;
   const contrast = outlet - bg[1];
   const above = contrast > margin;
@@ -149,7 +169,7 @@ function sample(state: OutletTrack, ts: number, outlet: number, bg: Pt, ctx: Rul
     return;
   }
   if (!above || !inOrder) return;
-  const key = `${RULE}:${state.siteId}:${state.deviceId}:${ts}`;
+  const key = alertKey(RULE, state, ts);
   state.episode = {
     key,
     began: ts,
@@ -157,18 +177,16 @@ function sample(state: OutletTrack, ts: number, outlet: number, bg: Pt, ctx: Rul
     reportedPeak: contrast,
     normalSince: null,
   };
-  effects.push({
-    type: 'open',
-    rule: RULE,
-    siteId: state.siteId,
-    deviceId: state.deviceId,
-    key,
-    at: ts,
-    message:
-      `Outlet turbidity at ${label} is ${contrast} NTU above the upstream background (${outlet} vs ${bg[1]} NTU) ` +
-      `at ${formatLocal(ts, ctx.timezone)}. The ${surrogateNote(margin)}.`,
-    evidence: ev,
-  });
+  effects.push(
+    openAlert(RULE, state, {
+      key,
+      at: ts,
+      message:
+        `Outlet turbidity at ${label} is ${contrast} NTU above the upstream background (${outlet} vs ${bg[1]} NTU) ` +
+        `at ${formatLocal(ts, ctx.timezone)}. The ${surrogateNote(margin)}.`,
+      evidence: ev,
+    }),
+  );
   state.unmatched = 0;
 }
 
@@ -183,15 +201,15 @@ function trimPending(t: OutletTrack): void {
   }
 }
 
-export const turbidityEvaluator: Evaluator<TurbidityState> = {
+export const turbidityEvaluator: Evaluator<TurbidityState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext): TurbidityState {
     const outlets: Record<string, OutletTrack> = {};
     for (const id of outletIds(ctx)) outlets[id] = newOutlet(ctx.site.id, id);
-    return { v: 1, siteId: ctx.site.id, background: [], outlets };
+    return siteState(ctx, { background: [], outlets });
   },
   evaluate(prev: TurbidityState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'tick') {
       const due = Object.values(prev.outlets).filter(
         (t) =>

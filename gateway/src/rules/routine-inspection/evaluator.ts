@@ -8,7 +8,7 @@
  * the due time and flag it overdue after.
  * - A site with no inspection on record starts its clock at the first tick (due = first tick + 7 d).
  * - An 'inspection' input for the site of any erosion-control kind (routine, storm, other: every kind but
- *   the septic 'annual' report and a 'cleanout' record, see util.ts), that is newer than the last
+ *   the septic 'annual' report and a 'cleanout' record, see ../util.ts), that is newer than the last
  *   one restarts the clock: it resolves the current period's alert (evidence: inspection, onTime) and
  *   opens the next, due 7 x 24 h after that inspection. An inspection logged late, older than the latest
  *   one on record, changes nothing (the clock runs from the latest).
@@ -16,10 +16,12 @@
  * - An inactive site (`active: false`) has no routine duty: its open alert is resolved at the next tick
  *   and nothing opens until the site is active again (then the clock restarts at the first tick).
  */
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { DAY, formatLocal, isErosionInspection, iso } from './util.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { siteState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, formatLocal, isErosionInspection, iso } from '../util.ts';
 
-const RULE = 'routine-inspection' as const;
+export const RULE = 'routine-inspection' as const;
 
 export interface RoutineState {
   v: 1;
@@ -33,41 +35,40 @@ function openPeriod(
   state: RoutineState,
   start: number,
   ctx: RuleContext,
-  effects: Effect[],
+  effects: Effect<typeof RULE>[],
   why: string,
 ): void {
   const days = ctx.site.routineInspectionDays;
   const dueAt = start + days * DAY;
-  const key = `${RULE}:${state.siteId}:${start}`;
+  const key = alertKey(RULE, state, start);
   state.period = { start, key, dueAt, open: true };
-  effects.push({
-    type: 'open',
-    rule: RULE,
-    siteId: state.siteId,
-    key,
-    at: start,
-    dueAt,
-    message:
-      `Routine erosion and sediment control inspection report due by ${formatLocal(dueAt, ctx.timezone)} ` +
-      `(every ${days} days, weekends included; ${why}).`,
-    evidence: {
-      periodStart: iso(start),
-      dueAt: iso(dueAt),
-      days,
-      lastInspection: state.last
-        ? { id: state.last.id, at: iso(state.last.at), kind: state.last.kind }
-        : null,
-    },
-  });
+  effects.push(
+    openAlert(RULE, state, {
+      key,
+      at: start,
+      dueAt,
+      message:
+        `Routine erosion and sediment control inspection report due by ${formatLocal(dueAt, ctx.timezone)} ` +
+        `(every ${days} days, weekends included; ${why}).`,
+      evidence: {
+        periodStart: iso(start),
+        dueAt: iso(dueAt),
+        days,
+        lastInspection: state.last
+          ? { id: state.last.id, at: iso(state.last.at), kind: state.last.kind }
+          : null,
+      },
+    }),
+  );
 }
 
-export const routineEvaluator: Evaluator<RoutineState> = {
+export const routineEvaluator: Evaluator<RoutineState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext): RoutineState {
-    return { v: 1, siteId: ctx.site.id, last: null, period: null, seen: [] };
+    return siteState(ctx, { last: null, period: null, seen: [] });
   },
   evaluate(prev: RoutineState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     const active = ctx.site.active;
     switch (input.type) {
       case 'tick': {

@@ -17,10 +17,17 @@
  * resolves the year still outstanding), with onTime = inspection <= due. An annual inspection logged
  * before the letter (same calendar year) is remembered and closes that year's alert as soon as it opens.
  */
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { addDays, DAY, formatLocal, iso, localParts, zonedMidnight } from './util.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { siteState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { addDays, DAY, formatLocal, iso, localParts, zonedMidnight } from '../util.ts';
 
-const RULE = 'annual-inspection' as const;
+export const RULE = 'annual-inspection' as const;
+
+/** An inspection of this kind is the engineer's annual report. */
+export function isAnnualInspection(kind: string): boolean {
+  return kind === 'annual';
+}
 
 export interface AnnualSchedule {
   year: number;
@@ -64,7 +71,7 @@ function resolveYear(
   year: string,
   insp: { at: number; id: string; inspector: string },
   ctx: RuleContext,
-  effects: Effect[],
+  effects: Effect<typeof RULE>[],
 ) {
   const y = state.years[year]!;
   effects.push({
@@ -84,13 +91,13 @@ function resolveYear(
   y.status = 'resolved';
 }
 
-export const annualEvaluator: Evaluator<AnnualState> = {
+export const annualEvaluator: Evaluator<AnnualState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext): AnnualState {
-    return { v: 1, siteId: ctx.site.id, years: {}, unused: [], seen: [] };
+    return siteState(ctx, { years: {}, unused: [], seen: [] });
   },
   evaluate(prev: AnnualState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     const tz = ctx.timezone;
     if (input.type === 'tick') {
       const year = localParts(input.now, tz).year;
@@ -98,30 +105,29 @@ export const annualEvaluator: Evaluator<AnnualState> = {
       const sch = annualSchedule(year, ctx);
       if (input.now < sch.letterAt) return { state: prev, effects };
       const state = structuredClone(prev);
-      const key = `${RULE}:${state.siteId}:${year}`;
+      const key = alertKey(RULE, state, year);
       state.years[year] = { key, letterAt: sch.letterAt, dueAt: sch.dueAt, status: 'open' };
       const a = ctx.site.annualInspection;
-      effects.push({
-        type: 'open',
-        rule: RULE,
-        siteId: state.siteId,
-        key,
-        at: sch.letterAt,
-        dueAt: sch.dueAt,
-        message:
-          `Annual inspection ${year} by a licensed professional engineer: the town's letter goes out ` +
-          `${formatLocal(sch.letterAt, tz)}; submit the inspection form by ${formatLocal(sch.dueAt, tz)} ` +
-          `(within ${a.withinDays} days of the letter or before ${a.notAfter}, the ${a.rule}; law 000, 5.030 B 1 d).`,
-        evidence: {
-          year,
-          letterAt: iso(sch.letterAt),
-          withinAt: iso(sch.withinAt),
-          notAfterAt: iso(sch.notAfterAt),
-          dueAt: iso(sch.dueAt),
-          rule: a.rule,
-          timezone: tz,
-        },
-      });
+      effects.push(
+        openAlert(RULE, state, {
+          key,
+          at: sch.letterAt,
+          dueAt: sch.dueAt,
+          message:
+            `Annual inspection ${year} by a licensed professional engineer: the town's letter goes out ` +
+            `${formatLocal(sch.letterAt, tz)}; submit the inspection form by ${formatLocal(sch.dueAt, tz)} ` +
+            `(within ${a.withinDays} days of the letter or before ${a.notAfter}, the ${a.rule}; law 000, 5.030 B 1 d).`,
+          evidence: {
+            year,
+            letterAt: iso(sch.letterAt),
+            withinAt: iso(sch.withinAt),
+            notAfterAt: iso(sch.notAfterAt),
+            dueAt: iso(sch.dueAt),
+            rule: a.rule,
+            timezone: tz,
+          },
+        }),
+      );
       const startOfYear = zonedMidnight(year, 1, 1, tz);
       const idx = state.unused.findIndex((i) => i.at >= startOfYear);
       if (idx >= 0) {
@@ -133,7 +139,7 @@ export const annualEvaluator: Evaluator<AnnualState> = {
       return { state, effects };
     }
     if (input.type === 'inspection') {
-      if (input.siteId !== prev.siteId || input.kind !== 'annual' || prev.seen.includes(input.id))
+      if (input.siteId !== prev.siteId || !isAnnualInspection(input.kind) || prev.seen.includes(input.id))
         return { state: prev, effects };
       const state = structuredClone(prev);
       state.seen.push(input.id);

@@ -5,19 +5,21 @@
  *
  * - Opens when `levelIn` reaches the device's `highLevelIn` (at = that reading), or when
  *   `alarms.highWater` has held true for `alarmHoldSeconds` (at = when it began; debounced as in
- *   hold.ts, so a bouncing float opens nothing). Key `holding-tank-pumpout:${siteId}:${deviceId}:${at}`.
+ *   ../hold.ts, so a bouncing float opens nothing). Key `holding-tank-pumpout:${siteId}:${deviceId}:${at}`.
  * - Resolves on a pump-out: the level falling to HOLDING_PUMPED_FRACTION (half) of highLevelIn or below
  *   (evidence: peak and after). A tank with no level readings (alarm only) resolves when the high-water
  *   input has held false. Later readings above do not open another alert (fire once).
  * - No due time: the law sets none; an alert at high level is urgent by nature.
  * - Late data: a level older than the newest one seen is ignored; the float input is handled in source
- *   order (hold.ts).
+ *   order (../hold.ts).
  */
-import { addSample, type BoolTrack, episodesOf, newestTs, newTrack, pruneTrack } from './hold.ts';
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { DAY, deviceLabel, deviceOf, formatLocal, iso, SECOND } from './util.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { addSample, type BoolTrack, episodesOf, newestTs, newTrack, pruneTrack } from '../hold.ts';
+import { deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, deviceLabel, deviceOf, formatLocal, iso, SECOND } from '../util.ts';
 
-const RULE = 'holding-tank-pumpout' as const;
+export const RULE = 'holding-tank-pumpout' as const;
 /** A level at or below this fraction of highLevelIn shows a pump-out. */
 export const HOLDING_PUMPED_FRACTION = 0.5;
 
@@ -40,28 +42,26 @@ function open(
   at: number,
   cause: string,
   ctx: RuleContext,
-  effects: Effect[],
+  effects: Effect<typeof RULE>[],
   ev: Record<string, unknown>,
 ) {
-  const key = `${RULE}:${state.siteId}:${state.deviceId}:${at}`;
+  const key = alertKey(RULE, state, at);
   state.alert = { key, at, peak: null, cause };
-  effects.push({
-    type: 'open',
-    rule: RULE,
-    siteId: state.siteId,
-    deviceId: state.deviceId,
-    key,
-    at,
-    message: `Holding tank ${deviceLabel(ctx.site, state.deviceId)}: ${cause}, since ${formatLocal(at, ctx.timezone)}. Pump it out.`,
-    evidence: { cause, at: iso(at), ...ev },
-  });
+  effects.push(
+    openAlert(RULE, state, {
+      key,
+      at,
+      message: `Holding tank ${deviceLabel(ctx.site, state.deviceId)}: ${cause}, since ${formatLocal(at, ctx.timezone)}. Pump it out.`,
+      evidence: { cause, at: iso(at), ...ev },
+    }),
+  );
 }
 
 function resolve(
   state: HoldingState,
   at: number,
   ctx: RuleContext,
-  effects: Effect[],
+  effects: Effect<typeof RULE>[],
   ev: Record<string, unknown>,
 ) {
   const a = state.alert!;
@@ -75,7 +75,7 @@ function resolve(
   state.alert = null;
 }
 
-function checkFloat(state: HoldingState, ctx: RuleContext, effects: Effect[]): void {
+function checkFloat(state: HoldingState, ctx: RuleContext, effects: Effect<typeof RULE>[]): void {
   const holdMs = ctx.site.alarmHoldSeconds * SECOND;
   const eps = episodesOf(state.float, holdMs, state.tickHorizon);
   for (const ep of eps) {
@@ -100,14 +100,10 @@ function checkFloat(state: HoldingState, ctx: RuleContext, effects: Effect[]): v
   if (newest !== null) pruneTrack(state.float, holdMs, newest - 7 * DAY, 3000);
 }
 
-export const holdingEvaluator: Evaluator<HoldingState> = {
+export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): HoldingState {
-    if (deviceId === undefined) throw new Error('holding-tank-pumpout is per device: pass the deviceId');
-    return {
-      v: 1,
-      siteId: ctx.site.id,
-      deviceId,
+    return deviceState(RULE, ctx, deviceId, {
       newestLevelTs: null,
       sawLevel: false,
       float: newTrack(),
@@ -115,10 +111,10 @@ export const holdingEvaluator: Evaluator<HoldingState> = {
       floatHandled: [],
       armed: true,
       alert: null,
-    };
+    });
   },
   evaluate(prev: HoldingState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'tick') {
       if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };
       const state = structuredClone(prev);

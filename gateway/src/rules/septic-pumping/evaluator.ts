@@ -20,12 +20,19 @@
  * - No due time: appendix VII is a guideline with no deadline; the alert itself says it is time.
  * - Late data: levels are states; a reading older than the newest one seen is ignored by this rule.
  */
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from './util.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
 
-const RULE = 'septic-pumping' as const;
+export const RULE = 'septic-pumping' as const;
 /** Inspection kinds that record a pump-out ('cleanout' is the engine's kind for it). */
 export const PUMPOUT_KINDS = ['cleanout', 'pump-out', 'pumpout', 'pumping'];
+
+/** Whether an inspection of this kind records a pump-out. */
+export function isPumpOut(kind: string): boolean {
+  return PUMPOUT_KINDS.includes(kind);
+}
 /** A pump-out leaves at most this fraction of the threshold in sludge + scum. */
 export const PUMPED_FRACTION_OF_THRESHOLD = 0.25;
 export const SEPTIC_UPDATE_STEP = 0.05;
@@ -72,7 +79,7 @@ function pumpedOut(
   at: number,
   how: Record<string, unknown>,
   ctx: RuleContext,
-  effects: Effect[],
+  effects: Effect<typeof RULE>[],
 ): void {
   const label = deviceLabel(ctx.site, state.deviceId);
   state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? at, at);
@@ -92,14 +99,10 @@ function pumpedOut(
   state.armed = false;
 }
 
-export const septicEvaluator: Evaluator<SepticState> = {
+export const septicEvaluator: Evaluator<SepticState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): SepticState {
-    if (deviceId === undefined) throw new Error('septic-pumping is per tank device: pass the deviceId');
-    return {
-      v: 1,
-      siteId: ctx.site.id,
-      deviceId,
+    return deviceState(RULE, ctx, deviceId, {
       newestTs: null,
       sludge: null,
       scum: null,
@@ -108,10 +111,10 @@ export const septicEvaluator: Evaluator<SepticState> = {
       armed: true,
       level: null,
       time: null,
-    };
+    });
   },
   evaluate(prev: SepticState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     const sp = ctx.site.septicPumping;
     const label = deviceLabel(ctx.site, prev.deviceId);
     switch (input.type) {
@@ -170,20 +173,18 @@ export const septicEvaluator: Evaluator<SepticState> = {
           return { state, effects };
         }
         if (!state.armed) return { state, effects };
-        const key = `${RULE}:${state.siteId}:${state.deviceId}:level:${r.ts}`;
+        const key = alertKey(RULE, state, 'level', r.ts);
         state.level = { key, at: r.ts, reported: frac };
-        effects.push({
-          type: 'open',
-          rule: RULE,
-          siteId: state.siteId,
-          deviceId: state.deviceId,
-          key,
-          at: r.ts,
-          message:
-            `Tank ${label}: sludge + scum ${round6(sum)} in is ${Math.round(frac * 100)}% of the ${depth} in liquid depth ` +
-            `(one third or more): pump the tank (law 000, appendix VII).`,
-          evidence: ev,
-        });
+        effects.push(
+          openAlert(RULE, state, {
+            key,
+            at: r.ts,
+            message:
+              `Tank ${label}: sludge + scum ${round6(sum)} in is ${Math.round(frac * 100)}% of the ${depth} in liquid depth ` +
+              `(one third or more): pump the tank (law 000, appendix VII).`,
+            evidence: ev,
+          }),
+        );
         return { state, effects };
       }
       case 'tick': {
@@ -193,25 +194,22 @@ export const septicEvaluator: Evaluator<SepticState> = {
         const dueSince = addYears(basis, sp.maxYears);
         if (input.now < dueSince) return { state: prev, effects };
         const state = structuredClone(prev);
-        const key = `${RULE}:${state.siteId}:${state.deviceId}:time:${basis}`;
+        const key = alertKey(RULE, state, 'time', basis);
         state.time = { key, at: dueSince, basis };
-        effects.push({
-          type: 'open',
-          rule: RULE,
-          siteId: state.siteId,
-          deviceId: state.deviceId,
-          key,
-          at: dueSince,
-          message:
-            `Tank ${label} was last pumped ${formatLocal(basis, ctx.timezone)}, more than ${sp.maxYears} years ago: ` +
-            `pump the tank (every 2-3 years, law 000, appendix VII).`,
-          evidence: { lastPumpedAt: iso(basis), maxYears: sp.maxYears, dueSince: iso(dueSince) },
-        });
+        effects.push(
+          openAlert(RULE, state, {
+            key,
+            at: dueSince,
+            message:
+              `Tank ${label} was last pumped ${formatLocal(basis, ctx.timezone)}, more than ${sp.maxYears} years ago: ` +
+              `pump the tank (every 2-3 years, law 000, appendix VII).`,
+            evidence: { lastPumpedAt: iso(basis), maxYears: sp.maxYears, dueSince: iso(dueSince) },
+          }),
+        );
         return { state, effects };
       }
       case 'inspection': {
-        if (input.siteId !== prev.siteId || !PUMPOUT_KINDS.includes(input.kind))
-          return { state: prev, effects };
+        if (input.siteId !== prev.siteId || !isPumpOut(input.kind)) return { state: prev, effects };
         const state = structuredClone(prev);
         pumpedOut(state, input.at, { inspectionId: input.id, by: input.inspector }, ctx, effects);
         return { state, effects };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { holdingEvaluator } from '../../gateway/src/rules/holding.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, HOUR, reading, run, T0, tick } from './helpers.ts';
+import { holdingEvaluator } from '../../../gateway/src/rules/holding-tank-pumpout/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, HOUR, reading, run, T0, tick } from '../helpers.ts';
 
 const S = 1000;
 const ctx: RuleContext = ctxOf({

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fractionFilled, sedimentEvaluator, stageVolume } from '../../gateway/src/rules/sediment.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, HOUR, reading, run, T0 } from './helpers.ts';
+import {
+  fractionFilled,
+  sedimentEvaluator,
+  stageVolume,
+} from '../../../gateway/src/rules/sediment-cleanout/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, HOUR, reading, run, T0 } from '../helpers.ts';
 
 const depthCtx: RuleContext = ctxOf({
   kind: 'construction',

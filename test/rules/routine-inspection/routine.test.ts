@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routineEvaluator } from '../../gateway/src/rules/routine.ts';
-import type { RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, HOUR, run, T0, tick } from './helpers.ts';
+import { routineEvaluator } from '../../../gateway/src/rules/routine-inspection/evaluator.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, HOUR, run, T0, tick } from '../helpers.ts';
 
 const ctx = ctxOf({ kind: 'construction' });
 const insp = (at: number, id: string, kind = 'routine'): RuleInput => ({

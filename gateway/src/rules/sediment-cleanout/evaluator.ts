@@ -24,11 +24,13 @@
  * Late data: a sediment depth is a state, not a count, so the newest reading describes the trap. A
  * reading older than the newest one already seen is ignored by this rule (the telemetry keeps it).
  */
-import type { DeviceConfig } from '../config/schema.ts';
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { deviceLabel, deviceOf, formatLocal, iso, round6 } from './util.ts';
+import type { DeviceConfig } from '../../config/schema.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
 
-const RULE = 'sediment-cleanout' as const;
+export const RULE = 'sediment-cleanout' as const;
 /** An open alert is updated when the fill grows by this much since the last report. */
 export const SEDIMENT_UPDATE_STEP = 0.05;
 
@@ -82,23 +84,19 @@ function pct(f: number): string {
   return `${Math.round(f * 100)}%`;
 }
 
-export const sedimentEvaluator: Evaluator<SedimentState> = {
+export const sedimentEvaluator: Evaluator<SedimentState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): SedimentState {
-    if (deviceId === undefined) throw new Error('sediment-cleanout is per device: pass the deviceId');
-    return {
-      v: 1,
-      siteId: ctx.site.id,
-      deviceId,
+    return deviceState(RULE, ctx, deviceId, {
       newestTs: null,
       last: null,
       armed: true,
       episode: null,
       lateIgnored: 0,
-    };
+    });
   },
   evaluate(prev: SedimentState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'alert-closed') {
       if (!prev.episode || prev.episode.key !== input.key) return { state: prev, effects };
       const state = structuredClone(prev);
@@ -170,27 +168,25 @@ export const sedimentEvaluator: Evaluator<SedimentState> = {
       return { state, effects };
     }
     if (!state.armed) return { state, effects };
-    const key = `${RULE}:${state.siteId}:${state.deviceId}:${r.ts}`;
+    const key = alertKey(RULE, state, r.ts);
     state.episode = { key, at: r.ts, peak: { depth, ts: r.ts }, reportedFraction: frac };
-    effects.push({
-      type: 'open',
-      rule: RULE,
-      siteId: state.siteId,
-      deviceId: state.deviceId,
-      key,
-      at: r.ts,
-      message:
-        `Sediment trap ${label} has lost ${pct(frac)} ${basis} (${depth} in of sediment, threshold ` +
-        `${pct(threshold)}): remove sediment (law 001, maintenance during construction, A(1)).`,
-      evidence: {
-        depthIn: depth,
-        fraction: round6(frac),
-        threshold,
-        designDepthIn: design,
-        stageStorage: dev.stageStorage !== undefined,
-        at: iso(r.ts),
-      },
-    });
+    effects.push(
+      openAlert(RULE, state, {
+        key,
+        at: r.ts,
+        message:
+          `Sediment trap ${label} has lost ${pct(frac)} ${basis} (${depth} in of sediment, threshold ` +
+          `${pct(threshold)}): remove sediment (law 001, maintenance during construction, A(1)).`,
+        evidence: {
+          depthIn: depth,
+          fraction: round6(frac),
+          threshold,
+          designDepthIn: design,
+          stageStorage: dev.stageStorage !== undefined,
+          at: iso(r.ts),
+        },
+      }),
+    );
     return { state, effects };
   },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addYears, septicEvaluator } from '../../gateway/src/rules/septic.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, HOUR, reading, run, T0, tick } from './helpers.ts';
+import { addYears, septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, HOUR, reading, run, T0, tick } from '../helpers.ts';
 
 const ctx: RuleContext = ctxOf({
   kind: 'septic',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultSilentMinutes, silentEvaluator } from '../../gateway/src/rules/silent.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, HOUR, MIN, reading, run, T0, tick } from './helpers.ts';
+import { defaultSilentMinutes, silentEvaluator } from '../../../gateway/src/rules/device-silent/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, HOUR, MIN, reading, run, T0, tick } from '../helpers.ts';
 
 const ctx: RuleContext = ctxOf({
   kind: 'construction',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { annualEvaluator, annualSchedule } from '../../gateway/src/rules/annual.ts';
-import type { RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, HOUR, run, tick } from './helpers.ts';
+import { annualEvaluator, annualSchedule } from '../../../gateway/src/rules/annual-inspection/evaluator.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, HOUR, run, tick } from '../helpers.ts';
 
 const ctx = ctxOf({ kind: 'alternative-system' }, 'America/New_York');
 // 2026-06-01 00:00 EDT (UTC-4) = 04:00Z; 2026-07-31 00:00 EDT = 2026-07-31 04:00Z.

@@ -24,11 +24,13 @@
  * - a person closing the alert (e.g. a device taken out of service) silences the rule until the device
  *   sends again.
  */
-import type { DeviceKind } from '../../../shared/src/telemetry.ts';
-import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
-import { deviceLabel, deviceOf, formatDuration, formatLocal, iso, MINUTE } from './util.ts';
+import type { DeviceKind } from '../../../../shared/src/telemetry.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { deviceLabel, deviceOf, formatDuration, formatLocal, iso, MINUTE } from '../util.ts';
 
-const RULE = 'device-silent' as const;
+export const RULE = 'device-silent' as const;
 
 export function defaultSilentMinutes(kind: DeviceKind | undefined): number {
   return kind === 'rain-gauge' ? 60 : 120;
@@ -58,7 +60,7 @@ function gapEffects(
   receivedAt: number,
   ctx: RuleContext,
   limit: number,
-): Effect {
+): Effect<typeof RULE> {
   return {
     type: 'resolve',
     key,
@@ -85,11 +87,7 @@ function openEffect(
   key: string,
 ) {
   const heard = state.newestTs !== null;
-  return {
-    type: 'open' as const,
-    rule: RULE,
-    siteId: state.siteId,
-    deviceId: state.deviceId,
+  return openAlert(RULE, state, {
     key,
     at: from,
     message: heard
@@ -102,26 +100,22 @@ function openEffect(
       detectedAt: iso(now),
       silentAfterMinutes: limit / MINUTE,
     },
-  };
+  });
 }
 
-export const silentEvaluator: Evaluator<SilentState> = {
+export const silentEvaluator: Evaluator<SilentState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): SilentState {
-    if (deviceId === undefined) throw new Error('device-silent is per device: pass the deviceId');
-    return {
-      v: 1,
-      siteId: ctx.site.id,
-      deviceId,
+    return deviceState(RULE, ctx, deviceId, {
       newestTs: null,
       newestReceivedAt: null,
       firstTick: null,
       open: null,
       suppressed: false,
-    };
+    });
   },
   evaluate(prev: SilentState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<typeof RULE>[] = [];
     const limit = silentMs(prev, ctx);
     switch (input.type) {
       case 'reading': {
@@ -143,7 +137,7 @@ export const silentEvaluator: Evaluator<SilentState> = {
             state.open = null;
           }
         } else if (!acknowledged && before !== null && r.ts - before >= limit) {
-          const key = `${RULE}:${state.siteId}:${state.deviceId}:${before}`;
+          const key = alertKey(RULE, state, before);
           state.newestTs = before;
           effects.push(openEffect(state, before, r.receivedAt, ctx, limit, key));
           state.newestTs = r.ts;
@@ -163,7 +157,7 @@ export const silentEvaluator: Evaluator<SilentState> = {
         }
         const state = structuredClone(prev);
         state.firstTick = firstTick;
-        const key = `${RULE}:${state.siteId}:${state.deviceId}:${from}`;
+        const key = alertKey(RULE, state, from);
         state.open = { key, from, detectedAt: now };
         effects.push(openEffect(state, from, now, ctx, limit, key));
         return { state, effects };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { turbidityEvaluator } from '../../gateway/src/rules/turbidity.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { ctxOf, MIN, reading, run, T0, tick } from './helpers.ts';
+import { turbidityEvaluator } from '../../../gateway/src/rules/turbidity-contrast/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, MIN, reading, run, T0, tick } from '../helpers.ts';
 
 const ctx: RuleContext = ctxOf({
   kind: 'construction',

@@ -7,10 +7,10 @@ import {
   stormEvaluator,
   stormEventsOf,
   thresholdTips,
-} from '../../gateway/src/rules/storm.ts';
-import type { RuleContext, RuleInput } from '../../gateway/src/rules/types.ts';
-import { RAIN_DIR } from '../helpers/env.ts';
-import { ctxOf, DAY, HOUR, MIN, reading, run, Sink, shuffle, T0, tick } from './helpers.ts';
+} from '../../../gateway/src/rules/storm-inspection/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { RAIN_DIR } from '../../helpers/env.ts';
+import { ctxOf, DAY, HOUR, MIN, reading, run, Sink, shuffle, T0, tick } from '../helpers.ts';
 
 const MM02 = 0.007874;
 

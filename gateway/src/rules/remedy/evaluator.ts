@@ -5,7 +5,7 @@
  * section 5.030 B 1 d. One evaluator per septic panel (or septic tank with alarm inputs).
  *
  * Inputs: `alarms.pump`, `alarms.blower`, `alarms.panel`, `alarms.highWater` (equipment) and
- * `alarms.field` (absorption field). Each input is debounced in source time (see hold.ts): it counts once
+ * `alarms.field` (absorption field). Each input is debounced in source time (see ../hold.ts): it counts once
  * it has held true for `alarmHoldSeconds` (60), and the remedy clock starts when the held run BEGAN
  * (`at` = first true of that run, `dueAt` = at + 5 d or 30 d). One alert per input per episode, keyed
  * `${rule}:${siteId}:${deviceId}:${input}:${began}`. It resolves when the input has held false for the
@@ -21,7 +21,8 @@
  * the episode's new key opens. If a person resolves the alert (alert-closed), the evaluator stays quiet
  * about that episode; a new episode needs a held normal run first.
  */
-import { ALARM_NAMES, type AlarmName } from '../../../shared/src/telemetry.ts';
+import { ALARM_NAMES, type AlarmName } from '../../../../shared/src/telemetry.ts';
+import { alertKey, openAlert } from '../effects.ts';
 import {
   addSample,
   type BoolTrack,
@@ -30,9 +31,14 @@ import {
   newestTs,
   newTrack,
   pruneTrack,
-} from './hold.ts';
-import type { Effect, Evaluator, RuleContext, RuleId, RuleInput } from './types.ts';
-import { DAY, deviceLabel, formatDuration, formatLocal, iso, SECOND } from './util.ts';
+} from '../hold.ts';
+import { deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, deviceLabel, formatDuration, formatLocal, iso, SECOND } from '../util.ts';
+
+/** The two rules: equipment faults (5 days to remedy) and absorption-field faults (30 days). */
+export const RULES = ['equipment-remedy', 'field-remedy'] as const;
+export type RemedyRule = (typeof RULES)[number];
 
 /** Samples kept per input: the last 7 days of source time, at most 3000. */
 export const ALARM_WINDOW_MS = 7 * DAY;
@@ -46,8 +52,8 @@ export const ALARM_LABELS: Record<AlarmName, string> = {
   field: 'Absorption field',
 };
 
-export function alarmRule(name: AlarmName): RuleId {
-  return name === 'field' ? 'field-remedy' : 'equipment-remedy';
+export function alarmRule(name: AlarmName): RemedyRule {
+  return name === 'field' ? RULES[1] : RULES[0];
 }
 
 type Status = 'open' | 'resolved' | 'closed';
@@ -74,12 +80,14 @@ export interface AlarmState {
   inputs: Partial<Record<AlarmName, InputState>>;
 }
 
-function remedyDays(name: AlarmName, ctx: RuleContext): number {
-  return name === 'field' ? ctx.site.fieldRemedyDays : ctx.site.equipmentRemedyDays;
+/** The remedy deadline of an episode: the days the law gives, and the due time they make. */
+function deadline(name: AlarmName, ep: HeldEpisode, ctx: RuleContext): { days: number; dueAt: number } {
+  const days = name === 'field' ? ctx.site.fieldRemedyDays : ctx.site.equipmentRemedyDays;
+  return { days, dueAt: ep.began + days * DAY };
 }
 
 function keyOf(state: AlarmState, name: AlarmName, began: number): string {
-  return `${alarmRule(name)}:${state.siteId}:${state.deviceId}:${name}:${began}`;
+  return alertKey(alarmRule(name), state, name, began);
 }
 
 function openEffect(
@@ -88,15 +96,10 @@ function openEffect(
   ep: HeldEpisode,
   ctx: RuleContext,
   key: string,
-): Effect {
-  const days = remedyDays(name, ctx);
-  const dueAt = ep.began + days * DAY;
+): Effect<RemedyRule> {
+  const { days, dueAt } = deadline(name, ep, ctx);
   const tz = ctx.timezone;
-  return {
-    type: 'open',
-    rule: alarmRule(name),
-    siteId: state.siteId,
-    deviceId: state.deviceId,
+  return openAlert(alarmRule(name), state, {
     key,
     at: ep.began,
     dueAt,
@@ -111,7 +114,7 @@ function openEffect(
       remedyDays: days,
       holdSeconds: ctx.site.alarmHoldSeconds,
     },
-  };
+  });
 }
 
 function resolveEffect(
@@ -120,10 +123,9 @@ function resolveEffect(
   ep: HeldEpisode,
   ctx: RuleContext,
   key: string,
-): Effect {
+): Effect<RemedyRule> {
   const remedied = ep.remedied!;
-  const days = remedyDays(name, ctx);
-  const dueAt = ep.began + days * DAY;
+  const { days, dueAt } = deadline(name, ep, ctx);
   const within = remedied <= dueAt;
   return {
     type: 'resolve',
@@ -145,7 +147,12 @@ function resolveEffect(
   };
 }
 
-function reconcileInput(state: AlarmState, name: AlarmName, ctx: RuleContext, effects: Effect[]): void {
+function reconcileInput(
+  state: AlarmState,
+  name: AlarmName,
+  ctx: RuleContext,
+  effects: Effect<RemedyRule>[],
+): void {
   const inp = state.inputs[name];
   if (!inp) return;
   const holdMs = ctx.site.alarmHoldSeconds * SECOND;
@@ -244,14 +251,13 @@ function copyState(s: AlarmState): AlarmState {
   return { ...s, inputs };
 }
 
-export const alarmEvaluator: Evaluator<AlarmState> = {
-  rule: ['equipment-remedy', 'field-remedy'],
+export const alarmEvaluator: Evaluator<AlarmState, RemedyRule> = {
+  rule: RULES,
   init(ctx: RuleContext, deviceId?: string): AlarmState {
-    if (deviceId === undefined) throw new Error('remedy rules are per device: pass the deviceId');
-    return { v: 1, siteId: ctx.site.id, deviceId, tickHorizon: null, inputs: {} };
+    return deviceState(RULES.join('+'), ctx, deviceId, { tickHorizon: null, inputs: {} });
   },
   evaluate(prev: AlarmState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect[] = [];
+    const effects: Effect<RemedyRule>[] = [];
     if (input.type === 'reading') {
       const r = input.reading;
       if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId || !r.alarms)
