@@ -1,5 +1,5 @@
 /**
- * Shared helpers for the effects every rule builds: an alert's key and its `open` effect.
+ * Shared helpers for the effects every rule builds: an alert's key, its `open` effect and its `resolve`.
  */
 import type { Effect, Evidence } from './types.ts';
 
@@ -32,4 +32,13 @@ export function openAlert<Id extends string>(
     message: a.message,
     evidence: a.evidence,
   };
+}
+
+/** The `resolve` effect of an alert; `at` is the source time the condition ended (or was met). */
+export function resolveAlert<Id extends string>(
+  key: string,
+  at: number,
+  r: { message: string; evidence: Evidence },
+): Effect<Id> {
+  return { type: 'resolve', key, at, message: r.message, evidence: r.evidence };
 }

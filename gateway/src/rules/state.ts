@@ -9,8 +9,19 @@ export function firstVersion<S>(state: unknown): S {
   return state as S;
 }
 
+/** What every site-level rule's state begins with: its version and its site. */
+export interface SiteStateHead {
+  v: 1;
+  siteId: string;
+}
+
+/** What every per-device rule's state begins with: its version, its site and its device. */
+export interface DeviceStateHead extends SiteStateHead {
+  deviceId: string;
+}
+
 /** The first state of a site-level rule: version 1, its site, and the rule's own fields. */
-export function siteState<T extends object>(ctx: RuleContext, fields: T): { v: 1; siteId: string } & T {
+export function siteState<T extends object>(ctx: RuleContext, fields: T): SiteStateHead & T {
   return { v: 1, siteId: ctx.site.id, ...fields };
 }
 
@@ -20,7 +31,7 @@ export function deviceState<T extends object>(
   ctx: RuleContext,
   deviceId: string | undefined,
   fields: T,
-): { v: 1; siteId: string; deviceId: string } & T {
+): DeviceStateHead & T {
   if (deviceId === undefined) throw new Error(`${rule} is a per-device rule: pass the deviceId`);
   return { v: 1, siteId: ctx.site.id, deviceId, ...fields };
 }

@@ -18,7 +18,7 @@
  * before the letter (same calendar year) is remembered and closes that year's alert as soon as it opens.
  */
 import { alertKey, openAlert } from '../effects.ts';
-import { siteState } from '../state.ts';
+import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { addDays, DAY, formatLocal, iso, localParts, zonedMidnight } from '../util.ts';
 
@@ -57,9 +57,7 @@ interface YearRecord {
   status: 'open' | 'resolved' | 'closed';
 }
 
-export interface AnnualState {
-  v: 1;
-  siteId: string;
+export interface AnnualState extends SiteStateHead {
   years: Record<string, YearRecord>;
   /** Annual inspections not yet matched to a year's alert. */
   unused: Array<{ at: number; id: string; inspector: string }>;

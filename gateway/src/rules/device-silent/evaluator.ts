@@ -25,8 +25,8 @@
  *   sends again.
  */
 import type { DeviceKind } from '../../../../shared/src/telemetry.ts';
-import { alertKey, openAlert } from '../effects.ts';
-import { deviceState } from '../state.ts';
+import { alertKey, openAlert, resolveAlert } from '../effects.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { deviceLabel, deviceOf, formatDuration, formatLocal, iso, MINUTE } from '../util.ts';
 
@@ -36,10 +36,7 @@ export function defaultSilentMinutes(kind: DeviceKind | undefined): number {
   return kind === 'rain-gauge' ? 60 : 120;
 }
 
-export interface SilentState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
+export interface SilentState extends DeviceStateHead {
   newestTs: number | null;
   newestReceivedAt: number | null;
   firstTick: number | null;
@@ -61,10 +58,7 @@ function gapEffects(
   ctx: RuleContext,
   limit: number,
 ): Effect<typeof RULE> {
-  return {
-    type: 'resolve',
-    key,
-    at: to,
+  return resolveAlert(key, to, {
     message:
       `Device ${deviceLabel(ctx.site, state.deviceId)} reported again: no evidence from ` +
       `${formatLocal(from, ctx.timezone)} to ${formatLocal(to, ctx.timezone)} (${formatDuration(to - from)}).`,
@@ -75,7 +69,7 @@ function gapEffects(
       backfilled: receivedAt - to >= limit,
       silentAfterMinutes: limit / MINUTE,
     },
-  };
+  });
 }
 
 function openEffect(

@@ -15,7 +15,7 @@
  */
 import { alertKey, openAlert } from '../effects.ts';
 import { addSample, type BoolTrack, episodesOf, newestTs, newTrack, pruneTrack } from '../hold.ts';
-import { deviceState } from '../state.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, formatLocal, iso, SECOND } from '../util.ts';
 
@@ -23,10 +23,7 @@ export const RULE = 'holding-tank-pumpout' as const;
 /** A level at or below this fraction of highLevelIn shows a pump-out. */
 export const HOLDING_PUMPED_FRACTION = 0.5;
 
-export interface HoldingState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
+export interface HoldingState extends DeviceStateHead {
   newestLevelTs: number | null;
   sawLevel: boolean;
   float: BoolTrack;

@@ -22,7 +22,7 @@
  * about that episode; a new episode needs a held normal run first.
  */
 import { ALARM_NAMES, type AlarmName } from '../../../../shared/src/telemetry.ts';
-import { alertKey, openAlert } from '../effects.ts';
+import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import {
   addSample,
   type BoolTrack,
@@ -32,7 +32,7 @@ import {
   newTrack,
   pruneTrack,
 } from '../hold.ts';
-import { deviceState } from '../state.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, formatDuration, formatLocal, iso, SECOND } from '../util.ts';
 
@@ -72,10 +72,7 @@ interface InputState {
   episodes: EpisodeSnap[];
 }
 
-export interface AlarmState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
+export interface AlarmState extends DeviceStateHead {
   tickHorizon: number | null;
   inputs: Partial<Record<AlarmName, InputState>>;
 }
@@ -90,13 +87,14 @@ function keyOf(state: AlarmState, name: AlarmName, began: number): string {
   return alertKey(alarmRule(name), state, name, began);
 }
 
-function openEffect(
-  state: AlarmState,
-  name: AlarmName,
-  ep: HeldEpisode,
-  ctx: RuleContext,
-  key: string,
-): Effect<RemedyRule> {
+/** One input of one panel, as the effects of its episodes name it. */
+interface InputRef {
+  state: AlarmState;
+  name: AlarmName;
+  ctx: RuleContext;
+}
+
+function openEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string): Effect<RemedyRule> {
   const { days, dueAt } = deadline(name, ep, ctx);
   const tz = ctx.timezone;
   return openAlert(alarmRule(name), state, {
@@ -117,20 +115,11 @@ function openEffect(
   });
 }
 
-function resolveEffect(
-  state: AlarmState,
-  name: AlarmName,
-  ep: HeldEpisode,
-  ctx: RuleContext,
-  key: string,
-): Effect<RemedyRule> {
+function resolveEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string): Effect<RemedyRule> {
   const remedied = ep.remedied!;
   const { days, dueAt } = deadline(name, ep, ctx);
   const within = remedied <= dueAt;
-  return {
-    type: 'resolve',
-    key,
-    at: remedied,
+  return resolveAlert(key, remedied, {
     message:
       `${ALARM_LABELS[name]} alarm at ${deviceLabel(ctx.site, state.deviceId)} back to normal since ` +
       `${formatLocal(remedied, ctx.timezone)}, after ${formatDuration(remedied - ep.began)}: ` +
@@ -144,7 +133,7 @@ function resolveEffect(
       durationSeconds: Math.round((remedied - ep.began) / SECOND),
       holdSeconds: ctx.site.alarmHoldSeconds,
     },
-  };
+  });
 }
 
 function reconcileInput(
@@ -153,6 +142,7 @@ function reconcileInput(
   ctx: RuleContext,
   effects: Effect<RemedyRule>[],
 ): void {
+  const ref: InputRef = { state, name, ctx };
   const inp = state.inputs[name];
   if (!inp) return;
   const holdMs = ctx.site.alarmHoldSeconds * SECOND;
@@ -188,7 +178,7 @@ function reconcileInput(
     let snap: EpisodeSnap;
     if (!old) {
       snap = { key, alertKey: key, began: ep.began, remedied: ep.remedied, alert: 'open', reopens: 0 };
-      effects.push(openEffect(state, name, ep, ctx, key));
+      effects.push(openEffect(ref, ep, key));
       if (inheritClosed.has(ep.began)) {
         effects.push({
           type: 'resolve',
@@ -206,14 +196,14 @@ function reconcileInput(
         // reopens a resolved alert, so this is a new alert under a derived key.
         snap.reopens = old.reopens + 1;
         snap.alertKey = `${key}:r${snap.reopens}`;
-        const e = openEffect(state, name, ep, ctx, snap.alertKey);
+        const e = openEffect(ref, ep, snap.alertKey);
         if (e.type === 'open') e.evidence.reopened = true;
         effects.push(e);
         snap.alert = 'open';
       }
     }
     if (snap.alert === 'open' && ep.remedied !== null) {
-      effects.push(resolveEffect(state, name, ep, ctx, snap.alertKey));
+      effects.push(resolveEffect(ref, ep, snap.alertKey));
       snap.alert = 'resolved';
     }
     next.push(snap);

@@ -17,15 +17,13 @@
  *   and nothing opens until the site is active again (then the clock restarts at the first tick).
  */
 import { alertKey, openAlert } from '../effects.ts';
-import { siteState } from '../state.ts';
+import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, formatLocal, isErosionInspection, iso } from '../util.ts';
 
 export const RULE = 'routine-inspection' as const;
 
-export interface RoutineState {
-  v: 1;
-  siteId: string;
+export interface RoutineState extends SiteStateHead {
   last: { at: number; id: string; kind: string; inspector: string } | null;
   period: { start: number; key: string; dueAt: number; open: boolean } | null;
   seen: string[];

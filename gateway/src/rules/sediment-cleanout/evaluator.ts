@@ -26,7 +26,7 @@
  */
 import type { DeviceConfig } from '../../config/schema.ts';
 import { alertKey, openAlert } from '../effects.ts';
-import { deviceState } from '../state.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
 
@@ -34,10 +34,7 @@ export const RULE = 'sediment-cleanout' as const;
 /** An open alert is updated when the fill grows by this much since the last report. */
 export const SEDIMENT_UPDATE_STEP = 0.05;
 
-export interface SedimentState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
+export interface SedimentState extends DeviceStateHead {
   newestTs: number | null;
   last: { depth: number; ts: number } | null;
   /** False right after a cleanout or manual close, until a reading below the threshold. */

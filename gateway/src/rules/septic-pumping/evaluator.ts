@@ -21,7 +21,7 @@
  * - Late data: levels are states; a reading older than the newest one seen is ignored by this rule.
  */
 import { alertKey, openAlert } from '../effects.ts';
-import { deviceState } from '../state.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
 
@@ -37,10 +37,7 @@ export function isPumpOut(kind: string): boolean {
 export const PUMPED_FRACTION_OF_THRESHOLD = 0.25;
 export const SEPTIC_UPDATE_STEP = 0.05;
 
-export interface SepticState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
+export interface SepticState extends DeviceStateHead {
   newestTs: number | null;
   sludge: number | null;
   scum: number | null;

@@ -2,7 +2,7 @@
  * The storm alert's content: its evidence and message, its `open` effect (for raising it and for moving
  * its crossing), and the resolution by an inspection at or after the crossing.
  */
-import { openAlert } from '../effects.ts';
+import { openAlert, resolveAlert } from '../effects.ts';
 import type { Effect } from '../types.ts';
 import { formatLocal, HOUR, iso } from '../util.ts';
 import { type Cfg, inchesOf, RULE, type StormSnapshot, type StormState } from './events.ts';
@@ -91,11 +91,8 @@ export function inspectedEffect(
   key: string,
   insp: StormInspection,
 ): Effect<typeof RULE> {
-  return {
-    type: 'resolve',
-    key,
-    at: insp.at,
+  return resolveAlert(key, insp.at, {
     message: `Inspected ${formatLocal(insp.at, cfg.tz)} by ${insp.inspector}.`,
     evidence: inspectionEvidence(s, insp),
-  };
+  });
 }

@@ -4,6 +4,7 @@
  * event that late data changed. Pure functions over the evaluator's state (`evaluator.ts`).
  */
 import type { SiteConfig } from '../../config/schema.ts';
+import type { DeviceStateHead } from '../state.ts';
 import type { RuleContext, StormEvent } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, HOUR, round6 } from '../util.ts';
 
@@ -37,10 +38,7 @@ export interface StormSnapshot extends Segment {
   frozen?: boolean;
 }
 
-export interface StormState {
-  v: 1;
-  siteId: string;
-  deviceId: string;
+export interface StormState extends DeviceStateHead {
   /** Recent rain readings, sorted by source ts, unique ts. */
   win: StormEntry[];
   /** What the pruned readings left: the last counter value, the last pruned ts, and unconverted inches. */

@@ -22,7 +22,7 @@
  */
 import type { SiteConfig } from '../../config/schema.ts';
 import { alertKey, openAlert } from '../effects.ts';
-import { siteState } from '../state.ts';
+import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { deviceLabel, formatLocal, HOUR, iso, MINUTE } from '../util.ts';
 
@@ -53,9 +53,7 @@ export interface OutletTrack {
   } | null;
 }
 
-export interface TurbidityState {
-  v: 1;
-  siteId: string;
+export interface TurbidityState extends SiteStateHead {
   /** Recent background readings of the site (all background devices), sorted by source ts. */
   background: Pt[];
   outlets: Record<string, OutletTrack>;
