@@ -193,3 +193,55 @@ export function notifications(db: Database.Database, kind?: string): Notificatio
         .prepare<[string], NotificationRow>('SELECT * FROM notification_events WHERE kind = ? ORDER BY id')
         .all(kind);
 }
+
+/** A stub evaluator on site-a whose next reading yields exactly the effects queued by the test. */
+export function driven() {
+  const queue: Effect[][] = [];
+  const evaluator = scripted(['holding-tank-pumpout', 'storm-inspection'], (input) =>
+    input.type === 'reading' ? (queue.shift() ?? []) : [],
+  );
+  return { evaluator, queue };
+}
+export type Driven = ReturnType<typeof driven>;
+
+/** An `open` effect on site-a's panel (a high tank, unless `extra` says otherwise). */
+export const open = (
+  key: string,
+  at: number,
+  dueAt: number | undefined,
+  extra: Partial<Effect> = {},
+): Effect =>
+  ({
+    type: 'open',
+    rule: 'holding-tank-pumpout',
+    siteId: 'site-a',
+    deviceId: 'panel-1',
+    key,
+    at,
+    ...(dueAt !== undefined ? { dueAt } : {}),
+    message: `tank high (${key})`,
+    evidence: { levelIn: 70 },
+    ...extra,
+  }) as Effect;
+
+/** An engine on a fresh file whose only evaluator is a driven one on site-a. */
+export function drivenHarness(): { tmp: ReturnType<typeof tempDir>; drv: Driven; h: Harness } {
+  const tmp = tempDir();
+  const drv = driven();
+  const h = makeEngine(join(tmp.dir, 'gw.db'), (site) =>
+    site.id === 'site-a' ? [{ evaluator: drv.evaluator }] : [],
+  );
+  return { tmp, drv, h };
+}
+
+/** Queues effects for the driven evaluator and sends it one reading, now. */
+export function emitReading(h: Harness, drv: Driven, effects: Effect[]) {
+  drv.queue.push(effects);
+  return h.engine.handleReadings([reading('site-a', 'panel-1', h.clock.now, { levelIn: 70 })]);
+}
+
+export function closeHarness(h: Harness, tmp: ReturnType<typeof tempDir>): void {
+  h.engine.stop();
+  if (h.db.open) h.db.close();
+  tmp.cleanup();
+}

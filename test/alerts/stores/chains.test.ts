@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chainHash } from '../../gateway/src/alerts/stores/chains.ts';
-import type { Effect } from '../../gateway/src/rules/types.ts';
-import { canonicalJson } from '../../gateway/src/store/chain.ts';
-import { H, type Harness, makeEngine, reading, scripted, T0, tempDir } from './support.ts';
+import { chainHash } from '../../../gateway/src/alerts/stores/chains.ts';
+import type { Effect } from '../../../gateway/src/rules/types.ts';
+import { canonicalJson } from '../../../gateway/src/store/chain.ts';
+import { H, type Harness, makeEngine, reading, scripted, T0, tempDir } from '../support.ts';
 
 let tmp: ReturnType<typeof tempDir>;
 let h: Harness;
