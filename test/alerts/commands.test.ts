@@ -130,3 +130,32 @@ describe("people's actions", () => {
     expect(h.engine.verifyChain(undefined, undefined, 'extensions').ok).toBe(true);
   });
 });
+
+describe("an engineer's letter extends only the deadlines the law lets it", () => {
+  it('refuses the 24-hour storm inspection, the 7-day report and the annual inspection; extends a remedy', () => {
+    const due = T0 + 24 * H;
+    const refused = ['storm-inspection', 'routine-inspection', 'annual-inspection'] as const;
+    for (const rule of refused) emit(open(rule, T0, due, { rule } as Partial<Effect>));
+    emit(open('field', T0, T0 + 30 * 24 * H, { rule: 'field-remedy' } as Partial<Effect>));
+    const byKey = (key: string) => h.engine.listAlerts().find((a) => a.message === `tank high (${key})`)!;
+    const letter = { newDueAt: due + 48 * H, engineer: 'P. Smith, PE', letterRef: 'LTR-1' };
+    for (const rule of refused) {
+      const a = byKey(rule);
+      expect(() => h.engine.extend(a.id, 'eng', letter)).toThrow(
+        expect.objectContaining({
+          code: 'BAD_EXTENSION',
+          message: expect.stringMatching(/allows no extension/),
+        }),
+      );
+      const after = h.engine.getAlert(a.id)!;
+      expect(after.dueAt).toBe(new Date(due).toISOString());
+      expect(after.history.map((e) => e.action)).toEqual(['raised']);
+    }
+    expect(h.engine.listExtensions()).toEqual([]);
+    const field = byKey('field');
+    const x = h.engine.extend(field.id, 'eng', { ...letter, newDueAt: T0 + 40 * 24 * H });
+    expect(x.dueAt).toBe(new Date(T0 + 40 * 24 * H).toISOString());
+    expect(h.engine.listExtensions()).toHaveLength(1);
+    expect(notifications(h.db, 'extension')).toHaveLength(1);
+  });
+});

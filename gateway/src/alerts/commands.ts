@@ -2,7 +2,7 @@
  * People's commands: acknowledge, resolve with a note, extend by an engineer's letter, and record an
  * inspection. Each is checked, then runs as one unit of work; refusals are `AlertError`s with a code.
  */
-import { rulesClosedByInspection } from '../rules/index.ts';
+import { allowsExtension, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { type AlertDto, INSPECTION_KINDS, type InspectionDto, toIso } from './dto.ts';
 import { AlertError } from './errors.ts';
@@ -54,7 +54,10 @@ export class Commands {
     });
   }
 
-  /** Records an engineer's extension letter: moves the due time later, keeps the old one in history. */
+  /**
+   * Records an engineer's extension letter: moves the due time later, keeps the old one in history.
+   * Only for rules whose module allows it (the law lets a letter extend a remedy deadline, nothing else).
+   */
   extend(id: string, actor: string, ext: ExtensionInput): AlertDto {
     if (!Number.isFinite(ext.newDueAt)) throw new AlertError('BAD_EXTENSION', 'newDueAt must be a time');
     if (!ext.engineer?.trim()) throw new AlertError('BAD_EXTENSION', 'the engineer is required');
@@ -62,6 +65,8 @@ export class Commands {
     return this.o.unit.runForAlert(this.o.now(), id, (u) => {
       const row = this.mustGet(id);
       if (row.status === 'resolved') throw new AlertError('ALREADY_RESOLVED', `alert ${id} is resolved`);
+      if (!allowsExtension(row.rule))
+        throw new AlertError('BAD_EXTENSION', `the ${row.rule} rule allows no extension of its deadline`);
       const due = row.due_at;
       if (due === null) throw new AlertError('BAD_EXTENSION', `alert ${id} has no deadline to extend`);
       if (ext.newDueAt <= due)

@@ -18,7 +18,14 @@ const alertsQuery = z.strictObject({
 });
 const idParams = z.strictObject({ id: z.string().min(1) });
 const ackBody = z.strictObject({ note: z.string().max(4000).optional() });
-const resolveBody = z.strictObject({ note: z.string().trim().min(1, 'a note is required').max(4000) });
+/** The note is required; the engine refuses a missing or empty one with NOTE_REQUIRED. */
+const resolveBody = z.strictObject({
+  note: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe('required: what was done, by whom (NOTE_REQUIRED without it)'),
+});
 const extendBody = z.strictObject({
   newDueAt: z.iso.datetime({ offset: true }),
   engineer: z.string().trim().min(1),
@@ -114,7 +121,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const caller = ctx.auth.require(req, 'inspector');
       const { id } = parseWith(idParams, req.params);
       const body = parseWith(resolveBody, req.body);
-      return c.resolve(id, caller.name, body.note);
+      return c.resolve(id, caller.name, body.note ?? '');
     },
   );
 
@@ -146,7 +153,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/inspections',
     doc(
       'inspections',
-      'Record an inspection; closes the storm-inspection alerts it covers and restarts the 7-day clock',
+      'Record an inspection; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock',
       {
         body: openapi(inspectionBody),
         ...secured,
