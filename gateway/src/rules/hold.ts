@@ -25,7 +25,7 @@
  * pruned run, and that run); a sample older than the newest pruned one is dropped and counted.
  *
  * The hold is one site parameter, `alarmHoldSeconds`, shared by every rule that debounces a float or a
- * fault contact (`remedy/`, `holding-tank-pumpout/`): both declare `holdParams`.
+ * fault contact (the remedy rules and the holding-tank rule): each declares `holdParams`.
  */
 import { z } from 'zod';
 

@@ -84,4 +84,24 @@ describe('routine-inspection', () => {
     const alerts = [...sink.alerts.values()];
     expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, dueAt: T0 + 9 * DAY });
   });
+
+  it('an inspection dated before the period began does not meet it; one after does', () => {
+    // The clock started at the first tick (no inspection on record): a report dated a day before it is on
+    // record as the last inspection, but the period it did not cover stays open.
+    const { sink, state } = feed([tick(T0), insp(T0 - DAY, 'old')]);
+    expect(sink.count('resolve')).toBe(0);
+    expect([...sink.alerts.values()][0]).toMatchObject({ at: T0, status: 'open' });
+    expect(state.last?.id).toBe('old');
+    // After a person closed a period, the next begins then: an inspection between the two is not its.
+    const closed = feed([
+      tick(T0),
+      { type: 'alert-closed', key: `routine-inspection:s1:${T0}`, at: T0 + 2 * DAY, how: 'manual' },
+      insp(T0 + DAY, 'between'),
+      insp(T0 + 3 * DAY, 'after'),
+    ]).sink;
+    const alerts = [...closed.alerts.values()];
+    expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, status: 'resolved', resolvedAt: T0 + 3 * DAY });
+    expect(alerts[1]!.resolution).toMatchObject({ inspectionId: 'after' });
+    expect(alerts[2]).toMatchObject({ at: T0 + 3 * DAY, status: 'open' });
+  });
 });

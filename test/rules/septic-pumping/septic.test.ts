@@ -73,4 +73,30 @@ describe('septic-pumping', () => {
     const c = ctxOf({ kind: 'septic', devices: [{ id: 'tank', kind: 'septic-tank', liquidDepthIn: 60 }] });
     expect(feed([tick(T0)], c).sink.alerts.size).toBe(0);
   });
+
+  it('a pump-out meets only the duties begun at or before it', () => {
+    const pumped = (at: number, id: string): RuleInput => ({
+      type: 'inspection',
+      siteId: 's1',
+      at,
+      kind: 'cleanout',
+      inspector: 'Pumper Co',
+      id,
+    });
+    const last = Date.parse('2023-03-15T12:00:00Z');
+    // The level alert opens at T0 + DAY; a pump-out logged late, dated before it, leaves it open.
+    const { sink } = feed([
+      lvl(T0 + DAY, { sludgeIn: 14, scumIn: 6 }),
+      pumped(T0, 'early'),
+      pumped(T0 + 2 * DAY, 'p2'),
+    ]);
+    const level = [...sink.alerts.values()].find((a) => a.key.includes(':level:'))!;
+    expect(level).toMatchObject({ status: 'resolved', resolvedAt: T0 + 2 * DAY });
+    expect(level.resolution).toMatchObject({ inspectionId: 'p2' });
+    // The time alert counts from the pump-out of 2023-03-15: one dated before that is not its pump-out.
+    const time = feed([tick(T0), pumped(last - DAY, 'older'), pumped(last + DAY, 'newer')]).sink;
+    const t = [...time.alerts.values()][0]!;
+    expect(t).toMatchObject({ key: `septic-pumping:s1:tank:time:${last}`, resolvedAt: last + DAY });
+    expect(t.resolution).toMatchObject({ inspectionId: 'newer' });
+  });
 });

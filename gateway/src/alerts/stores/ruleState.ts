@@ -1,6 +1,7 @@
 /**
  * The rules' states: one JSON row per binding, keyed (site, rule, device or ''); the rule column is the
- * binding's ids joined by `+` (e.g. `equipment-remedy+field-remedy`), as release 0.1.0 stored it.
+ * binding's rule ids joined by `+` (the remedy module's two ids, for its evaluator), as release 0.1.0
+ * stored it.
  */
 import type { Db } from '../types.ts';
 

@@ -11,7 +11,8 @@
  *   the septic 'annual' report and a 'cleanout' record, see ../util.ts), that is newer than the last
  *   one restarts the clock: it resolves the current period's alert (evidence: inspection, onTime) and
  *   opens the next, due 7 x 24 h after that inspection. An inspection logged late, older than the latest
- *   one on record, changes nothing (the clock runs from the latest).
+ *   one on record, changes nothing (the clock runs from the latest). One dated before the current
+ *   period began does not meet it either: the period's duty begins at its start.
  * - A person closing the alert (alert-closed) without an inspection restarts the clock at that moment.
  * - An inactive site (`active: false`) has no routine duty: its open alert is resolved at the next tick
  *   and nothing opens until the site is active again (then the clock restarts at the first tick).
@@ -97,6 +98,9 @@ export const routineEvaluator: Evaluator<RoutineState, typeof RULE> = {
         if (state.seen.length > 50) state.seen.splice(0, state.seen.length - 50);
         if (state.last && input.at <= state.last.at) return { state, effects };
         state.last = { at: input.at, id: input.id, kind: input.kind, inspector: input.inspector };
+        // An inspection dated before the current period began (its clock started later: at the first
+        // tick, or when a person closed the period before) does not meet it; it is the last on record.
+        if (state.period && input.at < state.period.start) return { state, effects };
         if (state.period?.open) {
           const p = state.period;
           effects.push({

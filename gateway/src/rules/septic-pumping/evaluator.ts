@@ -16,11 +16,12 @@
  *   that much higher (a drop of a quarter of the threshold or more from the peak since the last
  *   pump-out), or an 'inspection' input of kind 'cleanout' (also 'pump-out', 'pumpout', 'pumping'). It resolves
  *   both alerts with evidence and restarts the time clock. After a pump-out a new level alert needs a
- *   reading below the threshold first.
+ *   reading below the threshold first. A pump-out meets only the duties begun at or before it: a level
+ *   alert raised after it, or a time alert counted from a later pump-out, stays open.
  * - No due time: appendix VII is a guideline with no deadline; the alert itself says it is time.
  * - Late data: levels are states; a reading older than the newest one seen is ignored by this rule.
  */
-import { alertKey, openAlert } from '../effects.ts';
+import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
@@ -80,20 +81,27 @@ function pumpedOut(
 ): void {
   const label = deviceLabel(ctx.site, state.deviceId);
   state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? at, at);
-  for (const a of [state.level, state.time]) {
-    if (!a) continue;
-    effects.push({
-      type: 'resolve',
-      key: a.key,
-      at,
-      message: `Tank ${label} pumped out ${formatLocal(at, ctx.timezone)}.`,
-      evidence: { pumpedAt: iso(at), ...how },
-    });
+  const resolve = (a: { key: string }) =>
+    effects.push(
+      resolveAlert(a.key, at, {
+        message: `Tank ${label} pumped out ${formatLocal(at, ctx.timezone)}.`,
+        evidence: { pumpedAt: iso(at), ...how },
+      }),
+    );
+  // A pump-out meets the duties that began at or before it: the level alert's from its reading, the
+  // time alert's from the pump-out it counts from. One dated earlier (logged late) leaves them open.
+  if (state.level && state.level.at <= at) {
+    resolve(state.level);
+    state.level = null;
   }
-  state.level = null;
-  state.time = null;
-  state.peakSum = 0;
-  state.armed = false;
+  if (state.time && state.time.basis <= at) {
+    resolve(state.time);
+    state.time = null;
+  }
+  if (state.level === null) {
+    state.peakSum = 0;
+    state.armed = false;
+  }
 }
 
 export const septicEvaluator: Evaluator<SepticState, typeof RULE> = {
