@@ -8,6 +8,7 @@ import { type Config, configSchema, type SiteConfig } from '../../gateway/src/co
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { bindRule, type RuleId } from '../../gateway/src/rules/index.ts';
+import type { RuleState } from '../../gateway/src/rules/module.ts';
 import { firstVersion } from '../../gateway/src/rules/state.ts';
 import type { Effect, Evaluator, RuleInput } from '../../gateway/src/rules/types.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
@@ -125,10 +126,11 @@ export function reading(
   };
 }
 
-/** A stub evaluator for a site, per device when `deviceId` is set. */
+/** A stub evaluator for a site, per device when `deviceId` is set; its state at version 1 by default. */
 export interface StubBinding {
   evaluator: Evaluator<unknown>;
   deviceId?: string;
+  state?: RuleState<unknown>;
 }
 
 /** Binds stub evaluators as the engine binds the rule modules (state version 1). */
@@ -138,7 +140,7 @@ function bindStubs(site: SiteConfig, stubs: StubBinding[]) {
       {
         name: [s.evaluator.rule].flat().join('+'),
         evaluator: s.evaluator as Evaluator<unknown, RuleId>,
-        state: { version: 1, upgrade: firstVersion },
+        state: s.state ?? { version: 1, upgrade: firstVersion },
       },
       site,
       s.deviceId,
