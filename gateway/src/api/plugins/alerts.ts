@@ -129,7 +129,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/alerts/:id/extend',
     doc(
       'alerts',
-      "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history",
+      "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history. Only a rule the law lets a letter extend (the remedy rules) takes one: others answer BAD_EXTENSION",
       {
         params: openapi(idParams),
         body: openapi(extendBody),
