@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stormEvaluator } from '../../gateway/src/rules/storm.ts';
+import { stormEvaluator } from '../../gateway/src/rules/storm-inspection/evaluator.ts';
 import type { Evaluator } from '../../gateway/src/rules/types.ts';
 import { H, type Harness, makeEngine, notifications, reading, T0, tempDir } from './support.ts';
 

@@ -2,16 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  type AlertEvent,
-  ComplianceEngine,
-  type EvaluatorInstance,
-} from '../../gateway/src/alerts/engine.ts';
+import { type AlertEvent, ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
-import type { Effect, Evaluator, RuleId, RuleInput } from '../../gateway/src/rules/types.ts';
+import { bindRule, type RuleId } from '../../gateway/src/rules/index.ts';
+import type { RuleState } from '../../gateway/src/rules/module.ts';
+import { firstVersion } from '../../gateway/src/rules/state.ts';
+import type { Effect, Evaluator, RuleInput } from '../../gateway/src/rules/types.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 
@@ -127,6 +126,29 @@ export function reading(
   };
 }
 
+/** A stub evaluator for a site, per device when `deviceId` is set; its state at version 1 by default. */
+export interface StubBinding {
+  evaluator: Evaluator<unknown>;
+  deviceId?: string;
+  state?: RuleState<unknown>;
+}
+
+/** Binds stub evaluators as the engine binds the rule modules (state version 1). */
+function bindStubs(site: SiteConfig, stubs: StubBinding[]) {
+  return stubs.map((s) =>
+    bindRule(
+      {
+        name: [s.evaluator.rule].flat().join('+'),
+        evaluator: s.evaluator as Evaluator<unknown, RuleId>,
+        state: s.state ?? { version: 1, upgrade: firstVersion },
+      },
+      site,
+      s.deviceId,
+      s.deviceId === undefined ? [] : [s.deviceId],
+    ),
+  );
+}
+
 export interface Harness {
   engine: ComplianceEngine;
   db: Database.Database;
@@ -139,7 +161,7 @@ export interface Harness {
 
 export function makeEngine(
   file: string,
-  evaluatorsFor: (site: SiteConfig) => EvaluatorInstance[],
+  evaluatorsFor: (site: SiteConfig) => StubBinding[],
   opts: { config?: Config; now?: number; tickIntervalMs?: number } = {},
 ): Harness {
   const db = openDb(file);
@@ -150,7 +172,7 @@ export function makeEngine(
   const engine = new ComplianceEngine({
     db,
     config: opts.config ?? testConfig(),
-    evaluatorsFor,
+    evaluatorsFor: (site) => bindStubs(site, evaluatorsFor(site)),
     now: () => clock.now,
     log: silentLog,
     metrics,
@@ -172,4 +194,56 @@ export function notifications(db: Database.Database, kind?: string): Notificatio
     : db
         .prepare<[string], NotificationRow>('SELECT * FROM notification_events WHERE kind = ? ORDER BY id')
         .all(kind);
+}
+
+/** A stub evaluator on site-a whose next reading yields exactly the effects queued by the test. */
+export function driven() {
+  const queue: Effect[][] = [];
+  const evaluator = scripted(['holding-tank-pumpout', 'storm-inspection'], (input) =>
+    input.type === 'reading' ? (queue.shift() ?? []) : [],
+  );
+  return { evaluator, queue };
+}
+export type Driven = ReturnType<typeof driven>;
+
+/** An `open` effect on site-a's panel (a high tank, unless `extra` says otherwise). */
+export const open = (
+  key: string,
+  at: number,
+  dueAt: number | undefined,
+  extra: Partial<Effect> = {},
+): Effect =>
+  ({
+    type: 'open',
+    rule: 'holding-tank-pumpout',
+    siteId: 'site-a',
+    deviceId: 'panel-1',
+    key,
+    at,
+    ...(dueAt !== undefined ? { dueAt } : {}),
+    message: `tank high (${key})`,
+    evidence: { levelIn: 70 },
+    ...extra,
+  }) as Effect;
+
+/** An engine on a fresh file whose only evaluator is a driven one on site-a. */
+export function drivenHarness(): { tmp: ReturnType<typeof tempDir>; drv: Driven; h: Harness } {
+  const tmp = tempDir();
+  const drv = driven();
+  const h = makeEngine(join(tmp.dir, 'gw.db'), (site) =>
+    site.id === 'site-a' ? [{ evaluator: drv.evaluator }] : [],
+  );
+  return { tmp, drv, h };
+}
+
+/** Queues effects for the driven evaluator and sends it one reading, now. */
+export function emitReading(h: Harness, drv: Driven, effects: Effect[]) {
+  drv.queue.push(effects);
+  return h.engine.handleReadings([reading('site-a', 'panel-1', h.clock.now, { levelIn: 70 })]);
+}
+
+export function closeHarness(h: Harness, tmp: ReturnType<typeof tempDir>): void {
+  h.engine.stop();
+  if (h.db.open) h.db.close();
+  tmp.cleanup();
 }

@@ -35,10 +35,28 @@ describe('HTTP API', () => {
         { qos: 1 },
       );
     await c.endAsync();
+    // A pump alarm on oak-lane's panel the same day, held for two minutes: an equipment-remedy alert,
+    // whose deadline an engineer's letter may extend.
+    const panel = await mqtt.connectAsync(gw.mqttUrl, {
+      username: 'oak-lane/panel-1',
+      password: 'pw-panel-1',
+    });
+    for (let i = 0; i <= 2; i++)
+      await panel.publishAsync(
+        'sites/oak-lane/devices/panel-1/telemetry',
+        JSON.stringify({ ts: t0 + i * 60_000, seq: i, alarms: { pump: true } }),
+        { qos: 1 },
+      );
+    await panel.endAsync();
     await waitFor(
       async () => (await get<unknown[]>('/api/alerts?rule=storm-inspection')).length === 1,
       10_000,
       'the storm alert',
+    );
+    await waitFor(
+      async () => (await get<unknown[]>('/api/alerts?rule=equipment-remedy')).length === 1,
+      10_000,
+      'the remedy alert',
     );
   });
   afterAll(async () => gw?.cleanup());
@@ -94,7 +112,7 @@ describe('HTTP API', () => {
   });
 
   it('records an extension by an engineer, keeping the old due time', async () => {
-    const [alert] = await get<Array<{ id: string; dueAt: string }>>('/api/alerts?rule=storm-inspection');
+    const [alert] = await get<Array<{ id: string; dueAt: string }>>('/api/alerts?rule=equipment-remedy');
     const newDue = new Date(Date.parse(alert!.dueAt) + 48 * 3_600_000).toISOString();
     const body = JSON.stringify({ newDueAt: newDue, engineer: 'Eve Engineer PE', letterRef: 'L-2026-114' });
     expect(
@@ -153,14 +171,19 @@ describe('HTTP API', () => {
     const json = await get<{ summary: Record<string, number>; evidence: { chains: Array<{ ok: boolean }> } }>(
       `/api/reports/compliance?${q}`,
     );
-    expect(json.summary).toMatchObject({ qualifyingStorms: 1, stormInspectionsOnTime: 1, extensions: 1 });
+    // The extension is of oak-lane's remedy alert: it shows in that site's report.
+    const oak = 'siteId=oak-lane&from=2026-11-01T00:00:00Z&to=2026-11-30T00:00:00Z';
+    const oakJson = await get<{ summary: Record<string, number> }>(`/api/reports/compliance?${oak}`);
+    expect(json.summary).toMatchObject({ qualifyingStorms: 1, stormInspectionsOnTime: 1 });
+    expect(oakJson.summary).toMatchObject({ extensions: 1 });
     expect(json.evidence.chains.every((c) => c.ok)).toBe(true);
     const csv = await fetch(`${gw.httpUrl}/api/reports/compliance?${q}&format=csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = await csv.text();
     expect(text.split('\r\n')[0]).toBe('section,id,rule,device,began,due,done,status,detail');
     expect(text).toMatch(/^storm,.*,storm-inspection,rg-1,.*,on-time,/m);
-    expect(text).toMatch(/^extension,.*L-2026-114/m);
+    const oakCsv = await (await fetch(`${gw.httpUrl}/api/reports/compliance?${oak}&format=csv`)).text();
+    expect(oakCsv).toMatch(/^extension,.*L-2026-114/m);
     const html = await fetch(`${gw.httpUrl}/api/reports/compliance?${q}&format=html`);
     expect(html.status).toBe(200);
     const page = await html.text();

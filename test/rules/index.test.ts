@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyInputs, evaluatorsFor, ruleContext } from '../../gateway/src/rules/index.ts';
-import { RULE_IDS, type RuleId } from '../../gateway/src/rules/types.ts';
+import {
+  applyInputs,
+  evaluatorsFor,
+  RULE_IDS,
+  type RuleId,
+  ruleContext,
+} from '../../gateway/src/rules/index.ts';
 import { DAY, HOUR, reading, site, T0, tick } from './helpers.ts';
 
 describe('rule registry', () => {

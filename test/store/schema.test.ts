@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AlertStore } from '../../gateway/src/alerts/alertStore.ts';
+import { EvidenceChains } from '../../gateway/src/alerts/stores/chains.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { ReadingStore } from '../../gateway/src/store/readings.ts';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../gateway/src/store/schema/index.ts';
@@ -89,7 +89,7 @@ describe('the storage schema', () => {
     const db = openDatabase(dir);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     for (const [t, n] of Object.entries(counts)) expect(count(db, t), t).toBe(n);
-    const alerts = new AlertStore(db);
+    const alerts = new EvidenceChains(db);
     expect(alerts.chainHead('alert_history')).toEqual(heads);
     for (const table of ['alert_history', 'inspections', 'extensions'] as const)
       expect(alerts.verifyChain(undefined, undefined, table), table).toMatchObject({ ok: true });

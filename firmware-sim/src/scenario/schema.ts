@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RULE_IDS } from '../../../gateway/src/rules/types.ts';
+import { RULE_IDS } from '../../../gateway/src/rules/index.ts';
 import { ALARM_NAMES } from '../../../shared/src/telemetry.ts';
 import { DURATION_RE, OFFSET_RE } from '../util/time.ts';
 

@@ -2,7 +2,7 @@
  * The shapes the alert engine hands to the API, reports and notifications. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { RULE_IDS } from '../rules/types.ts';
+import { RULE_IDS } from '../rules/index.ts';
 
 const iso = z.iso.datetime();
 
@@ -28,9 +28,6 @@ export const resolutionSchema = z.enum(RESOLUTIONS);
 export const INSPECTION_KINDS = ['routine', 'storm', 'annual', 'cleanout', 'other'] as const;
 export const inspectionKindSchema = z.enum(INSPECTION_KINDS);
 export type InspectionKind = z.infer<typeof inspectionKindSchema>;
-
-/** Inspection kinds that count as an erosion and sediment control inspection (they close storm alerts). */
-export const STORM_COVERING_KINDS: readonly InspectionKind[] = ['storm', 'routine', 'other'];
 
 export const alertHistoryEntrySchema = z.object({
   seq: z.number().int(),

@@ -1,17 +1,11 @@
 import { z } from 'zod';
 import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
+import { mergeParams } from '../rules/module.ts';
+import { RULE_MODULES } from '../rules/registry.ts';
 
 const id = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only (no "/", "+" or "#")');
-
-/** A stage-storage table: depth of sediment (in) to stored volume (any unit), ascending depths. */
-const stageStorage = z
-  .array(z.tuple([z.number().min(0), z.number().min(0)]))
-  .min(2)
-  .refine((t) => t.every((row, i) => i === 0 || (row[0] > t[i - 1]![0] && row[1] >= t[i - 1]![1])), {
-    message: 'depths must ascend and volumes must not decrease',
-  });
 
 export const deviceSchema = z
   .strictObject({
@@ -20,17 +14,12 @@ export const deviceSchema = z
     name: z.string().optional(),
     /** Rain gauges: calibration, inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
     inchesPerTip: z.number().positive().max(1).optional(),
-    /** Sediment traps: design sediment depth (in) whose loss of half triggers a cleanout; or a stage-storage table. */
-    designDepthIn: z.number().positive().optional(),
-    stageStorage: stageStorage.optional(),
     /** Turbidity: upstream background or outlet. */
     role: z.enum(['background', 'outlet']).optional(),
     /** Tanks: liquid depth (in); a level, sludge or scum deeper than this is absurd. */
     liquidDepthIn: z.number().positive().optional(),
-    /** Holding tanks: the high level (in) that calls for a pump-out. */
-    highLevelIn: z.number().positive().optional(),
-    /** Minutes without a message before `device-silent` fires; defaults by kind. */
-    silentAfterMinutes: z.number().positive().optional(),
+    /** The rules' device parameters (a trap's design depth, a holding tank's high level, silence), from their modules. */
+    ...mergeParams(RULE_MODULES, 'device'),
     /** MQTT login: username (default `siteId/deviceId`) and a password hash made by `npm run hash-password`. */
     username: z.string().min(1).optional(),
     passwordHash: z
@@ -44,12 +33,8 @@ export const deviceSchema = z
   .superRefine((d, ctx) => {
     if (d.kind === 'rain-gauge' && d.inchesPerTip === undefined)
       ctx.addIssue({ code: 'custom', path: ['inchesPerTip'], message: 'a rain gauge needs its calibration' });
-    if (d.kind === 'sediment-trap' && d.designDepthIn === undefined && d.stageStorage === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['designDepthIn'],
-        message: 'a sediment trap needs designDepthIn or stageStorage',
-      });
+    for (const m of RULE_MODULES)
+      m.checkDevice?.(d, (key, message) => ctx.addIssue({ code: 'custom', path: [key], message }));
     if (d.kind === 'turbidity' && d.role === undefined)
       ctx.addIssue({
         code: 'custom',
@@ -60,6 +45,8 @@ export const deviceSchema = z
 export type DeviceConfig = z.infer<typeof deviceSchema>;
 
 const roleName = z.enum(['officer', 'owner', 'engineer', 'developer']);
+/** Who a recipient is to a site; rules name the roles that must act on them. */
+export type RecipientRole = z.infer<typeof roleName>;
 
 export const recipientSchema = z.strictObject({
   role: roleName,
@@ -74,46 +61,8 @@ export const siteSchema = z.strictObject({
   kind: z.enum(['construction', 'alternative-system', 'septic', 'holding-tank']),
   timezone: z.string().optional(),
   active: z.boolean().default(true),
-  storm: z
-    .strictObject({
-      thresholdIn: z.number().positive().default(0.5),
-      interEventHours: z.number().positive().default(6),
-      dueFrom: z.enum(['end', 'threshold']).default('end'),
-      dueHours: z.number().positive().default(24),
-    })
-    .prefault({}),
-  routineInspectionDays: z.number().positive().default(7),
-  sedimentCleanoutFraction: z.number().gt(0).lt(1).default(0.5),
-  /** A cleanout shows as a drop in sediment depth of at least this fraction of the design depth. */
-  cleanoutDropFraction: z.number().gt(0).lt(1).default(0.25),
-  turbidity: z.strictObject({ marginNtu: z.number().positive().default(50) }).prefault({}),
-  alarmHoldSeconds: z.number().min(0).default(60),
-  equipmentRemedyDays: z.number().positive().default(5),
-  fieldRemedyDays: z.number().positive().default(30),
-  annualInspection: z
-    .strictObject({
-      letterMonth: z.number().int().min(1).max(12).default(6),
-      letterDay: z.number().int().min(1).max(31).default(1),
-      withinDays: z.number().positive().default(60),
-      /** The fixed latest date, MM-DD; the earlier of the two applies unless `rule` says otherwise. */
-      notAfter: z
-        .string()
-        .regex(/^\d\d-\d\d$/)
-        .default('09-01'),
-      rule: z.enum(['earlier', 'later']).default('earlier'),
-    })
-    .prefault({}),
-  septicPumping: z
-    .strictObject({
-      fraction: z
-        .number()
-        .gt(0)
-        .lt(1)
-        .default(1 / 3),
-      maxYears: z.number().positive().default(3),
-      lastPumpedAt: z.iso.datetime({ offset: true }).optional(),
-    })
-    .prefault({}),
+  /** The rules' site parameters (storm, routineInspectionDays, ...), from their modules (rules/README.md). */
+  ...mergeParams(RULE_MODULES, 'site'),
   recipients: z.array(recipientSchema).default([]),
   devices: z.array(deviceSchema).default([]),
 });

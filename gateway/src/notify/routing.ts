@@ -2,7 +2,7 @@
  * Who gets which notification, per site (no configuration yet):
  *   - raise, overdue, extension and resolve go to every recipient of the site: the officer is told
  *     of every storm and every missed deadline, owners and engineers of every fault and remedy.
- *   - reminder goes only to the recipients responsible for acting on the rule (RESPONSIBLE_ROLES).
+ *   - reminder goes only to the recipients responsible for acting on the rule (the rule module's `duty.responsible`).
  *     If none of the site's recipients has a responsible role, it goes to all of them: a reminder is
  *     never lost for want of a matching role.
  * A recipient gets a webhook if it has a `webhook` URL and an e-mail if it has an `email` address.
@@ -11,23 +11,8 @@
  */
 import { alertTopic } from '../../../shared/src/topics.ts';
 import type { SiteConfig } from '../config/schema.ts';
+import { responsibleRoles } from '../rules/index.ts';
 import type { Channel, DeliveryTarget, EventRow } from './queue.ts';
-
-type Role = SiteConfig['recipients'][number]['role'];
-
-/** The roles that must act on each rule (who receives reminders). */
-export const RESPONSIBLE_ROLES: Readonly<Record<string, readonly Role[]>> = {
-  'storm-inspection': ['developer'],
-  'routine-inspection': ['developer'],
-  'sediment-cleanout': ['developer'],
-  'turbidity-contrast': ['developer'],
-  'equipment-remedy': ['owner'],
-  'field-remedy': ['owner'],
-  'annual-inspection': ['owner', 'engineer'],
-  'septic-pumping': ['owner'],
-  'holding-tank-pumpout': ['owner'],
-  'device-silent': ['owner', 'developer'],
-};
 
 export interface RouteTarget {
   channel: Exclude<Channel, 'mqtt'>;
@@ -38,8 +23,8 @@ export function routeRecipients(site: SiteConfig | undefined, kind: string, rule
   if (!site) return [];
   let recipients = site.recipients;
   if (kind === 'reminder') {
-    const roles = RESPONSIBLE_ROLES[rule];
-    const responsible = roles ? recipients.filter((r) => roles.includes(r.role)) : [];
+    const roles = responsibleRoles(rule);
+    const responsible = recipients.filter((r) => roles.includes(r.role));
     if (responsible.length) recipients = responsible;
   }
   const out: RouteTarget[] = [];

@@ -2,10 +2,13 @@
  * The compliance report of one site over a period, built from the logged data: storms and their
  * inspections, routine inspections, cleanouts, alarms and remedies, extensions and gaps, each on time,
  * late, missing or still open; with the heads of the evidence chains so the period can be verified.
+ * Which list a rule's alerts go in, and whether they count as duties, is the rule module's
+ * (`RuleModule.report`).
  */
 import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import type { SiteConfig } from '../config/schema.ts';
-import type { RuleId } from '../rules/types.ts';
+import { type RuleId, reportOf, stormRuleId } from '../rules/index.ts';
+import type { ReportSection } from '../rules/module.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved';
 
@@ -57,22 +60,13 @@ export interface ReportInputs {
   heads: unknown;
 }
 
-const REMEDY_RULES: RuleId[] = [
-  'equipment-remedy',
-  'field-remedy',
-  'septic-pumping',
-  'holding-tank-pumpout',
-  'annual-inspection',
-];
-
 /** On time, late, missing (a storm or routine inspection never done), overdue, open, or resolved (no deadline). */
 export function dutyStatus(a: AlertDto, now: number): DutyStatus {
   if (a.status === 'resolved') {
     if (a.dueAt === null) return 'resolved';
     return a.withinDeadline === false ? 'late' : 'on-time';
   }
-  if (a.dueAt !== null && now > Date.parse(a.dueAt))
-    return a.rule === 'storm-inspection' || a.rule === 'routine-inspection' ? 'missing' : 'overdue';
+  if (a.dueAt !== null && now > Date.parse(a.dueAt)) return reportOf(a.rule).pastDue;
   return 'open';
 }
 
@@ -93,18 +87,12 @@ function row(a: AlertDto, now: number): DutyRow {
 
 export function buildComplianceReport(i: ReportInputs): ComplianceReport {
   const rows = i.alerts.map((a) => row(a, i.now));
-  const by = (rules: RuleId[]) => rows.filter((r) => rules.includes(r.rule));
-  const routine = by(['routine-inspection']);
-  const cleanouts = by(['sediment-cleanout']);
-  const remedies = by(REMEDY_RULES);
-  const gaps = by(['device-silent']);
-  const other = rows.filter(
-    (r) => !['routine-inspection', 'sediment-cleanout', 'device-silent', ...REMEDY_RULES].includes(r.rule),
-  );
+  const section = (s: ReportSection) => rows.filter((r) => reportOf(r.rule).section === s);
+  const gaps = section('gaps');
   const count = (rs: DutyRow[], s: DutyStatus) => rs.filter((r) => r.status === s).length;
   const qualified = i.storms.filter((s) => s.qualified);
   const stormStatus = (s: string) => qualified.filter((x) => x.inspection.status === s).length;
-  const duties = rows.filter((r) => r.rule !== 'device-silent');
+  const duties = rows.filter((r) => reportOf(r.rule).duty);
   return {
     site: { id: i.site.id, name: i.site.name ?? i.site.id, kind: i.site.kind, timezone: i.timezone },
     period: { from: new Date(i.from).toISOString(), to: new Date(i.to).toISOString() },
@@ -127,10 +115,10 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     },
     storms: i.storms,
     inspections: i.inspections,
-    routine,
-    cleanouts,
-    remedies,
-    other,
+    routine: section('routine'),
+    cleanouts: section('cleanouts'),
+    remedies: section('remedies'),
+    other: section('other'),
     gaps,
     extensions: i.extensions,
     evidence: { chains: i.chains, readings: i.readingsChain, heads: i.heads },
@@ -149,7 +137,7 @@ export function reportToCsv(r: ComplianceReport): string {
     out.push([
       'storm',
       s.id,
-      'storm-inspection',
+      stormRuleId() ?? '',
       s.deviceId,
       s.start,
       s.dueAt ?? '',

@@ -23,7 +23,14 @@
  *
  * Bounded: samples older than the window are folded into `carry` (the episode state before the last
  * pruned run, and that run); a sample older than the newest pruned one is dropped and counted.
+ *
+ * The hold is one site parameter, `alarmHoldSeconds`, shared by every rule that debounces a float or a
+ * fault contact (the remedy rules and the holding-tank rule): each declares `holdParams`.
  */
+import { z } from 'zod';
+
+/** The site parameter of every rule that debounces an input. */
+export const holdParams = { alarmHoldSeconds: z.number().min(0).default(60) };
 
 export type Sample = [ts: number, value: 0 | 1];
 export interface Run {

@@ -2,23 +2,12 @@
  * The contract between the pure rule evaluators and the deadline engine.
  * Evaluators are pure: (state, input, site) -> (new state, effects). The engine persists
  * state and alerts in the store and turns effects into alert lifecycle changes.
+ *
+ * The types are generic in the rule ids an evaluator serves (`Id`), so each rule's evaluator is held to
+ * its own ids; the list of every rule id is the registry's (`registry.ts`).
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { SiteConfig } from '../config/schema.ts';
-
-export const RULE_IDS = [
-  'storm-inspection',
-  'routine-inspection',
-  'sediment-cleanout',
-  'turbidity-contrast',
-  'equipment-remedy',
-  'field-remedy',
-  'annual-inspection',
-  'septic-pumping',
-  'holding-tank-pumpout',
-  'device-silent',
-] as const;
-export type RuleId = (typeof RULE_IDS)[number];
 
 /** JSON-serialisable evidence attached to an alert change. */
 export type Evidence = Record<string, unknown>;
@@ -28,10 +17,10 @@ export type Evidence = Record<string, unknown>;
  * one alarm episode); the engine keeps at most one alert per key, so `open` for an existing key
  * acts as `update` (fire once per occurrence).
  */
-export type Effect =
+export type Effect<Id extends string = string> =
   | {
       type: 'open';
-      rule: RuleId;
+      rule: Id;
       siteId: string;
       deviceId?: string;
       key: string;
@@ -84,9 +73,10 @@ export interface RuleContext {
   timezone: string;
 }
 
-export interface Evaluator<S> {
-  readonly rule: RuleId | RuleId[];
+export interface Evaluator<S, Id extends string = string> {
+  /** The rule id(s) its effects carry: a rule module's ids are its evaluator's. */
+  readonly rule: Id | readonly Id[];
   /** Initial state for a site (and device, for per-device rules). */
   init(ctx: RuleContext, deviceId?: string): S;
-  evaluate(state: S, input: RuleInput, ctx: RuleContext): { state: S; effects: Effect[] };
+  evaluate(state: S, input: RuleInput, ctx: RuleContext): { state: S; effects: Effect<Id>[] };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ALERT_STATUSES, INSPECTION_KINDS } from '../../alerts/dto.ts';
-import { RULE_IDS } from '../../rules/types.ts';
+import { RULE_IDS } from '../../rules/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
@@ -18,7 +18,14 @@ const alertsQuery = z.strictObject({
 });
 const idParams = z.strictObject({ id: z.string().min(1) });
 const ackBody = z.strictObject({ note: z.string().max(4000).optional() });
-const resolveBody = z.strictObject({ note: z.string().trim().min(1, 'a note is required').max(4000) });
+/** The note is required; the engine refuses a missing or empty one with NOTE_REQUIRED. */
+const resolveBody = z.strictObject({
+  note: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe('required: what was done, by whom (NOTE_REQUIRED without it)'),
+});
 const extendBody = z.strictObject({
   newDueAt: z.iso.datetime({ offset: true }),
   engineer: z.string().trim().min(1),
@@ -114,7 +121,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const caller = ctx.auth.require(req, 'inspector');
       const { id } = parseWith(idParams, req.params);
       const body = parseWith(resolveBody, req.body);
-      return c.resolve(id, caller.name, body.note);
+      return c.resolve(id, caller.name, body.note ?? '');
     },
   );
 
@@ -122,7 +129,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/alerts/:id/extend',
     doc(
       'alerts',
-      "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history",
+      "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history. Only a rule the law lets a letter extend (the remedy rules) takes one: others answer BAD_EXTENSION",
       {
         params: openapi(idParams),
         body: openapi(extendBody),
@@ -146,7 +153,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/inspections',
     doc(
       'inspections',
-      'Record an inspection; closes the storm-inspection alerts it covers and restarts the 7-day clock',
+      'Record an inspection; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock',
       {
         body: openapi(inspectionBody),
         ...secured,

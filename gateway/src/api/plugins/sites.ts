@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { SiteConfig } from '../../config/schema.ts';
-import { defaultSilentMinutes } from '../../rules/silent.ts';
+import { deviceParams } from '../../rules/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 
@@ -17,7 +17,7 @@ function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
         kind: d.kind,
         ...(d.role ? { role: d.role } : {}),
         ...(d.inchesPerTip !== undefined ? { inchesPerTip: d.inchesPerTip } : {}),
-        silentAfterMinutes: d.silentAfterMinutes ?? defaultSilentMinutes(d.kind),
+        ...deviceParams(d),
         status: st?.status ?? 'unknown',
         statusAt: st?.statusAt ? new Date(st.statusAt).toISOString() : null,
         lastReadingAt: st?.lastTs ? new Date(st.lastTs).toISOString() : null,

@@ -1,0 +1,150 @@
+/**
+ * People's commands: acknowledge, resolve with a note, extend by an engineer's letter, and record an
+ * inspection. Each is checked, then runs as one unit of work; refusals are `AlertError`s with a code.
+ */
+import { allowsExtension, rulesClosedByInspection } from '../rules/index.ts';
+import type { RuleInput } from '../rules/types.ts';
+import { type AlertDto, INSPECTION_KINDS, type InspectionDto, toIso } from './dto.ts';
+import { AlertError } from './errors.ts';
+import type { Lifecycle } from './lifecycle.ts';
+import { inspectionDto } from './mapping.ts';
+import type { RuleRunner } from './rules.ts';
+import type { AlertStores } from './stores/index.ts';
+import type { AlertRow, ExtensionInput, InspectionInput } from './types.ts';
+import { ulid } from './ulid.ts';
+import type { UnitOfWork } from './unit.ts';
+
+/** Future inspections are refused beyond this clock skew. */
+const INSPECTION_FUTURE_SLACK_MS = 5 * 60_000;
+
+export interface CommandsOptions {
+  unit: UnitOfWork;
+  stores: AlertStores;
+  lifecycle: Lifecycle;
+  rules: RuleRunner;
+  now: () => number;
+}
+
+export class Commands {
+  constructor(private readonly o: CommandsOptions) {}
+
+  acknowledge(id: string, actor: string, note?: string): AlertDto {
+    return this.o.unit.runForAlert(this.o.now(), id, (u) => {
+      const row = this.mustGet(id);
+      if (row.status === 'resolved') throw new AlertError('ALREADY_RESOLVED', `alert ${id} is resolved`);
+      if (row.status === 'acknowledged')
+        throw new AlertError(
+          'ALREADY_ACKNOWLEDGED',
+          `alert ${id} was acknowledged by ${row.acknowledged_by}`,
+        );
+      this.o.lifecycle.acknowledge(u, row, actor, note);
+    });
+  }
+
+  /** Closes an alert by hand; the note is the evidence. */
+  resolve(id: string, actor: string, note: string): AlertDto {
+    const text = typeof note === 'string' ? note.trim() : '';
+    if (text === '') throw new AlertError('NOTE_REQUIRED', 'a manual resolution needs a note');
+    return this.o.unit.runForAlert(this.o.now(), id, (u) => {
+      const row = this.mustGet(id);
+      if (row.status === 'resolved')
+        throw new AlertError('ALREADY_RESOLVED', `alert ${id} is already resolved`);
+      this.o.lifecycle.resolve(u, row, { how: 'manual', by: actor, at: u.now, evidence: { note: text } });
+      this.o.rules.feedClosed(u, row, 'manual', u.now);
+    });
+  }
+
+  /**
+   * Records an engineer's extension letter: moves the due time later, keeps the old one in history.
+   * Only for rules whose module allows it (the law lets a letter extend a remedy deadline, nothing else).
+   */
+  extend(id: string, actor: string, ext: ExtensionInput): AlertDto {
+    if (!Number.isFinite(ext.newDueAt)) throw new AlertError('BAD_EXTENSION', 'newDueAt must be a time');
+    if (!ext.engineer?.trim()) throw new AlertError('BAD_EXTENSION', 'the engineer is required');
+    if (!ext.letterRef?.trim()) throw new AlertError('BAD_EXTENSION', 'the letter reference is required');
+    return this.o.unit.runForAlert(this.o.now(), id, (u) => {
+      const row = this.mustGet(id);
+      if (row.status === 'resolved') throw new AlertError('ALREADY_RESOLVED', `alert ${id} is resolved`);
+      if (!allowsExtension(row.rule))
+        throw new AlertError('BAD_EXTENSION', `the ${row.rule} rule allows no extension of its deadline`);
+      const due = row.due_at;
+      if (due === null) throw new AlertError('BAD_EXTENSION', `alert ${id} has no deadline to extend`);
+      if (ext.newDueAt <= due)
+        throw new AlertError(
+          'BAD_EXTENSION',
+          `an extension must move the deadline later than ${toIso(due)}, not to ${toIso(ext.newDueAt)}`,
+        );
+      this.o.lifecycle.extend(u, { ...row, due_at: due }, actor, ext);
+    });
+  }
+
+  /**
+   * Records an inspection (append-only), feeds it to the site's evaluators, and then closes the site's
+   * open alerts of the rules it meets whose module has the engine close them (raised at or before it).
+   */
+  recordInspection(
+    input: InspectionInput,
+    actor: string,
+  ): { inspection: InspectionDto; closedAlertIds: string[] } {
+    const { stores, rules, lifecycle, unit } = this.o;
+    if (!rules.hasSite(input.siteId)) throw new AlertError('UNKNOWN_SITE', `no site "${input.siteId}"`);
+    if (!(INSPECTION_KINDS as readonly string[]).includes(input.kind))
+      throw new AlertError('BAD_INSPECTION', `kind must be one of ${INSPECTION_KINDS.join(', ')}`);
+    if (!Number.isFinite(input.at)) throw new AlertError('BAD_INSPECTION', 'at must be a time');
+    if (!input.inspector?.trim()) throw new AlertError('BAD_INSPECTION', 'the inspector is required');
+    const now = this.o.now();
+    if (input.at > now + INSPECTION_FUTURE_SLACK_MS)
+      throw new AlertError(
+        'BAD_INSPECTION',
+        `an inspection cannot be recorded in the future (${toIso(input.at)})`,
+      );
+    return unit.run(now, (u) => {
+      const id = `insp-${ulid(u.now)}`;
+      const inspector = input.inspector.trim();
+      stores.inspections.append({
+        id,
+        site_id: input.siteId,
+        at: input.at,
+        inspector,
+        kind: input.kind,
+        notes: input.notes ?? '',
+        recorded_at: u.now,
+        recorded_by: actor,
+      });
+      const feed: RuleInput = {
+        type: 'inspection',
+        siteId: input.siteId,
+        at: input.at,
+        kind: input.kind,
+        inspector,
+        id,
+      };
+      rules.feedSite(u, input.siteId, feed);
+      const closedAlertIds: string[] = [];
+      const closing = rulesClosedByInspection(input.kind);
+      if (closing.length > 0) {
+        for (const row of stores.alerts.openBegunBy(input.siteId, closing, input.at)) {
+          lifecycle.resolve(u, row, {
+            how: 'auto',
+            by: actor,
+            at: input.at,
+            sourceAt: input.at,
+            message: `Inspected by ${inspector} at ${toIso(input.at)}`,
+            evidence: { inspectionId: id, inspector, kind: input.kind },
+          });
+          rules.feedClosed(u, row, 'auto', input.at);
+          closedAlertIds.push(row.id);
+        }
+      }
+      const inspection = inspectionDto(stores.inspections.byId(id)!);
+      if (u.live) u.events.push({ type: 'inspection', inspection });
+      return { inspection, closedAlertIds };
+    });
+  }
+
+  private mustGet(id: string): AlertRow {
+    const row = this.o.stores.alerts.byId(id);
+    if (!row) throw new AlertError('NOT_FOUND', `no alert "${id}"`);
+    return row;
+  }
+}

@@ -1,0 +1,116 @@
+/** Rows as stored to the DTOs of `dto.ts`: times to ISO 8601 UTC, JSON columns parsed, flags to booleans. */
+import type { Evidence } from '../rules/types.ts';
+import {
+  type AlertDto,
+  type AlertHistoryEntry,
+  type ExtensionDto,
+  type InspectionDto,
+  type StormDto,
+  toIso,
+} from './dto.ts';
+import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
+
+export function alertDto(r: AlertRow, history: HistoryRow[], now: number): AlertDto {
+  const dto: AlertDto = {
+    id: r.id,
+    rule: r.rule,
+    siteId: r.site_id,
+    status: r.status,
+    overdue: r.status !== 'resolved' && r.due_at !== null && now > r.due_at,
+    raisedAt: toIso(r.raised_at),
+    dueAt: r.due_at === null ? null : toIso(r.due_at),
+    message: r.message,
+    evidence: JSON.parse(r.evidence) as Evidence,
+    history: history.map(historyEntry),
+  };
+  if (r.device_id !== null) dto.deviceId = r.device_id;
+  if (r.original_due_at !== null) dto.originalDueAt = toIso(r.original_due_at);
+  if (r.acknowledged_at !== null) dto.acknowledgedAt = toIso(r.acknowledged_at);
+  if (r.acknowledged_by !== null) dto.acknowledgedBy = r.acknowledged_by;
+  if (r.resolved_at !== null) dto.resolvedAt = toIso(r.resolved_at);
+  if (r.within_deadline !== null) dto.withinDeadline = r.within_deadline === 1;
+  if (r.resolution !== null) {
+    dto.resolution = {
+      how: r.resolution,
+      by: r.resolved_by ?? 'system',
+      evidence: JSON.parse(r.resolution_evidence ?? '{}') as Evidence,
+    };
+    if (r.resolution_message !== null) dto.resolution.message = r.resolution_message;
+  }
+  return dto;
+}
+
+function historyEntry(h: HistoryRow): AlertHistoryEntry {
+  const e: AlertHistoryEntry = {
+    seq: h.seq,
+    at: toIso(h.at),
+    actor: h.actor,
+    action: h.action,
+    detail: JSON.parse(h.detail) as Evidence,
+  };
+  if (h.source_at !== null) e.sourceAt = toIso(h.source_at);
+  return e;
+}
+
+export function inspectionDto(i: InspectionRow): InspectionDto {
+  return {
+    id: i.id,
+    siteId: i.site_id,
+    at: toIso(i.at),
+    inspector: i.inspector,
+    kind: i.kind,
+    notes: i.notes,
+    recordedAt: toIso(i.recorded_at),
+    recordedBy: i.recorded_by,
+    hash: i.hash,
+  };
+}
+
+export function extensionDto(e: ExtensionListRow): ExtensionDto {
+  const dto: ExtensionDto = {
+    seq: e.seq,
+    alertId: e.alert_id,
+    siteId: e.site_id,
+    rule: e.rule,
+    oldDueAt: toIso(e.old_due),
+    newDueAt: toIso(e.new_due),
+    engineer: e.engineer,
+    letterRef: e.letter_ref,
+    at: toIso(e.at),
+    by: e.by,
+    hash: e.hash,
+  };
+  if (e.note !== null) dto.note = e.note;
+  return dto;
+}
+
+/** A storm record with the status of its inspection: the first one meeting it (`inspection`), or none. */
+export function stormDto(s: StormRow, inspection: InspectionRow | undefined, now: number): StormDto {
+  const dto: StormDto = {
+    id: s.id,
+    siteId: s.site_id,
+    deviceId: s.device_id,
+    start: toIso(s.start),
+    end: toIso(s.end),
+    tips: s.tips,
+    inches: s.inches,
+    qualified: s.qualified === 1,
+    closed: s.closed === 1,
+    inspection: { status: 'not-required' },
+  };
+  if (s.threshold_at !== null) dto.thresholdAt = toIso(s.threshold_at);
+  if (s.due_at !== null) dto.dueAt = toIso(s.due_at);
+  if (s.qualified === 1) {
+    if (inspection) {
+      const late = s.due_at !== null && inspection.at > s.due_at;
+      dto.inspection = {
+        status: late ? 'late' : 'on-time',
+        inspectionId: inspection.id,
+        inspectedAt: toIso(inspection.at),
+      };
+    } else {
+      dto.inspection = { status: s.due_at !== null && now > s.due_at ? 'missing' : 'pending' };
+    }
+  }
+  return dto;
+}

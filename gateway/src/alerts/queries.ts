@@ -1,0 +1,76 @@
+/** The engine's queries for the API and the reports: alerts, storms, inspections, extensions, chains. */
+
+import { meetsStormInspection } from '../rules/index.ts';
+import type { ChainHead } from '../store/chain.ts';
+import {
+  type AlertDto,
+  type ChainCheck,
+  type ExtensionDto,
+  INSPECTION_KINDS,
+  type InspectionDto,
+  type StormDto,
+} from './dto.ts';
+import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
+import type { ChainedTable } from './stores/chains.ts';
+import type { AlertStores } from './stores/index.ts';
+import type { AlertQuery, RangeQuery, StormRow } from './types.ts';
+
+export class Queries {
+  /** The inspection kinds that meet a storm's inspection duty (the storm rule's module says which). */
+  private readonly stormKinds = INSPECTION_KINDS.filter(meetsStormInspection);
+
+  constructor(
+    private readonly stores: AlertStores,
+    private readonly now: () => number,
+  ) {}
+
+  listAlerts(q: AlertQuery = {}): AlertDto[] {
+    const now = this.now();
+    const rows = this.stores.alerts.query(q, now);
+    const hist = this.stores.history.ofMany(rows.map((r) => r.id));
+    return rows.map((r) => alertDto(r, hist.get(r.id) ?? [], now));
+  }
+
+  getAlert(id: string): AlertDto | undefined {
+    const row = this.stores.alerts.byId(id);
+    return row ? alertDto(row, this.stores.history.of(row.id), this.now()) : undefined;
+  }
+
+  /** Storm events overlapping [from, to], each with whether its inspection was on time, late or missing. */
+  listStorms(q: RangeQuery = {}): StormDto[] {
+    const now = this.now();
+    return this.stores.storms.query(q).map((s) => this.storm(s, now));
+  }
+
+  /** A storm record with its inspection: the first at or after its crossing that meets its duty. */
+  storm(s: StormRow, now: number): StormDto {
+    const inspection =
+      s.qualified === 1
+        ? this.stores.inspections.firstMeeting(s.site_id, s.threshold_at ?? s.start, this.stormKinds)
+        : undefined;
+    return stormDto(s, inspection, now);
+  }
+
+  listInspections(q: RangeQuery = {}): InspectionDto[] {
+    return this.stores.inspections.query(q).map(inspectionDto);
+  }
+
+  listExtensions(q: RangeQuery & { alertId?: string } = {}): ExtensionDto[] {
+    return this.stores.extensions.query(q).map(extensionDto);
+  }
+
+  /** Recomputes a hash chain (alert history by default) and reports the first broken link. */
+  verifyChain(fromSeq?: number, toSeq?: number, table: ChainedTable = 'alert_history'): ChainCheck {
+    return this.stores.chains.verifyChain(fromSeq, toSeq, table);
+  }
+
+  /** The last row of each chain: what a report cites so later removal of rows can be detected. */
+  chainHeads(): Record<ChainedTable, ChainHead | null> {
+    const c = this.stores.chains;
+    return {
+      alert_history: c.chainHead('alert_history'),
+      inspections: c.chainHead('inspections'),
+      extensions: c.chainHead('extensions'),
+    };
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The rules bound to each site, driven by the engine: which bindings an input reaches, their evaluation
+ * (state from `ruleStates.ts`, staged in the unit), and their effects turned into lifecycle changes and
+ * storm records.
+ */
+import type { Reading } from '../../../shared/src/telemetry.ts';
+import type { Config, SiteConfig } from '../config/schema.ts';
+import type { Log } from '../pipeline.ts';
+import { type RuleId, ruleContext, type SiteRule } from '../rules/index.ts';
+import type { Effect, RuleContext, RuleInput } from '../rules/types.ts';
+import type { Lifecycle } from './lifecycle.ts';
+import type { EngineMetrics } from './metrics.ts';
+import type { Queries } from './queries.ts';
+import type { RuleStates } from './ruleStates.ts';
+import type { AlertStores } from './stores/index.ts';
+import type { AlertRow } from './types.ts';
+import type { Unit } from './unit.ts';
+
+interface SiteIndex {
+  site: SiteConfig;
+  ctx: RuleContext;
+  all: SiteRule[];
+  byDevice: Map<string, SiteRule[]>;
+}
+
+/** Effects of one binding, to apply in order. */
+export interface RuleWork {
+  rule: SiteRule;
+  effects: Effect<RuleId>[];
+}
+
+export interface RuleRunnerOptions {
+  config: Config;
+  evaluatorsFor: (site: SiteConfig) => SiteRule[];
+  states: RuleStates;
+  stores: AlertStores;
+  lifecycle: Lifecycle;
+  queries: Queries;
+  metrics: EngineMetrics;
+  log: Log;
+}
+
+export class RuleRunner {
+  private readonly sites = new Map<string, SiteIndex>();
+
+  constructor(private readonly o: RuleRunnerOptions) {
+    for (const site of o.config.sites) {
+      const all = o.evaluatorsFor(site);
+      const seen = new Set<string>();
+      for (const r of all) {
+        const key = o.states.keyOf(r);
+        if (seen.has(key))
+          throw new Error(
+            `two evaluators for ${r.stateKey} on site ${site.id}${r.deviceId ? `/${r.deviceId}` : ''}`,
+          );
+        seen.add(key);
+      }
+      this.sites.set(site.id, { site, ctx: ruleContext(site, o.config.timezone), all, byDevice: new Map() });
+    }
+  }
+
+  hasSite(siteId: string): boolean {
+    return this.sites.has(siteId);
+  }
+
+  /**
+   * Evaluates readings (in source-time order per device), staging the states in the unit; returns the
+   * effects to apply. Readings of a site not in the configuration are counted and skipped.
+   */
+  evaluateReadings(u: Unit, readings: readonly Reading[]): RuleWork[] {
+    const work: RuleWork[] = [];
+    for (const reading of readings) {
+      const idx = this.sites.get(reading.siteId);
+      if (!idx) {
+        this.o.metrics.unknownSite.inc();
+        continue;
+      }
+      const input: RuleInput = { type: 'reading', reading };
+      for (const rule of this.rulesFor(idx, reading.deviceId)) {
+        const effects = this.evaluate(u, rule, input);
+        if (effects.length > 0) work.push({ rule, effects });
+      }
+    }
+    return work;
+  }
+
+  /** Gives an input to every binding of every site (a clock tick). */
+  feedAll(u: Unit, input: RuleInput): void {
+    for (const idx of this.sites.values())
+      for (const rule of idx.all) this.apply(u, rule, this.evaluate(u, rule, input));
+  }
+
+  /** Gives an input to every binding of one site (an inspection). */
+  feedSite(u: Unit, siteId: string, input: RuleInput): void {
+    const idx = this.sites.get(siteId);
+    if (!idx) return;
+    for (const rule of idx.all) this.apply(u, rule, this.evaluate(u, rule, input));
+  }
+
+  /** Tells the evaluators of an alert's rule that it was closed from outside their own effects. */
+  feedClosed(u: Unit, row: AlertRow, how: 'manual' | 'auto', at: number): void {
+    const idx = this.sites.get(row.site_id);
+    if (!idx) return;
+    const input: RuleInput = { type: 'alert-closed', key: row.key, at, how };
+    for (const rule of idx.all) {
+      if (!rule.rules.includes(row.rule)) continue;
+      if (rule.deviceId !== undefined && rule.deviceId !== row.device_id) continue;
+      this.apply(u, rule, this.evaluate(u, rule, input));
+    }
+  }
+
+  /** Turns a binding's effects into lifecycle changes and storm records, in order. */
+  apply(u: Unit, rule: SiteRule, effects: readonly Effect<RuleId>[]): void {
+    const { alerts, storms } = this.o.stores;
+    const { lifecycle, metrics: m, log } = this.o;
+    for (const e of effects) {
+      u.effects++;
+      switch (e.type) {
+        case 'open': {
+          if (e.siteId !== rule.siteId)
+            log.warn({ rule: e.rule, key: e.key, siteId: e.siteId }, 'open effect for another site');
+          const existing = alerts.byKey(rule.siteId, e.key);
+          if (existing)
+            lifecycle.update(u, existing, {
+              at: e.at,
+              dueAt: e.dueAt,
+              message: e.message,
+              evidence: e.evidence,
+            });
+          else lifecycle.raise(u, rule, e);
+          break;
+        }
+        case 'update': {
+          const row = alerts.byKey(rule.siteId, e.key);
+          if (!row) {
+            m.ignored.inc({ type: 'update', reason: 'unknown_key' });
+            log.debug({ rule: rule.stateKey, key: e.key }, 'update for an unknown alert ignored');
+          } else lifecycle.update(u, row, e);
+          break;
+        }
+        case 'resolve': {
+          const row = alerts.byKey(rule.siteId, e.key);
+          if (!row || row.status === 'resolved') {
+            m.ignored.inc({ type: 'resolve', reason: row ? 'resolved' : 'unknown_key' });
+          } else {
+            lifecycle.resolve(u, row, {
+              how: 'auto',
+              by: 'system',
+              at: e.at,
+              sourceAt: e.at,
+              message: e.message,
+              evidence: e.evidence,
+            });
+          }
+          break;
+        }
+        case 'storm': {
+          storms.upsert(e.event, u.now);
+          if (u.live)
+            u.events.push({ type: 'storm', storm: this.o.queries.storm(storms.byId(e.event.id)!, u.now) });
+          break;
+        }
+      }
+    }
+  }
+
+  private rulesFor(idx: SiteIndex, deviceId: string): SiteRule[] {
+    let list = idx.byDevice.get(deviceId);
+    if (!list) {
+      list = idx.all.filter((r) => r.deviceId === undefined || r.deviceId === deviceId);
+      idx.byDevice.set(deviceId, list);
+    }
+    return list;
+  }
+
+  private evaluate(u: Unit, rule: SiteRule, input: RuleInput): Effect<RuleId>[] {
+    const { states, metrics: m, log } = this.o;
+    try {
+      const ctx = this.sites.get(rule.siteId)!.ctx;
+      const prev = states.get(u.staged, rule, ctx);
+      const out = rule.evaluator.evaluate(prev, input, ctx);
+      if (out.state !== prev) u.staged.set(states.keyOf(rule), { rule, state: out.state });
+      return out.effects;
+    } catch (err) {
+      m.ruleErrors.inc({ rule: rule.stateKey });
+      log.error(
+        {
+          rule: rule.stateKey,
+          siteId: rule.siteId,
+          deviceId: rule.deviceId,
+          input: input.type,
+          err: String(err),
+        },
+        'rule evaluator failed; input skipped for this rule',
+      );
+      return [];
+    }
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * When the engine ticks: at the top of every minute (annual letters, routine clocks, silent devices),
+ * and sooner when a reminder or a deadline falls before that. The first tick runs at once (catch-up for
+ * deadlines passed while down).
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Log } from '../pipeline.ts';
+
+export interface SchedulerOptions {
+  tick: (now: number) => void;
+  /** The next pending timer, or null (none, or the store is closed). */
+  nextTimerAt: () => number | null;
+  now: () => number;
+  /** Longest wait between two scheduled ticks. */
+  tickIntervalMs: number;
+  log: Log;
+}
+
+export class Scheduler {
+  private cronTask: ScheduledTask | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private wakeAt = Number.POSITIVE_INFINITY;
+  private running = false;
+
+  constructor(private readonly o: SchedulerOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.cronTask = cron.schedule(
+      '* * * * *',
+      () => {
+        if (this.running) this.scheduledTick();
+      },
+      { name: 'compliance-tick', noOverlap: true, unref: true },
+    );
+    this.scheduledTick();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.cronTask?.destroy();
+    this.cronTask = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.wakeAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** A commit armed a timer for `at`: wake for it if that is before the next planned tick. */
+  wake(at: number): void {
+    if (this.running && at < this.wakeAt) this.scheduleNext();
+  }
+
+  private scheduledTick(): void {
+    this.timer = undefined;
+    this.wakeAt = Number.POSITIVE_INFINITY;
+    try {
+      this.o.tick(this.o.now());
+    } catch (err) {
+      this.o.log.error({ err: String(err) }, 'engine tick failed; retrying at the next one');
+    }
+    this.scheduleNext();
+  }
+
+  private scheduleNext(): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    const now = this.o.now();
+    let delay = this.o.tickIntervalMs;
+    const next = this.o.nextTimerAt();
+    if (next !== null) delay = Math.min(delay, next - now);
+    delay = Math.max(50, Math.min(delay, this.o.tickIntervalMs));
+    this.wakeAt = now + delay;
+    this.timer = setTimeout(() => this.scheduledTick(), delay);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,37 @@
+/** The engineers' extension letters: append-only and chained (`chains.ts`). */
+import { where } from '../../store/where.ts';
+import type { Db, ExtensionListRow, ExtensionRow, RangeQuery } from '../types.ts';
+import type { EvidenceChains } from './chains.ts';
+
+export class ExtensionStore {
+  private readonly insert;
+
+  constructor(
+    private readonly db: Db,
+    private readonly chains: EvidenceChains,
+  ) {
+    this.insert = db.prepare(
+      `INSERT INTO extensions (seq, alert_id, old_due, new_due, engineer, letter_ref, note, at, by,
+         prev_hash, hash)
+       VALUES (@seq, @alert_id, @old_due, @new_due, @engineer, @letter_ref, @note, @at, @by,
+         @prev_hash, @hash)`,
+    );
+  }
+
+  append(e: Omit<ExtensionRow, 'seq' | 'prev_hash' | 'hash'>): number {
+    return this.chains.append('extensions', { ...e }, this.insert);
+  }
+
+  /** Extensions, with the site and rule of their alert. */
+  query(q: RangeQuery & { alertId?: string }): ExtensionListRow[] {
+    const w = where([
+      ['e.alert_id = ?', q.alertId],
+      ['a.site_id = ?', q.siteId],
+      ['e.at >= ?', q.from],
+      ['e.at <= ?', q.to],
+    ]);
+    const sql = `SELECT e.*, a.site_id AS site_id, a.rule AS rule FROM extensions e JOIN alerts a ON a.id = e.alert_id
+      ${w.sql} ORDER BY e.seq`;
+    return this.db.prepare<unknown[], ExtensionListRow>(sql).all(...w.params);
+  }
+}

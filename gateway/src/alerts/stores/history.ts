@@ -1,0 +1,59 @@
+/** The alert history: every change of an alert, append-only and chained (`chains.ts`). */
+import { canonicalJson } from '../../store/chain.ts';
+import type { Db, HistoryInput, HistoryRow } from '../types.ts';
+import type { EvidenceChains } from './chains.ts';
+
+export class HistoryStore {
+  private readonly stmts;
+
+  constructor(
+    db: Db,
+    private readonly chains: EvidenceChains,
+  ) {
+    this.stmts = {
+      of: db.prepare<[string], HistoryRow>('SELECT * FROM alert_history WHERE alert_id = ? ORDER BY seq'),
+      ofMany: db.prepare<[string], HistoryRow>(
+        `SELECT * FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+      ),
+      insert: db.prepare(
+        `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash)
+         VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash)`,
+      ),
+    };
+  }
+
+  of(alertId: string): HistoryRow[] {
+    return this.stmts.of.all(alertId);
+  }
+
+  /** The history of several alerts, by alert id. */
+  ofMany(alertIds: string[]): Map<string, HistoryRow[]> {
+    const out = new Map<string, HistoryRow[]>();
+    if (alertIds.length === 0) return out;
+    for (const h of this.stmts.ofMany.all(JSON.stringify(alertIds))) {
+      let list = out.get(h.alert_id);
+      if (!list) {
+        list = [];
+        out.set(h.alert_id, list);
+      }
+      list.push(h);
+    }
+    return out;
+  }
+
+  /** Appends an entry; returns its seq. Call inside a transaction. */
+  append(h: HistoryInput): number {
+    return this.chains.append(
+      'alert_history',
+      {
+        alert_id: h.alertId,
+        at: h.at,
+        source_at: h.sourceAt,
+        actor: h.actor,
+        action: h.action,
+        detail: canonicalJson(h.detail),
+      },
+      this.stmts.insert,
+    );
+  }
+}

@@ -1,0 +1,51 @@
+/** The inspections: append-only and chained (`chains.ts`). */
+import { where } from '../../store/where.ts';
+import type { Db, InspectionRow, RangeQuery } from '../types.ts';
+import type { EvidenceChains } from './chains.ts';
+
+export class InspectionStore {
+  private readonly stmts;
+
+  constructor(
+    private readonly db: Db,
+    private readonly chains: EvidenceChains,
+  ) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
+           prev_hash, hash)
+         VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
+           @prev_hash, @hash)`,
+      ),
+      byId: db.prepare<[string], InspectionRow>('SELECT * FROM inspections WHERE id = ?'),
+      firstMeeting: db.prepare<[string, number, string], InspectionRow>(
+        `SELECT * FROM inspections WHERE site_id = ? AND at >= ?
+           AND kind IN (SELECT value FROM json_each(?)) ORDER BY at, seq LIMIT 1`,
+      ),
+    };
+  }
+
+  append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash'>): number {
+    return this.chains.append('inspections', { ...i }, this.stmts.insert);
+  }
+
+  byId(id: string): InspectionRow | undefined {
+    return this.stmts.byId.get(id);
+  }
+
+  /** The first inspection of one of these kinds at the site at or after `notBefore`. */
+  firstMeeting(siteId: string, notBefore: number, kinds: readonly string[]): InspectionRow | undefined {
+    return this.stmts.firstMeeting.get(siteId, notBefore, JSON.stringify(kinds));
+  }
+
+  query(q: RangeQuery): InspectionRow[] {
+    const w = where([
+      ['site_id = ?', q.siteId],
+      ['at >= ?', q.from],
+      ['at <= ?', q.to],
+    ]);
+    return this.db
+      .prepare<unknown[], InspectionRow>(`SELECT * FROM inspections ${w.sql} ORDER BY at, seq`)
+      .all(...w.params);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The alert engine's leaf types: the rows of its tables as stored, the inputs of people's actions, and
+ * the events it reports to live listeners. Times are epoch ms; the DTOs the API sees are in `dto.ts`.
+ */
+import type Database from 'better-sqlite3';
+import type { RuleId } from '../rules/index.ts';
+import type { AlertDto, AlertStatus, HistoryAction, InspectionDto, InspectionKind, StormDto } from './dto.ts';
+
+export type Db = Database.Database;
+
+export interface AlertRow {
+  id: string;
+  key: string;
+  rule: RuleId;
+  site_id: string;
+  device_id: string | null;
+  status: AlertStatus;
+  raised_at: number;
+  due_at: number | null;
+  original_due_at: number | null;
+  message: string;
+  evidence: string;
+  acknowledged_at: number | null;
+  acknowledged_by: string | null;
+  resolved_at: number | null;
+  resolution: 'auto' | 'manual' | null;
+  resolved_by: string | null;
+  resolution_message: string | null;
+  resolution_evidence: string | null;
+  within_deadline: number | null;
+  overdue_notified: number;
+  reminders_sent: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface HistoryRow {
+  seq: number;
+  alert_id: string;
+  at: number;
+  source_at: number | null;
+  actor: string;
+  action: HistoryAction;
+  detail: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** A history entry to append; `detail` is stored as canonical JSON. */
+export interface HistoryInput {
+  alertId: string;
+  at: number;
+  sourceAt: number | null;
+  actor: string;
+  action: HistoryAction;
+  detail: Record<string, unknown>;
+}
+
+export interface StormRow {
+  id: string;
+  site_id: string;
+  device_id: string;
+  start: number;
+  end: number;
+  tips: number;
+  inches: number;
+  qualified: number;
+  threshold_at: number | null;
+  due_at: number | null;
+  closed: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InspectionRow {
+  seq: number;
+  id: string;
+  site_id: string;
+  at: number;
+  inspector: string;
+  kind: InspectionKind;
+  notes: string;
+  recorded_at: number;
+  recorded_by: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface ExtensionRow {
+  seq: number;
+  alert_id: string;
+  old_due: number;
+  new_due: number;
+  engineer: string;
+  letter_ref: string;
+  note: string | null;
+  at: number;
+  by: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** An extension with the site and rule of its alert, as listed. */
+export type ExtensionListRow = ExtensionRow & { site_id: string; rule: RuleId };
+
+export interface TimerRow {
+  id: number;
+  alert_id: string;
+  kind: 'reminder' | 'overdue';
+  hours: number | null;
+  due_at: number;
+  fire_at: number;
+  fired_at: number | null;
+  outcome: 'sent' | 'skipped' | 'cancelled' | null;
+}
+
+export interface NewAlert {
+  id: string;
+  key: string;
+  rule: RuleId;
+  siteId: string;
+  deviceId: string | null;
+  raisedAt: number;
+  dueAt: number | null;
+  message: string;
+  evidence: string;
+  now: number;
+}
+
+export interface AlertQuery {
+  siteId?: string;
+  status?: AlertStatus | AlertStatus[];
+  rule?: string;
+  /** true: only overdue (unresolved and now > due); false: only not overdue. */
+  overdue?: boolean;
+  /** Source time window on raisedAt. */
+  from?: number;
+  to?: number;
+  limit?: number;
+}
+
+/** A time range of one site (or every site), for storms, inspections and extensions. */
+export interface RangeQuery {
+  siteId?: string;
+  from?: number;
+  to?: number;
+}
+
+/** What the engine reports to live listeners (server-sent events), after the change is committed. */
+export type AlertEvent =
+  | { type: 'alert'; action: HistoryAction; alert: AlertDto }
+  | { type: 'storm'; storm: StormDto }
+  | { type: 'inspection'; inspection: InspectionDto };
+
+export interface InspectionInput {
+  siteId: string;
+  /** When the inspection took place, epoch ms. */
+  at: number;
+  inspector: string;
+  kind: InspectionKind;
+  notes?: string;
+}
+
+export interface ExtensionInput {
+  newDueAt: number;
+  engineer: string;
+  letterRef: string;
+  note?: string;
+}
+
+export interface TickResult {
+  effects: number;
+  reminders: number;
+  overdue: number;
+}

@@ -1,0 +1,108 @@
+/**
+ * A rule bound to a site: one evaluator, the site (and device) it runs for, and how its state is kept.
+ * The context it runs in (the site and its time zone, `ruleContext`) is the site's, shared by its rules.
+ *
+ * How the engine drives a binding:
+ * - state: one JSON state per binding, stored under (site, `stateKey`, device or ''), created by
+ *   `evaluator.init(ctx, deviceId)` and upgraded by `state.upgrade` when stored at an older version;
+ * - readings: a per-device binding gets its device's readings; a site-level binding every reading of the
+ *   site (it needs those of `devices`: turbidity compares outlets with backgrounds; every evaluator
+ *   ignores readings that are not its own);
+ * - ticks, inspections and alert-closed inputs: every binding of the site;
+ * - effects: applied in the order returned.
+ *
+ * The modules say where they bind (`RuleModule.binds`); README.md has the table.
+ */
+import type { SiteConfig } from '../config/schema.ts';
+import { type RuleModule, type RuleState, ruleIdsOf, stateKeyOf } from './module.ts';
+import { RULE_MODULES, type RuleId } from './registry.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
+
+export interface SiteRule {
+  /** `${name}:${siteId}` or `${name}:${siteId}:${deviceId}`. */
+  id: string;
+  /** The module's name (its folder). */
+  name: string;
+  evaluator: Evaluator<unknown, RuleId>;
+  /** The rule ids its effects carry. */
+  rules: readonly RuleId[];
+  /** The `rule` column of its stored state: its ids joined by `+`. */
+  stateKey: string;
+  state: RuleState<unknown>;
+  siteId: string;
+  /** The device of a per-device binding; absent for a site-level one. */
+  deviceId?: string;
+  /** Devices whose readings it needs. */
+  devices: string[];
+}
+
+/** What a binding needs of a module (a test may bind a stub evaluator the same way). */
+export type BindableRule = Pick<RuleModule<unknown, RuleId>, 'name' | 'evaluator' | 'state'>;
+
+/** Binds a rule to a site (and a device). */
+export function bindRule(
+  rule: BindableRule,
+  site: SiteConfig,
+  deviceId: string | undefined,
+  devices: string[],
+): SiteRule {
+  const siteId = site.id;
+  const b: SiteRule = {
+    id: deviceId === undefined ? `${rule.name}:${siteId}` : `${rule.name}:${siteId}:${deviceId}`,
+    name: rule.name,
+    evaluator: rule.evaluator,
+    rules: ruleIdsOf(rule),
+    stateKey: stateKeyOf(rule),
+    state: rule.state,
+    siteId,
+    devices,
+  };
+  if (deviceId !== undefined) b.deviceId = deviceId;
+  return b;
+}
+
+/** The context for a site: its own time zone, else the gateway's. */
+export function ruleContext(site: SiteConfig, gatewayTimezone = 'America/New_York'): RuleContext {
+  return { site, timezone: site.timezone ?? gatewayTimezone };
+}
+
+/** The modules' bindings on a site: its site-level ones, then each device's, in the modules' order. */
+export function bindRules(modules: readonly RuleModule<unknown, RuleId>[], site: SiteConfig): SiteRule[] {
+  const out: SiteRule[] = [];
+  for (const m of modules) {
+    if (!('perSite' in m.binds)) continue;
+    const b = m.binds.perSite(site);
+    if (b) out.push(bindRule(m, site, undefined, b.devices));
+  }
+  for (const d of site.devices)
+    for (const m of modules)
+      if ('perDevice' in m.binds && m.binds.perDevice(d, site)) out.push(bindRule(m, site, d.id, [d.id]));
+  return out;
+}
+
+/** The registry's rules that apply to a site. */
+export function evaluatorsFor(site: SiteConfig): SiteRule[] {
+  return bindRules(RULE_MODULES, site);
+}
+
+/** Whether an input concerns a binding (the engine may use this to route). */
+export function bindingAccepts(binding: SiteRule, input: RuleInput): boolean {
+  return input.type !== 'reading' || binding.devices.includes(input.reading.deviceId);
+}
+
+/** Folds inputs through an evaluator: the final state and every effect, in order. */
+export function applyInputs<S>(
+  evaluator: Evaluator<S>,
+  state: S,
+  inputs: Iterable<RuleInput>,
+  ctx: RuleContext,
+): { state: S; effects: Effect[] } {
+  let s = state;
+  const effects: Effect[] = [];
+  for (const input of inputs) {
+    const r = evaluator.evaluate(s, input, ctx);
+    s = r.state;
+    for (const e of r.effects) effects.push(e);
+  }
+  return { state: s, effects };
+}

@@ -1,0 +1,165 @@
+/**
+ * `holding-tank-pumpout`: a holding tank (a sealed tank with no outlet, law 000 definitions) must be
+ * pumped out, its contents disposed of as 2.010 B says, before it overflows. One evaluator per
+ * holding-tank device.
+ *
+ * - Opens when `levelIn` reaches the device's `highLevelIn` (at = that reading), or when
+ *   `alarms.highWater` has held true for `alarmHoldSeconds` (at = when it began; debounced as in
+ *   ../hold.ts, so a bouncing float opens nothing). Key `holding-tank-pumpout:${siteId}:${deviceId}:${at}`.
+ * - Resolves on a pump-out: the level falling to HOLDING_PUMPED_FRACTION (half) of highLevelIn or below
+ *   (evidence: peak and after). A tank with no level readings (alarm only) resolves when the high-water
+ *   input has held false. Later readings above do not open another alert (fire once).
+ * - No due time: the law sets none; an alert at high level is urgent by nature.
+ * - Late data: a level older than the newest one seen is ignored; the float input is handled in source
+ *   order (../hold.ts).
+ */
+import { alertKey, openAlert } from '../effects.ts';
+import { addSample, type BoolTrack, episodesOf, newestTs, newTrack, pruneTrack } from '../hold.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, deviceLabel, deviceOf, formatLocal, iso, SECOND } from '../util.ts';
+
+export const RULE = 'holding-tank-pumpout' as const;
+/** A level at or below this fraction of highLevelIn shows a pump-out. */
+export const HOLDING_PUMPED_FRACTION = 0.5;
+
+export interface HoldingState extends DeviceStateHead {
+  newestLevelTs: number | null;
+  sawLevel: boolean;
+  float: BoolTrack;
+  tickHorizon: number | null;
+  /** Begin times of float episodes already turned into (or covered by) an alert. */
+  floatHandled: number[];
+  armed: boolean;
+  alert: { key: string; at: number; peak: { levelIn: number; ts: number } | null; cause: string } | null;
+}
+
+function open(
+  state: HoldingState,
+  at: number,
+  cause: string,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+  ev: Record<string, unknown>,
+) {
+  const key = alertKey(RULE, state, at);
+  state.alert = { key, at, peak: null, cause };
+  effects.push(
+    openAlert(RULE, state, {
+      key,
+      at,
+      message: `Holding tank ${deviceLabel(ctx.site, state.deviceId)}: ${cause}, since ${formatLocal(at, ctx.timezone)}. Pump it out.`,
+      evidence: { cause, at: iso(at), ...ev },
+    }),
+  );
+}
+
+function resolve(
+  state: HoldingState,
+  at: number,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+  ev: Record<string, unknown>,
+) {
+  const a = state.alert!;
+  effects.push({
+    type: 'resolve',
+    key: a.key,
+    at,
+    message: `Holding tank ${deviceLabel(ctx.site, state.deviceId)} pumped out (seen ${formatLocal(at, ctx.timezone)}).`,
+    evidence: { began: iso(a.at), pumpedOutSeenAt: iso(at), ...ev },
+  });
+  state.alert = null;
+}
+
+function checkFloat(state: HoldingState, ctx: RuleContext, effects: Effect<typeof RULE>[]): void {
+  const holdMs = ctx.site.alarmHoldSeconds * SECOND;
+  const eps = episodesOf(state.float, holdMs, state.tickHorizon);
+  for (const ep of eps) {
+    if (state.floatHandled.includes(ep.began)) {
+      // Alarm-only tanks: the float back to normal (held) is the pump-out.
+      if (ep.remedied !== null && !state.sawLevel && state.alert?.cause === 'high-water alarm')
+        resolve(state, ep.remedied, ctx, effects, { floatNormalSince: iso(ep.remedied) });
+      continue;
+    }
+    state.floatHandled.push(ep.began);
+    if (ep.remedied !== null && state.sawLevel) continue; // already over; the level tells the story
+    if (!state.alert)
+      open(state, ep.began, 'high-water alarm', ctx, effects, {
+        input: 'highWater',
+        holdSeconds: holdMs / SECOND,
+      });
+    if (ep.remedied !== null && !state.sawLevel && state.alert?.cause === 'high-water alarm')
+      resolve(state, ep.remedied, ctx, effects, { floatNormalSince: iso(ep.remedied) });
+  }
+  if (state.floatHandled.length > 50) state.floatHandled.splice(0, state.floatHandled.length - 50);
+  const newest = newestTs(state.float);
+  if (newest !== null) pruneTrack(state.float, holdMs, newest - 7 * DAY, 3000);
+}
+
+export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
+  rule: RULE,
+  init(ctx: RuleContext, deviceId?: string): HoldingState {
+    return deviceState(RULE, ctx, deviceId, {
+      newestLevelTs: null,
+      sawLevel: false,
+      float: newTrack(),
+      tickHorizon: null,
+      floatHandled: [],
+      armed: true,
+      alert: null,
+    });
+  },
+  evaluate(prev: HoldingState, input: RuleInput, ctx: RuleContext) {
+    const effects: Effect<typeof RULE>[] = [];
+    if (input.type === 'tick') {
+      if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };
+      const state = structuredClone(prev);
+      state.tickHorizon = input.now;
+      checkFloat(state, ctx, effects);
+      return effects.length ? { state, effects } : { state: prev, effects };
+    }
+    if (input.type === 'alert-closed') {
+      if (prev.alert?.key !== input.key) return { state: prev, effects };
+      const state = structuredClone(prev);
+      state.alert = null;
+      state.armed = false;
+      return { state, effects };
+    }
+    if (input.type !== 'reading') return { state: prev, effects };
+    const r = input.reading;
+    if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects };
+    const level = r.values.levelIn;
+    const hw = r.alarms?.highWater;
+    if (level === undefined && hw === undefined) return { state: prev, effects };
+    const state = structuredClone(prev);
+    const high = deviceOf(ctx.site, state.deviceId)?.highLevelIn;
+    if (level !== undefined && (state.newestLevelTs === null || r.ts > state.newestLevelTs)) {
+      state.newestLevelTs = r.ts;
+      state.sawLevel = true;
+      if (high !== undefined) {
+        if (state.alert) {
+          const pk = state.alert.peak;
+          if (!pk || level > pk.levelIn) state.alert.peak = { levelIn: level, ts: r.ts };
+          if (level <= HOLDING_PUMPED_FRACTION * high)
+            resolve(state, r.ts, ctx, effects, {
+              peak: pk ? { levelIn: pk.levelIn, at: iso(pk.ts) } : null,
+              after: { levelIn: level, at: iso(r.ts) },
+              highLevelIn: high,
+            });
+        } else if (level >= high) {
+          if (state.armed) {
+            open(state, r.ts, `level ${level} in reached its high level of ${high} in`, ctx, effects, {
+              levelIn: level,
+              highLevelIn: high,
+            });
+            state.alert!.peak = { levelIn: level, ts: r.ts };
+          }
+        } else if (level <= HOLDING_PUMPED_FRACTION * high) state.armed = true;
+      }
+    }
+    if (hw !== undefined && addSample(state.float, r.ts, hw, r.receivedAt) === 'added')
+      checkFloat(state, ctx, effects);
+    return { state, effects };
+  },
+};

@@ -1,0 +1,289 @@
+/**
+ * `equipment-remedy` and `field-remedy`: on an alternative system, a fault must be remedied within
+ * `equipmentRemedyDays` (5) when it concerns equipment (pump, blower or aerator, control panel, high
+ * water in a pump tank) and within `fieldRemedyDays` (30) when it concerns the absorption field. Law 000,
+ * section 5.030 B 1 d. One evaluator per septic panel (or septic tank with alarm inputs).
+ *
+ * Inputs: `alarms.pump`, `alarms.blower`, `alarms.panel`, `alarms.highWater` (equipment) and
+ * `alarms.field` (absorption field). Each input is debounced in source time (see ../hold.ts): it counts once
+ * it has held true for `alarmHoldSeconds` (60), and the remedy clock starts when the held run BEGAN
+ * (`at` = first true of that run, `dueAt` = at + 5 d or 30 d). One alert per input per episode, keyed
+ * `${rule}:${siteId}:${deviceId}:${input}:${began}`. It resolves when the input has held false for the
+ * same time, with evidence: began, remedied (first false of the held normal run), dueAt and
+ * withinDeadline (against the deadline of the law; an engineer's extension is the engine's record and
+ * is not known here: the engine compares against the extended due time).
+ *
+ * Ticks (arrival time) confirm a hold when a device reports only on change: the newest sample true and
+ * the newest tick, less the arrival delay of the newest sample, `hold` or more after its begin (so a
+ * backlog draining late cannot be confirmed by the wall clock). If a late backlog then shows that the input went back
+ * to normal within the hold, the episode did not exist: its alert is resolved with `withdrawn: true`.
+ * If late data moves the begin earlier (a late true before it), the alert is resolved as superseded and
+ * the episode's new key opens. If a person resolves the alert (alert-closed), the evaluator stays quiet
+ * about that episode; a new episode needs a held normal run first.
+ */
+import { ALARM_NAMES, type AlarmName } from '../../../../shared/src/telemetry.ts';
+import { alertKey, openAlert, resolveAlert } from '../effects.ts';
+import {
+  addSample,
+  type BoolTrack,
+  episodesOf,
+  type HeldEpisode,
+  newestTs,
+  newTrack,
+  pruneTrack,
+} from '../hold.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, deviceLabel, formatDuration, formatLocal, iso, SECOND } from '../util.ts';
+
+/** The two rules: equipment faults (5 days to remedy) and absorption-field faults (30 days). */
+export const RULES = ['equipment-remedy', 'field-remedy'] as const;
+export type RemedyRule = (typeof RULES)[number];
+
+/** Samples kept per input: the last 7 days of source time, at most 3000. */
+export const ALARM_WINDOW_MS = 7 * DAY;
+export const ALARM_MAX_SAMPLES = 3000;
+
+export const ALARM_LABELS: Record<AlarmName, string> = {
+  pump: 'Pump',
+  blower: 'Blower or aerator',
+  panel: 'Control panel',
+  highWater: 'High water',
+  field: 'Absorption field',
+};
+
+export function alarmRule(name: AlarmName): RemedyRule {
+  return name === 'field' ? RULES[1] : RULES[0];
+}
+
+type Status = 'open' | 'resolved' | 'closed';
+interface EpisodeSnap {
+  /** The episode's key (rule, site, device, input, begin). */
+  key: string;
+  /** The key of its current alert: the episode key, or a derived one after a reopen. */
+  alertKey: string;
+  reopens: number;
+  began: number;
+  remedied: number | null;
+  alert: Status;
+}
+interface InputState {
+  track: BoolTrack;
+  episodes: EpisodeSnap[];
+}
+
+export interface AlarmState extends DeviceStateHead {
+  tickHorizon: number | null;
+  inputs: Partial<Record<AlarmName, InputState>>;
+}
+
+/** The remedy deadline of an episode: the days the law gives, and the due time they make. */
+function deadline(name: AlarmName, ep: HeldEpisode, ctx: RuleContext): { days: number; dueAt: number } {
+  const days = name === 'field' ? ctx.site.fieldRemedyDays : ctx.site.equipmentRemedyDays;
+  return { days, dueAt: ep.began + days * DAY };
+}
+
+function keyOf(state: AlarmState, name: AlarmName, began: number): string {
+  return alertKey(alarmRule(name), state, name, began);
+}
+
+/** One input of one panel, as the effects of its episodes name it. */
+interface InputRef {
+  state: AlarmState;
+  name: AlarmName;
+  ctx: RuleContext;
+}
+
+function openEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string): Effect<RemedyRule> {
+  const { days, dueAt } = deadline(name, ep, ctx);
+  const tz = ctx.timezone;
+  return openAlert(alarmRule(name), state, {
+    key,
+    at: ep.began,
+    dueAt,
+    message:
+      `${ALARM_LABELS[name]} alarm at ${deviceLabel(ctx.site, state.deviceId)} since ${formatLocal(ep.began, tz)}: ` +
+      `remedy within ${days} days, by ${formatLocal(dueAt, tz)} (law 000, 5.030 B 1 d; a licensed engineer's ` +
+      `letter may extend this).`,
+    evidence: {
+      input: name,
+      began: iso(ep.began),
+      dueAt: iso(dueAt),
+      remedyDays: days,
+      holdSeconds: ctx.site.alarmHoldSeconds,
+    },
+  });
+}
+
+function resolveEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string): Effect<RemedyRule> {
+  const remedied = ep.remedied!;
+  const { days, dueAt } = deadline(name, ep, ctx);
+  const within = remedied <= dueAt;
+  return resolveAlert(key, remedied, {
+    message:
+      `${ALARM_LABELS[name]} alarm at ${deviceLabel(ctx.site, state.deviceId)} back to normal since ` +
+      `${formatLocal(remedied, ctx.timezone)}, after ${formatDuration(remedied - ep.began)}: ` +
+      `${within ? 'within' : 'NOT within'} the ${days}-day remedy deadline.`,
+    evidence: {
+      input: name,
+      began: iso(ep.began),
+      remedied: iso(remedied),
+      dueAt: iso(dueAt),
+      withinDeadline: within,
+      durationSeconds: Math.round((remedied - ep.began) / SECOND),
+      holdSeconds: ctx.site.alarmHoldSeconds,
+    },
+  });
+}
+
+function reconcileInput(
+  state: AlarmState,
+  name: AlarmName,
+  ctx: RuleContext,
+  effects: Effect<RemedyRule>[],
+): void {
+  const ref: InputRef = { state, name, ctx };
+  const inp = state.inputs[name];
+  if (!inp) return;
+  const holdMs = ctx.site.alarmHoldSeconds * SECOND;
+  const eps = episodesOf(inp.track, holdMs, state.tickHorizon);
+  const prev = new Map(inp.episodes.map((e) => [e.key, e]));
+  const keys = new Set(eps.map((e) => keyOf(state, name, e.began)));
+  const next: EpisodeSnap[] = [];
+  const inheritClosed = new Set<number>();
+  const lower = ALARM_LABELS[name].toLowerCase();
+
+  for (const old of inp.episodes) {
+    if (keys.has(old.key)) continue;
+    // The episode is gone: late data showed the run did not hold, or moved its begin.
+    const succ = eps.find((e) => e.began <= old.began && (e.remedied === null || e.remedied > old.began));
+    if (old.alert === 'open') {
+      effects.push({
+        type: 'resolve',
+        key: old.alertKey,
+        at: old.began,
+        message: succ
+          ? `Superseded: late data shows this ${lower} alarm began earlier, at ${formatLocal(succ.began, ctx.timezone)}.`
+          : `Withdrawn: late data shows this ${lower} alarm did not hold for ${ctx.site.alarmHoldSeconds} s.`,
+        evidence: succ
+          ? { superseded: true, supersededBy: keyOf(state, name, succ.began), input: name }
+          : { withdrawn: true, input: name, began: iso(old.began) },
+      });
+    } else if (old.alert === 'closed' && succ) inheritClosed.add(succ.began);
+  }
+
+  for (const ep of eps) {
+    const key = keyOf(state, name, ep.began);
+    const old = prev.get(key);
+    let snap: EpisodeSnap;
+    if (!old) {
+      snap = { key, alertKey: key, began: ep.began, remedied: ep.remedied, alert: 'open', reopens: 0 };
+      effects.push(openEffect(ref, ep, key));
+      if (inheritClosed.has(ep.began)) {
+        effects.push({
+          type: 'resolve',
+          key,
+          at: ep.began,
+          message: 'Closed by a person under its earlier key.',
+          evidence: { input: name, inherited: true },
+        });
+        snap.alert = 'closed';
+      }
+    } else {
+      snap = { ...old, remedied: ep.remedied };
+      if (old.alert === 'resolved' && ep.remedied === null) {
+        // A late sample showed the normal run did not hold: the fault is still on. The engine never
+        // reopens a resolved alert, so this is a new alert under a derived key.
+        snap.reopens = old.reopens + 1;
+        snap.alertKey = `${key}:r${snap.reopens}`;
+        const e = openEffect(ref, ep, snap.alertKey);
+        if (e.type === 'open') e.evidence.reopened = true;
+        effects.push(e);
+        snap.alert = 'open';
+      }
+    }
+    if (snap.alert === 'open' && ep.remedied !== null) {
+      effects.push(resolveEffect(ref, ep, snap.alertKey));
+      snap.alert = 'resolved';
+    }
+    next.push(snap);
+  }
+  inp.episodes = next;
+}
+
+function prune(state: AlarmState, name: AlarmName, ctx: RuleContext): void {
+  const inp = state.inputs[name];
+  if (!inp) return;
+  const newest = newestTs(inp.track);
+  if (newest === null) return;
+  const final = new Set(
+    pruneTrack(inp.track, ctx.site.alarmHoldSeconds * SECOND, newest - ALARM_WINDOW_MS, ALARM_MAX_SAMPLES),
+  );
+  if (final.size) inp.episodes = inp.episodes.filter((e) => !(final.has(e.began) && e.alert !== 'open'));
+}
+
+/** A copy the evaluator may change (samples are immutable tuples and are shared). */
+function copyState(s: AlarmState): AlarmState {
+  const inputs: AlarmState['inputs'] = {};
+  for (const name of ALARM_NAMES) {
+    const inp = s.inputs[name];
+    if (!inp) continue;
+    const t = inp.track;
+    inputs[name] = {
+      track: {
+        ...t,
+        samples: t.samples.slice(),
+        carry: { ...t.carry, run: t.carry.run ? { ...t.carry.run } : null },
+      },
+      episodes: inp.episodes.map((e) => ({ ...e })),
+    };
+  }
+  return { ...s, inputs };
+}
+
+export const alarmEvaluator: Evaluator<AlarmState, RemedyRule> = {
+  rule: RULES,
+  init(ctx: RuleContext, deviceId?: string): AlarmState {
+    return deviceState(RULES.join('+'), ctx, deviceId, { tickHorizon: null, inputs: {} });
+  },
+  evaluate(prev: AlarmState, input: RuleInput, ctx: RuleContext) {
+    const effects: Effect<RemedyRule>[] = [];
+    if (input.type === 'reading') {
+      const r = input.reading;
+      if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId || !r.alarms)
+        return { state: prev, effects };
+      const state = copyState(prev);
+      for (const name of ALARM_NAMES) {
+        const v = r.alarms[name];
+        if (v === undefined) continue;
+        let inp = state.inputs[name];
+        if (!inp) {
+          inp = { track: newTrack(), episodes: [] };
+          state.inputs[name] = inp;
+        }
+        if (addSample(inp.track, r.ts, v, r.receivedAt) !== 'added') continue;
+        reconcileInput(state, name, ctx, effects);
+        prune(state, name, ctx);
+      }
+      return { state, effects };
+    }
+    if (input.type === 'tick') {
+      if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };
+      const state = copyState(prev);
+      state.tickHorizon = input.now;
+      for (const name of ALARM_NAMES) reconcileInput(state, name, ctx, effects);
+      // A tick that confirms nothing changes nothing: keep the old state (no rewrite every minute).
+      return effects.length ? { state, effects } : { state: prev, effects };
+    }
+    if (input.type === 'alert-closed') {
+      for (const name of ALARM_NAMES) {
+        const idx = prev.inputs[name]?.episodes.findIndex((e) => e.alertKey === input.key) ?? -1;
+        if (idx < 0) continue;
+        const state = copyState(prev);
+        state.inputs[name]!.episodes[idx]!.alert = 'closed';
+        return { state, effects };
+      }
+    }
+    return { state: prev, effects };
+  },
+};

@@ -1,0 +1,238 @@
+/**
+ * `septic-pumping`: "The contents of the septic tank should be pumped every 2-3 years or when the total
+ * depth of sludge and scum exceeds one third of the liquid depth of the tank" (law 000, appendix VII).
+ * One evaluator per tank device (septic-tank or septic-panel) on septic and alternative-system sites.
+ *
+ * - Level: sludgeIn + scumIn (the latest value of each; a reading may carry one or both) reaching
+ *   `septicPumping.fraction` (1/3) of the device's `liquidDepthIn` opens an alert (at = that reading,
+ *   key `septic-pumping:${siteId}:${deviceId}:level:${ts}`); later readings update it only when the
+ *   fill grows by 5 points. Without liquidDepthIn the level part is off.
+ * - Time: on a tick, when the last pump-out (the later of `septicPumping.lastPumpedAt` and the last
+ *   pump-out seen in the data or logged) is more than `maxYears` (3) ago, a time-based alert opens
+ *   (at = last pump-out + maxYears, key `...:time:${lastPumpedTs}`). Without any known pump-out the
+ *   time part is off (set lastPumpedAt in the config). Only one device per site runs the time part (the
+ *   first septic-tank, else the first septic-panel) so a site with a panel and a tank gets one alert.
+ * - Pump-out: sludge + scum falling to a quarter of the threshold or less, after having been at least
+ *   that much higher (a drop of a quarter of the threshold or more from the peak since the last
+ *   pump-out), or an 'inspection' input of kind 'cleanout' (also 'pump-out', 'pumpout', 'pumping'). It resolves
+ *   both alerts with evidence and restarts the time clock. After a pump-out a new level alert needs a
+ *   reading below the threshold first. A pump-out meets only the duties begun at or before it: a level
+ *   alert raised after it, or a time alert counted from a later pump-out, stays open.
+ * - No due time: appendix VII is a guideline with no deadline; the alert itself says it is time.
+ * - Late data: levels are states; a reading older than the newest one seen is ignored by this rule.
+ */
+import { alertKey, openAlert, resolveAlert } from '../effects.ts';
+import { type DeviceStateHead, deviceState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
+
+export const RULE = 'septic-pumping' as const;
+/** Inspection kinds that record a pump-out ('cleanout' is the engine's kind for it). */
+export const PUMPOUT_KINDS = ['cleanout', 'pump-out', 'pumpout', 'pumping'];
+
+/** Whether an inspection of this kind records a pump-out. */
+export function isPumpOut(kind: string): boolean {
+  return PUMPOUT_KINDS.includes(kind);
+}
+/** A pump-out leaves at most this fraction of the threshold in sludge + scum. */
+export const PUMPED_FRACTION_OF_THRESHOLD = 0.25;
+export const SEPTIC_UPDATE_STEP = 0.05;
+
+export interface SepticState extends DeviceStateHead {
+  newestTs: number | null;
+  sludge: number | null;
+  scum: number | null;
+  peakSum: number;
+  lastPumpedSeen: number | null;
+  armed: boolean;
+  level: { key: string; at: number; reported: number } | null;
+  time: { key: string; at: number; basis: number } | null;
+}
+
+/** Whether this device runs the time-based part for its site. */
+export function isPrimaryTank(ctx: RuleContext, deviceId: string): boolean {
+  const tanks = ctx.site.devices.filter((d) => d.kind === 'septic-tank');
+  const pool = tanks.length ? tanks : ctx.site.devices.filter((d) => d.kind === 'septic-panel');
+  return pool[0]?.id === deviceId;
+}
+
+/** Adds whole calendar years (UTC date arithmetic) and the fractional rest as 365.25-day years. */
+export function addYears(ts: number, years: number): number {
+  const whole = Math.floor(years);
+  const d = new Date(ts);
+  d.setUTCFullYear(d.getUTCFullYear() + whole);
+  return d.getTime() + (years - whole) * 365.25 * DAY;
+}
+
+function lastPumped(state: SepticState, ctx: RuleContext): number | null {
+  const cfg = ctx.site.septicPumping.lastPumpedAt;
+  const fromCfg = cfg ? Date.parse(cfg) : null;
+  if (fromCfg === null) return state.lastPumpedSeen;
+  if (state.lastPumpedSeen === null) return fromCfg;
+  return Math.max(fromCfg, state.lastPumpedSeen);
+}
+
+function pumpedOut(
+  state: SepticState,
+  at: number,
+  how: Record<string, unknown>,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+): void {
+  const label = deviceLabel(ctx.site, state.deviceId);
+  state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? at, at);
+  const resolve = (a: { key: string }) =>
+    effects.push(
+      resolveAlert(a.key, at, {
+        message: `Tank ${label} pumped out ${formatLocal(at, ctx.timezone)}.`,
+        evidence: { pumpedAt: iso(at), ...how },
+      }),
+    );
+  // A pump-out meets the duties that began at or before it: the level alert's from its reading, the
+  // time alert's from the pump-out it counts from. One dated earlier (logged late) leaves them open.
+  if (state.level && state.level.at <= at) {
+    resolve(state.level);
+    state.level = null;
+  }
+  if (state.time && state.time.basis <= at) {
+    resolve(state.time);
+    state.time = null;
+  }
+  if (state.level === null) {
+    state.peakSum = 0;
+    state.armed = false;
+  }
+}
+
+export const septicEvaluator: Evaluator<SepticState, typeof RULE> = {
+  rule: RULE,
+  init(ctx: RuleContext, deviceId?: string): SepticState {
+    return deviceState(RULE, ctx, deviceId, {
+      newestTs: null,
+      sludge: null,
+      scum: null,
+      peakSum: 0,
+      lastPumpedSeen: null,
+      armed: true,
+      level: null,
+      time: null,
+    });
+  },
+  evaluate(prev: SepticState, input: RuleInput, ctx: RuleContext) {
+    const effects: Effect<typeof RULE>[] = [];
+    const sp = ctx.site.septicPumping;
+    const label = deviceLabel(ctx.site, prev.deviceId);
+    switch (input.type) {
+      case 'reading': {
+        const r = input.reading;
+        const { sludgeIn, scumIn } = r.values;
+        if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects };
+        if (sludgeIn === undefined && scumIn === undefined) return { state: prev, effects };
+        if (prev.newestTs !== null && r.ts <= prev.newestTs) return { state: prev, effects };
+        const state = structuredClone(prev);
+        state.newestTs = r.ts;
+        const before = (state.sludge ?? 0) + (state.scum ?? 0);
+        if (sludgeIn !== undefined) state.sludge = sludgeIn;
+        if (scumIn !== undefined) state.scum = scumIn;
+        const sum = (state.sludge ?? 0) + (state.scum ?? 0);
+        const depth = deviceOf(ctx.site, state.deviceId)?.liquidDepthIn;
+        if (depth === undefined) return { state, effects };
+        const threshold = sp.fraction * depth;
+        const pumpedMax = PUMPED_FRACTION_OF_THRESHOLD * threshold;
+        if (sum <= pumpedMax && state.peakSum - sum >= pumpedMax) {
+          pumpedOut(
+            state,
+            r.ts,
+            { fromData: true, beforeIn: round6(before), afterIn: round6(sum), peakIn: round6(state.peakSum) },
+            ctx,
+            effects,
+          );
+          return { state, effects };
+        }
+        state.peakSum = Math.max(state.peakSum, sum);
+        const frac = sum / depth;
+        if (sum < threshold - 1e-9) {
+          state.armed = true;
+          return { state, effects };
+        }
+        const ev = {
+          sludgeIn: state.sludge,
+          scumIn: state.scum,
+          totalIn: round6(sum),
+          liquidDepthIn: depth,
+          fractionOfLiquidDepth: round6(frac),
+          threshold: round6(sp.fraction),
+          at: iso(r.ts),
+        };
+        if (state.level) {
+          if (frac >= state.level.reported + SEPTIC_UPDATE_STEP) {
+            state.level.reported = frac;
+            effects.push({
+              type: 'update',
+              key: state.level.key,
+              at: r.ts,
+              message: `Tank ${label}: sludge + scum ${round6(sum)} in, ${Math.round(frac * 100)}% of the liquid depth: pump the tank.`,
+              evidence: ev,
+            });
+          }
+          return { state, effects };
+        }
+        if (!state.armed) return { state, effects };
+        const key = alertKey(RULE, state, 'level', r.ts);
+        state.level = { key, at: r.ts, reported: frac };
+        effects.push(
+          openAlert(RULE, state, {
+            key,
+            at: r.ts,
+            message:
+              `Tank ${label}: sludge + scum ${round6(sum)} in is ${Math.round(frac * 100)}% of the ${depth} in liquid depth ` +
+              `(one third or more): pump the tank (law 000, appendix VII).`,
+            evidence: ev,
+          }),
+        );
+        return { state, effects };
+      }
+      case 'tick': {
+        if (prev.time || !isPrimaryTank(ctx, prev.deviceId)) return { state: prev, effects };
+        const basis = lastPumped(prev, ctx);
+        if (basis === null) return { state: prev, effects };
+        const dueSince = addYears(basis, sp.maxYears);
+        if (input.now < dueSince) return { state: prev, effects };
+        const state = structuredClone(prev);
+        const key = alertKey(RULE, state, 'time', basis);
+        state.time = { key, at: dueSince, basis };
+        effects.push(
+          openAlert(RULE, state, {
+            key,
+            at: dueSince,
+            message:
+              `Tank ${label} was last pumped ${formatLocal(basis, ctx.timezone)}, more than ${sp.maxYears} years ago: ` +
+              `pump the tank (every 2-3 years, law 000, appendix VII).`,
+            evidence: { lastPumpedAt: iso(basis), maxYears: sp.maxYears, dueSince: iso(dueSince) },
+          }),
+        );
+        return { state, effects };
+      }
+      case 'inspection': {
+        if (input.siteId !== prev.siteId || !isPumpOut(input.kind)) return { state: prev, effects };
+        const state = structuredClone(prev);
+        pumpedOut(state, input.at, { inspectionId: input.id, by: input.inspector }, ctx, effects);
+        return { state, effects };
+      }
+      case 'alert-closed': {
+        if (prev.level?.key !== input.key && prev.time?.key !== input.key) return { state: prev, effects };
+        const state = structuredClone(prev);
+        if (state.level?.key === input.key) {
+          state.level = null;
+          state.armed = false;
+        }
+        // A time alert closed by a person: the clock restarts then (no pump-out date is known).
+        if (state.time?.key === input.key) {
+          state.time = null;
+          state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? input.at, input.at);
+        }
+        return { state, effects };
+      }
+    }
+  },
+};

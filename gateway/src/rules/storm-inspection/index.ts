@@ -1,0 +1,44 @@
+/**
+ * The `storm-inspection` rule: a storm of 0.5 in or more at an active construction site calls for an
+ * erosion and sediment control inspection within 24 h (law 001, maintenance during construction, A(2)).
+ * Its evaluator also keeps the storm records of every rain gauge. Deriving the events: `events.ts`; the
+ * alert's content: `alert.ts`; the evaluator and its handling of late data: `evaluator.ts`.
+ */
+import { z } from 'zod';
+import type { RuleModule } from '../module.ts';
+import { firstVersion } from '../state.ts';
+import { isErosionInspection } from '../util.ts';
+import { stormEvaluator } from './evaluator.ts';
+import type { RULE, StormState } from './events.ts';
+
+const params = {
+  site: {
+    storm: z
+      .strictObject({
+        thresholdIn: z.number().positive().default(0.5),
+        interEventHours: z.number().positive().default(6),
+        dueFrom: z.enum(['end', 'threshold']).default('end'),
+        dueHours: z.number().positive().default(24),
+      })
+      .prefault({}),
+  },
+  device: {},
+};
+
+export const stormInspection: RuleModule<StormState, typeof RULE, typeof params> = {
+  name: 'storm-inspection',
+  law: '001, maintenance during construction, A(2)',
+  params,
+  binds: { perDevice: (d) => d.kind === 'rain-gauge' },
+  state: { version: 1, upgrade: firstVersion },
+  evaluator: stormEvaluator,
+  // The law gives the 24-hour inspection no extension. One inspection covers every storm before it.
+  duty: {
+    meets: isErosionInspection,
+    closesBegunAlerts: true,
+    extendable: false,
+    responsible: ['developer'],
+  },
+  report: { section: 'other', duty: true, pastDue: 'missing' },
+  storms: true,
+};

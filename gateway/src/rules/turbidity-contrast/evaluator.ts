@@ -1,0 +1,275 @@
+/**
+ * `turbidity-contrast`: land development shall not cause turbidity that results in a substantial
+ * visible contrast to natural conditions in surface waters (law 001, water quality standards). The
+ * legal test is visual; this rule is a configurable SURROGATE: outlet NTU minus upstream background NTU
+ * greater than `turbidity.marginNtu` (50). Every message says so.
+ *
+ * One evaluator per site (the engine routes a per-device evaluator only its own device's readings, and
+ * this rule needs two devices); it tracks every outlet turbidity device of the site against the site's
+ * background device(s), with one alert per outlet per episode.
+ * - An outlet reading is compared with the background reading nearest in source time within
+ *   TURBIDITY_MATCH_MS (30 min) of it, preferring the latest one at or before it. An outlet reading
+ *   with no background yet waits (a background reading may arrive a little later) and is dropped
+ *   unmatched once a background newer than 30 min after it has arrived, or after 2 h of outlet data.
+ *   Without a background there is no comparison and no alert; the count of unmatched outlet readings
+ *   goes into the evidence of the next alert change.
+ * - Opens once per episode (at = the first outlet reading above the margin), updates when the peak
+ *   contrast grows by another margin, and resolves when the contrast has been at or below the margin
+ *   for TURBIDITY_HOLD_MS (30 min) of source time (at = when it went back below). A tick may confirm
+ *   that hold when the outlet reports nothing newer (now - arrival delay - back-below time >= hold).
+ * - Comparisons are made in arrival order; an outlet reading older than the newest one compared
+ *   only raises the peak of an open episode (a turbidity episode has no legal deadline to protect).
+ */
+import type { SiteConfig } from '../../config/schema.ts';
+import { alertKey, openAlert } from '../effects.ts';
+import { type SiteStateHead, siteState } from '../state.ts';
+import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
+import { deviceLabel, formatLocal, HOUR, iso, MINUTE } from '../util.ts';
+
+export const RULE = 'turbidity-contrast' as const;
+export const TURBIDITY_MATCH_MS = 30 * MINUTE;
+export const TURBIDITY_HOLD_MS = 30 * MINUTE;
+const BG_KEEP_MS = 6 * HOUR;
+const BG_MAX = 500;
+const PENDING_MAX = 100;
+const PENDING_KEEP_MS = 2 * HOUR;
+
+type Pt = [ts: number, ntu: number];
+
+/** One outlet's comparison state. */
+export interface OutletTrack {
+  siteId: string;
+  deviceId: string;
+  pending: Array<[ts: number, ntu: number, receivedAt: number]>;
+  newestSampleTs: number | null;
+  newestDelay: number;
+  unmatched: number;
+  episode: {
+    key: string;
+    began: number;
+    peak: { contrast: number; ts: number; outlet: number; background: number };
+    reportedPeak: number;
+    normalSince: number | null;
+  } | null;
+}
+
+export interface TurbidityState extends SiteStateHead {
+  /** Recent background readings of the site (all background devices), sorted by source ts. */
+  background: Pt[];
+  outlets: Record<string, OutletTrack>;
+}
+
+function newOutlet(siteId: string, deviceId: string): OutletTrack {
+  return { siteId, deviceId, pending: [], newestSampleTs: null, newestDelay: 0, unmatched: 0, episode: null };
+}
+
+/** The site's turbidity devices in one role. */
+export function turbidityIds(site: SiteConfig, role: 'outlet' | 'background'): string[] {
+  return site.devices.filter((d) => d.kind === 'turbidity' && d.role === role).map((d) => d.id);
+}
+
+function outletIds(ctx: RuleContext): string[] {
+  return turbidityIds(ctx.site, 'outlet');
+}
+
+function backgroundIds(ctx: RuleContext): string[] {
+  return turbidityIds(ctx.site, 'background');
+}
+
+function match(bg: readonly Pt[], ts: number): Pt | undefined {
+  let before: Pt | undefined;
+  let after: Pt | undefined;
+  for (const p of bg) {
+    if (p[0] <= ts) before = p;
+    else {
+      after = p;
+      break;
+    }
+  }
+  if (before && ts - before[0] <= TURBIDITY_MATCH_MS) return before;
+  if (after && after[0] - ts <= TURBIDITY_MATCH_MS) return after;
+  return undefined;
+}
+
+function surrogateNote(margin: number): string {
+  return `NTU margin of ${margin} is a surrogate, not the legal test (no substantial visible contrast in the receiving water, law 001): check the receiving water`;
+}
+
+function resolveEpisode(
+  state: OutletTrack,
+  at: number,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+): void {
+  const ep = state.episode!;
+  effects.push({
+    type: 'resolve',
+    key: ep.key,
+    at,
+    message: `Outlet turbidity at ${deviceLabel(ctx.site, state.deviceId)} back within ${ctx.site.turbidity.marginNtu} NTU of the background since ${formatLocal(at, ctx.timezone)}.`,
+    evidence: {
+      began: iso(ep.began),
+      normalSince: iso(at),
+      peakContrastNtu: ep.peak.contrast,
+      peakAt: iso(ep.peak.ts),
+      holdMinutes: TURBIDITY_HOLD_MS / MINUTE,
+      outletReadingsWithoutBackground: state.unmatched,
+    },
+  });
+  state.episode = null;
+  state.unmatched = 0;
+}
+
+function sample(
+  state: OutletTrack,
+  ts: number,
+  outlet: number,
+  bg: Pt,
+  ctx: RuleContext,
+  effects: Effect<typeof RULE>[],
+) {
+  const margin = ctx.site.turbidity.marginNtu;
+  const contrast = outlet - bg[1];
+  const above = contrast > margin;
+  const ep = state.episode;
+  const inOrder = state.newestSampleTs === null || ts > state.newestSampleTs;
+  if (inOrder) state.newestSampleTs = ts;
+  const label = deviceLabel(ctx.site, state.deviceId);
+  const ev = {
+    outletNtu: outlet,
+    backgroundNtu: bg[1],
+    contrastNtu: contrast,
+    marginNtu: margin,
+    at: iso(ts),
+    backgroundAt: iso(bg[0]),
+    surrogate: true,
+    outletReadingsWithoutBackground: state.unmatched,
+  };
+  if (ep) {
+    if (above && contrast > ep.peak.contrast) ep.peak = { contrast, ts, outlet, background: bg[1] };
+    if (!inOrder) return;
+    if (above) {
+      ep.normalSince = null;
+      if (contrast >= ep.reportedPeak + margin) {
+        ep.reportedPeak = contrast;
+        effects.push({
+          type: 'update',
+          key: ep.key,
+          at: ts,
+          message: `Outlet turbidity at ${label} is ${contrast} NTU above the background (${outlet} vs ${bg[1]} NTU). ${surrogateNote(margin)}.`,
+          evidence: ev,
+        });
+      }
+    } else {
+      if (ep.normalSince === null) ep.normalSince = ts;
+      if (ts - ep.normalSince >= TURBIDITY_HOLD_MS) resolveEpisode(state, ep.normalSince, ctx, effects);
+    }
+    return;
+  }
+  if (!above || !inOrder) return;
+  const key = alertKey(RULE, state, ts);
+  state.episode = {
+    key,
+    began: ts,
+    peak: { contrast, ts, outlet, background: bg[1] },
+    reportedPeak: contrast,
+    normalSince: null,
+  };
+  effects.push(
+    openAlert(RULE, state, {
+      key,
+      at: ts,
+      message:
+        `Outlet turbidity at ${label} is ${contrast} NTU above the upstream background (${outlet} vs ${bg[1]} NTU) ` +
+        `at ${formatLocal(ts, ctx.timezone)}. The ${surrogateNote(margin)}.`,
+      evidence: ev,
+    }),
+  );
+  state.unmatched = 0;
+}
+
+function trimPending(t: OutletTrack): void {
+  const newest = t.pending[t.pending.length - 1]?.[0];
+  while (
+    t.pending.length > PENDING_MAX ||
+    (t.pending.length > 0 && newest !== undefined && t.pending[0]![0] < newest - PENDING_KEEP_MS)
+  ) {
+    t.pending.shift();
+    t.unmatched++;
+  }
+}
+
+export const turbidityEvaluator: Evaluator<TurbidityState, typeof RULE> = {
+  rule: RULE,
+  init(ctx: RuleContext): TurbidityState {
+    const outlets: Record<string, OutletTrack> = {};
+    for (const id of outletIds(ctx)) outlets[id] = newOutlet(ctx.site.id, id);
+    return siteState(ctx, { background: [], outlets });
+  },
+  evaluate(prev: TurbidityState, input: RuleInput, ctx: RuleContext) {
+    const effects: Effect<typeof RULE>[] = [];
+    if (input.type === 'tick') {
+      const due = Object.values(prev.outlets).filter(
+        (t) =>
+          t.episode !== null &&
+          t.episode.normalSince !== null &&
+          input.now - t.newestDelay - t.episode.normalSince >= TURBIDITY_HOLD_MS,
+      );
+      if (due.length === 0) return { state: prev, effects };
+      const state = structuredClone(prev);
+      for (const d of due) {
+        const t = state.outlets[d.deviceId]!;
+        resolveEpisode(t, t.episode!.normalSince!, ctx, effects);
+      }
+      return { state, effects };
+    }
+    if (input.type === 'alert-closed') {
+      const hit = Object.values(prev.outlets).find((t) => t.episode?.key === input.key);
+      if (!hit) return { state: prev, effects };
+      const state = structuredClone(prev);
+      state.outlets[hit.deviceId]!.episode = null;
+      return { state, effects };
+    }
+    if (input.type !== 'reading') return { state: prev, effects };
+    const r = input.reading;
+    const ntu = r.values.turbidityNtu;
+    if (r.siteId !== prev.siteId || ntu === undefined) return { state: prev, effects };
+    const isOutlet = outletIds(ctx).includes(r.deviceId);
+    if (!isOutlet && !backgroundIds(ctx).includes(r.deviceId)) return { state: prev, effects };
+    const state = structuredClone(prev);
+    if (isOutlet) {
+      let t = state.outlets[r.deviceId];
+      if (!t) {
+        t = newOutlet(state.siteId, r.deviceId);
+        state.outlets[r.deviceId] = t;
+      }
+      if (t.newestSampleTs === null || r.ts >= t.newestSampleTs)
+        t.newestDelay = Math.max(0, r.receivedAt - r.ts);
+      const bg = match(state.background, r.ts);
+      if (bg) sample(t, r.ts, ntu, bg, ctx, effects);
+      else {
+        t.pending.push([r.ts, ntu, r.receivedAt]);
+        t.pending.sort((a, b) => a[0] - b[0]);
+        trimPending(t);
+      }
+      return { state, effects };
+    }
+    const bg = state.background;
+    const i = bg.findIndex((p) => p[0] >= r.ts);
+    if (i < 0) bg.push([r.ts, ntu]);
+    else if (bg[i]![0] !== r.ts) bg.splice(i, 0, [r.ts, ntu]);
+    const newestBg = bg[bg.length - 1]![0];
+    while (bg.length > BG_MAX || (bg.length > 1 && bg[0]![0] < newestBg - BG_KEEP_MS)) bg.shift();
+    for (const t of Object.values(state.outlets)) {
+      const still: OutletTrack['pending'] = [];
+      for (const p of t.pending) {
+        const m = match(bg, p[0]);
+        if (m) sample(t, p[0], p[1], m, ctx, effects);
+        else if (newestBg - p[0] > TURBIDITY_MATCH_MS) t.unmatched++;
+        else still.push(p);
+      }
+      t.pending = still;
+    }
+    return { state, effects };
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * The rules' stored states (alerts/ruleStates.ts): an older version is upgraded when loaded, a newer one
+ * is refused, and the states a release-0.1.0 store holds carry on under their keys.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
+import { parseConfig } from '../../gateway/src/config/load.ts';
+import { Registry } from '../../gateway/src/metrics.ts';
+import { silentLog } from '../../gateway/src/pipeline.ts';
+import { evaluatorsFor } from '../../gateway/src/rules/index.ts';
+import type { Evaluator } from '../../gateway/src/rules/types.ts';
+import { openDatabase } from '../../gateway/src/store/db.ts';
+import { testConfigInput } from '../helpers/gateway.ts';
+import { type Harness, makeEngine, reading, T0, tempDir } from './support.ts';
+
+const RELEASE_DUMP = join(import.meta.dirname, '../fixtures/store/release-0.1.0.sql');
+
+let tmp: ReturnType<typeof tempDir> | undefined;
+let h: Harness | undefined;
+afterEach(() => {
+  if (h?.db.open) h.db.close();
+  tmp?.cleanup();
+  h = undefined;
+  tmp = undefined;
+});
+
+interface V2 {
+  v: 2;
+  count: number;
+}
+
+/** A rule whose state is at version 2: `{ v: 2, count }`; version 1 was `{ n }`. */
+function versioned(upgrades: unknown[]) {
+  const evaluator: Evaluator<V2> = {
+    rule: 'device-silent',
+    init: () => ({ v: 2, count: 0 }),
+    evaluate: (s, input) =>
+      input.type === 'reading'
+        ? { state: { v: 2, count: s.count + 1 }, effects: [] }
+        : { state: s, effects: [] },
+  };
+  const state = {
+    version: 2,
+    upgrade(old: unknown, from: number): V2 {
+      upgrades.push({ old, from });
+      return { v: 2, count: (old as { n: number }).n };
+    },
+  };
+  return { evaluator: evaluator as Evaluator<unknown>, deviceId: 'panel-1', state };
+}
+
+const saveState = (db: Database.Database, state: unknown) =>
+  db
+    .prepare(`INSERT INTO rule_state (site_id, rule, device_id, state, updated_at) VALUES (?, ?, ?, ?, ?)`)
+    .run('site-a', 'device-silent', 'panel-1', JSON.stringify(state), T0);
+const storedState = (db: Database.Database) =>
+  JSON.parse(
+    (db.prepare(`SELECT state FROM rule_state WHERE site_id = 'site-a'`).get() as { state: string }).state,
+  );
+
+describe('stored rule states', () => {
+  it('upgrades a state stored at an older version (one without `v` is version 1) when it loads it', () => {
+    tmp = tempDir();
+    const file = join(tmp.dir, 'gw.db');
+    const upgrades: unknown[] = [];
+    h = makeEngine(file, (site) => (site.id === 'site-a' ? [versioned(upgrades)] : []));
+    saveState(h.db, { n: 41 });
+    h.engine.handleReadings([reading('site-a', 'panel-1', T0, { levelIn: 1 })]);
+    expect(upgrades).toEqual([{ old: { n: 41 }, from: 1 }]);
+    expect(storedState(h.db)).toEqual({ v: 2, count: 42 });
+    // Loaded once: the next reading continues from the cache.
+    h.engine.handleReadings([reading('site-a', 'panel-1', T0 + 1000, { levelIn: 1 })]);
+    expect(upgrades).toHaveLength(1);
+    expect(storedState(h.db)).toEqual({ v: 2, count: 43 });
+  });
+
+  it('refuses a state stored by a newer version of its rule, and leaves it as it is', () => {
+    tmp = tempDir();
+    const upgrades: unknown[] = [];
+    h = makeEngine(join(tmp.dir, 'gw.db'), (site) => (site.id === 'site-a' ? [versioned(upgrades)] : []));
+    saveState(h.db, { v: 3, later: true });
+    h.engine.handleReadings([reading('site-a', 'panel-1', T0, { levelIn: 1 })]);
+    expect(upgrades).toEqual([]);
+    expect(storedState(h.db)).toEqual({ v: 3, later: true });
+    expect(h.metrics.render()).toMatch(/gateway_rule_errors_total\{rule="device-silent"\} 1/);
+  });
+
+  it("carries on a release-0.1.0 store's states: the remedy evaluator's under equipment-remedy+field-remedy", () => {
+    tmp = tempDir();
+    const raw = new Database(join(tmp.dir, 'gateway.db'));
+    raw.exec(readFileSync(RELEASE_DUMP, 'utf8'));
+    raw.close();
+    const db = openDatabase(tmp.dir);
+    const config = parseConfig(testConfigInput());
+    const last = 1796108209466; // the pump alarm's last sample in the stored state
+    const engine = new ComplianceEngine({
+      db,
+      config,
+      evaluatorsFor,
+      now: () => last + 3_600_000,
+      log: silentLog,
+      metrics: new Registry(),
+    });
+    const [pump] = engine.listAlerts({ siteId: 'oak-lane', status: 'acknowledged' });
+    expect(pump?.rule).toBe('equipment-remedy');
+    // The stored episode ends when the pump has held normal for a minute: its alert resolves on time.
+    const normal = (ts: number) => ({ ...reading('oak-lane', 'panel-1', ts), alarms: { pump: false } });
+    engine.handleReadings([normal(last + 60_000), normal(last + 130_000)]);
+    const done = engine.getAlert(pump!.id)!;
+    expect(done).toMatchObject({
+      status: 'resolved',
+      withinDeadline: true,
+      resolvedAt: new Date(last + 60_000).toISOString(),
+    });
+    expect(done.resolution).toMatchObject({ how: 'auto', evidence: { input: 'pump', withinDeadline: true } });
+    // No second alert for the episode it already knew.
+    expect(engine.listAlerts({ siteId: 'oak-lane', rule: 'equipment-remedy' })).toHaveLength(1);
+    db.close();
+  });
+});

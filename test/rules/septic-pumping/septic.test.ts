@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { addYears, septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
+import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, HOUR, reading, run, T0, tick } from '../helpers.ts';
+
+const ctx: RuleContext = ctxOf({
+  kind: 'septic',
+  septicPumping: { lastPumpedAt: '2023-03-15T12:00:00Z' },
+  devices: [{ id: 'tank', kind: 'septic-tank', liquidDepthIn: 60 }],
+});
+const lvl = (ts: number, values: Record<string, number>): RuleInput =>
+  reading('tank', ts, values, { deviceKind: 'septic-tank' });
+
+function feed(inputs: RuleInput[], c = ctx) {
+  return run(septicEvaluator, c, inputs, { deviceId: 'tank', checkPurity: true });
+}
+
+describe('septic-pumping', () => {
+  it('sludge + scum reaching one third of the liquid depth opens one alert (fire once)', () => {
+    const below = feed([lvl(T0, { sludgeIn: 14, scumIn: 5.9 })]).sink;
+    expect(below.alerts.size).toBe(0);
+    const inputs = [lvl(T0, { sludgeIn: 14, scumIn: 5.9 }), lvl(T0 + DAY, { sludgeIn: 14, scumIn: 6 })];
+    for (let i = 2; i < 50; i++) inputs.push(lvl(T0 + i * DAY, { sludgeIn: 14.1 }));
+    const { sink } = feed(inputs);
+    expect(sink.count('open')).toBe(1);
+    expect([...sink.alerts.values()][0]).toMatchObject({
+      key: `septic-pumping:s1:tank:level:${T0 + DAY}`,
+      at: T0 + DAY,
+      dueAt: undefined,
+    });
+  });
+
+  it('a pump-out (sludge + scum falling to a small value) resolves it', () => {
+    const { sink, state } = feed([
+      lvl(T0, { sludgeIn: 16, scumIn: 6 }),
+      lvl(T0 + DAY, { sludgeIn: 1, scumIn: 0.5 }),
+      lvl(T0 + 2 * DAY, { sludgeIn: 1.2, scumIn: 0.5 }),
+    ]);
+    const a = [...sink.alerts.values()][0]!;
+    expect(a).toMatchObject({ status: 'resolved', resolvedAt: T0 + DAY });
+    expect(a.resolution).toMatchObject({ fromData: true, beforeIn: 22, afterIn: 1.5 });
+    expect(state.lastPumpedSeen).toBe(T0 + DAY);
+  });
+
+  it('opens a time-based alert when the last pump-out is more than maxYears ago; a logged cleanout resolves it', () => {
+    const last = Date.parse('2023-03-15T12:00:00Z');
+    expect(addYears(last, 3)).toBe(Date.parse('2026-03-15T12:00:00Z'));
+    expect(feed([tick(Date.parse('2026-03-15T11:00:00Z'))]).sink.alerts.size).toBe(0);
+    const { sink } = feed([
+      tick(T0),
+      tick(T0 + HOUR),
+      {
+        type: 'inspection',
+        siteId: 's1',
+        at: T0 + 3 * DAY,
+        kind: 'cleanout',
+        inspector: 'Pumper Co',
+        id: 'p1',
+      },
+      tick(T0 + 4 * DAY),
+    ]);
+    const alerts = [...sink.alerts.values()];
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({
+      key: `septic-pumping:s1:tank:time:${last}`,
+      at: Date.parse('2026-03-15T12:00:00Z'),
+      status: 'resolved',
+      resolvedAt: T0 + 3 * DAY,
+    });
+  });
+
+  it('without a known pump-out there is no time-based alert', () => {
+    const c = ctxOf({ kind: 'septic', devices: [{ id: 'tank', kind: 'septic-tank', liquidDepthIn: 60 }] });
+    expect(feed([tick(T0)], c).sink.alerts.size).toBe(0);
+  });
+
+  it('a pump-out meets only the duties begun at or before it', () => {
+    const pumped = (at: number, id: string): RuleInput => ({
+      type: 'inspection',
+      siteId: 's1',
+      at,
+      kind: 'cleanout',
+      inspector: 'Pumper Co',
+      id,
+    });
+    const last = Date.parse('2023-03-15T12:00:00Z');
+    // The level alert opens at T0 + DAY; a pump-out logged late, dated before it, leaves it open.
+    const { sink } = feed([
+      lvl(T0 + DAY, { sludgeIn: 14, scumIn: 6 }),
+      pumped(T0, 'early'),
+      pumped(T0 + 2 * DAY, 'p2'),
+    ]);
+    const level = [...sink.alerts.values()].find((a) => a.key.includes(':level:'))!;
+    expect(level).toMatchObject({ status: 'resolved', resolvedAt: T0 + 2 * DAY });
+    expect(level.resolution).toMatchObject({ inspectionId: 'p2' });
+    // The time alert counts from the pump-out of 2023-03-15: one dated before that is not its pump-out.
+    const time = feed([tick(T0), pumped(last - DAY, 'older'), pumped(last + DAY, 'newer')]).sink;
+    const t = [...time.alerts.values()][0]!;
+    expect(t).toMatchObject({ key: `septic-pumping:s1:tank:time:${last}`, resolvedAt: last + DAY });
+    expect(t.resolution).toMatchObject({ inspectionId: 'newer' });
+  });
+});
