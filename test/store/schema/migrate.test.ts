@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EvidenceChains } from '../../gateway/src/alerts/stores/chains.ts';
-import { openDatabase } from '../../gateway/src/store/db.ts';
-import { ReadingStore } from '../../gateway/src/store/readings.ts';
-import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../gateway/src/store/schema/index.ts';
+import { EvidenceChains } from '../../../gateway/src/alerts/stores/chains.ts';
+import { openDatabase } from '../../../gateway/src/store/db.ts';
+import { ReadingStore } from '../../../gateway/src/store/readings.ts';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../../gateway/src/store/schema/index.ts';
 
-const RELEASE_DUMP = join(import.meta.dirname, '../fixtures/store/release-0.1.0.sql');
+const RELEASE_DUMP = join(import.meta.dirname, '../../fixtures/store/release-0.1.0.sql');
 
 /** Writes the release-0.1.0 data directory (a dump of one, see test/fixtures/store/README.md). */
 function releaseDataDir(dir: string): void {
