@@ -1,35 +1,27 @@
 /**
- * The composition root: the only place that wires stages together. Outputs start first and inputs
- * last; everything stops in reverse, so no input hands data to a stage that is gone.
+ * The composition root: it builds the stages, connects them through their interfaces, and starts them
+ * outputs first and inputs last; they stop in reverse, so no input hands data to a stage that is gone,
+ * and the store closes after everything that writes to it. Each stage owns its own health, mapping and
+ * housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
+ * its live feed, the importer its policy).
  */
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { parseDeviceTopic } from '../../shared/src/topics.ts';
-import { type AlertEvent, ComplianceEngine } from './alerts/engine.ts';
+import { ComplianceEngine } from './alerts/engine.ts';
+import { RulesStage } from './alerts/stage.ts';
 import { Auth } from './api/auth.ts';
-import type { ApiContext, HealthReport } from './api/context.ts';
-import { EventHub } from './api/events.ts';
-import { alertsPlugin } from './api/plugins/alerts.ts';
-import { importsPlugin } from './api/plugins/imports.ts';
-import { reportsPlugin } from './api/plugins/reports.ts';
-import { buildApi } from './api/server.ts';
+import { ApiStage } from './api/stage.ts';
 import type { Config } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
-import { importText } from './import/run.ts';
-import { EmbeddedMqttInput } from './ingest/mqtt/embedded.ts';
-import { ExternalMqttInput } from './ingest/mqtt/external.ts';
-import { SerialInput } from './ingest/serial/serialInput.ts';
+import { healthReport } from './health.ts';
+import { loggerImporter } from './import/policy.ts';
+import { buildInputs } from './ingest/inputs.ts';
 import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
-import { Registry } from './metrics.ts';
-import { HttpWebhookSender, NotificationDispatcher, SmtpEmailSender } from './notify/index.ts';
-import type { ComponentHealth, Input, Log, Output } from './pipeline.ts';
+import { processMetrics, Registry } from './metrics.ts';
+import { NotificationStage } from './notify/stage.ts';
+import type { Log, Stage } from './pipeline.ts';
 import { evaluatorsFor } from './rules/index.ts';
-import { Cursor } from './store/cursor.ts';
-import { openDatabase } from './store/db.ts';
 import { InfluxOutput } from './store/influx/index.ts';
-import { InfluxOutbox } from './store/influxOutbox.ts';
-import { ReadingStore } from './store/readings.ts';
+import { StoreStage } from './store/stage.ts';
 
 export interface GatewayOptions {
   log?: Log;
@@ -46,50 +38,55 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-/** Something that can publish as the gateway (the embedded broker or the external client). */
-interface Publisher {
-  publish(topic: string, payload: string, opts?: { retain?: boolean; qos?: 0 | 1 }): Promise<void>;
-}
-
 export async function startGateway(config: Config, opts: GatewayOptions = {}): Promise<Gateway> {
   const log = opts.log ?? createLog((process.env.LOG_LEVEL as 'info') || 'info');
   const now = opts.now ?? Date.now;
   const startedAt = now();
-  const metrics = new Registry();
-  metrics
-    .gauge('process_resident_memory_bytes', 'Resident memory of the gateway process')
-    .collect((set) => set(process.memoryUsage.rss()));
-  metrics
-    .gauge('nodejs_memory_bytes', 'Node.js memory by kind (heapUsed, heapTotal, external, arrayBuffers)')
-    .collect((set) => {
-      const m = process.memoryUsage();
-      for (const kind of ['heapUsed', 'heapTotal', 'external', 'arrayBuffers'] as const)
-        set(m[kind], { kind });
-    });
+  const metrics = processMetrics(new Registry());
   const registry = buildRegistry(config);
 
-  // Store
-  const db = openDatabase(config.dataDir, { synchronous: config.storage.synchronous });
-  const readings = new ReadingStore(db);
-  const outbox = new InfluxOutbox(db);
+  const store = new StoreStage({ dataDir: config.dataDir, storage: config.storage, log, now });
+  try {
+    return await compose(config, store, { log, now, startedAt, metrics, registry });
+  } catch (e) {
+    await store.stop();
+    throw e;
+  }
+}
 
-  // Outputs
-  const outputs: Output[] = [];
+async function compose(
+  config: Config,
+  store: StoreStage,
+  deps: {
+    log: Log;
+    now: () => number;
+    startedAt: number;
+    metrics: Registry;
+    registry: ReturnType<typeof buildRegistry>;
+  },
+): Promise<Gateway> {
+  const { log, now, startedAt, metrics, registry } = deps;
+  const { db, readings, outbox } = store;
   const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
-  outputs.push(influx);
-
-  // Processing. The rules' position in the readings is persisted inside the next group commit, so it costs
-  // no commit of its own; after a crash the rules re-evaluate from there (evaluators ignore a repeated reading).
-  const rulesCursor = new Cursor(db, 'rules');
-  let evaluatedUpTo: number | undefined;
-  let savedUpTo: number | undefined;
-  const stage = new IngestStage({
-    inTransaction: () => {
-      if (evaluatedUpTo !== undefined && evaluatedUpTo !== savedUpTo) {
-        rulesCursor.write(evaluatedUpTo);
-        savedUpTo = evaluatedUpTo;
-      }
+  store.keepReadingsAbove(() => influx.writtenUpTo());
+  const notifications = new NotificationStage(config, { db, now, log, metrics });
+  let api: ApiStage | undefined;
+  const engine = new ComplianceEngine({
+    db,
+    config,
+    evaluatorsFor,
+    now,
+    log,
+    metrics,
+    onChange: (e) => {
+      api?.alertEvent(e);
+      if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
     },
+    onNotify: () => notifications.notify(),
+  });
+  const rules = new RulesStage({ db, readings, engine, log });
+  const ingest = new IngestStage({
+    inTransaction: rules.inTransaction,
     db,
     store: readings,
     registry,
@@ -98,284 +95,63 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     log,
     now,
   });
-  const events = new EventHub();
-  stage.onStored((rs) => influx.offer(rs));
+  const { inputs, publisher, mqttPort } = buildInputs(config, { registry, stage: ingest, metrics, log, now });
+  notifications.publishWith(publisher);
 
-  // Compliance: rules, deadlines, alert lifecycle, notifications
-  const webhook = config.notify.webhookSecret
-    ? new HttpWebhookSender({ secret: config.notify.webhookSecret, gatewayId: config.gatewayId })
-    : undefined;
-  const email = config.notify.smtp
-    ? new SmtpEmailSender({ smtp: config.notify.smtp, gatewayId: config.gatewayId })
-    : undefined;
-  let publisher: Publisher | undefined;
-  const dispatcher = new NotificationDispatcher({
-    db,
-    config,
-    channels: {
-      mqtt: {
-        publish: (topic: string, payload: string) =>
-          publisher
-            ? publisher.publish(topic, payload, { qos: 1 })
-            : Promise.reject(new Error('no MQTT connection yet')),
-      },
-      ...(webhook ? { webhook } : {}),
-      ...(email ? { email } : {}),
-    },
-    now,
-    log,
-    metrics,
-  });
-  outputs.push(dispatcher);
-  const onAlertEvent = (e: AlertEvent) => {
-    events.publish(
-      e.type,
-      e.type === 'alert' ? { action: e.action, alert: e.alert } : e.type === 'storm' ? e.storm : e.inspection,
-    );
-    if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
-  };
-  const engine = new ComplianceEngine({
-    db,
-    config,
-    evaluatorsFor,
-    now,
-    log,
-    metrics,
-    onChange: onAlertEvent,
-    onNotify: () => dispatcher.notify(),
-  });
-  stage.onStored((rs) => {
-    try {
-      engine.handleReadings(rs);
-      evaluatedUpTo = rs[rs.length - 1]!.id;
-    } catch (e) {
-      log.error(
-        { err: (e as Error).message },
-        'rule evaluation failed; readings stay stored and are replayed on restart',
-      );
-    }
-  });
-  stage.onStored((rs) => {
-    if (events.size === 0) return;
-    const latest = new Map<string, (typeof rs)[number]>();
-    for (const r of rs) latest.set(`${r.siteId}/${r.deviceId}`, r);
-    events.publish('readings', {
-      count: rs.length,
-      latest: [...latest.values()].map((r) => ({
-        siteId: r.siteId,
-        deviceId: r.deviceId,
-        ts: new Date(r.ts).toISOString(),
-        values: r.values,
-        ...(r.alarms ? { alarms: r.alarms } : {}),
-      })),
-    });
-  });
-  stage.onDeviceStatus((siteId, deviceId, status, at) =>
-    events.publish('device-status', { siteId, deviceId, status, at: new Date(at).toISOString() }),
-  );
-
-  // Inputs
-  const inputs: Input[] = [];
-  let mqttPort = 0;
-  let embedded: EmbeddedMqttInput | undefined;
-  if (config.mqtt.url) {
-    const ext = new ExternalMqttInput({
-      url: config.mqtt.url,
-      gatewayId: config.gatewayId,
-      clientId: config.mqtt.clientId ?? `gateway-${config.gatewayId}`,
-      ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
-      ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
-      ...(config.mqtt.clientTls?.caFile ? { ca: readFileSync(config.mqtt.clientTls.caFile) } : {}),
-      ...(config.mqtt.clientTls?.certFile ? { cert: readFileSync(config.mqtt.clientTls.certFile) } : {}),
-      ...(config.mqtt.clientTls?.keyFile ? { key: readFileSync(config.mqtt.clientTls.keyFile) } : {}),
-      metrics,
-      log,
-    });
-    inputs.push(ext);
-    publisher = ext;
-  } else {
-    embedded = new EmbeddedMqttInput({
-      mqtt: config.mqtt,
-      gatewayId: config.gatewayId,
-      registry,
-      metrics,
-      log,
-      now,
-      onRefused: (topic, payload, clientId, detail) => {
-        const t = parseDeviceTopic(topic);
-        void stage.refuse(
-          { transport: 'mqtt', topic, payload, receivedAt: now(), clientId },
-          'not_authorized',
-          detail,
-          ...(t.kind === 'other' ? [] : [t.siteId, t.deviceId]),
-        );
-      },
-    });
-    inputs.push(embedded);
-    publisher = embedded;
-  }
-  if (config.serial.length)
-    inputs.push(
-      new SerialInput({
-        ports: config.serial,
-        maxLineBytes: config.ingest.maxPayloadBytes + 5,
-        metrics,
-        log,
-        now,
-      }),
-    );
-
-  const health = (): HealthReport => {
-    const components: ComponentHealth[] = [];
-    try {
-      db.prepare('SELECT 1').get();
-      components.push({
-        name: 'store',
-        ok: true,
-        detail: `SQLite (WAL) in ${config.dataDir}`,
-        readings: readings.count(),
-      });
-    } catch (e) {
-      components.push({ name: 'store', ok: false, detail: (e as Error).message });
-    }
-    for (const i of inputs) {
-      const h = i.health();
-      components.push(...(Array.isArray(h) ? h : [h]));
-    }
-    for (const o of outputs) components.push(o.health());
-    return {
-      status: components.every((c) => c.ok) ? 'ok' : 'degraded',
-      gatewayId: config.gatewayId,
-      startedAt: new Date(startedAt).toISOString(),
-      uptimeSeconds: Math.round((now() - startedAt) / 1000),
-      components,
-    };
-  };
-
-  const ctx: ApiContext = {
+  // In start order.
+  const stages: Stage<never[]>[] = [store, influx, notifications, ingest, rules];
+  api = new ApiStage(config, () => ({
     config,
     auth: new Auth(config.auth.tokens, config.http.authenticateReads),
     registry,
     readings,
-    devices: stage,
-    health,
+    devices: ingest,
+    health: () =>
+      healthReport([...stages, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }),
     metrics,
-    events,
     now,
     compliance: engine,
-    notifications: dispatcher,
+    notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
-    importLogger: async (text, q) => {
-      const device = registry.lookup(q.siteId, q.deviceId)!;
-      // A device's later files continue its counter and sequence; re-imported tips are duplicates by time.
-      const last = readings.lastOf(q.siteId, q.deviceId);
-      return importText(
-        text,
-        q.name,
-        {
-          siteId: q.siteId,
-          deviceId: q.deviceId,
-          tipMm: (device.device.inchesPerTip ?? 0.01) * 25.4,
-          ...(q.format ? { format: q.format } : {}),
-          ...(q.utcOffsetMinutes !== undefined ? { utcOffsetMinutes: q.utcOffsetMinutes } : {}),
-          ...(q.timeZone ? { timeZone: q.timeZone } : {}),
-          ...(q.skipBefore ? { skipBefore: q.skipBefore } : {}),
-          ...(last ? { startCount: last.values.rainTips ?? 0, startSeq: (last.seq ?? 0) + 1 } : {}),
-          now,
-        },
-        stage,
-      );
-    },
-  };
-  const api = await buildApi({
-    ctx,
-    plugins: [alertsPlugin, reportsPlugin, importsPlugin],
-    ...(config.http.tls
-      ? {
-          https: { cert: readFileSync(config.http.tls.certFile), key: readFileSync(config.http.tls.keyFile) },
-        }
-      : {}),
-  });
+    importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
+  }));
+  stages.push(api);
+  ingest.onStored((rs) => influx.offer(rs));
+  ingest.onStored(rules.onStored);
+  ingest.onStored(api.readingsStored);
+  ingest.onDeviceStatus(api.deviceStatus);
 
-  // Retention
-  const prune = () => {
-    try {
-      const before = config.storage.retentionDays > 0 ? now() - config.storage.retentionDays * 86_400_000 : 0;
-      // Readings InfluxDB does not have yet are kept until it has them.
-      const res = readings.prune(before, config.storage.rejectionsKept, now(), influx.writtenUpTo());
-      if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
-    } catch (e) {
-      log.error({ err: (e as Error).message }, 'retention prune failed');
-    }
+  const started: Array<Pick<Stage, 'stop'>> = [];
+  const stopAll = async (what: string) => {
+    for (const s of started.splice(0).reverse())
+      await s.stop().catch((e: Error) => log.error({ err: e.message }, what));
   };
-
-  // Start: outputs first, inputs last.
-  const started: Array<{ stop(): Promise<void> }> = [];
   try {
-    for (const o of outputs) {
-      await o.start();
-      started.push(o);
+    for (const s of stages) {
+      await s.start();
+      started.push(s);
     }
-    await stage.start();
-    started.push(stage);
-    // Readings committed but not yet evaluated when the gateway last died are evaluated now.
-    const from = rulesCursor.read();
-    if (from === undefined) rulesCursor.write(readings.head().id);
-    else
-      for (
-        let batch = readings.after(from, 5000);
-        batch.length;
-        batch = readings.after(batch.at(-1)!.id, 5000)
-      ) {
-        engine.handleReadings(batch);
-        rulesCursor.write(batch.at(-1)!.id);
-        log.info({ readings: batch.length }, 'evaluated readings stored before the last stop');
-      }
-    engine.start();
-    started.push({ stop: async () => engine.stop() });
-    prune();
-    const pruneTimer = setInterval(prune, 3_600_000);
-    pruneTimer.unref();
-    started.push({ stop: async () => clearInterval(pruneTimer) });
-    await api.listen({ port: config.http.port, host: config.http.host });
-    started.push({ stop: () => api.close() });
     for (const i of inputs) {
-      await i.start(stage);
+      await i.start(ingest);
       started.push(i);
     }
   } catch (e) {
-    for (const s of started.reverse())
-      await s
-        .stop()
-        .catch((err: Error) => log.error({ err: err.message }, 'error while stopping after a failed start'));
-    db.close();
+    await stopAll('error while stopping after a failed start');
     throw e;
   }
-  if (embedded) mqttPort = embedded.port();
-  const httpPort = (api.server.address() as AddressInfo).port;
-  const scheme = config.http.tls ? 'https' : 'http';
-  log.info({ httpPort, mqttPort, gatewayId: config.gatewayId }, 'gateway started');
+  log.info({ httpPort: api.port(), mqttPort: mqttPort(), gatewayId: config.gatewayId }, 'gateway started');
 
   let stopping: Promise<void> | undefined;
   return {
-    httpUrl: `${scheme}://127.0.0.1:${httpPort}`,
-    mqttUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${mqttPort}`,
-    mqttPort,
-    httpPort,
+    httpUrl: api.url(),
+    mqttUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${mqttPort()}`,
+    mqttPort: mqttPort(),
+    httpPort: api.port(),
     config,
     metrics,
     stop: () => {
       stopping ??= (async () => {
-        for (const s of started.reverse()) {
-          try {
-            await s.stop();
-          } catch (e) {
-            log.error({ err: (e as Error).message }, 'error while stopping');
-          }
-        }
-        email?.close?.();
-        if (evaluatedUpTo !== undefined) rulesCursor.write(evaluatedUpTo);
-        db.close();
+        await stopAll('error while stopping');
         log.info('gateway stopped');
       })();
       return stopping;

@@ -120,3 +120,18 @@ export class Registry {
     return `${[...this.metrics.values()].flatMap((m) => m.render()).join('\n')}\n`;
   }
 }
+
+/** The process's own gauges: resident memory and the V8 heap by kind. */
+export function processMetrics(metrics: Registry): Registry {
+  metrics
+    .gauge('process_resident_memory_bytes', 'Resident memory of the gateway process')
+    .collect((set) => set(process.memoryUsage.rss()));
+  metrics
+    .gauge('nodejs_memory_bytes', 'Node.js memory by kind (heapUsed, heapTotal, external, arrayBuffers)')
+    .collect((set) => {
+      const m = process.memoryUsage();
+      for (const kind of ['heapUsed', 'heapTotal', 'external', 'arrayBuffers'] as const)
+        set(m[kind], { kind });
+    });
+  return metrics;
+}

@@ -1,0 +1,90 @@
+/**
+ * The HTTP API as a stage: it builds the fastify app (one plugin per resource, the dashboard, OpenAPI),
+ * listens, and closes. It owns the live feed (`GET /api/events`): what the rules, the ingest stage and
+ * the inputs report is turned into the feed's event payloads here.
+ */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { AlertEvent } from '../alerts/types.ts';
+import type { Config } from '../config/schema.ts';
+import type { ComponentHealth, Stage } from '../pipeline.ts';
+import type { StoredReading } from '../store/readings.ts';
+import type { ApiContext } from './context.ts';
+import { EventHub } from './events.ts';
+import { alertsPlugin } from './plugins/alerts.ts';
+import { importsPlugin } from './plugins/imports.ts';
+import { reportsPlugin } from './plugins/reports.ts';
+import { buildApi } from './server.ts';
+
+export class ApiStage implements Stage {
+  readonly name = 'api';
+  /** The live feed's subscribers. */
+  readonly events = new EventHub();
+  private app: Awaited<ReturnType<typeof buildApi>> | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly ctx: () => Omit<ApiContext, 'events'>,
+  ) {}
+
+  /** An alert, storm or inspection change, committed. */
+  readonly alertEvent = (e: AlertEvent): void => {
+    if (this.events.size === 0) return;
+    this.events.publish(
+      e.type,
+      e.type === 'alert' ? { action: e.action, alert: e.alert } : e.type === 'storm' ? e.storm : e.inspection,
+    );
+  };
+
+  /** A committed batch of readings: the newest reading of each device in it. */
+  readonly readingsStored = (rs: StoredReading[]): void => {
+    if (this.events.size === 0) return;
+    const latest = new Map<string, StoredReading>();
+    for (const r of rs) latest.set(`${r.siteId}/${r.deviceId}`, r);
+    this.events.publish('readings', {
+      count: rs.length,
+      latest: [...latest.values()].map((r) => ({
+        siteId: r.siteId,
+        deviceId: r.deviceId,
+        ts: new Date(r.ts).toISOString(),
+        values: r.values,
+        ...(r.alarms ? { alarms: r.alarms } : {}),
+      })),
+    });
+  };
+
+  /** A device said it is online or offline. */
+  readonly deviceStatus = (siteId: string, deviceId: string, status: string, at: number): void => {
+    this.events.publish('device-status', { siteId, deviceId, status, at: new Date(at).toISOString() });
+  };
+
+  async start(): Promise<void> {
+    const { http } = this.config;
+    this.app = await buildApi({
+      ctx: { ...this.ctx(), events: this.events },
+      plugins: [alertsPlugin, reportsPlugin, importsPlugin],
+      ...(http.tls
+        ? { https: { cert: readFileSync(http.tls.certFile), key: readFileSync(http.tls.keyFile) } }
+        : {}),
+    });
+    await this.app.listen({ port: http.port, host: http.host });
+  }
+
+  async stop(): Promise<void> {
+    await this.app?.close();
+  }
+
+  health(): ComponentHealth[] {
+    return [];
+  }
+
+  /** The URL the API answers on (loopback), once started. */
+  url(): string {
+    const port = (this.app?.server.address() as AddressInfo | null)?.port ?? 0;
+    return `${this.config.http.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  }
+
+  port(): number {
+    return (this.app?.server.address() as AddressInfo | null)?.port ?? 0;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The gateway's inputs from its configuration: the embedded MQTT broker, or a client of an external
+ * broker when `mqtt.url` is set, and the serial ports. The MQTT side is also how the gateway publishes
+ * (alerts, its status).
+ */
+import { readFileSync } from 'node:fs';
+import { parseDeviceTopic } from '../../../shared/src/topics.ts';
+import type { Config } from '../config/schema.ts';
+import type { DeviceRegistry } from '../decode/registry.ts';
+import type { Registry } from '../metrics.ts';
+import type { Input, Log } from '../pipeline.ts';
+import { EmbeddedMqttInput } from './mqtt/embedded.ts';
+import { ExternalMqttInput } from './mqtt/external.ts';
+import { SerialInput } from './serial/serialInput.ts';
+import type { IngestStage } from './stage.ts';
+
+/** Something that can publish as the gateway (the embedded broker or the external client). */
+export interface Publisher {
+  publish(topic: string, payload: string, opts?: { retain?: boolean; qos?: 0 | 1 }): Promise<void>;
+}
+
+export interface GatewayInputs {
+  inputs: Input[];
+  publisher: Publisher;
+  /** The embedded broker's port once it listens (0 with an external broker). */
+  mqttPort(): number;
+}
+
+export function buildInputs(
+  config: Config,
+  deps: { registry: DeviceRegistry; stage: IngestStage; metrics: Registry; log: Log; now: () => number },
+): GatewayInputs {
+  const { registry, stage, metrics, log, now } = deps;
+  const inputs: Input[] = [];
+  let publisher: Publisher;
+  let mqttPort = () => 0;
+  if (config.mqtt.url) {
+    const tls = config.mqtt.clientTls;
+    const ext = new ExternalMqttInput({
+      url: config.mqtt.url,
+      gatewayId: config.gatewayId,
+      clientId: config.mqtt.clientId ?? `gateway-${config.gatewayId}`,
+      ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
+      ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
+      ...(tls?.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+      ...(tls?.certFile ? { cert: readFileSync(tls.certFile) } : {}),
+      ...(tls?.keyFile ? { key: readFileSync(tls.keyFile) } : {}),
+      metrics,
+      log,
+    });
+    inputs.push(ext);
+    publisher = ext;
+  } else {
+    const embedded = new EmbeddedMqttInput({
+      mqtt: config.mqtt,
+      gatewayId: config.gatewayId,
+      registry,
+      metrics,
+      log,
+      now,
+      // A publish the topic policy refused is recorded as a rejection.
+      onRefused: (topic, payload, clientId, detail) => {
+        const t = parseDeviceTopic(topic);
+        void stage.refuse(
+          { transport: 'mqtt', topic, payload, receivedAt: now(), clientId },
+          'not_authorized',
+          detail,
+          ...(t.kind === 'other' ? [] : [t.siteId, t.deviceId]),
+        );
+      },
+    });
+    inputs.push(embedded);
+    publisher = embedded;
+    mqttPort = () => embedded.port();
+  }
+  if (config.serial.length)
+    inputs.push(
+      new SerialInput({
+        ports: config.serial,
+        maxLineBytes: config.ingest.maxPayloadBytes + 5,
+        metrics,
+        log,
+        now,
+      }),
+    );
+  return { inputs, publisher, mqttPort };
+}

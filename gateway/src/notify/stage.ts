@@ -1,0 +1,73 @@
+/**
+ * Notifications as a stage: the dispatcher with the channels the configuration asks for (MQTT through
+ * the gateway's publisher, signed webhooks when a webhook secret is set, e-mail when SMTP is set). The
+ * publisher comes from the inputs, which start last, so MQTT deliveries wait (and are retried) until
+ * it is there.
+ */
+import type { Config } from '../config/schema.ts';
+import type { Registry } from '../metrics.ts';
+import type { Log, Output } from '../pipeline.ts';
+import type { Db } from '../store/db.ts';
+import { SmtpEmailSender } from './channels/email.ts';
+import { HttpWebhookSender } from './channels/webhook.ts';
+import { NotificationDispatcher, type NotificationHealth } from './dispatcher.ts';
+
+export interface MqttPublish {
+  publish(topic: string, payload: string, opts?: { qos?: 0 | 1 }): Promise<void>;
+}
+
+export class NotificationStage implements Output {
+  readonly name = 'notifications';
+  readonly dispatcher: NotificationDispatcher;
+  private readonly email: SmtpEmailSender | undefined;
+  private publisher: MqttPublish | undefined;
+
+  constructor(config: Config, deps: { db: Db; now: () => number; log: Log; metrics: Registry }) {
+    const webhook = config.notify.webhookSecret
+      ? new HttpWebhookSender({ secret: config.notify.webhookSecret, gatewayId: config.gatewayId })
+      : undefined;
+    this.email = config.notify.smtp
+      ? new SmtpEmailSender({ smtp: config.notify.smtp, gatewayId: config.gatewayId })
+      : undefined;
+    this.dispatcher = new NotificationDispatcher({
+      db: deps.db,
+      config,
+      channels: {
+        mqtt: {
+          publish: (topic: string, payload: string) =>
+            this.publisher
+              ? this.publisher.publish(topic, payload, { qos: 1 })
+              : Promise.reject(new Error('no MQTT connection yet')),
+        },
+        ...(webhook ? { webhook } : {}),
+        ...(this.email ? { email: this.email } : {}),
+      },
+      now: deps.now,
+      log: deps.log,
+      metrics: deps.metrics,
+    });
+  }
+
+  /** The gateway's MQTT side, once the inputs exist. */
+  publishWith(p: MqttPublish): void {
+    this.publisher = p;
+  }
+
+  /** Wakes the delivery loop (after the engine committed notification events). */
+  notify(): void {
+    this.dispatcher.notify();
+  }
+
+  start(): Promise<void> {
+    return this.dispatcher.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.dispatcher.stop();
+    this.email?.close();
+  }
+
+  health(): NotificationHealth {
+    return this.dispatcher.health();
+  }
+}
