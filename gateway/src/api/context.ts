@@ -1,6 +1,7 @@
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
+import type { ImportQuery } from '../import/request.ts';
 import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
 import type { NotificationDispatcher } from '../notify/dispatcher.ts';
@@ -8,7 +9,6 @@ import type { ComponentHealth } from '../pipeline.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth } from './auth.ts';
 import type { EventHub } from './events.ts';
-import type { ImportQuery } from './plugins/imports.ts';
 
 export interface HealthReport {
   status: 'ok' | 'degraded';

@@ -3,9 +3,10 @@
  * device's own tip size, and continues the device's counter and sequence where its stored readings end
  * (re-imported tips are duplicates by time), then goes through the same ingest stage as live data.
  */
-import type { ImportQuery } from '../api/plugins/imports.ts';
+
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { ReadingStore } from '../store/readings.ts';
+import type { ImportQuery } from './request.ts';
 import { type ImportSummary, importText, type ReadingSink } from './run.ts';
 
 export interface LoggerImporterOptions {

@@ -1,20 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { importQuery } from '../../import/request.ts';
 import { ImportFormatError } from '../../import/types.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
 
-export const importQuery = z.strictObject({
-  siteId: z.string().min(1),
-  deviceId: z.string().min(1),
-  name: z.string().max(200).default('upload'),
-  format: z.enum(['hobo-csv', 'toa5']).optional(),
-  utcOffsetMinutes: z.coerce.number().int().min(-840).max(840).optional(),
-  timeZone: z.string().min(1).optional(),
-  skipBefore: z.iso.datetime({ offset: true }).optional(),
-});
-export type ImportQuery = z.infer<typeof importQuery>;
+export { type ImportQuery, importQuery } from '../../import/request.ts';
 
 /**
  * A file is parsed and evaluated whole, inside the gateway's heap (128 MB). Five months of one-row-per-tip

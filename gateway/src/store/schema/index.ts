@@ -7,7 +7,10 @@
  * To change the schema: add `vN.ts` exporting a function that takes the store from version N-1 to N
  * (forward only; never edit an earlier version), and append it to MIGRATIONS.
  */
-import type { Db } from '../db.ts';
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
+
 import { applyGuards } from './guards.ts';
 import { v1 } from './v1.ts';
 

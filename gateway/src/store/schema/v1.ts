@@ -4,7 +4,9 @@
  * all exist) passes through unchanged, and an empty file gets them all. The append-only triggers are in
  * `guards.ts`, applied at every open.
  */
-import type { Db } from '../db.ts';
+import type Database from 'better-sqlite3';
+
+type Db = Database.Database;
 
 /** Readings (append-only, chained), retention anchors, rejections, the device state. */
 const READINGS = `
