@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import { importQuery } from '../../import/request.ts';
 import { ImportFormatError } from '../../import/types.ts';
 import type { ApiContext } from '../context.ts';
