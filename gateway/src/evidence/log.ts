@@ -1,0 +1,191 @@
+/**
+ * The evidence log in the store: an append-only list of entries hashed as an RFC 9162 Merkle tree.
+ *
+ * Appending runs inside the caller's transaction (the record and its entry commit together) and is
+ * constant work per entry: the leaf row, the in-memory right edge of the tree (`Frontier`), and one
+ * `log_nodes` row per completed subtree of 256 or more leaves. The tree head of any size, inclusion,
+ * consistency and range proofs read O(log n) rows. A transaction that rolled back leaves the in-memory
+ * edge ahead of the store; the next append notices (the store's last index differs) and rebuilds it.
+ */
+import type { Db } from '../store/db.ts';
+import {
+  consistencyProof,
+  Frontier,
+  type Hash,
+  inclusionProof,
+  type LeafRanges,
+  leafHash,
+  nodeHash,
+  rangeProof,
+  rangeRoot,
+  type SubtreeSource,
+  treeRoot,
+} from './merkle.ts';
+
+/** Subtrees of at least 2^STORED_LEVEL leaves are stored; smaller ones are computed from leaves. */
+export const STORED_LEVEL = 8;
+const BLOCK = 2 ** STORED_LEVEL;
+
+export interface EntryInput {
+  kind: string;
+  /** The id of the record this entry logs, in its own table. */
+  ref: string;
+  /** The record's canonical serialisation: the leaf is SHA-256(0x00 || body). */
+  body: string;
+  /** Keep the body in the log (for records not kept elsewhere in this form). */
+  keepBody: boolean;
+  at: number;
+}
+
+export interface LogEntry {
+  idx: number;
+  kind: string;
+  ref: string;
+  at: number;
+  body: string | null;
+  leaf: Hash;
+}
+
+export class EvidenceLog implements SubtreeSource {
+  private frontier: Frontier;
+  private readonly stmts;
+  /** The last complete 256-leaf block read for small subtrees (blocks never change once complete). */
+  private block: { index: number; leaves: Hash[] } | undefined;
+
+  constructor(db: Db) {
+    this.stmts = {
+      insert: db.prepare(
+        'INSERT INTO log_entries (idx, kind, ref, at, body, leaf) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      insertNode: db.prepare('INSERT INTO log_nodes (level, idx, hash) VALUES (?, ?, ?)'),
+      node: db.prepare<[number, number], { hash: Buffer }>(
+        'SELECT hash FROM log_nodes WHERE level = ? AND idx = ?',
+      ),
+      leaves: db.prepare<[number, number], { leaf: Buffer }>(
+        'SELECT leaf FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx',
+      ),
+      last: db.prepare<[], { idx: number }>('SELECT idx FROM log_entries ORDER BY idx DESC LIMIT 1'),
+      entry: db.prepare<[number], LogEntry>('SELECT * FROM log_entries WHERE idx = ?'),
+      entries: db.prepare<[number, number], LogEntry>(
+        'SELECT * FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx',
+      ),
+    };
+    this.frontier = this.load();
+  }
+
+  /** Entries in the log. */
+  size(): number {
+    return this.frontier.size;
+  }
+
+  /** The current tree head. */
+  root(): Hash {
+    return this.frontier.root();
+  }
+
+  /**
+   * Appends entries (call inside the transaction that writes their records); returns their indexes.
+   * Each leaf is SHA-256(0x00 || body).
+   */
+  append(entries: readonly EntryInput[]): number[] {
+    if (entries.length === 0) return [];
+    this.resyncIfBehind();
+    const out: number[] = [];
+    for (const e of entries) {
+      const idx = this.frontier.size;
+      const leaf = leafHash(e.body);
+      this.stmts.insert.run(idx, e.kind, e.ref, e.at, e.keepBody ? e.body : null, leaf);
+      this.frontier.append(leaf, this.storeNode);
+      out.push(idx);
+    }
+    return out;
+  }
+
+  private readonly storeNode = (level: number, index: number, hash: Hash): void => {
+    if (level >= STORED_LEVEL) this.stmts.insertNode.run(level, index, hash);
+  };
+
+  /** Rebuilds the in-memory edge from the store (after a rolled-back transaction). */
+  resync(): void {
+    this.block = undefined;
+    this.frontier = this.load();
+  }
+
+  private resyncIfBehind(): void {
+    const last = this.stmts.last.get()?.idx ?? -1;
+    if (last !== this.frontier.size - 1) this.resync();
+  }
+
+  private load(): Frontier {
+    const size = (this.stmts.last.get()?.idx ?? -1) + 1;
+    return Frontier.of(this, size);
+  }
+
+  subtree(level: number, index: number): Hash {
+    if (level >= STORED_LEVEL) {
+      const row = this.stmts.node.get(level, index);
+      if (!row) throw new Error(`the log has no subtree ${level}/${index}: the store is damaged`);
+      return row.hash;
+    }
+    const width = 2 ** level;
+    const start = index * width;
+    const b = Math.floor(start / BLOCK);
+    const leaves = this.blockLeaves(b);
+    const from = start - b * BLOCK;
+    if (from + width > leaves.length) throw new Error(`the log has no subtree ${level}/${index}`);
+    let layer = leaves.slice(from, from + width);
+    while (layer.length > 1) {
+      const next: Hash[] = [];
+      for (let i = 0; i < layer.length; i += 2) next.push(nodeHash(layer[i]!, layer[i + 1]!));
+      layer = next;
+    }
+    return layer[0]!;
+  }
+
+  private blockLeaves(b: number): Hash[] {
+    if (this.block?.index === b) return this.block.leaves;
+    const leaves = this.stmts.leaves.all(b * BLOCK, (b + 1) * BLOCK).map((r) => r.leaf);
+    if (leaves.length === BLOCK) this.block = { index: b, leaves };
+    return leaves;
+  }
+
+  /** The tree head at an earlier size. */
+  rootAt(size: number): Hash {
+    this.checkSize(size);
+    return size === this.frontier.size ? this.frontier.root() : treeRoot(this, size);
+  }
+
+  inclusion(index: number, size: number): Hash[] {
+    this.checkSize(size);
+    return inclusionProof(this, index, size);
+  }
+
+  consistency(from: number, to: number): Hash[] {
+    this.checkSize(to);
+    return consistencyProof(this, from, to);
+  }
+
+  range(ranges: LeafRanges, size: number): Hash[] {
+    this.checkSize(size);
+    return rangeProof(this, ranges, size);
+  }
+
+  /** MTH of leaves [lo, hi) (a subtree RFC 9162's recursion reaches). */
+  rangeRoot(lo: number, hi: number): Hash {
+    return rangeRoot(this, lo, hi);
+  }
+
+  entry(idx: number): LogEntry | undefined {
+    return this.stmts.entry.get(idx);
+  }
+
+  /** Entries [from, to) in order, one at a time. */
+  *entries(from: number, to: number): Generator<LogEntry> {
+    yield* this.stmts.entries.iterate(from, to);
+  }
+
+  private checkSize(size: number): void {
+    if (!(Number.isInteger(size) && size >= 0 && size <= this.frontier.size))
+      throw new RangeError(`the log has ${this.frontier.size} entries, not ${size}`);
+  }
+}
