@@ -11,6 +11,8 @@ import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import type { Config } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
+import { evidenceStage } from './evidence/compose.ts';
+import { mqttPublisher } from './evidence/publishers.ts';
 import { healthReport } from './health.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
@@ -70,9 +72,11 @@ async function compose(
   const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
   store.keepReadingsAbove(() => influx.writtenUpTo());
   const notifications = new NotificationStage(config, { db, now, log, metrics });
+  const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   let api: ApiStage | undefined;
   const engine = new ComplianceEngine({
     db,
+    evidence: store.evidence,
     config,
     evaluatorsFor,
     now,
@@ -97,9 +101,10 @@ async function compose(
   });
   const { inputs, publisher, mqttPort } = buildInputs(config, { registry, stage: ingest, metrics, log, now });
   notifications.publishWith(publisher);
+  evidence.publishTo(mqttPublisher(config.gatewayId, () => publisher));
 
   // In start order.
-  const stages: Stage<never[]>[] = [store, influx, notifications, ingest, rules];
+  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules];
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(config.auth.tokens, config.http.authenticateReads),
@@ -114,6 +119,8 @@ async function compose(
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
+    evidence,
+    log: store.evidence,
   }));
   stages.push(api);
   ingest.onStored((rs) => influx.offer(rs));

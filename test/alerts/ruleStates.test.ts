@@ -2,12 +2,14 @@
  * The rules' stored states (alerts/ruleStates.ts): an older version is upgraded when loaded, a newer one
  * is refused, and the states a release-0.1.0 store holds carry on under their keys.
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
+import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { evaluatorsFor } from '../../gateway/src/rules/index.ts';
@@ -98,6 +100,7 @@ describe('stored rule states', () => {
     const last = 1796108209466; // the pump alarm's last sample in the stored state
     const engine = new ComplianceEngine({
       db,
+      evidence: new EvidenceLog(db),
       config,
       evaluatorsFor,
       now: () => last + 3_600_000,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type AlertEvent, ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
+import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
@@ -171,6 +172,7 @@ export function makeEngine(
   const notifyCalls = { n: 0 };
   const engine = new ComplianceEngine({
     db,
+    evidence: new EvidenceLog(db),
     config: opts.config ?? testConfig(),
     evaluatorsFor: (site) => bindStubs(site, evaluatorsFor(site)),
     now: () => clock.now,

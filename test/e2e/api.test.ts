@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src/evidence/checkpoint.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -207,13 +208,21 @@ describe('HTTP API', () => {
     expect(ds.points.at(-1)!.value).toBe(62);
   });
 
-  it('verifies the evidence chains', async () => {
-    const ev = await get<{ readings: { ok: boolean; checked: number }; alertHistory: { ok: boolean } }>(
-      '/api/evidence',
-    );
-    expect(ev.readings.ok).toBe(true);
-    expect(ev.readings.checked).toBeGreaterThanOrEqual(63);
-    expect(ev.alertHistory.ok).toBe(true);
+  it('shows the evidence log, its signed checkpoint and the audit of the store', async () => {
+    const ev = await get<{
+      size: number;
+      root: string;
+      checkpoint: { size: number; root: string; note: string };
+      audit: { ok: boolean };
+      chains: Array<{ ok: boolean }>;
+    }>('/api/evidence');
+    expect(ev.audit.ok).toBe(true);
+    expect(ev.size).toBeGreaterThanOrEqual(63);
+    expect(ev.checkpoint).toMatchObject({ size: ev.size, root: ev.root });
+    expect(ev.chains.every((c) => c.ok)).toBe(true);
+    const key = await get<{ verifierKey: string }>('/api/evidence/key');
+    const { name, publicKey } = parseVerifierKey(key.verifierKey);
+    expect(parseCheckpoint(verifyNote(ev.checkpoint.note, name, publicKey))).toMatchObject({ size: ev.size });
   });
 });
 

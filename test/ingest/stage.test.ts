@@ -10,7 +10,8 @@ import { IngestStage, type IngestStageOptions } from '../../gateway/src/ingest/s
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { IngestResult, RawMessage } from '../../gateway/src/pipeline.ts';
 import { type Db, openDatabase } from '../../gateway/src/store/db.ts';
-import { ReadingStore, type StoredReading } from '../../gateway/src/store/readings.ts';
+import type { StoredReading } from '../../gateway/src/store/readings.ts';
+import { auditAll, readingStore } from '../helpers/evidence.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 import { MemoryLog } from './mqtt/support.ts';
 
@@ -65,7 +66,7 @@ describe('ingest stage (real SQLite)', () => {
     if (!opts.dir) cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const db: Db = openDatabase(dir);
     cleanups.push(() => db.close());
-    const store = new ReadingStore(db);
+    const { store } = readingStore(db);
     const config = parseConfig(testConfigInput(opts.ingest ? { ingest: opts.ingest } : {}));
     const metrics = new Registry();
     const log = new MemoryLog();
@@ -472,7 +473,7 @@ describe('ingest stage (real SQLite)', () => {
   describe('a failed commit', () => {
     it('acknowledges nothing, stores nothing, and leaves the store able to chain the next commit', async () => {
       let fail = false;
-      const { stage, store, read, counter, log } = open({
+      const { stage, store, read, counter, log, db } = open({
         stage: {
           inTransaction: () => {
             if (fail) throw new Error('disk I/O error');
@@ -511,8 +512,8 @@ describe('ingest stage (real SQLite)', () => {
       await settled();
       expect(again.map((o) => o.result?.status)).toEqual(['stored', 'stored', 'stored']);
       expect(read.readings()).toBe(5);
-      // They chain onto the last committed reading, not onto a rolled-back one: the chain verifies.
-      expect(store.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 5 });
+      // They are logged after the last committed entry, not after a rolled-back one: the log verifies.
+      expect(auditAll(db)).toEqual({ size: 5, problems: [] });
       expect(stage.health()).toMatchObject({ name: 'ingest', ok: true });
     });
   });
@@ -542,8 +543,8 @@ describe('ingest stage (real SQLite)', () => {
       expect(log.lines.filter((l) => l.msg === 'a stored-readings listener failed')).toHaveLength(2);
     });
 
-    it('hand over readings with their row id and chain hash', async () => {
-      const { stage, store } = open();
+    it('hand over readings with their row id, log index and leaf hash', async () => {
+      const { stage, db } = open();
       let got: StoredReading[] = [];
       stage.onStored((rs) => {
         got = rs;
@@ -557,7 +558,9 @@ describe('ingest stage (real SQLite)', () => {
         seq: 1,
         values: { rainTips: 9 },
       });
-      expect(got[0]!.hash).toBe(store.head().hash);
+      expect(got[0]!.logIdx).toBe(0);
+      const entry = db.prepare('SELECT leaf FROM log_entries WHERE idx = 0').get() as { leaf: Buffer };
+      expect(got[0]!.hash).toBe(entry.leaf.toString('hex'));
     });
   });
 });

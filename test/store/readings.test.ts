@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../gateway/src/store/db.ts';
-import { ReadingStore } from '../../gateway/src/store/readings.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
+import { auditAll, readingStore } from '../helpers/evidence.ts';
 
 const DAY = 86_400_000;
 const reading = (i: number, ts: number): Reading => ({
@@ -24,7 +24,7 @@ describe('local store (real SQLite file)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-'));
     dirs.push(dir);
     const db = openDatabase(dir);
-    return { db, store: new ReadingStore(db), dir };
+    return { db, ...readingStore(db), dir };
   };
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -48,7 +48,7 @@ describe('local store (real SQLite file)', () => {
     db.close();
   });
 
-  it('retention prunes old readings and keeps the chain verifiable from an anchor', () => {
+  it('retention prunes old readings, says so in the evidence log, and the rest still verify', () => {
     const { db, store } = open();
     const now = Date.UTC(2026, 10, 30);
     db.transaction(() => {
@@ -63,37 +63,40 @@ describe('local store (real SQLite file)', () => {
         detail: 'x',
         excerpt: '{',
       });
-    expect(store.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 100 });
+    expect(auditAll(db)).toEqual({ size: 100, problems: [] });
     const res = store.prune(now - 30 * DAY, 10, now);
     expect(res).toEqual({ readings: 70, rejections: 20 });
     expect(store.count()).toBe(30);
     expect(store.recentRejections({ limit: 100 })).toHaveLength(10);
-    // The remaining rows still verify, starting from the anchor the prune left.
-    expect(store.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 30 });
+    // The pruned readings' entries stay, marked by the retention entry; the rest still verify.
+    expect(auditAll(db)).toEqual({ size: 101, problems: [] });
+    expect(db.prepare('SELECT kind FROM log_entries WHERE idx = 100').get()).toEqual({ kind: 'retention' });
     db.close();
   });
 
-  it('verification finds a tampered reading', () => {
+  it('the audit finds a tampered reading and a removed one', () => {
     const { db, store } = open();
     db.transaction(() => {
       for (let i = 0; i < 10; i++) store.insert(reading(i, Date.UTC(2026, 0, 1 + i)));
     })();
     db.exec('DROP TRIGGER readings_no_update');
     db.prepare('UPDATE readings SET data = ? WHERE seq = 4').run('{"v":{"rainTips":400}}');
-    const v = store.verifyChain();
-    expect(v.ok).toBe(false);
-    expect(v.checked).toBe(4);
+    db.prepare('DELETE FROM readings WHERE seq = 9').run();
+    const v = auditAll(db);
+    expect(v.problems.map((p) => [p.idx, p.reason])).toEqual([
+      [4, 'its readings record 5 was changed after it was logged'],
+      [9, 'its readings record 10 is missing'],
+    ]);
     db.close();
   });
 
-  it('keeps the chain across a reopen', () => {
+  it('keeps the log across a reopen', () => {
     const { db, store, dir } = open();
     store.insert(reading(1, Date.UTC(2026, 0, 1)));
     db.close();
     const db2 = openDatabase(dir);
-    const store2 = new ReadingStore(db2);
-    store2.insert(reading(2, Date.UTC(2026, 0, 2)));
-    expect(store2.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 2 });
+    readingStore(db2).store.insert(reading(2, Date.UTC(2026, 0, 2)));
+    expect(auditAll(db2)).toEqual({ size: 2, problems: [] });
     db2.close();
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
+import type { EvidenceLog } from '../evidence/log.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
@@ -38,6 +39,8 @@ export interface ComplianceEngineOptions {
   onNotify?: () => void;
   /** Longest wait between two scheduled ticks (default 60 s); a pending reminder or deadline wakes it sooner. */
   tickIntervalMs?: number;
+  /** The evidence log every history entry, inspection, extension and storm record is appended to. */
+  evidence: EvidenceLog;
 }
 
 export class ComplianceEngine {
@@ -53,7 +56,7 @@ export class ComplianceEngine {
   constructor(opts: ComplianceEngineOptions) {
     const { db, config, log } = opts;
     this.now = opts.now;
-    const stores = openAlertStores(db);
+    const stores = openAlertStores(db, opts.evidence);
     this.m = engineMetrics(opts.metrics, () => (db.open ? stores.alerts.openCounts() : undefined));
     const reminderHours = [...new Set(config.notify.reminderHours)].sort((a, b) => b - a);
     this.scheduler = new Scheduler({
@@ -66,6 +69,7 @@ export class ComplianceEngine {
     const states = new RuleStates(stores.ruleStates);
     this.unit = new UnitOfWork({
       db,
+      evidence: opts.evidence,
       stores,
       states,
       reminderHours,

@@ -11,8 +11,8 @@
  */
 import type { Log, Stage } from '../pipeline.ts';
 import { Cursor } from '../store/cursor.ts';
-import type { Db } from '../store/db.ts';
 import type { ReadingStore, StoredReading } from '../store/readings.ts';
+import type { Db } from '../store/types.ts';
 import type { ComplianceEngine } from './engine.ts';
 
 export interface RulesStageOptions {

@@ -7,6 +7,7 @@
  * transaction leaves it.
  */
 
+import type { EvidenceLog } from '../evidence/log.ts';
 import { type NotificationKind, recordNotificationEvent } from '../notify/queue.ts';
 import type { Log } from '../pipeline.ts';
 import type { Evidence } from '../rules/types.ts';
@@ -80,6 +81,8 @@ export class Unit {
 
 export interface UnitOptions {
   db: Db;
+  /** The evidence log the stores append to; its in-memory edge is read again after a rollback. */
+  evidence: EvidenceLog;
   stores: AlertStores;
   states: RuleStates;
   reminderHours: readonly number[];
@@ -101,11 +104,17 @@ export class UnitOfWork {
 
   /** Runs `fn` in one transaction with the evaluators' state; memory and listeners see it only after commit. */
   run<T>(now: number, fn: (u: Unit) => T, u: Unit = this.begin(now)): T {
-    const result = this.o.db.transaction(() => {
-      const r = fn(u);
-      this.finish(u);
-      return r;
-    })();
+    let result: T;
+    try {
+      result = this.o.db.transaction(() => {
+        const r = fn(u);
+        this.finish(u);
+        return r;
+      })();
+    } catch (e) {
+      this.o.evidence.resync();
+      throw e;
+    }
     this.afterCommit(u);
     return result;
   }

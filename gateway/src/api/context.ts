@@ -1,6 +1,8 @@
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
+import type { EvidenceLog } from '../evidence/log.ts';
+import type { EvidenceStage } from '../evidence/stage.ts';
 import type { ImportQuery } from '../import/request.ts';
 import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
@@ -46,6 +48,9 @@ export interface ApiContext {
   >;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];
+  /** The evidence log's stage (checkpoints, the audit) and the log itself (proofs, entries). */
+  evidence: EvidenceStage;
+  log: EvidenceLog;
   /** Imports a logger file's text for a rain gauge through the live pipeline. */
   importLogger(text: string, q: ImportQuery): Promise<ImportSummary>;
 }

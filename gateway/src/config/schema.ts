@@ -195,6 +195,18 @@ export const configSchema = z
         reminderHours: z.array(z.number().positive()).default([24, 1]),
       })
       .prefault({}),
+    evidence: z
+      .strictObject({
+        /** The Ed25519 signing key (PKCS#8 PEM); by default generated into the data directory. */
+        keyFile: z.string().optional(),
+        /** How often a checkpoint is signed while entries arrive. */
+        checkpointIntervalSeconds: z.number().int().min(1).max(3600).default(60),
+        /** Witnesses: every checkpoint is POSTed to each, signed like a webhook (needs notify.webhookSecret). */
+        witnesses: z.array(z.strictObject({ url: z.url() })).default([]),
+        /** A daily digest of the day's checkpoints by e-mail (needs notify.smtp), e.g. to the town's officer. */
+        digestTo: z.array(z.email()).default([]),
+      })
+      .prefault({}),
     sites: z.array(siteSchema).min(1),
   })
   .superRefine((c, ctx) => {

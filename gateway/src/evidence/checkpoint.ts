@@ -51,9 +51,10 @@ export function verifierKey(name: string, rawPub: Buffer): string {
 
 /** Reads a verifier key string: its name and raw public key. */
 export function parseVerifierKey(vkey: string): { name: string; publicKey: Buffer } {
-  const parts = vkey.trim().split('+');
-  if (parts.length !== 3) throw new Error('a verifier key is <name>+<key id>+<base64 key>');
-  const [name, id, b64] = parts as [string, string, string];
+  // The base64 key may itself contain '+': the name and the id are the first two fields.
+  const m = /^([^+\s]+)\+([0-9a-fA-F]{8})\+([A-Za-z0-9+/=]+)$/.exec(vkey.trim());
+  if (!m) throw new Error('a verifier key is <name>+<key id>+<base64 key>');
+  const [, name, id, b64] = m as unknown as [string, string, string, string];
   const bytes = Buffer.from(b64, 'base64');
   if (bytes.length !== 33 || bytes[0] !== ED25519) throw new Error('not an Ed25519 verifier key');
   const publicKey = bytes.subarray(1);

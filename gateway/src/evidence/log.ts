@@ -7,7 +7,7 @@
  * consistency and range proofs read O(log n) rows. A transaction that rolled back leaves the in-memory
  * edge ahead of the store; the next append notices (the store's last index differs) and rebuilds it.
  */
-import type { Db } from '../store/db.ts';
+import type { Db } from '../store/types.ts';
 import {
   consistencyProof,
   Frontier,
@@ -90,15 +90,26 @@ export class EvidenceLog implements SubtreeSource {
   append(entries: readonly EntryInput[]): number[] {
     if (entries.length === 0) return [];
     this.resyncIfBehind();
-    const out: number[] = [];
-    for (const e of entries) {
-      const idx = this.frontier.size;
-      const leaf = leafHash(e.body);
-      this.stmts.insert.run(idx, e.kind, e.ref, e.at, e.keepBody ? e.body : null, leaf);
-      this.frontier.append(leaf, this.storeNode);
-      out.push(idx);
-    }
-    return out;
+    return entries.map((e) =>
+      this.appendLeaf(e.kind, e.ref, e.at, e.keepBody ? e.body : null, leafHash(e.body)),
+    );
+  }
+
+  /** The index the next entry gets. */
+  nextIndex(): number {
+    return this.frontier.size;
+  }
+
+  /**
+   * Appends one entry whose leaf the caller computed from its body (the hot path of readings, which
+   * store the leaf with the record). Inside the caller's transaction; a rolled-back transaction must be
+   * followed by `resync()` (the ingest stage's failure path does it), since this skips the store check.
+   */
+  appendLeaf(kind: string, ref: string, at: number, body: string | null, leaf: Hash): number {
+    const idx = this.frontier.size;
+    this.stmts.insert.run(idx, kind, ref, at, body, leaf);
+    this.frontier.append(leaf, this.storeNode);
+    return idx;
   }
 
   private readonly storeNode = (level: number, index: number, hash: Hash): void => {

@@ -5,8 +5,8 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { IngestResult, Log } from '../pipeline.ts';
-import type { Db } from '../store/db.ts';
 import type { ReadingStore, RejectionRecord, StoredReading } from '../store/readings.ts';
+import type { Db } from '../store/types.ts';
 import type { IngestMetrics } from './metrics.ts';
 
 /** Told the outcome once it is committed (or that the commit failed). */

@@ -7,7 +7,7 @@
 import type { Config } from '../config/schema.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log, Output } from '../pipeline.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../store/types.ts';
 import { SmtpEmailSender } from './channels/email.ts';
 import { HttpWebhookSender } from './channels/webhook.ts';
 import { NotificationDispatcher, type NotificationHealth } from './dispatcher.ts';
@@ -19,13 +19,17 @@ export interface MqttPublish {
 export class NotificationStage implements Output {
   readonly name = 'notifications';
   readonly dispatcher: NotificationDispatcher;
-  private readonly email: SmtpEmailSender | undefined;
+  /** The SMTP sender when e-mail is configured (the evidence digest uses it too). */
+  readonly email: SmtpEmailSender | undefined;
+  /** The webhook sender when webhooks are configured (witnesses use it too). */
+  readonly webhook: HttpWebhookSender | undefined;
   private publisher: MqttPublish | undefined;
 
   constructor(config: Config, deps: { db: Db; now: () => number; log: Log; metrics: Registry }) {
     const webhook = config.notify.webhookSecret
       ? new HttpWebhookSender({ secret: config.notify.webhookSecret, gatewayId: config.gatewayId })
       : undefined;
+    this.webhook = webhook;
     this.email = config.notify.smtp
       ? new SmtpEmailSender({ smtp: config.notify.smtp, gatewayId: config.gatewayId })
       : undefined;

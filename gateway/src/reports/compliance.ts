@@ -40,7 +40,8 @@ export interface ComplianceReport {
   extensions: ExtensionDto[];
   evidence: {
     chains: ChainCheck[];
-    readings: { ok: boolean; checked: number; brokenAt?: number };
+    /** The audit of the store against its evidence log when the report was made. */
+    audit: { ok: boolean; detail?: string | undefined };
     heads: unknown;
   };
 }
@@ -56,7 +57,7 @@ export interface ReportInputs {
   inspections: InspectionDto[];
   extensions: ExtensionDto[];
   chains: ChainCheck[];
-  readingsChain: { ok: boolean; checked: number; brokenAt?: number };
+  audit: { ok: boolean; detail?: string | undefined };
   heads: unknown;
 }
 
@@ -121,7 +122,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     other: section('other'),
     gaps,
     extensions: i.extensions,
-    evidence: { chains: i.chains, readings: i.readingsChain, heads: i.heads },
+    evidence: { chains: i.chains, audit: i.audit, heads: i.heads },
   };
 }
 
@@ -282,6 +283,6 @@ ${dutyTable('Gaps in the evidence (silent devices: no evidence, not "nothing hap
     )
     .join(
       '',
-    )}<tr><td>readings</td><td>${r.evidence.readings.ok ? 'yes' : `<b>NO</b> (broken at ${r.evidence.readings.brokenAt})`}</td><td>${r.evidence.readings.checked}</td><td></td></tr></table>
+    )}<tr><td>the store against its evidence log</td><td>${r.evidence.audit.ok ? 'yes' : `<b>NO</b>: ${esc(r.evidence.audit.detail ?? '')}`}</td><td></td><td></td></tr></table>
 </body></html>`;
 }

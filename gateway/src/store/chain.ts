@@ -11,7 +11,7 @@
  */
 import { hash } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from './db.ts';
+import type { Db } from './types.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Db } from './types.ts';
 
 /** A named position in the readings table (e.g. how far the rules have evaluated), kept in the store. */
 export class Cursor {

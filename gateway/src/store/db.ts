@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './schema/index.ts';
 
-export type Db = Database.Database;
+export type { Db } from './types.ts';
+
+import type { Db } from './types.ts';
 
 export interface OpenOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` (default) survives a killed process. */

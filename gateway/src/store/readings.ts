@@ -1,16 +1,23 @@
 /**
- * Readings, device state and rejections in the local store. Readings are append-only and chained by
- * hash: each row carries sha256(previous hash + its canonical content), so a report can cite the head.
+ * Readings, device state and rejections in the local store. Readings are append-only, and each is an
+ * entry of the evidence log, appended in the same transaction: the row keeps its entry's index
+ * (`log_idx`) and leaf hash (`hash`, hex), the leaf being SHA-256(0x00 || its canonical body,
+ * `evidence/records.ts`). Retention deletes old rows only, and says so in the log.
  */
 
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
-import { type ChainCheck, GENESIS_HASH, HashChain, linkHash } from './chain.ts';
-import type { Db } from './db.ts';
+import type { EvidenceLog } from '../evidence/log.ts';
+import { leafHash } from '../evidence/merkle.ts';
+import { readingBody, recordBody } from '../evidence/records.ts';
+import type { Db } from './types.ts';
 import { where } from './where.ts';
 
 export interface StoredReading extends Reading {
   id: number;
+  /** The leaf hash of its log entry, hex (for a reading stored before the log: its old chain hash). */
   hash: string;
+  /** Its entry in the evidence log. */
+  logIdx: number;
 }
 
 export interface RejectionRecord {
@@ -40,51 +47,32 @@ export function readingData(r: Reading): string {
   return JSON.stringify(r.alarms ? { v: r.values, a: r.alarms } : { v: r.values });
 }
 
-/** A reading's chained content: its identity and its values, as stored. */
-function readingContent(r: Reading, data: string): string {
-  return `|${r.siteId}|${r.deviceId}|${r.deviceKind}|${r.ts}|${r.seq ?? ''}|${data}`;
-}
-
-/** The chain link of a reading: sha256 over the previous hash and the reading's content. */
-export function readingHash(prev: string, r: Reading, data: string = readingData(r)): string {
-  return linkHash(prev, readingContent(r, data));
-}
-
-const READINGS_CHAIN = {
-  table: 'readings',
-  seq: 'id',
-  content: (row: Record<string, unknown>) => readingContent(rowToReading(row), row.data as string),
-  storesPrev: false,
-  // Row ids are not a gap-free sequence (a reading removed by hand leaves no trace in them).
-  contiguous: false,
-};
-
 export class ReadingStore {
   private insertReading;
   private insertRejection;
-  private lastHash: string;
   private rows: number | undefined;
-  private readonly chain: HashChain;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly log: EvidenceLog,
+  ) {
     this.insertReading = db.prepare(
-      `INSERT OR IGNORE INTO readings (site_id, device_id, kind, ts, seq, received_at, transport, data, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO readings (site_id, device_id, kind, ts, seq, received_at, transport, data, hash,
+         log_idx) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertRejection = db.prepare(
       `INSERT INTO rejections (at, transport, topic, site_id, device_id, reason, detail, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.chain = new HashChain(db, READINGS_CHAIN);
-    this.lastHash = this.chain.head()?.hash ?? GENESIS_HASH;
   }
 
   /**
    * Inserts a reading (call inside a transaction). Returns the new row id, or undefined when a reading
    * with the same device and source timestamp is already stored (a duplicate delivery).
    */
-  insert(r: Reading): { id: number; hash: string } | undefined {
-    const data = readingData(r);
-    const hash = readingHash(this.lastHash, r, data);
+  insert(r: Reading): { id: number; hash: string; logIdx: number } | undefined {
+    const leaf = leafHash(readingBody(r));
+    const hash = leaf.toString('hex');
+    const logIdx = this.log.nextIndex();
     const res = this.insertReading.run(
       r.siteId,
       r.deviceId,
@@ -93,24 +81,27 @@ export class ReadingStore {
       r.seq ?? null,
       r.receivedAt,
       r.transport,
-      data,
+      readingData(r),
       hash,
+      logIdx,
     );
     if (res.changes === 0) return undefined;
-    this.lastHash = hash;
+    const id = Number(res.lastInsertRowid);
+    this.log.appendLeaf('reading', String(id), r.receivedAt, null, leaf);
     if (this.rows !== undefined) this.rows++;
-    return { id: Number(res.lastInsertRowid), hash };
+    return { id, hash, logIdx };
   }
 
-  /** Call when a transaction that inserted readings rolled back. */
+  /** Call when a transaction that inserted readings rolled back: the log's edge is read again. */
   resyncHead(): void {
-    this.lastHash = this.chain.head()?.hash ?? GENESIS_HASH;
+    this.log.resync();
     this.rows = undefined;
   }
 
-  head(): { id: number; hash: string } {
-    const last = this.chain.head();
-    return last ? { id: last.seq, hash: last.hash } : { id: 0, hash: GENESIS_HASH };
+  /** The newest reading's row id (0 when there is none). */
+  head(): { id: number } {
+    const last = this.db.prepare('SELECT MAX(id) AS id FROM readings').get() as { id: number | null };
+    return { id: last.id ?? 0 };
   }
 
   insertRejectionRow(r: RejectionRecord): void {
@@ -179,7 +170,7 @@ export class ReadingStore {
   *iterate(opts: { siteId: string; deviceId?: string; from: number; to: number }): Generator<StoredReading> {
     const rows = this.db
       .prepare(
-        `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings
+        `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash, log_idx FROM readings
          WHERE site_id = ? ${opts.deviceId ? 'AND device_id = ?' : ''} AND ts >= ? AND ts <= ?
          ORDER BY ts, id`,
       )
@@ -189,11 +180,21 @@ export class ReadingStore {
     for (const row of rows) yield rowToReading(row);
   }
 
+  /** One reading by its row id. */
+  byId(id: number): StoredReading | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash, log_idx FROM readings WHERE id = ?',
+      )
+      .get(id) as Record<string, unknown> | undefined;
+    return row ? rowToReading(row) : undefined;
+  }
+
   /** The newest reading of a device by source time. */
   lastOf(siteId: string, deviceId: string): StoredReading | undefined {
     const row = this.db
       .prepare(
-        `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings
+        `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash, log_idx FROM readings
          WHERE site_id = ? AND device_id = ? ORDER BY ts DESC LIMIT 1`,
       )
       .get(siteId, deviceId) as Record<string, unknown> | undefined;
@@ -205,7 +206,7 @@ export class ReadingStore {
     return (
       this.db
         .prepare(
-          `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash FROM readings WHERE id > ? ORDER BY id LIMIT ?`,
+          `SELECT id, site_id, device_id, kind, ts, seq, received_at, transport, data, hash, log_idx FROM readings WHERE id > ? ORDER BY id LIMIT ?`,
         )
         .all(id, limit) as Array<Record<string, unknown>>
     ).map(rowToReading);
@@ -258,7 +259,8 @@ export class ReadingStore {
 
   /**
    * Retention: deletes readings older than `before` (source time) and rejections beyond `keepRejections`.
-   * The hash of the newest deleted reading is kept as an anchor so the chain stays verifiable.
+   * Their log entries stay; a `retention` entry records what was deleted, so a verifier knows those
+   * readings are gone by design.
    */
   prune(
     before: number,
@@ -269,14 +271,23 @@ export class ReadingStore {
   ): { readings: number; rejections: number } {
     const res = this.db.transaction(() => {
       const edge = this.db
-        .prepare('SELECT id, hash FROM readings WHERE ts < ? AND id <= ? ORDER BY id DESC LIMIT 1')
-        .get(before, maxId) as { id: number; hash: string } | undefined;
+        .prepare('SELECT MAX(id) AS id FROM readings WHERE ts < ? AND id <= ?')
+        .get(before, maxId) as { id: number | null };
       let readings = 0;
-      if (edge) {
-        this.chain.anchor(edge.id, edge.hash, now);
+      if (edge.id !== null) {
         readings = this.db
           .prepare('DELETE FROM readings WHERE ts < ? AND id <= ?')
           .run(before, maxId).changes;
+        const record = { before, upToId: edge.id, readings, at: now };
+        this.log.append([
+          {
+            kind: 'retention',
+            ref: String(edge.id),
+            at: now,
+            body: recordBody('retention', record),
+            keepBody: true,
+          },
+        ]);
       }
       const rejections = this.db
         .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
@@ -285,11 +296,6 @@ export class ReadingStore {
     })();
     if (this.rows !== undefined) this.rows -= res.readings;
     return res;
-  }
-
-  /** Recomputes the readings chain in id order, from the anchor retention left; reports the first broken row. */
-  verifyChain(): ChainCheck {
-    return this.chain.verify();
   }
 }
 
@@ -305,6 +311,7 @@ export function rowToReading(r: Record<string, unknown>): StoredReading {
     receivedAt: r.received_at as number,
     transport: r.transport as Reading['transport'],
     values: data.v,
+    logIdx: (r.log_idx as number | null) ?? -1,
   };
   if (r.seq !== null && r.seq !== undefined) out.seq = r.seq as number;
   if (data.a) out.alarms = data.a;

@@ -5,6 +5,7 @@
  * the store.
  */
 import type { Config } from '../config/schema.ts';
+import { EvidenceLog } from '../evidence/log.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import { type Db, openDatabase } from './db.ts';
 import { InfluxOutbox } from './influxOutbox.ts';
@@ -24,13 +25,16 @@ export class StoreStage implements Stage {
   readonly db: Db;
   readonly readings: ReadingStore;
   readonly outbox: InfluxOutbox;
+  /** The evidence log every record is appended to, in the transaction that stores it. */
+  readonly evidence: EvidenceLog;
   private timer: NodeJS.Timeout | undefined;
   /** Readings above this id are kept whatever their age (InfluxDB does not have them yet). */
   private keepAbove: () => number | undefined = () => undefined;
 
   constructor(private readonly o: StoreStageOptions) {
     this.db = openDatabase(o.dataDir, { synchronous: o.storage.synchronous });
-    this.readings = new ReadingStore(this.db);
+    this.evidence = new EvidenceLog(this.db);
+    this.readings = new ReadingStore(this.db, this.evidence);
     this.outbox = new InfluxOutbox(this.db);
   }
 

@@ -9,9 +9,10 @@ import { type Db, openDatabase } from '../../../gateway/src/store/db.ts';
 import { InfluxOutput } from '../../../gateway/src/store/influx/output.ts';
 import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
 import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
-import { ReadingStore, type StoredReading } from '../../../gateway/src/store/readings.ts';
+import type { StoredReading } from '../../../gateway/src/store/readings.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import { waitFor } from '../../helpers/env.ts';
+import { readingStore } from '../../helpers/evidence.ts';
 import { testConfigInput } from '../../helpers/gateway.ts';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
@@ -75,7 +76,7 @@ describe('InfluxDB output', () => {
   it('writes committed readings and the lines of alert changes it makes itself', async () => {
     const client = new FakeClient();
     const { db, output } = open({ url: 'http://127.0.0.1:1', db: 'x' }, client);
-    const store = new ReadingStore(db);
+    const { store } = readingStore(db);
     const r: Reading = {
       siteId: 'maple-ridge',
       deviceId: 'rg-1',

@@ -12,9 +12,10 @@ import { ReadingsSource } from '../../../gateway/src/store/influx/readingsSource
 import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
 import { InfluxWriter } from '../../../gateway/src/store/influx/writer.ts';
 import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
-import { ReadingStore, type StoredReading } from '../../../gateway/src/store/readings.ts';
+import type { ReadingStore, StoredReading } from '../../../gateway/src/store/readings.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import { waitFor } from '../../helpers/env.ts';
+import { auditAll, readingStore } from '../../helpers/evidence.ts';
 
 const BASE = Date.UTC(2026, 5, 1);
 
@@ -67,7 +68,7 @@ describe('ReadingsSource: InfluxDB fed from the readings table after a cursor', 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rsrc-'));
     db = openDatabase(dir);
-    store = new ReadingStore(db);
+    store = readingStore(db).store;
     outbox = new InfluxOutbox(db);
   });
   afterEach(async () => {
@@ -218,6 +219,6 @@ describe('ReadingsSource: InfluxDB fed from the readings table after a cursor', 
     const res = store.prune(BASE + 86_400_000, 1000, BASE, src.writtenUpTo());
     expect(res.readings).toBe(1);
     expect(store.after(0, 10).map((r) => r.seq)).toEqual([2, 3]);
-    expect(store.verifyChain().ok).toBe(true);
+    expect(auditAll(db).problems).toEqual([]);
   });
 });

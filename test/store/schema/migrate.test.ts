@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EvidenceChains } from '../../../gateway/src/alerts/stores/chains.ts';
 import { openDatabase } from '../../../gateway/src/store/db.ts';
-import { ReadingStore } from '../../../gateway/src/store/readings.ts';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../../gateway/src/store/schema/index.ts';
+import { auditAll, readingStore } from '../../helpers/evidence.ts';
 
 const RELEASE_DUMP = join(import.meta.dirname, '../../fixtures/store/release-0.1.0.sql');
 
@@ -92,17 +92,33 @@ describe('the storage schema', () => {
     const db = openDatabase(dir);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     for (const [t, n] of Object.entries(counts)) expect(count(db, t), t).toBe(n);
-    const alerts = new EvidenceChains(db);
+    const { store: readings, log } = readingStore(db);
+    const alerts = new EvidenceChains(db, log);
     expect(alerts.chainHead('alert_history')).toEqual(heads);
     for (const table of ['alert_history', 'inspections', 'extensions'] as const)
       expect(alerts.verifyChain(undefined, undefined, table), table).toMatchObject({ ok: true });
     expect(alerts.verifyChain(undefined, undefined, 'alert_history').checked).toBe(20);
-    const readings = new ReadingStore(db);
-    expect(readings.verifyChain()).toMatchObject({ table: 'readings', ok: true, checked: 66 });
-    // The migrated store takes new records onto the same chains, and still guards them.
+    // Every record is in the evidence log now, and the log's entry after them says the release's chains
+    // (readings, history, inspections, extensions) were intact when it took them over.
+    const records =
+      counts.readings! + counts.alert_history! + counts.inspections! + counts.extensions! + counts.storms!;
+    expect(log.size()).toBe(records + 1);
+    const verdict = JSON.parse(log.entry(records)!.body!) as {
+      type: string;
+      chains: Array<{ table: string; ok: boolean; checked: number }>;
+    };
+    expect(verdict.type).toBe('legacy-chains');
+    expect(verdict.chains.map((c) => [c.table, c.ok, c.checked])).toEqual([
+      ['readings', true, 66],
+      ['alert_history', true, 20],
+      ['inspections', true, 1],
+      ['extensions', true, 1],
+    ]);
+    expect(auditAll(db, log)).toEqual({ size: records + 1, problems: [] });
+    // The migrated store takes new records onto the log, and still guards them.
     const last = readings.lastOf('maple-ridge', 'rg-1')!;
     db.transaction(() => readings.insert({ ...last, ts: last.ts + 60_000, seq: (last.seq ?? 0) + 1 }))();
-    expect(readings.verifyChain()).toMatchObject({ ok: true, checked: 67 });
+    expect(auditAll(db, log)).toEqual({ size: records + 2, problems: [] });
     expect(() => db.prepare("UPDATE alert_history SET actor = 'x'").run()).toThrow(/append-only/);
     db.close();
 

@@ -1,9 +1,19 @@
 /**
- * The alert engine's append-only tables (alert history, inspections, extensions): each row is chained
- * by hash to the one before it, hash = sha256(prev_hash + canonical JSON of its content columns). Triggers
+ * The alert engine's append-only tables (alert history, inspections, extensions): each row is an entry
+ * of the evidence log, appended with it (the row keeps the entry's index, `log_idx`), and also chained by
+ * hash to the one before it, hash = sha256(prev_hash + canonical JSON of its content columns). Triggers
  * (store/schema) abort any UPDATE or DELETE; this module appends rows and verifies the chains.
  */
 import type Database from 'better-sqlite3';
+import type { EvidenceLog } from '../../evidence/log.ts';
+import {
+  type AlertOf,
+  type EntryType,
+  extensionRecord,
+  historyRecord,
+  inspectionRecord,
+  recordBody,
+} from '../../evidence/records.ts';
 import {
   type ChainCheck,
   type ChainHead,
@@ -33,11 +43,30 @@ function chainedContent(table: ChainedTable, row: Record<string, unknown>): stri
   return canonicalJson(content);
 }
 
-/** The three chains: appending a linked row, their heads, and their verification. */
+/** How each table's row is logged: its entry type and its record. */
+const LOGGED: Record<
+  ChainedTable,
+  {
+    type: Exclude<EntryType, 'reading'>;
+    ref: string;
+    record(row: never, alert: AlertOf): Record<string, unknown>;
+  }
+> = {
+  alert_history: { type: 'alert-history', ref: 'seq', record: historyRecord },
+  inspections: { type: 'inspection', ref: 'seq', record: (row) => inspectionRecord(row) },
+  extensions: { type: 'extension', ref: 'seq', record: extensionRecord },
+};
+
+/** The three chains: appending a linked, logged row, their heads, and their verification. */
 export class EvidenceChains {
   private readonly chains: Record<ChainedTable, HashChain>;
+  private readonly alertOf;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly log: EvidenceLog,
+  ) {
+    this.alertOf = db.prepare<[string], AlertOf>('SELECT site_id AS siteId, rule FROM alerts WHERE id = ?');
     const chain = (table: ChainedTable) =>
       new HashChain(db, {
         table,
@@ -53,15 +82,29 @@ export class EvidenceChains {
     };
   }
 
-  /** Appends a row linked to the chain's head with `insert` (named parameters); call inside a transaction. */
-  append(table: ChainedTable, row: Record<string, unknown>, insert: Database.Statement): number {
+  /**
+   * Appends a row linked to the chain's head with `insert` (named parameters, `@log_idx` among them) and
+   * its log entry; call inside a transaction. Returns its seq and its entry's index.
+   */
+  append(
+    table: ChainedTable,
+    row: Record<string, unknown>,
+    insert: Database.Statement,
+  ): { seq: number; logIdx: number } {
     const head = this.chains[table].head();
     const seq = (head?.seq ?? 0) + 1;
     const prev = head?.hash ?? GENESIS_HASH;
     const full: Record<string, unknown> = { ...row, seq };
     for (const c of CHAINED_TABLES[table]) if (full[c] === undefined) full[c] = null;
-    insert.run({ ...full, prev_hash: prev, hash: chainHash(table, prev, full) });
-    return seq;
+    const how = LOGGED[table];
+    const alert = typeof full.alert_id === 'string' ? this.alertOf.get(full.alert_id) : undefined;
+    const body = recordBody(how.type, how.record(full as never, alert ?? { siteId: '', rule: '' }));
+    const logIdx = this.log.nextIndex();
+    insert.run({ ...full, prev_hash: prev, hash: chainHash(table, prev, full), log_idx: logIdx });
+    this.log.append([
+      { kind: how.type, ref: String(full[how.ref]), at: full.at as number, body, keepBody: true },
+    ]);
+    return { seq, logIdx };
   }
 
   /** The last row of a chain: what a report cites so later removal of rows can be detected. */

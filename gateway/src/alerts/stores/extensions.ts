@@ -12,14 +12,14 @@ export class ExtensionStore {
   ) {
     this.insert = db.prepare(
       `INSERT INTO extensions (seq, alert_id, old_due, new_due, engineer, letter_ref, note, at, by,
-         prev_hash, hash)
+         prev_hash, hash, log_idx)
        VALUES (@seq, @alert_id, @old_due, @new_due, @engineer, @letter_ref, @note, @at, @by,
-         @prev_hash, @hash)`,
+         @prev_hash, @hash, @log_idx)`,
     );
   }
 
   append(e: Omit<ExtensionRow, 'seq' | 'prev_hash' | 'hash'>): number {
-    return this.chains.append('extensions', { ...e }, this.insert);
+    return this.chains.append('extensions', { ...e }, this.insert).seq;
   }
 
   /** Extensions, with the site and rule of their alert. */

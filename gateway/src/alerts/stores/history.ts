@@ -16,8 +16,8 @@ export class HistoryStore {
         `SELECT * FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
       ),
       insert: db.prepare(
-        `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash)
-         VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash)`,
+        `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash, log_idx)
+         VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash, @log_idx)`,
       ),
     };
   }
@@ -43,7 +43,7 @@ export class HistoryStore {
 
   /** Appends an entry; returns its seq. Call inside a transaction. */
   append(h: HistoryInput): number {
-    return this.chains.append(
+    const { seq } = this.chains.append(
       'alert_history',
       {
         alert_id: h.alertId,
@@ -55,5 +55,6 @@ export class HistoryStore {
       },
       this.stmts.insert,
     );
+    return seq;
   }
 }

@@ -2,6 +2,7 @@
  * The alert engine's stores, one per table, each owning its prepared statements (the tables themselves
  * are store/schema's). The engine owns the transactions.
  */
+import type { EvidenceLog } from '../../evidence/log.ts';
 import type { Db } from '../types.ts';
 import { AlertStore } from './alerts.ts';
 import { EvidenceChains } from './chains.ts';
@@ -23,14 +24,14 @@ export interface AlertStores {
   chains: EvidenceChains;
 }
 
-export function openAlertStores(db: Db): AlertStores {
-  const chains = new EvidenceChains(db);
+export function openAlertStores(db: Db, log: EvidenceLog): AlertStores {
+  const chains = new EvidenceChains(db, log);
   return {
     alerts: new AlertStore(db),
     history: new HistoryStore(db, chains),
     timers: new TimerStore(db),
     ruleStates: new RuleStateStore(db),
-    storms: new StormStore(db),
+    storms: new StormStore(db, log),
     inspections: new InspectionStore(db, chains),
     extensions: new ExtensionStore(db, chains),
     chains,

@@ -13,9 +13,9 @@ export class InspectionStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
-           prev_hash, hash)
+           prev_hash, hash, log_idx)
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
-           @prev_hash, @hash)`,
+           @prev_hash, @hash, @log_idx)`,
       ),
       byId: db.prepare<[string], InspectionRow>('SELECT * FROM inspections WHERE id = ?'),
       firstMeeting: db.prepare<[string, number, string], InspectionRow>(
@@ -26,7 +26,7 @@ export class InspectionStore {
   }
 
   append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash'>): number {
-    return this.chains.append('inspections', { ...i }, this.stmts.insert);
+    return this.chains.append('inspections', { ...i }, this.stmts.insert).seq;
   }
 
   byId(id: string): InspectionRow | undefined {

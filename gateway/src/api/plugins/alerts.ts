@@ -248,18 +248,4 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       return ctx.deadLetters(100);
     },
   );
-
-  app.get(
-    '/api/evidence',
-    doc('health', 'Heads of the hash chains and a full verification of each'),
-    async (req) => {
-      ctx.auth.requireRead(req);
-      return {
-        heads: c.chainHeads(),
-        alertHistory: c.verifyChain(undefined, undefined, 'alert_history'),
-        inspections: c.verifyChain(undefined, undefined, 'inspections'),
-        readings: ctx.readings.verifyChain(),
-      };
-    },
-  );
 };

@@ -53,7 +53,7 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
           c.verifyChain(undefined, undefined, 'inspections'),
           c.verifyChain(undefined, undefined, 'extensions'),
         ],
-        readingsChain: ctx.readings.verifyChain(),
+        audit: ctx.evidence.health(),
         heads: c.chainHeads(),
       });
       const name = `compliance-${site.id}-${new Date(from).toISOString().slice(0, 10)}-${new Date(to).toISOString().slice(0, 10)}`;

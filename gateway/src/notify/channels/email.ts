@@ -274,6 +274,19 @@ export class SmtpEmailSender implements EmailSender {
     }
   }
 
+  /** A plain message (the evidence digest), not an alert. */
+  async sendText(m: { to: string[]; subject: string; text: string }): Promise<void> {
+    try {
+      await this.transport.sendMail({
+        from: this.from,
+        ...m,
+        signal: AbortSignal.timeout(this.sendTimeoutMs),
+      });
+    } catch (e) {
+      throw classifySmtpError(e, this.forms);
+    }
+  }
+
   close(): void {
     this.transport.close();
   }

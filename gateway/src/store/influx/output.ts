@@ -8,9 +8,9 @@ import type { Config } from '../../config/schema.ts';
 import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, Log, Output } from '../../pipeline.ts';
 import { Cursor } from '../cursor.ts';
-import type { Db } from '../db.ts';
 import type { InfluxOutbox } from '../influxOutbox.ts';
 import type { StoredReading } from '../readings.ts';
+import type { Db } from '../types.ts';
 import { influxClientFromConfig } from './client.ts';
 import { type AlertChange, alertChangeToLine } from './lineProtocol.ts';
 import { ReadingsSource } from './readingsSource.ts';
@@ -70,6 +70,13 @@ export class InfluxOutput implements Output {
 
   async stop(): Promise<void> {
     await this.writer?.stop();
+  }
+
+  /** Queues a line of another measurement (a checkpoint) in the store, for the writer to send. */
+  enqueueLine(line: string): void {
+    if (!this.writer) return;
+    this.o.outbox.enqueue([line], this.now());
+    this.writer.notify();
   }
 
   health(): ComponentHealth {

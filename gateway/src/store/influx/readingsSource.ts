@@ -12,9 +12,9 @@
  * already has is rewritten harmlessly (same series, time and fields).
  */
 import type { Cursor } from '../cursor.ts';
-import type { Db } from '../db.ts';
 import type { DeadLetterSource, InfluxOutbox } from '../influxOutbox.ts';
 import { rowToReading, type StoredReading } from '../readings.ts';
+import type { Db } from '../types.ts';
 import { readingToLine } from './lineProtocol.ts';
 import type { InfluxSource, SourceRow } from './source.ts';
 

@@ -3,9 +3,7 @@
  * (and, where rows are never removed, DELETE). A trigger that someone dropped is back at the next start.
  * Readings may be deleted, by retention only, which anchors the chain first.
  */
-import type Database from 'better-sqlite3';
-
-type Db = Database.Database;
+import type { Db } from '../types.ts';
 
 const GUARDS = `
 CREATE TRIGGER IF NOT EXISTS readings_no_update BEFORE UPDATE ON readings

@@ -7,9 +7,7 @@
  * To change the schema: add `vN.ts` exporting a function that takes the store from version N-1 to N
  * (forward only; never edit an earlier version), and append it to MIGRATIONS.
  */
-import type Database from 'better-sqlite3';
-
-type Db = Database.Database;
+import type { Db } from '../types.ts';
 
 import { applyGuards } from './guards.ts';
 import { v1 } from './v1.ts';

@@ -4,9 +4,7 @@
  * all exist) passes through unchanged, and an empty file gets them all. The append-only triggers are in
  * `guards.ts`, applied at every open.
  */
-import type Database from 'better-sqlite3';
-
-type Db = Database.Database;
+import type { Db } from '../types.ts';
 
 /** Readings (append-only, chained), retention anchors, rejections, the device state. */
 const READINGS = `

@@ -1,0 +1,137 @@
+/**
+ * The evidence log: its state and the audit of the store, the public key, signed checkpoints, inclusion
+ * and consistency proofs, and the entries themselves (bodies as hashed), so that anyone can check a
+ * report or a store without trusting the gateway. Hashes and proofs are base64, like the checkpoint.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { publicKeyFromRaw } from '../../evidence/checkpoint.ts';
+import { readingBody } from '../../evidence/records.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith } from '../query.ts';
+
+const count = z.coerce.number().int().min(0);
+const checkpointQuery = z.strictObject({
+  size: count.optional(),
+  format: z.enum(['json', 'note']).default('json'),
+});
+const consistencyQuery = z.strictObject({ from: count, to: count.optional() });
+const inclusionQuery = z.strictObject({ index: count, size: count.optional() });
+const entriesQuery = z.strictObject({ from: count, to: count.optional() });
+const MAX_ENTRIES = 1000;
+
+const b64 = (b: Buffer) => b.toString('base64');
+const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
+  schema: { tags: ['evidence'], summary, ...extra },
+});
+
+export const evidencePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const { evidence, log } = ctx;
+  const sizeOr = (size: number | undefined) => {
+    const n = size ?? log.size();
+    if (n > log.size()) throw new ApiError('BAD_REQUEST', `the log has ${log.size()} entries, not ${n}`);
+    return n;
+  };
+
+  app.get(
+    '/api/evidence',
+    doc('The evidence log: its size, head, latest checkpoint and the audit of the store'),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const cp = evidence.checkpoint();
+      return {
+        size: log.size(),
+        root: b64(log.root()),
+        checkpoint: { size: cp.size, root: b64(cp.root), at: new Date(cp.at).toISOString(), note: cp.note },
+        audit: evidence.health(),
+        chains: (['alert_history', 'inspections', 'extensions'] as const).map((t) =>
+          ctx.compliance.verifyChain(undefined, undefined, t),
+        ),
+      };
+    },
+  );
+
+  app.get('/api/evidence/key', doc('The public key that signs the checkpoints'), async () => {
+    const k = evidence.key;
+    return {
+      origin: k.name,
+      verifierKey: k.verifierKey,
+      publicKey: b64(k.publicKey),
+      pem: publicKeyFromRaw(k.publicKey).export({ format: 'pem', type: 'spki' }),
+    };
+  });
+
+  app.get(
+    '/api/evidence/checkpoint',
+    doc('The latest signed checkpoint (signed now if the log grew), or the one of a size', {
+      querystring: openapi(checkpointQuery),
+    }),
+    async (req, reply) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(checkpointQuery, req.query);
+      const cp = evidence.checkpoint(q.size === undefined ? undefined : sizeOr(q.size));
+      if (q.format === 'note') return reply.type('text/plain; charset=utf-8').send(cp.note);
+      return { size: cp.size, root: b64(cp.root), at: new Date(cp.at).toISOString(), note: cp.note };
+    },
+  );
+
+  app.get(
+    '/api/evidence/consistency',
+    doc('A consistency proof from an earlier tree size to a later one (RFC 9162)', {
+      querystring: openapi(consistencyQuery),
+    }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(consistencyQuery, req.query);
+      const to = sizeOr(q.to);
+      if (q.from > to) throw new ApiError('BAD_REQUEST', 'from must not be after to');
+      return { from: q.from, to, proof: log.consistency(q.from, to).map(b64) };
+    },
+  );
+
+  app.get(
+    '/api/evidence/inclusion',
+    doc('An inclusion proof of one entry in the tree of a size (RFC 9162)', {
+      querystring: openapi(inclusionQuery),
+    }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(inclusionQuery, req.query);
+      const size = sizeOr(q.size);
+      if (q.index >= size) throw new ApiError('BAD_REQUEST', `entry ${q.index} is not in a tree of ${size}`);
+      const e = log.entry(q.index);
+      if (!e) throw new ApiError('NOT_FOUND', `no entry ${q.index}`);
+      return { index: q.index, size, leaf: b64(e.leaf), proof: log.inclusion(q.index, size).map(b64) };
+    },
+  );
+
+  app.get(
+    '/api/evidence/entries',
+    doc(`Entries [from, to) with their bodies as hashed (at most ${MAX_ENTRIES})`, {
+      querystring: openapi(entriesQuery),
+    }),
+    async (req) => {
+      ctx.auth.requireRead(req);
+      const q = parseWith(entriesQuery, req.query);
+      const to = Math.min(sizeOr(q.to), q.from + MAX_ENTRIES);
+      const out = [];
+      for (const e of log.entries(q.from, to)) {
+        let body = e.body;
+        if (body === null && e.kind === 'reading') {
+          const r = ctx.readings.byId(Number(e.ref));
+          body = r ? readingBody(r) : null;
+        }
+        out.push({
+          index: e.idx,
+          kind: e.kind,
+          ref: e.ref,
+          at: new Date(e.at).toISOString(),
+          body,
+          leaf: b64(e.leaf),
+        });
+      }
+      return out;
+    },
+  );
+};

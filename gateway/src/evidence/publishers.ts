@@ -1,0 +1,116 @@
+/**
+ * Where signed checkpoints go off the box, so that anyone holding an earlier one can detect a truncated
+ * or rewritten store:
+ * - MQTT: retained on `gateway/{gatewayId}/checkpoint` (readable back from an external broker at start);
+ * - InfluxDB: measurement `checkpoints` (tag `gateway`; fields `size`, `root`, `note`), queued durably in
+ *   the store like every other line, and read back at start from an InfluxDB 1.x;
+ * - witnesses: each checkpoint POSTed as JSON, signed like the gateway's webhooks;
+ * - a daily e-mail digest of the day's checkpoints (to the town's officer, say).
+ */
+import type { SmtpEmailSender } from '../notify/channels/email.ts';
+import type { WebhookSender } from '../notify/channels/webhook.ts';
+import type { Cursor } from '../store/cursor.ts';
+import type { CheckpointPublisher, SignedCheckpoint } from './stage.ts';
+
+export const checkpointTopic = (gatewayId: string) => `gateway/${gatewayId}/checkpoint`;
+
+export function mqttPublisher(
+  gatewayId: string,
+  mqtt: () =>
+    | { publish(topic: string, payload: string, opts?: { retain?: boolean; qos?: 0 | 1 }): Promise<void> }
+    | undefined,
+  readBack?: () => Promise<string | undefined>,
+): CheckpointPublisher {
+  return {
+    name: 'mqtt',
+    publish: async (cp) => {
+      const m = mqtt();
+      if (!m) throw new Error('no MQTT connection yet');
+      await m.publish(checkpointTopic(gatewayId), cp.note, { retain: true, qos: 1 });
+    },
+    ...(readBack ? { readBack } : {}),
+  };
+}
+
+/** The InfluxDB line of a checkpoint. */
+export function checkpointLine(
+  gatewayId: string,
+  cp: SignedCheckpoint,
+  esc: { key(s: string): string; str(s: string): string },
+): string {
+  return `checkpoints,gateway=${esc.key(gatewayId)} size=${cp.size}i,root=${esc.str(cp.root.toString('base64'))},note=${esc.str(cp.note)} ${cp.at}000000`;
+}
+
+/** Reads the last checkpoint note this gateway wrote to an InfluxDB 1.x (`/query`). */
+export function influxV1ReadBack(url: string, db: string, gatewayId: string, timeoutMs = 5000) {
+  return async (): Promise<string | undefined> => {
+    const q = `SELECT last("note") FROM "checkpoints" WHERE "gateway" = '${gatewayId.replace(/'/g, "\\'")}'`;
+    const res = await fetch(
+      `${url.replace(/\/$/, '')}/query?db=${encodeURIComponent(db)}&q=${encodeURIComponent(q)}`,
+      {
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+    );
+    if (!res.ok) throw new Error(`InfluxDB answered ${res.status}`);
+    const body = (await res.json()) as { results?: Array<{ series?: Array<{ values?: unknown[][] }> }> };
+    const v = body.results?.[0]?.series?.[0]?.values?.[0]?.[1];
+    return typeof v === 'string' ? v : undefined;
+  };
+}
+
+export function witnessPublisher(url: string, sender: WebhookSender, gatewayId: string): CheckpointPublisher {
+  return {
+    name: `witness ${new URL(url).host}`,
+    publish: (cp) =>
+      sender.send({
+        url,
+        kind: 'checkpoint',
+        eventId: `checkpoint:${gatewayId}:${cp.size}`,
+        body: JSON.stringify({
+          gatewayId,
+          size: cp.size,
+          root: cp.root.toString('base64'),
+          at: new Date(cp.at).toISOString(),
+          checkpoint: cp.note,
+        }),
+      }),
+  };
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Once a day at most, the newest checkpoint by e-mail with how the log grew since the last digest. The
+ * last digest's time is kept in the store (a cursor), so a restart neither repeats nor skips one.
+ */
+export function digestPublisher(
+  to: string[],
+  sender: Pick<SmtpEmailSender, 'sendText'>,
+  gatewayId: string,
+  sent: Cursor,
+  verifierKey: string,
+): CheckpointPublisher {
+  return {
+    name: 'e-mail digest',
+    publish: async (cp) => {
+      const last = sent.read() ?? 0;
+      if (cp.at - last < DAY) return;
+      await sender.sendText({
+        to,
+        subject: `Evidence checkpoint of gateway ${gatewayId}: ${cp.size} entries`,
+        text: [
+          `The evidence log of gateway ${gatewayId} held ${cp.size} entries at ${new Date(cp.at).toISOString()}.`,
+          'Keep this message: a report or a store that disagrees with it was altered after it was sent.',
+          '',
+          'Signed checkpoint (C2SP signed-note format):',
+          '',
+          cp.note,
+          `Verifier key: ${verifierKey}`,
+          '',
+          'A report is checked with: npm run verify -- REPORT.json --key KEY --checkpoint THIS-CHECKPOINT',
+        ].join('\n'),
+      });
+      sent.write(cp.at);
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The canonical serialisation of every record the evidence log holds: what is hashed into its leaf
+ * (SHA-256 of 0x00 followed by these UTF-8 bytes), so that another program can recompute it.
+ *
+ * Each record is a JSON object with a `type` member, serialised canonically: object members sorted by
+ * key (code-unit order, as JavaScript sorts strings), no whitespace, members whose value is absent left
+ * out, numbers and strings as JSON.stringify writes them (times are integers: milliseconds since
+ * 1970-01-01T00:00:00Z, UTC). The types and their members are listed in README.md ("The evidence log").
+ * Pure: no I/O.
+ */
+import type { Reading } from '../../../shared/src/telemetry.ts';
+import { canonicalJson } from '../store/chain.ts';
+
+export const ENTRY_TYPES = [
+  'reading',
+  'storm',
+  'alert-history',
+  'inspection',
+  'extension',
+  'certification',
+  'change',
+  'legacy-chains',
+  'retention',
+] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+
+/** A reading as logged: its identity, when and how it arrived, and its values. */
+export function readingRecord(r: Reading): Record<string, unknown> {
+  return {
+    type: 'reading',
+    siteId: r.siteId,
+    deviceId: r.deviceId,
+    deviceKind: r.deviceKind,
+    ts: r.ts,
+    seq: r.seq,
+    receivedAt: r.receivedAt,
+    transport: r.transport,
+    values: r.values,
+    alarms: r.alarms,
+  };
+}
+
+/** Sorted, flat object of numbers or booleans as canonical JSON (the values and alarms of a reading). */
+function flat(o: Record<string, number | boolean | undefined>): string {
+  const keys = Object.keys(o).sort();
+  let s = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined) continue;
+    s += `${first ? '' : ','}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    first = false;
+  }
+  return `${s}}`;
+}
+
+/**
+ * canonicalJson(readingRecord(r)), written out by hand: a reading is logged at the full ingest rate, and
+ * this is several times cheaper than sorting a generic object tree. A test holds the two equal.
+ */
+export function readingBody(r: Reading): string {
+  let s = '{';
+  if (r.alarms) s += `"alarms":${flat(r.alarms)},`;
+  s += `"deviceId":${JSON.stringify(r.deviceId)},"deviceKind":${JSON.stringify(r.deviceKind)},`;
+  s += `"receivedAt":${r.receivedAt},`;
+  if (r.seq !== undefined) s += `"seq":${r.seq},`;
+  s += `"siteId":${JSON.stringify(r.siteId)},"transport":${JSON.stringify(r.transport)},"ts":${r.ts},`;
+  s += `"type":"reading","values":${flat(r.values)}}`;
+  return s;
+}
+
+/** The canonical body of any other record: `type` first in meaning, sorted like every member. */
+export function recordBody(type: Exclude<EntryType, 'reading'>, record: Record<string, unknown>): string {
+  return canonicalJson({ ...record, type });
+}
+
+/** An alert's site and rule, which its history entries and extensions name. */
+export interface AlertOf {
+  siteId: string;
+  rule: string;
+}
+
+/** An alert history entry as logged; `detail` is stored as canonical JSON and logged as the object. */
+export function historyRecord(
+  h: {
+    seq: number;
+    alert_id: string;
+    at: number;
+    source_at: number | null;
+    actor: string;
+    action: string;
+    detail: string;
+  },
+  alert: AlertOf,
+): Record<string, unknown> {
+  return {
+    seq: h.seq,
+    alertId: h.alert_id,
+    siteId: alert.siteId,
+    rule: alert.rule,
+    at: h.at,
+    sourceAt: h.source_at ?? undefined,
+    actor: h.actor,
+    action: h.action,
+    detail: JSON.parse(h.detail) as unknown,
+  };
+}
+
+export function inspectionRecord(i: {
+  seq: number;
+  id: string;
+  site_id: string;
+  at: number;
+  inspector: string;
+  kind: string;
+  notes: string;
+  recorded_at: number;
+  recorded_by: string;
+}): Record<string, unknown> {
+  return {
+    seq: i.seq,
+    id: i.id,
+    siteId: i.site_id,
+    at: i.at,
+    inspector: i.inspector,
+    kind: i.kind,
+    notes: i.notes,
+    recordedAt: i.recorded_at,
+    recordedBy: i.recorded_by,
+  };
+}
+
+export function extensionRecord(
+  e: {
+    seq: number;
+    alert_id: string;
+    old_due: number;
+    new_due: number;
+    engineer: string;
+    letter_ref: string;
+    note: string | null;
+    at: number;
+    by: string;
+  },
+  alert: AlertOf,
+): Record<string, unknown> {
+  return {
+    seq: e.seq,
+    alertId: e.alert_id,
+    siteId: alert.siteId,
+    rule: alert.rule,
+    oldDue: e.old_due,
+    newDue: e.new_due,
+    engineer: e.engineer,
+    letterRef: e.letter_ref,
+    note: e.note ?? undefined,
+    at: e.at,
+    by: e.by,
+  };
+}
+
+/** The readings a storm record rests on: how many, and the first and last of them in the log. */
+export interface StormReadings {
+  count: number;
+  firstIdx: number | null;
+  lastIdx: number | null;
+}
+
+/** A storm record as logged: the event, and the readings (of its gauge, start to end) it was computed from. */
+export function stormRecord(
+  s: {
+    id: string;
+    site_id: string;
+    device_id: string;
+    start: number;
+    end: number;
+    tips: number;
+    inches: number;
+    qualified: number;
+    threshold_at: number | null;
+    due_at: number | null;
+    closed: number;
+    superseded_by: string | null;
+  },
+  readings: StormReadings,
+  supersedes: number | null,
+): Record<string, unknown> {
+  return {
+    id: s.id,
+    siteId: s.site_id,
+    deviceId: s.device_id,
+    start: s.start,
+    end: s.end,
+    tips: s.tips,
+    inches: s.inches,
+    qualified: s.qualified === 1,
+    thresholdAt: s.threshold_at ?? undefined,
+    dueAt: s.due_at ?? undefined,
+    closed: s.closed === 1,
+    supersededBy: s.superseded_by ?? undefined,
+    readings,
+    supersedes: supersedes ?? undefined,
+  };
+}
