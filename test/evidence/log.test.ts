@@ -22,7 +22,13 @@ function mth(leaves: Hash[]): Hash {
   return nodeHash(mth(leaves.slice(0, k)), mth(leaves.slice(k)));
 }
 
-const entry = (i: number) => ({ kind: 'test', ref: `r${i}`, body: `{"n":${i}}`, keepBody: true, at: i });
+const entry = (i: number) => ({
+  kind: 'change' as const,
+  ref: `r${i}`,
+  body: `{"n":${i}}`,
+  keepBody: true,
+  at: i,
+});
 
 describe('the evidence log in the store', () => {
   let dir: string;
@@ -81,7 +87,7 @@ describe('the evidence log in the store', () => {
     expect(
       verifyRangeProof(ranges, 700, [...leaves.slice(10, 300), ...leaves.slice(600, 650)], proof, log.root()),
     ).toBe(true);
-    expect(log.entry(5)).toMatchObject({ idx: 5, kind: 'test', ref: 'r5', body: '{"n":5}' });
+    expect(log.entry(5)).toMatchObject({ idx: 5, kind: 'change', ref: 'r5', body: '{"n":5}' });
   });
 
   it('reopens with the same head, and recovers from a rolled-back transaction', () => {

@@ -49,7 +49,7 @@ describe('local store (real SQLite file)', () => {
   });
 
   it('retention prunes old readings, says so in the evidence log, and the rest still verify', () => {
-    const { db, store } = open();
+    const { db, store, log } = open();
     const now = Date.UTC(2026, 10, 30);
     db.transaction(() => {
       for (let i = 0; i < 100; i++) store.insert(reading(i, now - (100 - i) * DAY));
@@ -70,7 +70,7 @@ describe('local store (real SQLite file)', () => {
     expect(store.recentRejections({ limit: 100 })).toHaveLength(10);
     // The pruned readings' entries stay, marked by the retention entry; the rest still verify.
     expect(auditAll(db)).toEqual({ size: 101, problems: [] });
-    expect(db.prepare('SELECT kind FROM log_entries WHERE idx = 100').get()).toEqual({ kind: 'retention' });
+    expect(log.entry(100)).toMatchObject({ kind: 'retention', ref: '70' });
     db.close();
   });
 

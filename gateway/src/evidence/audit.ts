@@ -10,7 +10,7 @@
 import { rowToReading } from '../store/readings.ts';
 import { stormReadingsQuery } from '../store/schema/legacy.ts';
 import type { Db } from '../store/types.ts';
-import type { EvidenceLog, LogEntry } from './log.ts';
+import { codeOf, type EvidenceLog, type LogEntry } from './log.ts';
 import { Frontier, type Hash, leafHash } from './merkle.ts';
 import {
   type EntryType,
@@ -88,7 +88,7 @@ export class EvidenceAudit {
         ReturnType<typeof rowOf>
       >,
       prunedUpTo: db.prepare<[], { id: number | null }>(
-        "SELECT MAX(CAST(ref AS INTEGER)) AS id FROM log_entries WHERE kind = 'retention'",
+        `SELECT MAX(CAST(ref AS INTEGER)) AS id FROM log_entries WHERE kind != 0 AND kind = ${codeOf('retention')}`,
       ),
       nodes: db.prepare<[number, number], { level: number; idx: number; hash: Buffer }>(
         'SELECT level, idx, hash FROM log_nodes WHERE level = ? AND idx = ?',

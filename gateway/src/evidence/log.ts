@@ -7,6 +7,7 @@
  * consistency and range proofs read O(log n) rows. A transaction that rolled back leaves the in-memory
  * edge ahead of the store; the next append notices (the store's last index differs) and rebuilds it.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/types.ts';
 import {
   consistencyProof,
@@ -21,13 +22,25 @@ import {
   type SubtreeSource,
   treeRoot,
 } from './merkle.ts';
+import { ENTRY_TYPES, type EntryType } from './records.ts';
+
+/** An entry's type is stored as its position in ENTRY_TYPES (a list that only ever grows at its end). */
+const CODE = new Map<string, number>(ENTRY_TYPES.map((t, i) => [t, i]));
+export const codeOf = (kind: string): number => {
+  const c = CODE.get(kind);
+  if (c === undefined) throw new Error(`no evidence entry type "${kind}"`);
+  return c;
+};
+
+/** Rows one multi-row INSERT writes at most. */
+const INSERT_ROWS = 64;
 
 /** Subtrees of at least 2^STORED_LEVEL leaves are stored; smaller ones are computed from leaves. */
 export const STORED_LEVEL = 8;
 const BLOCK = 2 ** STORED_LEVEL;
 
 export interface EntryInput {
-  kind: string;
+  kind: EntryType;
   /** The id of the record this entry logs, in its own table. */
   ref: string;
   /** The record's canonical serialisation: the leaf is SHA-256(0x00 || body). */
@@ -39,7 +52,7 @@ export interface EntryInput {
 
 export interface LogEntry {
   idx: number;
-  kind: string;
+  kind: EntryType;
   ref: string;
   at: number;
   body: string | null;
@@ -49,10 +62,15 @@ export interface LogEntry {
 export class EvidenceLog implements SubtreeSource {
   private frontier: Frontier;
   private readonly stmts;
+  private readonly db: Db;
+  /** Entries staged in the current transaction, written by `flush()` (a few multi-row INSERTs). */
+  private pending: unknown[] = [];
+  private readonly inserts = new Map<number, Statement<unknown[]>>();
   /** The last complete 256-leaf block read for small subtrees (blocks never change once complete). */
   private block: { index: number; leaves: Hash[] } | undefined;
 
   constructor(db: Db) {
+    this.db = db;
     this.stmts = {
       insert: db.prepare(
         'INSERT INTO log_entries (idx, kind, ref, at, body, leaf) VALUES (?, ?, ?, ?, ?, ?)',
@@ -65,8 +83,8 @@ export class EvidenceLog implements SubtreeSource {
         'SELECT leaf FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx',
       ),
       last: db.prepare<[], { idx: number }>('SELECT idx FROM log_entries ORDER BY idx DESC LIMIT 1'),
-      entry: db.prepare<[number], LogEntry>('SELECT * FROM log_entries WHERE idx = ?'),
-      entries: db.prepare<[number, number], LogEntry>(
+      entry: db.prepare<[number], StoredEntry>('SELECT * FROM log_entries WHERE idx = ?'),
+      entries: db.prepare<[number, number], StoredEntry>(
         'SELECT * FROM log_entries WHERE idx >= ? AND idx < ? ORDER BY idx',
       ),
     };
@@ -101,14 +119,41 @@ export class EvidenceLog implements SubtreeSource {
   }
 
   /**
-   * Appends one entry whose leaf the caller computed from its body (the hot path of readings, which
-   * store the leaf with the record). Inside the caller's transaction; a rolled-back transaction must be
-   * followed by `resync()` (the ingest stage's failure path does it), since this skips the store check.
+   * Stages one entry whose leaf the caller computed from its body (the hot path of readings, which keep
+   * the leaf with the record): its index is taken and the tree grows at once, and the row is written by
+   * `flush()`, which the caller must run before its transaction commits (the ingest stage's group commit
+   * does). A rolled-back transaction must be followed by `resync()`.
    */
-  appendLeaf(kind: string, ref: string, at: number, body: string | null, leaf: Hash): number {
+  stage(kind: EntryType, ref: string | number, at: number, body: string | null, leaf: Hash): number {
     const idx = this.frontier.size;
-    this.stmts.insert.run(idx, kind, ref, at, body, leaf);
+    this.pending.push(idx, codeOf(kind), ref, at, body, leaf);
     this.frontier.append(leaf, this.storeNode);
+    if (this.pending.length >= INSERT_ROWS * 6 * 8) this.flush();
+    return idx;
+  }
+
+  /** Writes the staged entries (inside the transaction that staged them). */
+  flush(): void {
+    const p = this.pending;
+    if (p.length === 0) return;
+    this.pending = [];
+    for (let at = 0; at < p.length; at += INSERT_ROWS * 6) {
+      const rows = Math.min(INSERT_ROWS, (p.length - at) / 6);
+      let stmt = this.inserts.get(rows);
+      if (!stmt) {
+        stmt = this.db.prepare(
+          `INSERT INTO log_entries (idx, kind, ref, at, body, leaf) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        );
+        this.inserts.set(rows, stmt);
+      }
+      stmt.run(...p.slice(at, at + rows * 6));
+    }
+  }
+
+  /** Appends one entry at once (outside the hot path); entries staged before it are written first. */
+  appendLeaf(kind: EntryType, ref: string | number, at: number, body: string | null, leaf: Hash): number {
+    const idx = this.stage(kind, ref, at, body, leaf);
+    this.flush();
     return idx;
   }
 
@@ -118,6 +163,7 @@ export class EvidenceLog implements SubtreeSource {
 
   /** Rebuilds the in-memory edge from the store (after a rolled-back transaction). */
   resync(): void {
+    this.pending = [];
     this.block = undefined;
     this.frontier = this.load();
   }
@@ -187,16 +233,27 @@ export class EvidenceLog implements SubtreeSource {
   }
 
   entry(idx: number): LogEntry | undefined {
-    return this.stmts.entry.get(idx);
+    const e = this.stmts.entry.get(idx);
+    return e ? named(e) : undefined;
   }
 
   /** Entries [from, to) in order, one at a time. */
   *entries(from: number, to: number): Generator<LogEntry> {
-    yield* this.stmts.entries.iterate(from, to);
+    for (const e of this.stmts.entries.iterate(from, to)) yield named(e);
   }
 
   private checkSize(size: number): void {
     if (!(Number.isInteger(size) && size >= 0 && size <= this.frontier.size))
       throw new RangeError(`the log has ${this.frontier.size} entries, not ${size}`);
   }
+}
+
+/** An entry as stored: its type as a code, its ref as stored (an integer for readings). */
+interface StoredEntry extends Omit<LogEntry, 'kind' | 'ref'> {
+  kind: number;
+  ref: string | number;
+}
+
+function named(e: StoredEntry): LogEntry {
+  return { ...e, kind: ENTRY_TYPES[e.kind] ?? ('unknown' as EntryType), ref: String(e.ref) };
 }

@@ -11,6 +11,7 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import { canonicalJson } from '../store/chain.ts';
 
+/** Stored by position: append new types at the end, never reorder ('reading' is 0, which an index uses). */
 export const ENTRY_TYPES = [
   'reading',
   'storm',
@@ -40,16 +41,23 @@ export function readingRecord(r: Reading): Record<string, unknown> {
   };
 }
 
+/** The sorted, quoted keys of an object's key set (readings repeat a few sets, so they are kept). */
+const keyOrders = new Map<string, Array<[key: string, quoted: string]>>();
+
 /** Sorted, flat object of numbers or booleans as canonical JSON (the values and alarms of a reading). */
 function flat(o: Record<string, number | boolean | undefined>): string {
-  const keys = Object.keys(o).sort();
+  const names = Object.keys(o);
+  const id = names.join(',');
+  let order = keyOrders.get(id);
+  if (!order) {
+    order = names.sort().map((k) => [k, JSON.stringify(k)]);
+    if (keyOrders.size < 1000) keyOrders.set(id, order);
+  }
   let s = '{';
-  let first = true;
-  for (const k of keys) {
+  for (const [k, q] of order) {
     const v = o[k];
     if (v === undefined) continue;
-    s += `${first ? '' : ','}${JSON.stringify(k)}:${JSON.stringify(v)}`;
-    first = false;
+    s += `${s.length > 1 ? ',' : ''}${q}:${v}`;
   }
   return `${s}}`;
 }
@@ -59,14 +67,24 @@ function flat(o: Record<string, number | boolean | undefined>): string {
  * this is several times cheaper than sorting a generic object tree. A test holds the two equal.
  */
 export function readingBody(r: Reading): string {
+  return readingStrings(r).body;
+}
+
+/**
+ * A reading's canonical body and its stored `data` ({"v": values, "a": alarms}), from one serialisation
+ * of its values and alarms (the store keeps both; building them together costs one pass).
+ */
+export function readingStrings(r: Reading): { body: string; data: string } {
+  const v = flat(r.values);
+  const a = r.alarms ? flat(r.alarms) : undefined;
   let s = '{';
-  if (r.alarms) s += `"alarms":${flat(r.alarms)},`;
+  if (a !== undefined) s += `"alarms":${a},`;
   s += `"deviceId":${JSON.stringify(r.deviceId)},"deviceKind":${JSON.stringify(r.deviceKind)},`;
   s += `"receivedAt":${r.receivedAt},`;
   if (r.seq !== undefined) s += `"seq":${r.seq},`;
   s += `"siteId":${JSON.stringify(r.siteId)},"transport":${JSON.stringify(r.transport)},"ts":${r.ts},`;
-  s += `"type":"reading","values":${flat(r.values)}}`;
-  return s;
+  s += `"type":"reading","values":${v}}`;
+  return { body: s, data: a === undefined ? `{"v":${v}}` : `{"v":${v},"a":${a}}` };
 }
 
 /** The canonical body of any other record: `type` first in meaning, sorted like every member. */

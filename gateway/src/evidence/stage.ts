@@ -85,7 +85,7 @@ export class EvidenceStage implements Stage {
         'SELECT size, root, note FROM log_checkpoints ORDER BY size',
       ),
       records: o.db.prepare<[number], { idx: number }>(
-        "SELECT idx FROM log_entries WHERE kind != 'reading' AND idx >= ? ORDER BY idx",
+        'SELECT idx FROM log_entries WHERE kind != 0 AND idx >= ? ORDER BY idx',
       ),
     };
   }

@@ -91,22 +91,25 @@ export class GroupCommit {
     try {
       this.o.db.transaction(() => {
         let rejections = 0;
-        for (let i = 0; i < batch.length; i++) {
-          const p = batch[i]!;
-          if (p.kind === 'rejection') {
-            store.insertRejectionRow(p.rec);
-            rejections++;
-            outcomes[i] = { status: 'rejected', reason: p.rec.reason, detail: p.rec.detail };
-            continue;
+        // Batched: the readings' evidence-log entries are written together at the end.
+        store.batch(() => {
+          for (let i = 0; i < batch.length; i++) {
+            const p = batch[i]!;
+            if (p.kind === 'rejection') {
+              store.insertRejectionRow(p.rec);
+              rejections++;
+              outcomes[i] = { status: 'rejected', reason: p.rec.reason, detail: p.rec.detail };
+              continue;
+            }
+            const row = store.insert(p.reading);
+            if (!row) {
+              outcomes[i] = { status: 'duplicate', reading: p.reading };
+              continue;
+            }
+            stored.push(Object.assign(p.reading, row));
+            outcomes[i] = { status: 'stored', reading: p.reading };
           }
-          const row = store.insert(p.reading);
-          if (!row) {
-            outcomes[i] = { status: 'duplicate', reading: p.reading };
-            continue;
-          }
-          stored.push(Object.assign(p.reading, row));
-          outcomes[i] = { status: 'stored', reading: p.reading };
-        }
+        });
         this.o.inTransaction?.();
         m.rows.inc({ table: 'readings' }, stored.length);
         if (rejections) m.rows.inc({ table: 'rejections' }, rejections);

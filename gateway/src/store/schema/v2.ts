@@ -1,6 +1,7 @@
 /**
  * Version 2: the evidence log (an RFC 9162 Merkle tree over every record a report may cite).
- * - `log_entries`: one row per entry, in log order (`idx` from 0): its type, the id of the record it
+ * - `log_entries`: one row per entry, in log order (`idx` from 0): its type (its position in
+ *   `ENTRY_TYPES`, evidence/records.ts), the id of the record it
  *   logs, when it was appended, its canonical body when the record is not kept elsewhere in that form
  *   (NULL for readings, whose row is the record), and its leaf hash SHA-256(0x00 || body).
  * - `log_nodes`: complete subtrees of 2^level leaves (level >= 8) as they complete; smaller subtrees are
@@ -24,12 +25,14 @@ import { legacyRecords } from './legacy.ts';
 const LOG = `
 CREATE TABLE IF NOT EXISTS log_entries (
   idx INTEGER PRIMARY KEY,
-  kind TEXT NOT NULL,
-  ref TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  ref NOT NULL,
   at INTEGER NOT NULL,
   body TEXT,
   leaf BLOB NOT NULL
 );
+-- Every entry that is not a reading (type 0): the records the start-up audit checks in full.
+CREATE INDEX IF NOT EXISTS log_entries_records ON log_entries (idx) WHERE kind != 0;
 CREATE TABLE IF NOT EXISTS log_nodes (
   level INTEGER NOT NULL,
   idx INTEGER NOT NULL,
