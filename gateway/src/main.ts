@@ -11,6 +11,7 @@ import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import type { Config } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
+import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage } from './evidence/compose.ts';
 import { mqttPublisher } from './evidence/publishers.ts';
 import { healthReport } from './health.ts';
@@ -21,6 +22,7 @@ import { createLog } from './log.ts';
 import { processMetrics, Registry } from './metrics.ts';
 import { NotificationStage } from './notify/stage.ts';
 import type { Log, Stage } from './pipeline.ts';
+import { reportCitations } from './reports/cite.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { InfluxOutput } from './store/influx/index.ts';
 import { StoreStage } from './store/stage.ts';
@@ -121,6 +123,9 @@ async function compose(
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
     evidence,
     log: store.evidence,
+    citations: (r, size) => reportCitations(db, store.evidence, r, size),
+    certifications: (siteId, from, to) => certificationsOf(db, siteId, from, to),
+    certify: (c) => certify(store.evidence, c),
   }));
   stages.push(api);
   ingest.onStored((rs) => influx.offer(rs));

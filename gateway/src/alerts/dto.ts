@@ -6,6 +6,12 @@ import { RULE_IDS } from '../rules/index.ts';
 
 const iso = z.iso.datetime();
 
+/** Where a record stands in the evidence log: its entry's index and leaf hash (base64). */
+const logged = {
+  logIndex: z.number().int().optional(),
+  leafHash: z.string().optional(),
+};
+
 export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export const alertStatusSchema = z.enum(ALERT_STATUSES);
 export type AlertStatus = z.infer<typeof alertStatusSchema>;
@@ -39,6 +45,7 @@ export const alertHistoryEntrySchema = z.object({
   actor: z.string(),
   action: historyActionSchema,
   detail: z.record(z.string(), z.unknown()),
+  ...logged,
 });
 export type AlertHistoryEntry = z.infer<typeof alertHistoryEntrySchema>;
 
@@ -95,6 +102,7 @@ export const stormDtoSchema = z.object({
     inspectionId: z.string().optional(),
     inspectedAt: iso.optional(),
   }),
+  ...logged,
 });
 export type StormDto = z.infer<typeof stormDtoSchema>;
 
@@ -108,6 +116,7 @@ export const inspectionDtoSchema = z.object({
   recordedAt: iso,
   recordedBy: z.string(),
   hash: z.string(),
+  ...logged,
 });
 export type InspectionDto = z.infer<typeof inspectionDtoSchema>;
 
@@ -124,6 +133,7 @@ export const extensionDtoSchema = z.object({
   at: iso,
   by: z.string(),
   hash: z.string(),
+  ...logged,
 });
 export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 

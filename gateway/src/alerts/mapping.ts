@@ -40,6 +40,17 @@ export function alertDto(r: AlertRow, history: HistoryRow[], now: number): Alert
   return dto;
 }
 
+/** A record's place in the evidence log, as DTOs show it. */
+function logged(r: { log_idx?: number | null; leaf?: Buffer | null }): {
+  logIndex?: number;
+  leafHash?: string;
+} {
+  const out: { logIndex?: number; leafHash?: string } = {};
+  if (r.log_idx !== null && r.log_idx !== undefined) out.logIndex = r.log_idx;
+  if (r.leaf) out.leafHash = r.leaf.toString('base64');
+  return out;
+}
+
 function historyEntry(h: HistoryRow): AlertHistoryEntry {
   const e: AlertHistoryEntry = {
     seq: h.seq,
@@ -47,6 +58,7 @@ function historyEntry(h: HistoryRow): AlertHistoryEntry {
     actor: h.actor,
     action: h.action,
     detail: JSON.parse(h.detail) as Evidence,
+    ...logged(h),
   };
   if (h.source_at !== null) e.sourceAt = toIso(h.source_at);
   return e;
@@ -63,6 +75,7 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     recordedAt: toIso(i.recorded_at),
     recordedBy: i.recorded_by,
     hash: i.hash,
+    ...logged(i),
   };
 }
 
@@ -79,6 +92,7 @@ export function extensionDto(e: ExtensionListRow): ExtensionDto {
     at: toIso(e.at),
     by: e.by,
     hash: e.hash,
+    ...logged(e),
   };
   if (e.note !== null) dto.note = e.note;
   return dto;
@@ -97,6 +111,7 @@ export function stormDto(s: StormRow, inspection: InspectionRow | undefined, now
     qualified: s.qualified === 1,
     closed: s.closed === 1,
     inspection: { status: 'not-required' },
+    ...logged(s),
   };
   if (s.threshold_at !== null) dto.thresholdAt = toIso(s.threshold_at);
   if (s.due_at !== null) dto.dueAt = toIso(s.due_at);

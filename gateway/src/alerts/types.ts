@@ -44,6 +44,9 @@ export interface HistoryRow {
   detail: string;
   prev_hash: string;
   hash: string;
+  /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
+  log_idx?: number | null;
+  leaf?: Buffer | null;
 }
 
 /** A history entry to append; `detail` is stored as canonical JSON. */
@@ -70,6 +73,9 @@ export interface StormRow {
   closed: number;
   created_at: number;
   updated_at: number;
+  /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
+  log_idx?: number | null;
+  leaf?: Buffer | null;
 }
 
 export interface InspectionRow {
@@ -84,6 +90,9 @@ export interface InspectionRow {
   recorded_by: string;
   prev_hash: string;
   hash: string;
+  /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
+  log_idx?: number | null;
+  leaf?: Buffer | null;
 }
 
 export interface ExtensionRow {
@@ -98,6 +107,9 @@ export interface ExtensionRow {
   by: string;
   prev_hash: string;
   hash: string;
+  /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
+  log_idx?: number | null;
+  leaf?: Buffer | null;
 }
 
 /** An extension with the site and rule of its alert, as listed. */

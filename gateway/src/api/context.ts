@@ -1,6 +1,8 @@
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
+import type { CertificationRecord } from '../evidence/certifications.ts';
+import type { Citations } from '../evidence/citations.ts';
 import type { EvidenceLog } from '../evidence/log.ts';
 import type { EvidenceStage } from '../evidence/stage.ts';
 import type { ImportQuery } from '../import/request.ts';
@@ -8,6 +10,7 @@ import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
 import type { NotificationDispatcher } from '../notify/dispatcher.ts';
 import type { ComponentHealth } from '../pipeline.ts';
+import type { Cited } from '../reports/cite.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth } from './auth.ts';
 import type { EventHub } from './events.ts';
@@ -51,6 +54,10 @@ export interface ApiContext {
   /** The evidence log's stage (checkpoints, the audit) and the log itself (proofs, entries). */
   evidence: EvidenceStage;
   log: EvidenceLog;
+  /** The entries a report cites, with their proof against the tree of `size` entries. */
+  citations(r: Cited, size: number): Citations;
+  certifications(siteId: string, from: number, to: number): Array<CertificationRecord & { logIndex: number }>;
+  certify(c: CertificationRecord): number;
   /** Imports a logger file's text for a rain gauge through the live pipeline. */
   importLogger(text: string, q: ImportQuery): Promise<ImportSummary>;
 }

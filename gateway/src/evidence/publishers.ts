@@ -2,8 +2,9 @@
  * Where signed checkpoints go off the box, so that anyone holding an earlier one can detect a truncated
  * or rewritten store:
  * - MQTT: retained on `gateway/{gatewayId}/checkpoint` (readable back from an external broker at start);
- * - InfluxDB: measurement `checkpoints` (tag `gateway`; fields `size`, `root`, `note`), queued durably in
- *   the store like every other line, and read back at start from an InfluxDB 1.x;
+ * - InfluxDB: measurement `checkpoints` (tag `gateway`; fields `size`, `root`, and `note`, the signed note in
+ *   base64, as line protocol has no newline in a string), queued durably in the store like every other
+ *   line, and read back at start from an InfluxDB 1.x;
  * - witnesses: each checkpoint POSTed as JSON, signed like the gateway's webhooks;
  * - a daily e-mail digest of the day's checkpoints (to the town's officer, say).
  */
@@ -38,7 +39,8 @@ export function checkpointLine(
   cp: SignedCheckpoint,
   esc: { key(s: string): string; str(s: string): string },
 ): string {
-  return `checkpoints,gateway=${esc.key(gatewayId)} size=${cp.size}i,root=${esc.str(cp.root.toString('base64'))},note=${esc.str(cp.note)} ${cp.at}000000`;
+  const note = Buffer.from(cp.note).toString('base64');
+  return `checkpoints,gateway=${esc.key(gatewayId)} size=${cp.size}i,root=${esc.str(cp.root.toString('base64'))},note=${esc.str(note)} ${cp.at}`;
 }
 
 /** Reads the last checkpoint note this gateway wrote to an InfluxDB 1.x (`/query`). */
@@ -54,7 +56,7 @@ export function influxV1ReadBack(url: string, db: string, gatewayId: string, tim
     if (!res.ok) throw new Error(`InfluxDB answered ${res.status}`);
     const body = (await res.json()) as { results?: Array<{ series?: Array<{ values?: unknown[][] }> }> };
     const v = body.results?.[0]?.series?.[0]?.values?.[0]?.[1];
-    return typeof v === 'string' ? v : undefined;
+    return typeof v === 'string' ? Buffer.from(v, 'base64').toString() : undefined;
   };
 }
 

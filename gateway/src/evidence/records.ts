@@ -202,6 +202,7 @@ export function stormRecord(
   },
   readings: StormReadings,
   supersedes: number | null,
+  basis?: { inchesPerTip: number; thresholdIn: number },
 ): Record<string, unknown> {
   return {
     id: s.id,
@@ -218,5 +219,6 @@ export function stormRecord(
     supersededBy: s.superseded_by ?? undefined,
     readings,
     supersedes: supersedes ?? undefined,
+    basis,
   };
 }

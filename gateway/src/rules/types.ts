@@ -58,6 +58,8 @@ export interface StormEvent {
    * its own; the engine should hide it (or mark it superseded) rather than report it as a storm.
    */
   supersededBy?: string;
+  /** The calibration and threshold the totals were computed with (logged with the storm record). */
+  basis?: { inchesPerTip: number; thresholdIn: number };
 }
 
 /** What drives evaluators: readings in source-time order per device, clock ticks, people's actions. */

@@ -30,7 +30,7 @@ export class ExtensionStore {
       ['e.at >= ?', q.from],
       ['e.at <= ?', q.to],
     ]);
-    const sql = `SELECT e.*, a.site_id AS site_id, a.rule AS rule FROM extensions e JOIN alerts a ON a.id = e.alert_id
+    const sql = `SELECT e.*, a.site_id AS site_id, a.rule AS rule, (SELECT leaf FROM log_entries l WHERE l.idx = e.log_idx) AS leaf FROM extensions e JOIN alerts a ON a.id = e.alert_id
       ${w.sql} ORDER BY e.seq`;
     return this.db.prepare<unknown[], ExtensionListRow>(sql).all(...w.params);
   }

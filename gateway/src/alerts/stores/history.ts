@@ -11,9 +11,11 @@ export class HistoryStore {
     private readonly chains: EvidenceChains,
   ) {
     this.stmts = {
-      of: db.prepare<[string], HistoryRow>('SELECT * FROM alert_history WHERE alert_id = ? ORDER BY seq'),
+      of: db.prepare<[string], HistoryRow>(
+        'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM alert_history WHERE alert_id = ? ORDER BY seq',
+      ),
       ofMany: db.prepare<[string], HistoryRow>(
-        `SELECT * FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
       ),
       insert: db.prepare(
         `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash, log_idx)

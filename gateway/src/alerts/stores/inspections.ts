@@ -17,9 +17,11 @@ export class InspectionStore {
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
            @prev_hash, @hash, @log_idx)`,
       ),
-      byId: db.prepare<[string], InspectionRow>('SELECT * FROM inspections WHERE id = ?'),
+      byId: db.prepare<[string], InspectionRow>(
+        'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE id = ?',
+      ),
       firstMeeting: db.prepare<[string, number, string], InspectionRow>(
-        `SELECT * FROM inspections WHERE site_id = ? AND at >= ?
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE site_id = ? AND at >= ?
            AND kind IN (SELECT value FROM json_each(?)) ORDER BY at, seq LIMIT 1`,
       ),
     };
@@ -45,7 +47,9 @@ export class InspectionStore {
       ['at <= ?', q.to],
     ]);
     return this.db
-      .prepare<unknown[], InspectionRow>(`SELECT * FROM inspections ${w.sql} ORDER BY at, seq`)
+      .prepare<unknown[], InspectionRow>(
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections ${w.sql} ORDER BY at, seq`,
+      )
       .all(...w.params);
   }
 }

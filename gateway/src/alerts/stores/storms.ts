@@ -30,7 +30,9 @@ export class StormStore {
            closed = excluded.closed, updated_at = excluded.updated_at, superseded_by = excluded.superseded_by,
            log_idx = excluded.log_idx`,
       ),
-      byId: db.prepare<[string], StormRow>('SELECT * FROM storms WHERE id = ?'),
+      byId: db.prepare<[string], StormRow>(
+        'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM storms WHERE id = ?',
+      ),
       logIdx: db.prepare<[string], { log_idx: number | null }>('SELECT log_idx FROM storms WHERE id = ?'),
     };
     this.readings = stormReadingsQuery(db);
@@ -53,7 +55,7 @@ export class StormStore {
       superseded_by: e.supersededBy ?? null,
     };
     const supersedes = this.stmts.logIdx.get(e.id)?.log_idx ?? null;
-    const record = stormRecord(row, this.readings(e.siteId, e.deviceId, e.start, e.end), supersedes);
+    const record = stormRecord(row, this.readings(e.siteId, e.deviceId, e.start, e.end), supersedes, e.basis);
     const [logIdx] = this.log.append([
       { kind: 'storm', ref: e.id, at: now, body: recordBody('storm', record), keepBody: true },
     ]);
@@ -74,7 +76,9 @@ export class StormStore {
       ['start <= ?', q.to],
     ]);
     return this.db
-      .prepare<unknown[], StormRow>(`SELECT * FROM storms ${w.sql} ORDER BY start, id`)
+      .prepare<unknown[], StormRow>(
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM storms ${w.sql} ORDER BY start, id`,
+      )
       .all(...w.params);
   }
 }

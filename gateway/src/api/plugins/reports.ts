@@ -1,62 +1,118 @@
+/**
+ * GET /api/reports/compliance: a site's compliance over whole days, as JSON (with the evidence that
+ * proves it), CSV or a printable page; POST /api/reports/compliance/certify: an inspector or engineer
+ * certifies a site's records for a period (a log entry the reports then show).
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { buildComplianceReport, reportToCsv, reportToHtml } from '../../reports/compliance.ts';
+import { buildComplianceReport, type Certification, openDuring } from '../../reports/compliance.ts';
+import { reportToCsv } from '../../reports/csv.ts';
+import { reportToHtml } from '../../reports/html.ts';
+import { reportPeriod } from '../../reports/period.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { openapi, parseWith, timeParam } from '../query.ts';
+import { openapi, parseWith } from '../query.ts';
 
+/** A day (YYYY-MM-DD, in the site's zone), an ISO 8601 time, or epoch ms. */
+const dayParam = z.union([
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.iso.datetime({ offset: true }),
+  z.coerce.number().int(),
+]);
 const query = z.strictObject({
   siteId: z.string().min(1),
-  from: timeParam.optional(),
-  to: timeParam.optional(),
+  from: dayParam.optional(),
+  to: dayParam.optional(),
   format: z.enum(['json', 'csv', 'html']).default('json'),
 });
+const certifyBody = z.strictObject({
+  siteId: z.string().min(1),
+  from: dayParam,
+  to: dayParam,
+  statement: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .default('I certify that these records are true and complete.'),
+});
 
-/** GET /api/reports/compliance: a site's compliance over a period, as JSON, CSV or a printable page. */
+const b64 = (b: Buffer) => b.toString('base64');
+
 export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const siteOf = (id: string) => {
+    const site = ctx.config.sites.find((s) => s.id === id);
+    if (!site) throw new ApiError('NOT_FOUND', `no site ${id}`);
+    return { site, tz: site.timezone ?? ctx.config.timezone };
+  };
+  const certifications = (siteId: string, from: number, to: number): Certification[] =>
+    ctx.certifications(siteId, from, to).map((c) => ({
+      logIndex: c.logIndex,
+      by: c.by,
+      role: c.role,
+      at: new Date(c.at).toISOString(),
+      statement: c.statement,
+      period: { from: new Date(c.from).toISOString(), to: new Date(c.to).toISOString() },
+      checkpoint: c.checkpoint,
+    }));
+
   app.get(
     '/api/reports/compliance',
     {
       schema: {
         tags: ['reports'],
         summary:
-          'Compliance report of a site: storms and inspections, cleanouts, remedies, extensions and gaps, each on time or not',
+          'Compliance report of a site over whole days: storms and inspections, cleanouts, remedies, extensions and gaps, each on time or not, with its evidence',
         querystring: openapi(query),
       },
     },
     async (req, reply) => {
       ctx.auth.requireRead(req);
       const q = parseWith(query, req.query);
-      const site = ctx.config.sites.find((s) => s.id === q.siteId);
-      if (!site) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+      const { site, tz } = siteOf(q.siteId);
       const now = ctx.now();
-      const to = q.to ?? now;
-      const from = q.from ?? to - 30 * 86_400_000;
-      if (from > to) throw new ApiError('BAD_REQUEST', 'from is after to');
+      const period = reportPeriod(q, tz, now);
+      if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
+      const { from, to } = period;
       const c = ctx.compliance;
-      const alerts = c.listAlerts({ siteId: site.id, from, to, limit: 10_000 });
+      // Every duty open at some time in the period, whenever it was raised.
+      const alerts = c
+        .listAlerts({ siteId: site.id, to, limit: 100_000 })
+        .filter((a) => openDuring(a, from, to));
       // The extensions of the period's duties, whenever the letter was recorded.
       const ids = new Set(alerts.map((a) => a.id));
       const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
+      const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
+      const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
+      const certs = certifications(site.id, from, to);
+      const cp = ctx.evidence.checkpoint();
+      const cited = ctx.citations(
+        { storms, alerts, inspections, extensions, certifications: certs },
+        cp.size,
+      );
       const report = buildComplianceReport({
         site,
-        timezone: site.timezone ?? ctx.config.timezone,
-        from,
-        to,
+        timezone: tz,
+        period,
         now,
+        generatedBy: ctx.auth.caller(req)?.name ?? 'an unauthenticated reader',
         alerts,
-        storms: c.listStorms({ siteId: site.id, from, to }),
-        inspections: c.listInspections({ siteId: site.id, from, to }),
+        storms,
+        inspections,
         extensions,
-        chains: [
-          c.verifyChain(undefined, undefined, 'alert_history'),
-          c.verifyChain(undefined, undefined, 'inspections'),
-          c.verifyChain(undefined, undefined, 'extensions'),
-        ],
-        audit: ctx.evidence.health(),
-        heads: c.chainHeads(),
+        certifications: certs,
+        evidence: {
+          checkpoint: { origin: cp.origin, size: cp.size, root: b64(cp.root), note: cp.note },
+          verifierKey: ctx.evidence.key.verifierKey,
+          entries: cited.entries,
+          proof: cited.proof,
+          chains: (['alert_history', 'inspections', 'extensions'] as const).map((t) =>
+            c.verifyChain(undefined, undefined, t),
+          ),
+          audit: ctx.evidence.health(),
+        },
       });
-      const name = `compliance-${site.id}-${new Date(from).toISOString().slice(0, 10)}-${new Date(to).toISOString().slice(0, 10)}`;
+      const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
       if (q.format === 'csv') {
         reply
           .type('text/csv; charset=utf-8')
@@ -67,7 +123,41 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         reply.type('text/html; charset=utf-8');
         return reportToHtml(report);
       }
+      reply.header('content-disposition', `inline; filename="${name}.json"`);
       return report;
+    },
+  );
+
+  app.post(
+    '/api/reports/compliance/certify',
+    {
+      schema: {
+        tags: ['reports'],
+        summary: "Certifies a site's records for a period (inspector or engineer); the statement is logged",
+        body: openapi(certifyBody),
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req, reply) => {
+      const caller = ctx.auth.require(req, 'inspector');
+      const b = parseWith(certifyBody, req.body);
+      const { site, tz } = siteOf(b.siteId);
+      const now = ctx.now();
+      const period = reportPeriod(b, tz, now);
+      if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
+      const cp = ctx.evidence.checkpoint();
+      const logIndex = ctx.certify({
+        siteId: site.id,
+        from: period.from,
+        to: period.to,
+        by: caller.name,
+        role: caller.role,
+        statement: b.statement,
+        at: now,
+        checkpoint: { size: cp.size, root: b64(cp.root) },
+      });
+      reply.code(201);
+      return certifications(site.id, period.from, period.to).find((x) => x.logIndex === logIndex);
     },
   );
 };

@@ -1,0 +1,86 @@
+/**
+ * `npm run verify -- REPORT.json --key KEY [--api URL] [--checkpoint FILE]`: checks a compliance report
+ * (its JSON form) offline with only the gateway's public key: the signed checkpoint, every cited
+ * record's inclusion proof, and that its totals and statuses follow from its records. KEY is the verifier
+ * key (`<name>+<id>+<key>`, as GET /api/evidence/key gives it), or a file holding it (or that JSON).
+ * With --api (the gateway, or any copy of its API) it also checks that today's log extends the report's
+ * checkpoint; with --checkpoint, a later checkpoint note held by a witness, that this one does (the
+ * consistency proof comes from --api, unless the two checkpoints are the same size).
+ * Exits 0 when everything holds, 1 with the reasons otherwise, 2 on a usage error.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { type ReportJson, verifyLater, verifyReport } from '../evidence/verify.ts';
+
+function usage(msg: string): never {
+  process.stderr.write(
+    `${msg}\nusage: npm run verify -- REPORT.json --key KEY [--api URL] [--checkpoint FILE]\n`,
+  );
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+const opt = (name: string) => {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (!v || v.startsWith('--')) usage(`${name} needs a value`);
+  args.splice(i, 2);
+  return v;
+};
+const keyArg = opt('--key');
+const api = opt('--api');
+const checkpointFile = opt('--checkpoint');
+const file = args[0];
+if (!file) usage('no report given');
+if (!keyArg) usage("--key is required: the gateway's verifier key, from the town (GET /api/evidence/key)");
+
+function readKey(k: string): string {
+  if (!existsSync(k)) return k.trim();
+  const text = readFileSync(k, 'utf8').trim();
+  if (text.startsWith('{')) return String((JSON.parse(text) as { verifierKey?: string }).verifierKey ?? '');
+  return text;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}
+
+process.on('unhandledRejection', (e) => {
+  process.stdout.write(`NOT VERIFIED: ${(e as Error).message}\n`);
+  process.exit(1);
+});
+const key = readKey(keyArg);
+const report = JSON.parse(readFileSync(file, 'utf8')) as ReportJson;
+const v = verifyReport(report, key);
+const problems = [...v.problems];
+const lines = [
+  `report ${file}: checkpoint of ${v.checkpoint.size} entries, root ${v.checkpoint.root}`,
+  `  ${v.checked.entries} cited entries, ${v.checked.storms} storms, ${v.checked.duties} duties checked`,
+];
+if (api || checkpointFile) {
+  const base = api?.replace(/\/$/, '');
+  const later = checkpointFile
+    ? readFileSync(checkpointFile, 'utf8')
+    : (await getJson<{ note: string }>(`${base}/api/evidence/checkpoint`)).note;
+  const laterSize = Number(later.split('\n')[1]);
+  let proof: string[] = [];
+  if (laterSize > report.evidence.checkpoint.size) {
+    if (!base) usage('--checkpoint of another size needs --api for the consistency proof');
+    proof = (
+      await getJson<{ proof: string[] }>(
+        `${base}/api/evidence/consistency?from=${report.evidence.checkpoint.size}&to=${laterSize}`,
+      )
+    ).proof;
+  }
+  const bad = verifyLater(report, key, later, proof);
+  if (bad) problems.push(bad);
+  else lines.push(`  the log at ${laterSize} entries extends the report's checkpoint`);
+}
+for (const l of lines) process.stdout.write(`${l}\n`);
+if (problems.length) {
+  for (const p of problems) process.stdout.write(`NOT VERIFIED: ${p}\n`);
+  process.exit(1);
+}
+process.stdout.write('verified\n');
