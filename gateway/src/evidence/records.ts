@@ -177,11 +177,9 @@ export function extensionRecord(
   };
 }
 
-/** The readings a storm record rests on: how many, and the first and last of them in the log. */
+/** The readings a storm record rests on: how many of its gauge's readings fall from its start to its end. */
 export interface StormReadings {
   count: number;
-  firstIdx: number | null;
-  lastIdx: number | null;
 }
 
 /** A storm record as logged: the event, and the readings (of its gauge, start to end) it was computed from. */
