@@ -252,6 +252,16 @@ function renderSite(site, charts, now) {
     ' · ',
     h('a', { href: url('/api/reports/compliance', { ...period, format: 'csv' }), download: '' }, 'CSV'),
     ' · ',
+    h(
+      'a',
+      {
+        href: url('/api/reports/compliance', { ...period, format: 'json' }),
+        download: `compliance-${site.id}.json`,
+        title: 'The report with its evidence: check it with npm run verify',
+      },
+      'JSON (verifiable)',
+    ),
+    ' · ',
     h('a', { href: `#/storms/${encodeURIComponent(site.id)}` }, 'Storms'),
     ' · ',
     h('a', { href: `#/inspect/${encodeURIComponent(site.id)}` }, 'Record an inspection'),

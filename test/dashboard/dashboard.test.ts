@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -275,6 +277,19 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     const rep = await fetch(`${gw.httpUrl}${csv}`);
     expect(rep.status).toBe(200);
     expect(rep.headers.get('content-type')).toContain('text/csv');
+    // The verifiable report, downloaded from the dashboard as a person would, checks with the public key.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#site-reports a:has-text("JSON (verifiable)")'),
+    ]);
+    const file = await download.path();
+    const downloaded = JSON.parse(readFileSync(file, 'utf8')) as ReportJson;
+    const key = ((await (await fetch(`${gw.httpUrl}/api/evidence/key`)).json()) as { verifierKey: string })
+      .verifierKey;
+    const verdict = verifyReport(downloaded, key);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.checked.storms).toBeGreaterThanOrEqual(1);
+    expect(downloaded.evidence.entries.filter((e) => e.kind === 'reading').length).toBeGreaterThan(1);
     await page.screenshot({ path: '/tmp/dashboard-site.png', fullPage: true });
   });
 

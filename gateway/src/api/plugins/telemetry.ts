@@ -123,6 +123,10 @@ export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (a
             ...(r.seq !== undefined ? { seq: r.seq } : {}),
             values: r.values,
             ...(r.alarms ? { alarms: r.alarms } : {}),
+            // Its entry in the evidence log (GET /api/evidence/inclusion?index= proves it).
+            ...(r.logIdx >= 0
+              ? { logIndex: r.logIdx, leafHash: Buffer.from(r.hash, 'hex').toString('base64') }
+              : {}),
           })),
         };
       }
