@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
+import { zonedMidnight } from '../../gateway/src/rules/util.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { type InfluxdServer, startInfluxd } from '../helpers/influxd.ts';
@@ -176,6 +177,34 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
     expect(verifyReport(forged, key).problems.join('\n')).toMatch(/does not hash to its leaf/);
     const other = 'someone+00000000+AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     expect(() => verifyReport(reports['maple-ridge']!, other)).toThrow();
+  });
+
+  it('counts a duty in every period it was open in, over whole days of the site', async () => {
+    const gw = await start(join(base, 'original'));
+    try {
+      const today = new Date().toISOString().slice(0, 10);
+      const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+      // The annual inspection was due at the end of July and is still not done: overdue in this week too.
+      const week = await api<ReportJson & { period: { from: string; firstDay: string } }>(
+        gw,
+        `/api/reports/compliance?siteId=oak-lane&from=${weekAgo}&to=${today}`,
+      );
+      expect(week.remedies.map((d) => [d.rule, d.status])).toContainEqual(['annual-inspection', 'overdue']);
+      expect(week.summary.dutiesOverdue).toBeGreaterThanOrEqual(1);
+      expect(week.period.firstDay).toBe(weekAgo);
+      // Midnight in New York, not in UTC.
+      const [y, m, d] = weekAgo.split('-').map(Number) as [number, number, number];
+      expect(Date.parse(week.period.from)).toBe(zonedMidnight(y, m, d, 'America/New_York'));
+      expect(verifyReport(week, key).problems).toEqual([]);
+      const before = await api<ReportJson>(
+        gw,
+        '/api/reports/compliance?siteId=oak-lane&from=2020-01-01&to=2020-01-31',
+      );
+      expect(before.remedies).toEqual([]);
+      expect(before.summary.dutiesOverdue).toBe(0);
+    } finally {
+      await gw.stop();
+    }
   });
 
   it('npm run verify checks a report offline and against the live log', async () => {
