@@ -8,8 +8,10 @@
  *  2. Alert latency: publish of the crossing reading -> alert on MQTT and in the API, under 1,000 msg/s.
  *  3. Import: the 5-month HOBO record (13,911 tips) imported and evaluated.
  *  4. Fleet: 10,000 simulated devices from one process through the gateway.
+ *  5. Evidence: a 10-million-entry log (appends, checkpoint, inclusion and consistency proofs) and a one-year
+ *     report checked by the verifier.
  * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (5), BENCH_ONLY (comma list of
- * throughput,latency,import,fleet), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200).
+ * throughput,latency,import,fleet,evidence), BENCH_EVIDENCE_ENTRIES (10000000), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200).
  * For looking into the gateway process: BENCH_HEAP (its V8 heap flags), BENCH_PROFILE_DIR (a CPU profile),
  * BENCH_GATEWAY_NODE_OPTIONS, BENCH_STDOUT (a file for its standard output, e.g. with --trace-gc in
  * BENCH_HEAP), BENCH_BUNDLE (another build of the gateway to compare).
@@ -20,6 +22,7 @@ import mqtt from 'mqtt';
 import { hashPassword } from '../../shared/src/password.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startInfluxd } from '../helpers/influxd.ts';
+import { logBench, yearReportBench } from './evidenceBench.ts';
 import { fleetBench } from './fleetBench.ts';
 import { median, node, startBenchGateway, stopChild } from './gatewayProcess.ts';
 import { importBench } from './importBench.ts';
@@ -29,7 +32,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const N = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'throughput,latency,import,fleet').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'throughput,latency,import,fleet,evidence').split(','));
 const WINDOW = 500;
 const perClient = Math.floor(N / CLIENTS);
 const total = perClient * CLIENTS;
@@ -206,6 +209,20 @@ if (ONLY.has('fleet')) {
   );
   say(
     `  through the gateway (stored, evaluated by the rules): ${gateway.ratePerSec.toFixed(0)} msg/s acknowledged (${gateway.acked} of ${gateway.sent}, ${gateway.errors} errors); gateway peak RSS ${gateway.gatewayRssMb.toFixed(0)} MB`,
+  );
+}
+
+if (ONLY.has('evidence')) {
+  const l = await logBench(Number(process.env.BENCH_EVIDENCE_ENTRIES ?? 10_000_000));
+  say(
+    `evidence log: ${l.entries.toLocaleString('en-US')} entries appended through the store at ${l.appendPerSec.toFixed(0)} entries/s`,
+  );
+  say(
+    `  at that size (medians of 50): a checkpoint of a random size signed in ${l.checkpointMs.toFixed(2)} ms, an inclusion proof in ${l.inclusionMs.toFixed(2)} ms, a consistency proof in ${l.consistencyMs.toFixed(2)} ms`,
+  );
+  const r = await yearReportBench();
+  say(
+    `  one-year report of a busy gauge (Campbell TOA5, 2021-09 to 2022-10): ${r.storms} storms, ${r.entries} cited entries, ${r.proofHashes} proof hashes, ${(r.bytes / 1e6).toFixed(2)} MB JSON, made in ${(r.reportMs / 1000).toFixed(2)} s, verified in ${(r.verifyMs / 1000).toFixed(2)} s (${r.ok ? 'verified' : `NOT VERIFIED: ${r.problems.join('; ')}`})`,
   );
 }
 
