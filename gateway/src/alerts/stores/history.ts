@@ -12,6 +12,9 @@ export class HistoryStore {
   ) {
     this.stmts = {
       of: db.prepare<[string], HistoryRow>('SELECT * FROM alert_history WHERE alert_id = ? ORDER BY seq'),
+      upTo: db.prepare<[string, number], HistoryRow>(
+        'SELECT * FROM alert_history WHERE alert_id = ? AND seq <= ? ORDER BY seq',
+      ),
       ofMany: db.prepare<[string], HistoryRow>(
         `SELECT * FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
       ),
@@ -24,6 +27,11 @@ export class HistoryStore {
 
   of(alertId: string): HistoryRow[] {
     return this.stmts.of.all(alertId);
+  }
+
+  /** An alert's history up to `seq` (the chain's head at some time): the history as it was then. */
+  upTo(alertId: string, seq: number): HistoryRow[] {
+    return this.stmts.upTo.all(alertId, seq);
   }
 
   /** The history of several alerts, by alert id. */
