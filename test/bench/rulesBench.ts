@@ -12,12 +12,13 @@ import { median, percentile, startBenchGateway } from './gatewayProcess.ts';
 /** Clock ticks a second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
 const CLK_TCK = 100;
 
-function cpuTicks(pid: number): number {
+/** The process's user and system CPU so far, in clock ticks. */
+function cpuTicks(pid: number): { user: number; sys: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command (which may hold spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the whole line: 11 and 12 after the state field.
-  return Number(fields[11]) + Number(fields[12]);
+  return { user: Number(fields[11]), sys: Number(fields[12]) };
 }
 
 export interface RulesBenchResult {
@@ -27,6 +28,8 @@ export interface RulesBenchResult {
   acked: number;
   /** % of one core per window, in order. */
   windows: number[];
+  /** Of which system time (median of the windows). */
+  sysMedian: number;
   cpuMedian: number;
   healthP50: number;
   healthP99: number;
@@ -45,13 +48,17 @@ export async function rulesBench(opts: {
     sites: [
       {
         id: 'rules',
-        kind: 'construction',
+        kind: process.env.BENCH_RULES_SITE ?? 'construction',
         devices: [{ id: 'rg', kind: 'rain-gauge', inchesPerTip: 0.01, passwordHash: pw }],
       },
     ],
   });
   try {
-    const c = await mqtt.connectAsync(gw.mqtt, { username: 'rules/rg', password: 'bench', reconnectPeriod: 0 });
+    const c = await mqtt.connectAsync(gw.mqtt, {
+      username: 'rules/rg',
+      password: 'bench',
+      reconnectPeriod: 0,
+    });
     let sent = 0;
     let acked = 0;
     let stop = false;
@@ -64,7 +71,11 @@ export async function rulesBench(opts: {
           const n = sent++;
           c.publish(
             'sites/rules/devices/rg/telemetry',
-            JSON.stringify({ ts: Date.now(), seq: n, rainTips: 1000 + n }),
+            JSON.stringify({
+              ts: Date.now(),
+              seq: n,
+              rainTips: 1000 + (process.env.BENCH_RULES_FLAT ? 0 : n),
+            }),
             { qos: 1 },
             (err) => {
               if (!err) acked++;
@@ -85,13 +96,16 @@ export async function rulesBench(opts: {
       }
     })();
     const windows: number[] = [];
+    const sys: number[] = [];
     let ticks = cpuTicks(gw.pid);
     let at = performance.now();
     while (performance.now() - started < opts.seconds * 1000) {
       await new Promise((r) => setTimeout(r, opts.windowSeconds * 1000));
       const t = cpuTicks(gw.pid);
       const now = performance.now();
-      windows.push(((t - ticks) / CLK_TCK / ((now - at) / 1000)) * 100);
+      const share = (ticksUsed: number) => (ticksUsed / CLK_TCK / ((now - at) / 1000)) * 100;
+      windows.push(share(t.user - ticks.user + t.sys - ticks.sys));
+      sys.push(share(t.sys - ticks.sys));
       process.stderr.write(`  rules: window ${windows.length}: ${windows.at(-1)!.toFixed(1)}% of a core\n`);
       ticks = t;
       at = now;
@@ -106,6 +120,7 @@ export async function rulesBench(opts: {
       acked,
       windows,
       cpuMedian: median(windows),
+      sysMedian: median(sys),
       healthP50: percentile(health, 50),
       healthP99: percentile(health, 99),
       healthMax: Math.max(...health),

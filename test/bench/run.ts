@@ -13,7 +13,8 @@
  *     health p99 under 100 ms.
  * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (5), BENCH_ONLY (comma list of
  * throughput,latency,import,fleet,rules), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200),
- * BENCH_RULES_SECONDS (120), BENCH_RULES_RATE (50).
+ * BENCH_RULES_SECONDS (120), BENCH_RULES_RATE (50), BENCH_RULES_FLAT (set: the counter stays, no tips),
+ * BENCH_RULES_SITE (the gauge's site kind, construction; septic: storm records but no alerts).
  * For looking into the gateway process: BENCH_HEAP (its V8 heap flags), BENCH_PROFILE_DIR (a CPU profile),
  * BENCH_GATEWAY_NODE_OPTIONS, BENCH_STDOUT (a file for its standard output, e.g. with --trace-gc in
  * BENCH_HEAP), BENCH_BUNDLE (another build of the gateway to compare).
@@ -225,7 +226,7 @@ if (ONLY.has('rules')) {
     `rules: one rain gauge at ${r.ratePerSec} msg/s with a rising counter for ${r.seconds} s (${r.acked} of ${r.sent} acknowledged)`,
   );
   say(
-    `  gateway CPU, % of one core (median of ${r.windows.length} windows of 10 s): ${r.cpuMedian.toFixed(1)}% (last window ${r.windows.at(-1)!.toFixed(1)}%); target under 10%: ${verdict(r.cpuMedian < 10)}`,
+    `  gateway CPU, % of one core (median of ${r.windows.length} windows of 10 s): ${r.cpuMedian.toFixed(1)}% (system ${r.sysMedian.toFixed(1)}%; last window ${r.windows.at(-1)!.toFixed(1)}%); target under 10%: ${verdict(r.cpuMedian < 10)}`,
   );
   say(
     `  /api/health latency (${r.healthSamples} requests): p50 ${r.healthP50.toFixed(1)} ms, p99 ${r.healthP99.toFixed(1)} ms, max ${r.healthMax.toFixed(0)} ms; target p99 under 100 ms: ${verdict(r.healthP99 < 100)}`,
