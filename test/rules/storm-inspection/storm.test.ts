@@ -513,7 +513,7 @@ describe('storm-inspection: a real gauge record (HOBO, Quincemil 2017, 0.2 mm ti
       const out = stormEvaluator.evaluate(state, reading('rg', r.ts, { rainTips: r.count }), ctx);
       state = out.state;
       sink.apply(out.effects);
-      maxWin = Math.max(maxWin, state.win.length);
+      maxWin = Math.max(maxWin, state.win.size);
       maxEvents = Math.max(maxEvents, state.events.length);
     }
     const got = sink.liveStorms();
