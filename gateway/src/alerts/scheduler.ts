@@ -20,6 +20,8 @@ export class Scheduler {
   private cronTask: ScheduledTask | undefined;
   private timer: NodeJS.Timeout | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
+  /** The earliest time an evaluator asked for a tick (not in the store: after a restart the first tick runs at once). */
+  private asked = Number.POSITIVE_INFINITY;
   private running = false;
 
   constructor(private readonly o: SchedulerOptions) {}
@@ -46,16 +48,20 @@ export class Scheduler {
     this.wakeAt = Number.POSITIVE_INFINITY;
   }
 
-  /** A commit armed a timer for `at`: wake for it if that is before the next planned tick. */
+  /** A commit armed a timer (or an evaluator asked for a tick) at `at`: wake for it if that is before the next planned tick. */
   wake(at: number): void {
+    if (!Number.isFinite(at)) return;
+    this.asked = Math.min(this.asked, at);
     if (this.running && at < this.wakeAt) this.scheduleNext();
   }
 
   private scheduledTick(): void {
     this.timer = undefined;
     this.wakeAt = Number.POSITIVE_INFINITY;
+    const now = this.o.now();
+    if (this.asked <= now) this.asked = Number.POSITIVE_INFINITY;
     try {
-      this.o.tick(this.o.now());
+      this.o.tick(now);
     } catch (err) {
       this.o.log.error({ err: String(err) }, 'engine tick failed; retrying at the next one');
     }
@@ -67,8 +73,8 @@ export class Scheduler {
     if (this.timer) clearTimeout(this.timer);
     const now = this.o.now();
     let delay = this.o.tickIntervalMs;
-    const next = this.o.nextTimerAt();
-    if (next !== null) delay = Math.min(delay, next - now);
+    const next = Math.min(this.o.nextTimerAt() ?? Number.POSITIVE_INFINITY, this.asked);
+    if (Number.isFinite(next)) delay = Math.min(delay, next - now);
     delay = Math.max(50, Math.min(delay, this.o.tickIntervalMs));
     this.wakeAt = now + delay;
     this.timer = setTimeout(() => this.scheduledTick(), delay);

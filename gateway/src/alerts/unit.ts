@@ -73,7 +73,7 @@ export class Unit {
     readonly live: boolean,
   ) {}
 
-  /** Timers were armed to fire at `at`: the scheduler wakes for the earliest after the commit. */
+  /** Timers were armed (or an evaluator waits) for `at`: the scheduler wakes for the earliest after the commit. */
   armed(at: number): void {
     this.earliestTimer = Math.min(this.earliestTimer, at);
   }

@@ -15,10 +15,13 @@ import { ctxOf, DAY, rng, T0 } from '../helpers.ts';
 import { DELIVERIES, deliveryInputs, type GaugeHistory, gaugeHistory } from './randomInputs.ts';
 import * as ref from './reference.ts';
 
+/** A gauge's site; alerts are raised at once (`settleMinutes: 0`), as the reference raises them. */
 function gaugeCtx(inchesPerTip: number, site: Record<string, unknown> = {}): RuleContext {
+  const storm = (site.storm ?? {}) as Record<string, unknown>;
   return ctxOf({
     kind: 'construction',
     ...site,
+    storm: { settleMinutes: 0, ...storm },
     devices: [{ id: 'rg', kind: 'rain-gauge', inchesPerTip }],
   });
 }

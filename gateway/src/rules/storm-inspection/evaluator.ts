@@ -40,6 +40,15 @@
  * counted: it is dropped and tallied in `state.late`; the stored telemetry still has it for a
  * recompute. Duplicates (the same source ts) count once: the first one wins.
  *
+ * Late data settles before it raises: a reading that arrives out of order, or one that arrives more
+ * than `settleMinutes` after its source time and reports several tips after a silence of
+ * `interEventHours`, shows the gauge is delivering a backlog whose readings may still come in between.
+ * Until none such came for `settleMinutes` (by arrival time: readings' receivedAt, ticks' now), the
+ * storms keep their records up to date but a storm that qualifies does not raise its alert yet: a
+ * backlog in pieces would otherwise raise storms made of the tips of hours between two readings, which
+ * the readings between them show never were. Then the alerts of the storms that still qualify open (at
+ * their crossing, in source time). Alerts already open are still moved, superseded or withdrawn at once.
+ *
  * Because events are derived from the data, late data can change an event's start (a late tip before
  * it), merge two events (a late tip in the gap) or move tips (a late counter reading between two
  * others). An event's id and alert key name its start (`${siteId}:${deviceId}:${start}`), so when the
@@ -74,10 +83,11 @@ import {
   stormAlertKey,
   stormEvent,
 } from './events.ts';
-import { type Refold, refoldAll, refoldFrom } from './fold.ts';
-import { applyRefold, liveStart, prune } from './reconcile.ts';
+import { type Refold, refoldAll, refoldFrom, tipsOf, uncertain } from './fold.ts';
+import { applyRefold, liveStart, prune, releaseHeld } from './reconcile.ts';
 import {
   append,
+  contextAt,
   copyWindow,
   type EntryContext,
   emptyWindow,
@@ -133,15 +143,23 @@ function changedUpTo(w: StormWindow, at: Pos): number {
   return hi;
 }
 
-/** Places a rain reading in the window (unless one with its ts is there); returns where. */
-function place(state: StormState, entry: StormEntry): { at: Pos } | null {
+/** Places a rain reading in the window; returns where, whether before the newest, and the context before it. */
+function place(
+  state: StormState,
+  entry: StormEntry,
+): { at: Pos; late: boolean; before: EntryContext } | null {
   const w = state.win;
   const p = seek(w, entry[0]);
   const there = entryAt(w, p);
   if (there?.[0] === entry[0]) return null;
-  if (there) insertAt(w, p, entry);
-  else append(w, entry);
-  return { at: seek(w, entry[0]) };
+  if (!there) {
+    const before = w.end;
+    append(w, entry);
+    return { at: seek(w, entry[0]), late: false, before };
+  }
+  insertAt(w, p, entry);
+  const at = seek(w, entry[0]);
+  return { at, late: true, before: contextAt(w, at) };
 }
 
 /** Derives the events again as far as `change` needs (all of them under other parameters) and reports. */
@@ -155,7 +173,16 @@ function reconcile(state: StormState, cfg: Cfg, change: { at: Pos } | null, effe
   } else if (change)
     rf = refoldFrom(state.win, change.at, changedUpTo(state.win, change.at), live, state.carry, cfg);
   else rf = { from: live.length, to: live.length - 1, segs: [] };
-  applyRefold(state, cfg, rf, effects);
+  applyRefold(state, cfg, rf, state.held !== null, effects);
+}
+
+/** Whether held alerts may open now, `now` being the arrival time of the input. */
+function settles(state: StormState, cfg: Cfg, now: number): boolean {
+  return state.held !== null && now >= state.held.lastAt + cfg.settleMs;
+}
+
+function wakeOf(state: StormState, cfg: Cfg): { wakeAt?: number } {
+  return state.held ? { wakeAt: state.held.lastAt + cfg.settleMs } : {};
 }
 
 function readingInput(prev: StormState, r: Reading, ctx: RuleContext) {
@@ -176,23 +203,45 @@ function readingInput(prev: StormState, r: Reading, ctx: RuleContext) {
     } else change = place(state, entry);
   }
   if (cfg.ipt === undefined) return { state, effects };
+  if (settles(state, cfg, r.receivedAt)) {
+    state.held = null;
+    releaseHeld(state, cfg, effects);
+  }
+  if (change && cfg.settleMs > 0 && catchingUp(r, entry!, change, cfg))
+    state.held = { lastAt: Math.max(state.held?.lastAt ?? r.receivedAt, r.receivedAt) };
   reconcile(state, cfg, change, effects);
-  prune(state, cfg);
-  return { state, effects };
+  prune(state, cfg, effects);
+  return { state, effects, ...wakeOf(state, cfg) };
+}
+
+/** A reading out of order, or one arriving late with several tips after a silence: a backlog is coming in. */
+function catchingUp(r: Reading, e: StormEntry, change: { late: boolean; before: EntryContext }, cfg: Cfg) {
+  if (change.late) return true;
+  if (r.receivedAt - r.ts <= cfg.settleMs) return false;
+  return uncertain(change.before, e, tipsOf(change.before, e, cfg.ipt!), cfg.gapMs);
 }
 
 function tickInput(prev: StormState, now: number, ctx: RuleContext) {
   const effects: Effect<typeof RULE>[] = [];
   const cfg = cfgOf(prev, ctx);
   const reach = now - prev.newestDelay;
-  if (prev.horizon !== null && reach <= prev.horizon) return { state: prev, effects };
-  // Only a tick that closes an event changes anything (the state is not rewritten every minute).
-  if (!prev.events.some((e) => !e.frozen && !e.closed && reach - e.end >= cfg.gapMs))
-    return { state: prev, effects };
+  const release = settles(prev, cfg, now);
+  // Only a tick that closes an event (or opens held alerts) changes anything: the state is not rewritten
+  // every minute.
+  const closes =
+    (prev.horizon === null || reach > prev.horizon) &&
+    prev.events.some((e) => !e.frozen && !e.closed && reach - e.end >= cfg.gapMs);
+  if (!release && !closes) return { state: prev, effects, ...wakeOf(prev, cfg) };
   const state = copyState(prev);
-  state.horizon = reach;
-  if (cfg.ipt !== undefined) reconcile(state, cfg, null, effects);
-  return { state, effects };
+  if (release) {
+    state.held = null;
+    releaseHeld(state, cfg, effects);
+  }
+  if (closes) {
+    state.horizon = reach;
+    if (cfg.ipt !== undefined) reconcile(state, cfg, null, effects);
+  }
+  return { state, effects, ...wakeOf(state, cfg) };
 }
 
 function inspectionInput(
@@ -238,6 +287,7 @@ export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
       derivedWith: '',
       inspections: [],
       late: { dropped: 0, lastTs: null },
+      held: null,
     };
     state.derivedWith = derivationKey(cfgOf(state, ctx));
     return state;

@@ -6,7 +6,7 @@
 import type { SiteConfig } from '../../config/schema.ts';
 import type { SiteStateHead } from '../state.ts';
 import type { RuleContext, StormEvent } from '../types.ts';
-import { DAY, deviceLabel, deviceOf, HOUR, round6 } from '../util.ts';
+import { DAY, deviceLabel, deviceOf, HOUR, MINUTE, round6 } from '../util.ts';
 import type { EntryContext, StormWindow } from './window.ts';
 
 export const RULE = 'storm-inspection' as const;
@@ -34,6 +34,11 @@ export interface StormSnapshot extends Segment {
   alertKey: string | null;
   /** Pruned from the window but its alert is still open. */
   frozen?: boolean;
+  /**
+   * While its alert is held (late data still settling): the key of the closed alert of a storm it took
+   * over, which its alert is closed with once opened.
+   */
+  inherit?: string;
 }
 
 /** The version of the state this release stores (`index.ts` upgrades older ones: `upgrade.ts`). */
@@ -66,6 +71,11 @@ export interface StormState extends Omit<SiteStateHead, 'v'> {
   inspections: Array<{ at: number; id: string; kind: string; inspector: string }>;
   /** Readings too old for the window: not counted. */
   late: { dropped: number; lastTs: number | null };
+  /**
+   * While the gauge delivers late data (`evaluator.ts`): when the last such reading arrived. New storm
+   * alerts wait until `settleMinutes` after it.
+   */
+  held: { lastAt: number } | null;
 }
 
 export interface Cfg {
@@ -81,6 +91,8 @@ export interface Cfg {
   dueFrom: 'end' | 'threshold';
   alerts: boolean;
   tz: string;
+  /** How long late data must have stopped before the storms it made raise their alerts (0: at once). */
+  settleMs: number;
 }
 
 /** The threshold in whole tips: the smallest tip count whose depth reaches thresholdIn. */
@@ -104,6 +116,7 @@ export function cfgOf(state: StormState, ctx: RuleContext): Cfg {
     dueFrom: site.storm.dueFrom,
     alerts: stormAlertsEnabled(site),
     tz: ctx.timezone,
+    settleMs: site.storm.settleMinutes * MINUTE,
   };
 }
 

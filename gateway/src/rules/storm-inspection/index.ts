@@ -21,6 +21,12 @@ const params = {
         interEventHours: z.number().positive().default(6),
         dueFrom: z.enum(['end', 'threshold']).default('end'),
         dueHours: z.number().positive().default(24),
+        /**
+         * While a gauge delivers readings out of order (or a late reading reports many tips after a
+         * silence), the storms they make raise their alerts only once no such reading came for this
+         * long; 0 raises them at once, as release 0.1.0 did.
+         */
+        settleMinutes: z.number().min(0).max(1440).default(5),
       })
       .prefault({}),
   },

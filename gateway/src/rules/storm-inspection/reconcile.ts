@@ -3,6 +3,9 @@
  * with `supersededBy` (and their open alert a `resolve`), the events that are new or changed get their
  * record, and their alerts open, move or are withdrawn. Only the events the refold replaced are looked
  * at, and the newest event, which a later reading or tick may close.
+ *
+ * Held alerts: while the gauge delivers late data (`evaluator.ts`), a storm that qualifies is recorded
+ * but its alert is not opened yet (`hold`); `releaseHeld` opens them once the data has settled.
  */
 import type { Effect } from '../types.ts';
 import { formatLocal } from '../util.ts';
@@ -37,7 +40,13 @@ export function liveStart(events: readonly StormSnapshot[]): number {
 }
 
 /** Applies a refold to `state` (a copy): new events list, and the effects of what changed. */
-export function applyRefold(state: StormState, cfg: Cfg, rf: Refold, effects: Effect<typeof RULE>[]): void {
+export function applyRefold(
+  state: StormState,
+  cfg: Cfg,
+  rf: Refold,
+  hold: boolean,
+  effects: Effect<typeof RULE>[],
+): void {
   const k = liveStart(state.events);
   const frozen = state.events.slice(0, k);
   const live = state.events.slice(k);
@@ -65,7 +74,8 @@ export function applyRefold(state: StormState, cfg: Cfg, rf: Refold, effects: Ef
     if (curIds.has(old.id)) continue;
     const succ = successorOf(old, all, cfg.gapMs);
     effects.push({ type: 'storm', event: stormEvent(old, cfg, succ?.id ?? '') });
-    if (old.alert === 'closed' && succ) inherited.set(succ.id, old.alertKey ?? stormAlertKey(old.id));
+    const closedKey = old.alert === 'closed' ? (old.alertKey ?? stormAlertKey(old.id)) : old.inherit;
+    if (closedKey !== undefined && succ) inherited.set(succ.id, closedKey);
     if (old.alert === 'open') {
       const succKey = succ && succ.thresholdAt !== null ? stormAlertKey(succ.id) : undefined;
       effects.push({
@@ -82,8 +92,9 @@ export function applyRefold(state: StormState, cfg: Cfg, rf: Refold, effects: Ef
   for (const { c, prev } of diffed) {
     c.alert = prev?.alert ?? 'none';
     c.alertKey = prev?.alertKey ?? null;
+    if (prev?.inherit !== undefined) c.inherit = prev.inherit;
     if (!prev || changed(prev, c)) effects.push({ type: 'storm', event: stormEvent(c, cfg) });
-    if (cfg.alerts) alertOf(state, cfg, c, prev, inherited.get(c.id), effects);
+    if (cfg.alerts) alertOf(state, cfg, c, prev, inherited.get(c.id), hold, effects);
   }
   state.events = [...frozen, ...all];
 }
@@ -95,12 +106,14 @@ function alertOf(
   c: StormSnapshot,
   prev: StormSnapshot | undefined,
   inherit: string | undefined,
+  hold: boolean,
   effects: Effect<typeof RULE>[],
 ): void {
   const qualified = c.thresholdAt !== null;
-  if (qualified && (c.alert === 'none' || c.alert === 'withdrawn'))
-    openAlertOf(state, cfg, c, inherit, effects);
-  else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
+  if (qualified && (c.alert === 'none' || c.alert === 'withdrawn')) {
+    if (inherit !== undefined) c.inherit = inherit;
+    if (!hold) openHeld(state, cfg, c, effects);
+  } else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
     // Late data moved the crossing: an 'open' for the existing key updates it and carries the new
     // `at` (the source time the condition began), so the engine can correct the raised time.
     effects.push(openEffect(c, cfg, c.alertKey ?? stormAlertKey(c.id), evidence(c, cfg)));
@@ -133,13 +146,7 @@ function alertOf(
  * an inspection at or after its crossing is on record, or when it took over a storm whose alert was
  * closed.
  */
-function openAlertOf(
-  state: StormState,
-  cfg: Cfg,
-  c: StormSnapshot,
-  inh: string | undefined,
-  effects: Effect<typeof RULE>[],
-): void {
+function openHeld(state: StormState, cfg: Cfg, c: StormSnapshot, effects: Effect<typeof RULE>[]): void {
   // A storm withdrawn by late data that qualifies again gets a fresh key: the engine never reopens a
   // resolved alert.
   c.alertKey =
@@ -150,6 +157,8 @@ function openAlertOf(
   effects.push(openEffect(c, cfg, key, ev));
   c.alert = 'open';
   const insp = coveringInspection(state, c.thresholdAt!);
+  const inh = c.inherit;
+  delete c.inherit;
   if (insp) {
     effects.push(inspectedEffect(c, cfg, key, insp));
     c.alert = 'closed';
@@ -165,12 +174,23 @@ function openAlertOf(
   }
 }
 
+/** Opens the alerts held while the data settled, oldest storm first (`state` is a copy). */
+export function releaseHeld(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
+  if (!cfg.alerts) return;
+  state.events = state.events.map((s) => {
+    if (s.thresholdAt === null || (s.alert !== 'none' && s.alert !== 'withdrawn')) return s;
+    const c = { ...s };
+    openHeld(state, cfg, c, effects);
+    return c;
+  });
+}
+
 /**
  * Moves readings older than the window (or past its 5000) into `base` and `carry`, and drops the events
  * that are final: all their readings pruned and a dry gap after them. One whose alert is still open is
- * kept, frozen, so an inspection can still resolve it.
+ * kept, frozen, so an inspection can still resolve it; one whose alert is held opens now.
  */
-export function prune(state: StormState, cfg: Cfg): void {
+export function prune(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
   const w = state.win;
   if (state.newestTs === null) return;
   const cutoff = state.newestTs - windowMs(cfg);
@@ -198,7 +218,12 @@ export function prune(state: StormState, cfg: Cfg): void {
       kept.push(s);
       continue;
     }
-    if (s.alert === 'open') kept.push({ ...s, frozen: true });
+    let last = s;
+    if (cfg.alerts && last.thresholdAt !== null && (last.alert === 'none' || last.alert === 'withdrawn')) {
+      last = { ...s };
+      openHeld(state, cfg, last, effects);
+    }
+    if (last.alert === 'open') kept.push({ ...last, frozen: true });
   }
   const frozen = kept.filter((s) => s.frozen);
   const drop = new Set(frozen.slice(0, Math.max(0, frozen.length - STORM_MAX_FROZEN)));

@@ -44,5 +44,6 @@ export function upgradeStormState(stored: unknown, from: number): StormState {
     derivedWith: '',
     inspections: s.inspections,
     late: s.late,
+    held: null,
   };
 }
