@@ -9,7 +9,7 @@
  * past it: the next batch, or the next minute's retry, evaluates from the cursor again, in order, so no
  * reading is skipped. Evaluators ignore a reading they have seen, so a repeated one changes nothing.
  */
-import type { Log, Stage } from '../pipeline.ts';
+import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import { Cursor } from '../store/cursor.ts';
 import type { Db } from '../store/db.ts';
 import type { ReadingStore, StoredReading } from '../store/readings.ts';
@@ -84,15 +84,18 @@ export class RulesStage implements Stage {
     }
   }
 
-  health() {
-    return this.behind === undefined
-      ? { name: this.name, ok: true, evaluatedUpTo: this.evaluatedUpTo ?? 0 }
-      : {
-          name: this.name,
-          ok: false,
-          detail: `readings after ${this.evaluatedUpTo ?? 0} are not evaluated yet: ${this.behind}`,
-          evaluatedUpTo: this.evaluatedUpTo ?? 0,
-        };
+  /** The rules' position, and the engine's clock (`clock.ts`). */
+  health(): ComponentHealth[] {
+    const rules: ComponentHealth =
+      this.behind === undefined
+        ? { name: this.name, ok: true, evaluatedUpTo: this.evaluatedUpTo ?? 0 }
+        : {
+            name: this.name,
+            ok: false,
+            detail: `readings after ${this.evaluatedUpTo ?? 0} are not evaluated yet: ${this.behind}`,
+            evaluatedUpTo: this.evaluatedUpTo ?? 0,
+          };
+    return [rules, this.o.engine.clockHealth()];
   }
 
   /** Evaluates readings after the cursor, in id order, until none are left or one batch fails. */
