@@ -9,6 +9,7 @@ import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from
 import type { SiteConfig } from '../config/schema.ts';
 import { type RuleId, reportOf, stormRuleId } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
+import { csvText } from './csv.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved';
 
@@ -125,12 +126,10 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
   };
 }
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-/** One row per item, with the section it belongs to. Cells that could be read as formulas are quoted. */
+/**
+ * One row per item, with the section it belongs to. Cells that could be read as formulas are neutralised
+ * (`csv.ts`).
+ */
 export function reportToCsv(r: ComplianceReport): string {
   const out = [['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail']];
   for (const s of r.storms)
@@ -188,7 +187,7 @@ export function reportToCsv(r: ComplianceReport): string {
       'extended',
       `${e.engineer}, letter ${e.letterRef}`,
     ]);
-  return `${out.map((cols) => cols.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  return csvText(out);
 }
 
 const esc = (s: unknown) =>
