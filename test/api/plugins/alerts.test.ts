@@ -8,6 +8,21 @@ import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const TOKENS = { inspector: 'tok-inspector', engineer: 'tok-engineer' };
 
+const AUTH = {
+  tokens: [
+    { name: 'Ida Inspector', role: 'inspector' as const, tokenSha256: sha(TOKENS.inspector) },
+    { name: 'Eve Engineer PE', role: 'engineer' as const, tokenSha256: sha(TOKENS.engineer) },
+  ],
+};
+
+/** The first alert of a rule, once there is one. */
+const firstAlert = (gw: TestGateway, rule: string, what: string) =>
+  waitFor(
+    async () => ((await (await fetch(`${gw.httpUrl}/api/alerts?rule=${rule}`)).json()) as Alert[])[0],
+    10_000,
+    what,
+  );
+
 interface Alert {
   id: string;
   status: string;
@@ -30,14 +45,7 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
   const alert = async (id: string) => (await (await fetch(`${gw.httpUrl}/api/alerts/${id}`)).json()) as Alert;
 
   beforeAll(async () => {
-    gw = await startTestGateway({
-      auth: {
-        tokens: [
-          { name: 'Ida Inspector', role: 'inspector', tokenSha256: sha(TOKENS.inspector) },
-          { name: 'Eve Engineer PE', role: 'engineer', tokenSha256: sha(TOKENS.engineer) },
-        ],
-      },
-    });
+    gw = await startTestGateway({ auth: AUTH });
     // A 0.6 in storm an hour ago, one tip a minute: a storm-inspection alert due 24 h after the rain.
     const t0 = Date.now() - 3_600_000;
     const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
@@ -48,14 +56,7 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
         { qos: 1 },
       );
     await c.endAsync();
-    storm = await waitFor(
-      async () => {
-        const a = (await (await fetch(`${gw.httpUrl}/api/alerts?rule=storm-inspection`)).json()) as Alert[];
-        return a[0];
-      },
-      10_000,
-      'the storm alert',
-    );
+    storm = await firstAlert(gw, 'storm-inspection', 'the storm alert');
   });
   afterAll(async () => gw?.cleanup());
 
@@ -106,14 +107,7 @@ describe('dates the API takes are bounded: an inspection within five years, an e
   };
 
   beforeAll(async () => {
-    gw = await startTestGateway({
-      auth: {
-        tokens: [
-          { name: 'Ida Inspector', role: 'inspector', tokenSha256: sha(TOKENS.inspector) },
-          { name: 'Eve Engineer PE', role: 'engineer', tokenSha256: sha(TOKENS.engineer) },
-        ],
-      },
-    });
+    gw = await startTestGateway({ auth: AUTH });
     // The pump alarm of an alternative system held for two minutes: a 5-day remedy, which a letter may extend.
     const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
     const now = Date.now();
@@ -124,14 +118,7 @@ describe('dates the API takes are bounded: an inspection within five years, an e
         { qos: 1 },
       );
     await c.endAsync();
-    remedy = await waitFor(
-      async () => {
-        const a = (await (await fetch(`${gw.httpUrl}/api/alerts?rule=equipment-remedy`)).json()) as Alert[];
-        return a[0];
-      },
-      10_000,
-      'the remedy alert',
-    );
+    remedy = await firstAlert(gw, 'equipment-remedy', 'the remedy alert');
   });
   afterAll(async () => gw?.cleanup());
 

@@ -14,6 +14,7 @@
  * - `refoldAll`: every event of the window, from the carried event of the pruned readings (a change of
  *   the parameters, or a state of an older version).
  */
+import { lowerBound } from '../util.ts';
 import type { Cfg, Segment, StormSnapshot } from './events.ts';
 import {
   after,
@@ -105,14 +106,7 @@ export function refoldAll(w: StormWindow, carry: Segment | null, live: number, c
 
 /** Index of the last event whose start is before `ts` (-1: none). */
 function lastStartingBefore(live: readonly StormSnapshot[], ts: number): number {
-  let lo = 0;
-  let hi = live.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (live[mid]!.start < ts) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+  return lowerBound(live, ts, (e) => e.start) - 1;
 }
 
 function startingAt(live: readonly StormSnapshot[], ts: number): number {

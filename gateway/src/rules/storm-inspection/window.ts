@@ -9,6 +9,8 @@
  * order it was summed in.
  */
 
+import { lowerBound } from '../util.ts';
+
 /** A rain reading: [source ts, 0 = counter (rainTips) | 1 = interval inches (rainIn), value, receivedAt]. */
 export type StormEntry = [number, 0 | 1, number, number];
 
@@ -153,24 +155,10 @@ export interface Pos {
 
 /** The first position whose entry has ts >= `ts` (past the end when none). */
 export function seek(w: StormWindow, ts: number): Pos {
-  const cs = w.chunks;
-  let lo = 0;
-  let hi = cs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cs[mid]!.t1 < ts) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo === cs.length) return { c: cs.length, i: 0 };
-  const es = entriesOf(cs[lo]!);
-  let a = lo === 0 ? w.skip : 0;
-  let b = es.length;
-  while (a < b) {
-    const mid = (a + b) >> 1;
-    if (es[mid]![0] < ts) a = mid + 1;
-    else b = mid;
-  }
-  return { c: lo, i: a };
+  const c = lowerBound(w.chunks, ts, (chunk) => chunk.t1);
+  if (c === w.chunks.length) return { c, i: 0 };
+  const i = lowerBound(entriesOf(w.chunks[c]!), ts, (e) => e[0]);
+  return { c, i: c === 0 ? Math.max(i, w.skip) : i };
 }
 
 export function entryAt(w: StormWindow, p: Pos): StormEntry | undefined {
