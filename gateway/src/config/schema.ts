@@ -204,7 +204,15 @@ export const configSchema = z
       .strictObject({
         /** Readings older than this are pruned (alerts, inspections and reports are kept). 0 keeps all. */
         retentionDays: z.number().min(0).default(730),
+        /** At most this many rejection rows are kept (each at most about 1 KB); the oldest go first. */
         rejectionsKept: z.number().int().positive().default(1000),
+        /** Rejections older than this are pruned. */
+        rejectionRetentionDays: z.number().positive().default(30),
+        /**
+         * Below this much free space in the data directory the store turns read-only (health red, QoS 1
+         * data refused unacknowledged) until space returns.
+         */
+        minFreeMb: z.number().min(0).default(16),
         /**
          * `normal` (default): a commit survives a killed or crashed process (WAL); `full`: every commit is
          * also fsynced, so it survives a power loss too, at a cost in throughput.
