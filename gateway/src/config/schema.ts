@@ -33,6 +33,13 @@ export const deviceSchema = z
     silentAfterMinutes: z.number().positive().optional(),
     /** MQTT login: username (default `siteId/deviceId`) and a password hash made by `npm run hash-password`. */
     username: z.string().min(1).optional(),
+    /**
+     * MQTT client ids this device may use besides its own `siteId/deviceId` (a trailing `*` matches any
+     * rest); each is the device's alone: no other login may use it.
+     */
+    clientIds: z.array(z.string().min(1).max(200)).default([]),
+    /** Rain gauges: the most tips a minute the gauge can count (default from ingest.maxRainInPerHour). */
+    maxTipsPerMinute: z.number().positive().optional(),
     passwordHash: z
       .string()
       .regex(
@@ -193,9 +200,19 @@ export const configSchema = z
       .strictObject({
         maxPayloadBytes: z.number().int().positive().default(4096),
         maxFutureSeconds: z.number().positive().default(300),
-        /** Per-device token bucket: sustained messages per second and burst. */
+        /**
+         * Per-device token bucket: sustained messages per second and burst. Beyond it a device is slowed
+         * down (its QoS 1 acknowledgements wait for a token); QoS 0 beyond it is dropped and counted.
+         */
         deviceRatePerSec: z.number().positive().default(50),
         deviceBurst: z.number().positive().default(500),
+        /**
+         * The heaviest rain a gauge is believed to count, inches an hour: a counter jump implying more since
+         * the device's previous reading is rejected. Gives each gauge's default maxTipsPerMinute.
+         */
+        maxRainInPerHour: z.number().positive().default(20),
+        /** Rejections stored per device and reason each minute; the rest are counted, not stored. */
+        rejectionSamplePerMinute: z.number().int().min(1).default(5),
         /** Two messages with the same `seq` within this many seconds of source time are one delivery. */
         seqDedupWindowSec: z.number().positive().default(600),
       })

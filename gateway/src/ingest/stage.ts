@@ -1,10 +1,22 @@
 /**
- * The ingest stage: decodes and validates raw messages, drops duplicates, bounds floods, and commits
+ * The ingest stage: decodes and validates raw messages, drops duplicates, paces floods, and commits
  * readings and rejections to the local store in group commits. A message's promise resolves only after
  * its outcome is committed, so transports acknowledge durable data only.
  *
+ * What it does with a message, in order:
+ * - permanently invalid (malformed, unknown field, out of range, an impossible counter jump, …): a
+ *   rejection, counted in full, stored sampled, and then acknowledged: sending it again would never help,
+ *   and it must not stop the device's later messages;
+ * - refused for a passing reason, when the sender waits for an acknowledgement (a QoS 1 publish): a
+ *   timestamp ahead of the gateway's clock, a device not configured, a store that cannot commit. It is
+ *   counted and refused unacknowledged (RefusedError), so the device keeps it and sends it again;
+ * - over the device's rate: a QoS 1 publish (or a serial line) waits for its token, slowing the device
+ *   down; a QoS 0 one is dropped and counted;
+ * - valid: duplicate-checked and stored.
+ *
  * The jobs live beside it: groupCommit.ts (the transaction and the acknowledgements after it),
- * duplicates.ts and rateLimit.ts (what is not stored twice, and how much a device may send),
+ * duplicates.ts and rateLimit.ts (what is not stored twice, and how fast a device may send),
+ * counterBounds.ts (what a rain gauge can count), rejectionSampler.ts (which rejections are stored),
  * deviceStates.ts (each device's newest values and status).
  */
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
@@ -20,14 +32,25 @@ import {
 import type { DeviceRegistry } from '../decode/registry.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import type { Registry } from '../metrics.ts';
-import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
+import {
+  type ComponentHealth,
+  type IngestResult,
+  type IngestSink,
+  type Log,
+  type RawMessage,
+  RefusedError,
+  type Stage,
+} from '../pipeline.ts';
 import type { Db } from '../store/db.ts';
 import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readings.ts';
+import type { WriteGate } from '../store/writeGate.ts';
+import { CounterBounds } from './counterBounds.ts';
 import { DeviceStates } from './deviceStates.ts';
 import { Duplicates } from './duplicates.ts';
 import { GroupCommit, type Settle } from './groupCommit.ts';
 import { IngestMetrics } from './metrics.ts';
-import { RateLimiter } from './rateLimit.ts';
+import { Pacer, RateLimiter } from './rateLimit.ts';
+import { RejectionSampler } from './rejectionSampler.ts';
 
 export interface IngestStageOptions {
   db: Db;
@@ -41,9 +64,19 @@ export interface IngestStageOptions {
   maxBatch?: number;
   /** Runs inside every group commit's transaction (e.g. to persist a cursor without a commit of its own). */
   inTransaction?: () => void;
+  /** Whether the store takes writes (read-only on a full disk). */
+  gate?: WriteGate;
+  /** The rejection table's row cap (storage.rejectionsKept). */
+  rejectionsKept?: number;
 }
 
 type StatusListener = (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void;
+
+/** What a rejection record is made from: a transport's message, or an imported reading (its text made only if stored). */
+type Rejected = Pick<RawMessage, 'topic' | 'receivedAt'> & {
+  transport: string;
+  payload: RawMessage['payload'] | (() => string);
+};
 
 /** The promise form of a call that settles a callback. */
 const promised = (run: (done: Settle) => void): Promise<IngestResult> =>
@@ -51,6 +84,22 @@ const promised = (run: (done: Settle) => void): Promise<IngestResult> =>
 
 /** How much of a rejected payload is kept with the rejection, in characters. */
 const EXCERPT = 200;
+
+/** Reasons that may pass (a clock set right, a device added): refused unacknowledged when the sender waits. */
+const PASSING: ReadonlySet<RejectReason> = new Set([
+  'future_timestamp',
+  'unregistered_device',
+  'not_authorized',
+]);
+
+/** What an import hands over and is told back. */
+export interface ReadingsOutcome {
+  stored: number;
+  duplicates: number;
+  /** Present when some were rejected. */
+  rejected?: number;
+  rejectedByReason?: Partial<Record<RejectReason, number>>;
+}
 
 export class IngestStage implements IngestSink, Stage {
   readonly name = 'ingest';
@@ -60,6 +109,9 @@ export class IngestStage implements IngestSink, Stage {
   private readonly commits: GroupCommit;
   private readonly duplicates: Duplicates;
   private readonly limiter: RateLimiter;
+  private readonly pacer = new Pacer();
+  private readonly bounds: CounterBounds;
+  private readonly sampler: RejectionSampler;
   private readonly states: DeviceStates;
 
   constructor(private readonly o: IngestStageOptions) {
@@ -70,7 +122,10 @@ export class IngestStage implements IngestSink, Stage {
     this.states = new DeviceStates(o.store, o.log);
     this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec);
     this.limiter = new RateLimiter(o.ingest);
+    this.bounds = new CounterBounds(o.store, o.ingest.maxRainInPerHour);
+    this.sampler = new RejectionSampler(o.ingest.rejectionSamplePerMinute);
     this.m = new IngestMetrics(o.metrics);
+    this.m.paced.collect((set) => set(this.pacer.waiting));
     this.commits = new GroupCommit({
       db: o.db,
       store: o.store,
@@ -78,10 +133,16 @@ export class IngestStage implements IngestSink, Stage {
       log: o.log,
       ...(o.maxBatch !== undefined ? { maxBatch: o.maxBatch } : {}),
       ...(o.inTransaction ? { inTransaction: o.inTransaction } : {}),
+      ...(o.gate ? { gate: o.gate } : {}),
+      ...(o.rejectionsKept !== undefined ? { rejectionsKept: o.rejectionsKept } : {}),
       applied: (stored) => {
         for (const r of stored) this.states.applyReading(r);
       },
-      rolledBack: (r) => this.duplicates.forget(r),
+      rolledBack: (r) => {
+        this.duplicates.forget(r);
+        this.bounds.forget(r);
+      },
+      rejectionsRolledBack: () => this.sampler.reset(),
     });
   }
 
@@ -98,20 +159,28 @@ export class IngestStage implements IngestSink, Stage {
     this.states.start(1000);
   }
 
-  /** Commits what is pending and saves the device states. */
+  /** Hands on what is waiting for its rate, commits what is pending and saves the device states. */
   async stop(): Promise<void> {
+    this.pacer.flush();
     this.commits.flush();
     this.states.stop();
   }
 
   health(): ComponentHealth {
+    const readOnly = this.o.gate?.readOnly;
     const failing = this.commits.failing;
     return {
       name: this.name,
-      ok: failing === undefined,
-      detail: failing === undefined ? 'storing' : `local store commits failing: ${failing}`,
+      ok: readOnly === undefined && failing === undefined,
+      detail:
+        readOnly !== undefined
+          ? `local store read-only: ${readOnly}`
+          : failing !== undefined
+            ? `local store commits failing: ${failing}`
+            : 'storing',
       devices: this.states.size,
       waiting: this.commits.waiting,
+      ...(this.pacer.waiting ? { paced: this.pacer.waiting } : {}),
     };
   }
 
@@ -145,26 +214,59 @@ export class IngestStage implements IngestSink, Stage {
       return;
     }
     const r = decoded.reading;
-    if (!this.limiter.allow(r.siteId, r.deviceId, msg.receivedAt)) {
-      this.refuseWith(
-        msg,
-        'rate_limited',
-        `device ${r.siteId}/${r.deviceId} exceeds its message rate`,
-        r.siteId,
-        r.deviceId,
-        done,
-      );
+    const jump = this.bounds.check(r, decoded.device);
+    if (jump) {
+      this.refuseWith(msg, 'implausible_rate', jump, r.siteId, r.deviceId, done);
       return;
     }
-    this.submit(r, done);
+    const key = `${r.siteId}/${r.deviceId}`;
+    if (msg.qos === 0) {
+      if (this.limiter.take(key, msg.receivedAt)) this.submit(r, done);
+      else this.dropped(msg, r, done);
+      return;
+    }
+    const wait = this.limiter.reserve(key, msg.receivedAt);
+    if (wait === 0) this.submit(r, done);
+    else {
+      this.m.pacedTotal.inc();
+      this.pacer.defer(key, wait, () => this.submit(r, done));
+    }
   }
 
-  /** Already-decoded readings (logger import): duplicate-checked and stored like live data. */
-  async ingestReadings(readings: Reading[]): Promise<{ stored: number; duplicates: number }> {
-    const results = await Promise.all(readings.map((r) => promised((done) => this.submit(r, done))));
+  /**
+   * Already-decoded readings (logger import): checked against the clock and the gauge's bound like live
+   * data, duplicate-checked and stored.
+   */
+  async ingestReadings(readings: Reading[]): Promise<ReadingsOutcome> {
+    const maxFuture = this.decodeOpts.maxFutureMs;
+    const results = await Promise.all(
+      readings.map((r) =>
+        promised((done) => {
+          if (r.ts > r.receivedAt + maxFuture) {
+            const ahead = Math.round((r.ts - r.receivedAt) / 1000);
+            const detail = `ts ${new Date(r.ts).toISOString()} is ${ahead} s ahead of the gateway clock`;
+            this.record(importMessage(r), 'future_timestamp', detail, r.siteId, r.deviceId, done);
+            return;
+          }
+          const device = this.o.registry.lookup(r.siteId, r.deviceId);
+          const jump = device && this.bounds.check(r, device);
+          if (jump) this.record(importMessage(r), 'implausible_rate', jump, r.siteId, r.deviceId, done);
+          else this.submit(r, done);
+        }),
+      ),
+    );
     let stored = 0;
-    for (const res of results) if (res.status === 'stored') stored++;
-    return { stored, duplicates: results.length - stored };
+    let duplicates = 0;
+    let rejected = 0;
+    const rejectedByReason: ReadingsOutcome['rejectedByReason'] = {};
+    for (const res of results) {
+      if (res.status === 'stored') stored++;
+      else if (res.status === 'rejected') {
+        rejected++;
+        rejectedByReason[res.reason] = (rejectedByReason[res.reason] ?? 0) + 1;
+      } else duplicates++;
+    }
+    return { stored, duplicates, ...(rejected ? { rejected, rejectedByReason } : {}) };
   }
 
   /** The newest state of every device seen (latest value per field, with its source time). */
@@ -187,7 +289,7 @@ export class IngestStage implements IngestSink, Stage {
     siteId?: string,
     deviceId?: string,
   ): Promise<IngestResult> {
-    return promised((done) => this.refuseWith(msg, reason, detail, siteId, deviceId, done));
+    return promised((done) => this.record(msg, reason, detail, siteId, deviceId, done));
   }
 
   private submit(r: Reading, done: Settle): void {
@@ -200,6 +302,21 @@ export class IngestStage implements IngestSink, Stage {
     this.commits.add({ kind: 'reading', reading: r, settle: done });
   }
 
+  /** A QoS 0 message over the device's rate: dropped, counted, its rejection sampled. */
+  private dropped(msg: RawMessage, r: Reading, done: Settle): void {
+    this.m.count(msg.transport, 'dropped');
+    this.record(
+      msg,
+      'rate_limited',
+      `device ${r.siteId}/${r.deviceId} exceeds its message rate (QoS 0 dropped)`,
+      r.siteId,
+      r.deviceId,
+      done,
+      false,
+    );
+  }
+
+  /** A rejection: refused unacknowledged when the reason may pass and the sender waits, else recorded. */
   private refuseWith(
     msg: RawMessage,
     reason: RejectReason,
@@ -208,14 +325,51 @@ export class IngestStage implements IngestSink, Stage {
     deviceId: string | undefined,
     done: Settle,
   ): void {
-    this.m.count(msg.transport, 'rejected');
-    this.m.rejections.inc({ reason });
-    if (reason === 'rate_limited' && !this.limiter.record(siteId, deviceId, msg.receivedAt)) {
-      done(null, { status: 'rejected', reason, detail });
+    if (!(msg.refusable && PASSING.has(reason))) {
+      this.record(msg, reason, detail, siteId, deviceId, done);
       return;
     }
-    const text =
-      typeof msg.payload === 'string' ? msg.payload : msg.payload.subarray(0, EXCERPT * 4).toString('utf8');
+    this.m.count(msg.transport, 'refused');
+    this.m.rejected(reason);
+    this.m.refused.inc({ reason });
+    // Recorded too, sampled, without holding the refusal up.
+    this.sampledRow(msg, reason, detail, siteId, deviceId, () => {});
+    done(new RefusedError(reason, `${reason}: ${detail}`));
+  }
+
+  /** Counts a rejection and stores it sampled; the message is told once that is committed. */
+  private record(
+    msg: Rejected,
+    reason: RejectReason,
+    detail: string,
+    siteId: string | undefined,
+    deviceId: string | undefined,
+    done: Settle,
+    count = true,
+  ): void {
+    if (count) this.m.count(msg.transport, 'rejected');
+    this.m.rejected(reason);
+    this.sampledRow(msg, reason, detail, siteId, deviceId, done);
+  }
+
+  private sampledRow(
+    msg: Rejected,
+    reason: RejectReason,
+    detail: string,
+    siteId: string | undefined,
+    deviceId: string | undefined,
+    done: Settle,
+  ): void {
+    const { window, store } = this.sampler.take(siteId, deviceId, reason, msg.receivedAt);
+    const p = msg.payload;
+    const excerpt = !store
+      ? ''
+      : (typeof p === 'function'
+          ? p()
+          : typeof p === 'string'
+            ? p
+            : p.subarray(0, EXCERPT * 4).toString('utf8')
+        ).slice(0, EXCERPT);
     this.commits.add({
       kind: 'rejection',
       rec: {
@@ -226,8 +380,10 @@ export class IngestStage implements IngestSink, Stage {
         deviceId,
         reason,
         detail,
-        excerpt: text.slice(0, EXCERPT),
+        excerpt,
       },
+      window,
+      store,
       settle: done,
     });
   }
@@ -250,4 +406,14 @@ export class IngestStage implements IngestSink, Stage {
     this.m.count(msg.transport, 'status');
     done(null, { status: 'ignored' });
   }
+}
+
+/** A logger import's reading as the message it came in (for its rejection record). */
+function importMessage(r: Reading): Rejected {
+  return {
+    transport: 'import',
+    topic: `import:${r.siteId}/${r.deviceId}`,
+    payload: () => JSON.stringify({ ts: new Date(r.ts).toISOString(), ...r.values }),
+    receivedAt: r.receivedAt,
+  };
 }
