@@ -26,14 +26,16 @@ import { HttpWebhookSender, NotificationDispatcher, SmtpEmailSender } from './no
 import type { ComponentHealth, Input, Log, Output } from './pipeline.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { Cursor } from './store/cursor.ts';
-import { openDatabase } from './store/db.ts';
 import { InfluxOutput } from './store/influx/index.ts';
 import { InfluxOutbox } from './store/influxOutbox.ts';
+import { openStore } from './store/open.ts';
 import { ReadingStore } from './store/readings.ts';
 
 export interface GatewayOptions {
   log?: Log;
   now?: () => number;
+  /** Started on a stand-in store (the disk was full): called once the real one could be opened. */
+  onStoreBack?: () => void;
 }
 
 export interface Gateway {
@@ -69,7 +71,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const registry = buildRegistry(config);
 
   // Store
-  const db = openDatabase(config.dataDir, { synchronous: config.storage.synchronous });
+  const { db, gate, standIn } = openStore(config.dataDir, { ...config.storage, log });
   const readings = new ReadingStore(db);
   const outbox = new InfluxOutbox(db);
 
@@ -97,6 +99,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     metrics,
     log,
     now,
+    gate,
+    rejectionsKept: config.storage.rejectionsKept,
   });
   const events = new EventHub();
   stage.onStored((rs) => influx.offer(rs));
@@ -229,12 +233,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     const components: ComponentHealth[] = [];
     try {
       db.prepare('SELECT 1').get();
-      components.push({
-        name: 'store',
-        ok: true,
-        detail: `SQLite (WAL) in ${config.dataDir}`,
-        readings: readings.count(),
-      });
+      components.push({ ...gate.health(), readings: readings.count() });
     } catch (e) {
       components.push({ name: 'store', ok: false, detail: (e as Error).message });
     }
@@ -300,9 +299,10 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   // Retention
   const prune = () => {
     try {
-      const before = config.storage.retentionDays > 0 ? now() - config.storage.retentionDays * 86_400_000 : 0;
+      const { retentionDays: days, rejectionsKept: kept, rejectionRetentionDays: rejDays } = config.storage;
+      const before = days > 0 ? now() - days * 86_400_000 : 0;
       // Readings InfluxDB does not have yet are kept until it has them.
-      const res = readings.prune(before, config.storage.rejectionsKept, now(), influx.writtenUpTo());
+      const res = readings.prune(before, kept, now(), influx.writtenUpTo(), now() - rejDays * 86_400_000);
       if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
     } catch (e) {
       log.error({ err: (e as Error).message }, 'retention prune failed');
@@ -320,22 +320,29 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     started.push(stage);
     // Readings committed but not yet evaluated when the gateway last died are evaluated now.
     const from = rulesCursor.read();
-    if (from === undefined) rulesCursor.write(readings.head().id);
-    else
-      for (
-        let batch = readings.after(from, 5000);
-        batch.length;
-        batch = readings.after(batch.at(-1)!.id, 5000)
-      ) {
-        engine.handleReadings(batch);
-        rulesCursor.write(batch.at(-1)!.id);
-        log.info({ readings: batch.length }, 'evaluated readings stored before the last stop');
-      }
+    try {
+      if (from === undefined) rulesCursor.write(readings.head().id);
+      else
+        for (
+          let batch = readings.after(from, 5000);
+          batch.length;
+          batch = readings.after(batch.at(-1)!.id, 5000)
+        ) {
+          engine.handleReadings(batch);
+          rulesCursor.write(batch.at(-1)!.id);
+          log.info({ readings: batch.length }, 'evaluated readings stored before the last stop');
+        }
+    } catch (e) {
+      // A full disk: the readings stay stored and are evaluated at the next start that can write.
+      if (gate.readOnly === undefined && !gate.failed(e)) throw e;
+      log.error({ err: (e as Error).message }, 'cannot evaluate readings stored before the last stop now');
+    }
     engine.start();
     started.push({ stop: async () => engine.stop() });
     prune();
     const pruneTimer = setInterval(prune, 3_600_000);
     pruneTimer.unref();
+    if (standIn && opts.onStoreBack) gate.onSpaceBack(opts.onStoreBack);
     started.push({ stop: async () => clearInterval(pruneTimer) });
     await api.listen({ port: config.http.port, host: config.http.host });
     started.push({ stop: () => api.close() });
@@ -374,7 +381,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
           }
         }
         email?.close?.();
-        if (evaluatedUpTo !== undefined) rulesCursor.write(evaluatedUpTo);
+        gate.stop();
+        if (evaluatedUpTo !== undefined && gate.readOnly === undefined) rulesCursor.write(evaluatedUpTo);
         db.close();
         log.info('gateway stopped');
       })();
