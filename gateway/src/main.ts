@@ -200,6 +200,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   } else {
     embedded = new EmbeddedMqttInput({
       mqtt: config.mqtt,
+      maxPacketBytes: config.mqtt.maxPacketBytes ?? config.ingest.maxPayloadBytes + 4096,
       gatewayId: config.gatewayId,
       registry,
       metrics,

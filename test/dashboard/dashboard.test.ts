@@ -31,6 +31,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
 
   async function device(deviceId: string): Promise<MqttClient> {
     const c = mqtt.connect(gw.mqttUrl, {
+      clientId: `maple-ridge/${deviceId}`,
       username: `maple-ridge/${deviceId}`,
       password: `pw-${deviceId}`,
       reconnectPeriod: 0,

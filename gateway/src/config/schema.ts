@@ -160,6 +160,21 @@ export const configSchema = z
         host: z.string().default('0.0.0.0'),
         allowAnonymous: z.boolean().default(false),
         tls: tlsSchema.extend({ port: z.number().int().min(0).max(65535).default(8883) }).optional(),
+        /** The plain (non-TLS) listener on `port`; set false to accept logins over TLS only. */
+        plaintext: z.boolean().default(true),
+        /**
+         * The largest MQTT packet the embedded broker reads, checked from its length header before any of
+         * it is buffered or the client has logged in (default ingest.maxPayloadBytes + 4096).
+         */
+        maxPacketBytes: z.number().int().min(1024).optional(),
+        /** A connection whose CONNECT has not arrived this many seconds after it opened is closed. */
+        loginTimeoutSeconds: z.number().positive().max(600).default(5),
+        /** At most this many connections at once with one login (device or user account). */
+        maxConnectionsPerLogin: z.number().int().positive().default(4),
+        /** At most this many persistent sessions (clean=false client ids) per login. */
+        maxSessionsPerLogin: z.number().int().positive().default(4),
+        /** At most this many messages queued for a persistent session while it is away; more are dropped. */
+        maxQueuedPerSession: z.number().int().positive().default(1000),
         /** An external broker instead of the embedded one, e.g. mqtt://broker:1883 or mqtts://... */
         url: z.string().optional(),
         clientId: z.string().optional(),
@@ -290,6 +305,12 @@ export const configSchema = z
         devIds.add(d.id);
       });
     });
+    if (!c.mqtt.plaintext && !c.mqtt.tls && c.mqtt.url === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mqtt', 'plaintext'],
+        message: 'with the plain listener off the embedded broker needs mqtt.tls',
+      });
     if (c.influx.url !== undefined && c.influx.bucket === undefined && c.influx.db === undefined)
       ctx.addIssue({
         code: 'custom',
