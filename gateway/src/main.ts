@@ -254,11 +254,14 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
 
   const ctx: ApiContext = {
     config,
-    auth: new Auth(config.auth.tokens, config.http.authenticateReads),
+    auth: new Auth(config.auth.tokens, config.http.authenticateReads, () =>
+      metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked').inc({ transport: 'http' }),
+    ),
     registry,
     readings,
     devices: stage,
     health,
+    storeReadOnly: () => gate.readOnly,
     metrics,
     events,
     now,

@@ -149,7 +149,10 @@ export const configSchema = z
         port: z.number().int().min(0).max(65535).default(8080),
         host: z.string().default('0.0.0.0'),
         tls: tlsSchema.optional(),
-        /** Require a viewer token for reads too (writes always need one). */
+        /**
+         * Require a viewer token for reads too (writes always need one): every /api read, /metrics and the
+         * details of /api/health (which answers an unauthenticated liveness probe with its status only).
+         */
         authenticateReads: z.boolean().default(false),
       })
       .prefault({}),
