@@ -107,7 +107,11 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The API explorer sets inline styles as it renders: allowed on /docs alone; scripts stay 'self'.
+    transformStaticCSP: (csp) => csp.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  });
   for (const p of [
     healthPlugin,
     sitesPlugin,
