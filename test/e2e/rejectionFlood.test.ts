@@ -15,7 +15,10 @@ const storeBytes = (dir: string) =>
 describe('an invalid-message flood (gateway process)', () => {
   let gw: GatewayChild;
   beforeAll(async () => {
-    gw = await startGatewayChild(faultConfig({ ingest: { rejectionSamplePerMinute: 5 } }));
+    // A high rate: this is about what is stored, not how fast the device may send (backpressure.test.ts).
+    gw = await startGatewayChild(
+      faultConfig({ ingest: { rejectionSamplePerMinute: 5, deviceRatePerSec: 5000, deviceBurst: 5000 } }),
+    );
   });
   afterAll(async () => {
     await gw?.cleanup();
@@ -44,7 +47,7 @@ describe('an invalid-message flood (gateway process)', () => {
     await others;
     // QoS 0: wait until every message sent is counted.
     let counted = 0;
-    for (let k = 0; k < 100 && counted < sent; k++) {
+    for (let k = 0; k < 300 && counted < sent; k++) {
       counted = metricValue(await metrics(gw.httpUrl), 'gateway_rejections_total', 'reason="malformed_json"');
       if (counted < sent) await sleep(100);
     }

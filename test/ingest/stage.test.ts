@@ -293,29 +293,48 @@ describe('ingest stage (real SQLite)', () => {
       expect(read.rejections()).toHaveLength(0);
     });
 
-    it('drops QoS 0 messages over the rate and counts them (their rejection sampled)', async () => {
-      const { stage, read, counter } = open({ ingest: { deviceRatePerSec: 1, deviceBurst: 2 } });
+    it('lets QoS 0 over the rate wait up to a second for its token, and drops and counts the rest', async () => {
+      const { stage, read, counter } = open({ ingest: { deviceRatePerSec: 10, deviceBurst: 2 } });
       const out = hand(
         stage,
-        Array.from({ length: 6 }, (_, i) => ({
+        Array.from({ length: 20 }, (_, i) => ({
           ...mqttMsg('rg-1', { seq: i, ts: NOW - 10_000 + i, rainTips: i }),
           qos: 0 as const,
         })),
       );
       await settled();
-      expect(out.map((o) => o.result?.status)).toEqual([
-        'stored',
-        'stored',
-        'rejected',
-        'rejected',
-        'rejected',
-        'rejected',
-      ]);
-      expect(out[2]!.result).toMatchObject({ reason: 'rate_limited' });
-      expect(counter('gateway_rejections_total', { reason: 'rate_limited' })).toBe(4);
-      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'dropped' })).toBe(4);
-      expect(read.readings("device_id = 'rg-1'")).toBe(2);
-      expect(read.rejections().map((r) => r.reason)).toEqual(Array(4).fill('rate_limited'));
+      // Two at once, ten waiting (100 ms apart at 10/s, the last a second off), eight dropped.
+      const now = [...Array(20).keys()].map((i) => out[i]?.result?.status);
+      expect(now.filter((x) => x === 'stored')).toHaveLength(2);
+      expect(now.filter((x) => x === 'rejected')).toHaveLength(8);
+      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'dropped' })).toBe(8);
+      expect(counter('gateway_rejections_total', { reason: 'rate_limited' })).toBe(8);
+      await new Promise<void>((r) => {
+        const poll = () => (told(out) === 20 ? r() : setTimeout(poll, 10));
+        poll();
+      });
+      expect(read.readings("device_id = 'rg-1'")).toBe(12);
+      expect(read.rejections().map((r) => r.reason)).toEqual(Array(5).fill('rate_limited'));
+    });
+
+    it('slows a flood of invalid messages down on a bucket of its own', async () => {
+      const { stage, read, counter } = open({ ingest: { deviceRatePerSec: 20, deviceBurst: 2 } });
+      const out = hand(
+        stage,
+        Array.from({ length: 6 }, () => ({ ...mqttMsg('rg-1', '{"rainTips":'), qos: 1 as const })),
+      );
+      await settled();
+      expect(told(out)).toBe(2);
+      await new Promise<void>((r) => {
+        const poll = () => (told(out) === 6 ? r() : setTimeout(poll, 10));
+        poll();
+      });
+      expect(counter('gateway_rejections_total', { reason: 'malformed_json' })).toBe(6);
+      // The valid allowance is untouched.
+      expect(await stage.ingest(mqttMsg('rg-1', { seq: 1, ts: NOW - 1000, rainTips: 1 }))).toMatchObject({
+        status: 'stored',
+      });
+      expect(read.readings()).toBe(1);
     });
 
     it('does not spend a device allowance on messages rejected before it', async () => {

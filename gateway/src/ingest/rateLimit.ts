@@ -9,8 +9,8 @@ interface Bucket {
 /**
  * A token bucket per device: `deviceRatePerSec` sustained, `deviceBurst` at once. A message that may
  * wait (a QoS 1 publish, a serial line) reserves the next token and is told how long to wait for it, so a
- * device over its rate is slowed down rather than cut short; one that may not wait (QoS 0) takes a token
- * if there is one.
+ * device over its rate is slowed down rather than cut short; one that may wait only briefly (QoS 0) is
+ * dropped when its token is further off than that.
  */
 export class RateLimiter {
   private buckets = new Map<string, Bucket>();
@@ -29,19 +29,16 @@ export class RateLimiter {
     return b;
   }
 
-  /** Reserves a token for a message arriving at `now`: how many ms it must wait for it (0: none). */
-  reserve(key: string, now: number): number {
+  /**
+   * Reserves a token for a message arriving at `now`: how many ms it must wait for it (0: none), or -1
+   * (and nothing reserved) when that would be longer than `maxWaitMs`.
+   */
+  reserve(key: string, now: number, maxWaitMs = Number.POSITIVE_INFINITY): number {
     const b = this.bucket(key, now);
+    const wait = b.tokens >= 1 ? 0 : Math.ceil(((1 - b.tokens) / this.limits.deviceRatePerSec) * 1000);
+    if (wait > maxWaitMs) return -1;
     b.tokens -= 1;
-    return b.tokens >= 0 ? 0 : Math.ceil((-b.tokens / this.limits.deviceRatePerSec) * 1000);
-  }
-
-  /** Takes a token if one is there now; false when the device is over its rate. */
-  take(key: string, now: number): boolean {
-    const b = this.bucket(key, now);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
+    return wait;
   }
 }
 
@@ -63,13 +60,18 @@ export class Pacer {
     return this.count;
   }
 
-  /** Runs `run` `delayMs` from now, after everything deferred for `key` before it. */
+  /** Whether something waits for `key`: what comes after it for the same key waits behind it. */
+  holds(key: string): boolean {
+    return this.queues.has(key);
+  }
+
+  /** Runs `run` `delayMs` from now, and after everything deferred for `key` before it. */
   defer(key: string, delayMs: number, run: () => void): void {
     const at = this.now() + delayMs;
     this.count++;
     const q = this.queues.get(key);
     if (q) {
-      q.items.push({ at, run });
+      q.items.push({ at: Math.max(at, q.items.at(-1)!.at), run });
       return;
     }
     const items = [{ at, run }];

@@ -19,12 +19,13 @@ export interface SampleWindow {
 const MAX_WINDOWS = 10_000;
 
 export class RejectionSampler {
-  private windows = new Map<string, SampleWindow>();
-  private minute = Number.NEGATIVE_INFINITY;
+  /** Windows of the newest minute seen and the one before (messages held back for their rate arrive late). */
+  private windows = new Map<string, SampleWindow & { minute: number }>();
+  private newest = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly perMinute: number) {}
 
-  /** The window of a rejection at `at` (epoch ms), and whether it is stored as a row. */
+  /** The window of a rejection at `at` (epoch ms, its arrival), and whether it is stored as a row. */
   take(
     siteId: string | undefined,
     deviceId: string | undefined,
@@ -34,16 +35,17 @@ export class RejectionSampler {
     window: SampleWindow;
     store: boolean;
   } {
-    const minute = Math.floor(at / 60_000);
-    if (minute !== this.minute) {
-      this.minute = minute;
-      this.windows.clear();
+    const minute = Math.max(Math.floor(at / 60_000), this.newest - 1);
+    if (minute > this.newest) {
+      this.newest = minute;
+      for (const [k, w] of this.windows) if (w.minute < minute - 1) this.windows.delete(k);
     }
-    let key = `${siteId ?? ''}\u0000${deviceId ?? ''}\u0000${reason}`;
-    if (!this.windows.has(key) && this.windows.size >= MAX_WINDOWS) key = `\u0000\u0000${reason}`;
+    let key = `${minute}\u0000${siteId ?? ''}\u0000${deviceId ?? ''}\u0000${reason}`;
+    if (!this.windows.has(key) && this.windows.size >= MAX_WINDOWS)
+      key = `${minute}\u0000\u0000\u0000${reason}`;
     let w = this.windows.get(key);
     if (!w) {
-      w = { stored: 0, pending: 0 };
+      w = { stored: 0, pending: 0, minute };
       this.windows.set(key, w);
     }
     const store = w.stored < this.perMinute;

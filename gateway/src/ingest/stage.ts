@@ -16,7 +16,8 @@
  *
  * The jobs live beside it: groupCommit.ts (the transaction and the acknowledgements after it),
  * duplicates.ts and rateLimit.ts (what is not stored twice, and how fast a device may send),
- * counterBounds.ts (what a rain gauge can count), rejectionSampler.ts (which rejections are stored),
+ * counterBounds.ts (what a rain gauge can count), rejections.ts and rejectionSampler.ts (what is refused
+ * or recorded, and which rejections are stored),
  * deviceStates.ts (each device's newest values and status).
  */
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
@@ -32,15 +33,7 @@ import {
 import type { DeviceRegistry } from '../decode/registry.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import type { Registry } from '../metrics.ts';
-import {
-  type ComponentHealth,
-  type IngestResult,
-  type IngestSink,
-  type Log,
-  type RawMessage,
-  RefusedError,
-  type Stage,
-} from '../pipeline.ts';
+import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
 import type { Db } from '../store/db.ts';
 import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readings.ts';
 import type { WriteGate } from '../store/writeGate.ts';
@@ -50,7 +43,7 @@ import { Duplicates } from './duplicates.ts';
 import { GroupCommit, type Settle } from './groupCommit.ts';
 import { IngestMetrics } from './metrics.ts';
 import { Pacer, RateLimiter } from './rateLimit.ts';
-import { RejectionSampler } from './rejectionSampler.ts';
+import { importMessage, Rejections } from './rejections.ts';
 
 export interface IngestStageOptions {
   db: Db;
@@ -72,25 +65,12 @@ export interface IngestStageOptions {
 
 type StatusListener = (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void;
 
-/** What a rejection record is made from: a transport's message, or an imported reading (its text made only if stored). */
-type Rejected = Pick<RawMessage, 'topic' | 'receivedAt'> & {
-  transport: string;
-  payload: RawMessage['payload'] | (() => string);
-};
-
 /** The promise form of a call that settles a callback. */
 const promised = (run: (done: Settle) => void): Promise<IngestResult> =>
   new Promise((resolve, reject) => run((err, result) => (err ? reject(err) : resolve(result!))));
 
-/** How much of a rejected payload is kept with the rejection, in characters. */
-const EXCERPT = 200;
-
-/** Reasons that may pass (a clock set right, a device added): refused unacknowledged when the sender waits. */
-const PASSING: ReadonlySet<RejectReason> = new Set([
-  'future_timestamp',
-  'unregistered_device',
-  'not_authorized',
-]);
+/** A QoS 0 message waits at most this long for its device's token; beyond, it is dropped (counted). */
+const QOS0_MAX_WAIT_MS = 1000;
 
 /** What an import hands over and is told back. */
 export interface ReadingsOutcome {
@@ -109,9 +89,10 @@ export class IngestStage implements IngestSink, Stage {
   private readonly commits: GroupCommit;
   private readonly duplicates: Duplicates;
   private readonly limiter: RateLimiter;
+  private readonly invalidLimiter: RateLimiter;
   private readonly pacer = new Pacer();
   private readonly bounds: CounterBounds;
-  private readonly sampler: RejectionSampler;
+  private readonly rejections: Rejections;
   private readonly states: DeviceStates;
 
   constructor(private readonly o: IngestStageOptions) {
@@ -122,8 +103,8 @@ export class IngestStage implements IngestSink, Stage {
     this.states = new DeviceStates(o.store, o.log);
     this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec);
     this.limiter = new RateLimiter(o.ingest);
+    this.invalidLimiter = new RateLimiter(o.ingest);
     this.bounds = new CounterBounds(o.store, o.ingest.maxRainInPerHour);
-    this.sampler = new RejectionSampler(o.ingest.rejectionSamplePerMinute);
     this.m = new IngestMetrics(o.metrics);
     this.m.paced.collect((set) => set(this.pacer.waiting));
     this.commits = new GroupCommit({
@@ -142,8 +123,9 @@ export class IngestStage implements IngestSink, Stage {
         this.duplicates.forget(r);
         this.bounds.forget(r);
       },
-      rejectionsRolledBack: () => this.sampler.reset(),
+      rejectionsRolledBack: () => this.rejections.rolledBack(),
     });
+    this.rejections = new Rejections(this.commits, this.m, o.ingest.rejectionSamplePerMinute);
   }
 
   /** Listeners run after each commit with the readings it stored (not duplicates), in commit order. */
@@ -210,27 +192,54 @@ export class IngestStage implements IngestSink, Stage {
             this.decodeOpts,
           );
     if (!decoded.ok) {
-      this.refuseWith(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId, done);
+      this.invalid(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId, done);
       return;
     }
     const r = decoded.reading;
     const jump = this.bounds.check(r, decoded.device);
     if (jump) {
-      this.refuseWith(msg, 'implausible_rate', jump, r.siteId, r.deviceId, done);
+      this.invalid(msg, 'implausible_rate', jump, r.siteId, r.deviceId, done);
       return;
     }
-    const key = `${r.siteId}/${r.deviceId}`;
-    if (msg.qos === 0) {
-      if (this.limiter.take(key, msg.receivedAt)) this.submit(r, done);
-      else this.dropped(msg, r, done);
-      return;
-    }
-    const wait = this.limiter.reserve(key, msg.receivedAt);
-    if (wait === 0) this.submit(r, done);
+    if (!this.pace(this.limiter, `${r.siteId}/${r.deviceId}`, msg, () => this.submit(r, done)))
+      this.dropped(msg, r, done);
+  }
+
+  /**
+   * Runs `run` when the device's bucket gives the message its token: at once, or after a wait (behind
+   * whatever of the device already waits, so its acknowledgements keep their order). A QoS 0 message whose
+   * token is more than a second off does not wait: returns false.
+   */
+  private pace(limiter: RateLimiter, key: string, msg: RawMessage, run: () => void): boolean {
+    const wait = limiter.reserve(
+      key,
+      msg.receivedAt,
+      msg.qos === 0 ? QOS0_MAX_WAIT_MS : Number.POSITIVE_INFINITY,
+    );
+    if (wait < 0) return false;
+    if (wait === 0 && !this.pacer.holds(key)) run();
     else {
       this.m.pacedTotal.inc();
-      this.pacer.defer(key, wait, () => this.submit(r, done));
+      this.pacer.defer(key, wait, run);
     }
+    return true;
+  }
+
+  /**
+   * A message that is not a valid reading. Invalid messages have a bucket of their own (the valid
+   * allowance is not spent on them) and wait for its tokens too, so a device flooding garbage is slowed
+   * down like any other; a QoS 0 one too far over is recorded at once instead.
+   */
+  private invalid(
+    msg: RawMessage,
+    reason: RejectReason,
+    detail: string,
+    siteId: string | undefined,
+    deviceId: string | undefined,
+    done: Settle,
+  ): void {
+    const reject = () => this.rejections.refuseOrRecord(msg, reason, detail, siteId, deviceId, done);
+    if (!this.pace(this.invalidLimiter, `${siteId ?? ''}/${deviceId ?? ''}`, msg, reject)) reject();
   }
 
   /**
@@ -245,12 +254,13 @@ export class IngestStage implements IngestSink, Stage {
           if (r.ts > r.receivedAt + maxFuture) {
             const ahead = Math.round((r.ts - r.receivedAt) / 1000);
             const detail = `ts ${new Date(r.ts).toISOString()} is ${ahead} s ahead of the gateway clock`;
-            this.record(importMessage(r), 'future_timestamp', detail, r.siteId, r.deviceId, done);
+            this.rejections.record(importMessage(r), 'future_timestamp', detail, r.siteId, r.deviceId, done);
             return;
           }
           const device = this.o.registry.lookup(r.siteId, r.deviceId);
           const jump = device && this.bounds.check(r, device);
-          if (jump) this.record(importMessage(r), 'implausible_rate', jump, r.siteId, r.deviceId, done);
+          if (jump)
+            this.rejections.record(importMessage(r), 'implausible_rate', jump, r.siteId, r.deviceId, done);
           else this.submit(r, done);
         }),
       ),
@@ -289,7 +299,7 @@ export class IngestStage implements IngestSink, Stage {
     siteId?: string,
     deviceId?: string,
   ): Promise<IngestResult> {
-    return promised((done) => this.record(msg, reason, detail, siteId, deviceId, done));
+    return promised((done) => this.rejections.record(msg, reason, detail, siteId, deviceId, done));
   }
 
   private submit(r: Reading, done: Settle): void {
@@ -304,100 +314,20 @@ export class IngestStage implements IngestSink, Stage {
 
   /** A QoS 0 message over the device's rate: dropped, counted, its rejection sampled. */
   private dropped(msg: RawMessage, r: Reading, done: Settle): void {
-    this.m.count(msg.transport, 'dropped');
-    this.record(
-      msg,
-      'rate_limited',
-      `device ${r.siteId}/${r.deviceId} exceeds its message rate (QoS 0 dropped)`,
-      r.siteId,
-      r.deviceId,
-      done,
-      false,
-    );
-  }
-
-  /** A rejection: refused unacknowledged when the reason may pass and the sender waits, else recorded. */
-  private refuseWith(
-    msg: RawMessage,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-  ): void {
-    if (!(msg.refusable && PASSING.has(reason))) {
-      this.record(msg, reason, detail, siteId, deviceId, done);
-      return;
-    }
-    this.m.count(msg.transport, 'refused');
-    this.m.rejected(reason);
-    this.m.refused.inc({ reason });
-    // Recorded too, sampled, without holding the refusal up.
-    this.sampledRow(msg, reason, detail, siteId, deviceId, () => {});
-    done(new RefusedError(reason, `${reason}: ${detail}`));
-  }
-
-  /** Counts a rejection and stores it sampled; the message is told once that is committed. */
-  private record(
-    msg: Rejected,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-    count = true,
-  ): void {
-    if (count) this.m.count(msg.transport, 'rejected');
-    this.m.rejected(reason);
-    this.sampledRow(msg, reason, detail, siteId, deviceId, done);
-  }
-
-  private sampledRow(
-    msg: Rejected,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-  ): void {
-    const { window, store } = this.sampler.take(siteId, deviceId, reason, msg.receivedAt);
-    const p = msg.payload;
-    const excerpt = !store
-      ? ''
-      : (typeof p === 'function'
-          ? p()
-          : typeof p === 'string'
-            ? p
-            : p.subarray(0, EXCERPT * 4).toString('utf8')
-        ).slice(0, EXCERPT);
-    this.commits.add({
-      kind: 'rejection',
-      rec: {
-        at: msg.receivedAt,
-        transport: msg.transport,
-        topic: msg.topic,
-        siteId,
-        deviceId,
-        reason,
-        detail,
-        excerpt,
-      },
-      window,
-      store,
-      settle: done,
-    });
+    const detail = `device ${r.siteId}/${r.deviceId} exceeds its message rate (QoS 0 dropped)`;
+    this.rejections.record(msg, 'rate_limited', detail, r.siteId, r.deviceId, done, 'dropped');
   }
 
   private status(msg: RawMessage, siteId: string, deviceId: string, done: Settle): void {
     if (!this.o.registry.lookup(siteId, deviceId)) {
       const r = unregistered(siteId, deviceId);
-      this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
+      this.rejections.refuseOrRecord(msg, r.reason, r.detail, siteId, deviceId, done);
       return;
     }
     const decoded = decodeDeviceStatus(msg.payload, msg.receivedAt);
     if (!decoded.ok) {
       const r = statusRejection(decoded);
-      this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
+      this.rejections.refuseOrRecord(msg, r.reason, r.detail, siteId, deviceId, done);
       return;
     }
     // The state keeps the arrival time, not a time the payload names.
@@ -406,14 +336,4 @@ export class IngestStage implements IngestSink, Stage {
     this.m.count(msg.transport, 'status');
     done(null, { status: 'ignored' });
   }
-}
-
-/** A logger import's reading as the message it came in (for its rejection record). */
-function importMessage(r: Reading): Rejected {
-  return {
-    transport: 'import',
-    topic: `import:${r.siteId}/${r.deviceId}`,
-    payload: () => JSON.stringify({ ts: new Date(r.ts).toISOString(), ...r.values }),
-    receivedAt: r.receivedAt,
-  };
 }
