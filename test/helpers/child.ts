@@ -1,5 +1,5 @@
 /**
- * The gateway as its own process, the way `npm start` runs it: gateway/src/cli.ts under tsx with the same
+ * The gateway as its own process, the way `npm start` runs it: gateway/src/cli.ts under tsx (or the bundle) with the same
  * heap limits (--max-semi-space-size=6 --max-old-space-size=128) and MALLOC_ARENA_MAX=1, so its memory
  * and its signals are those of a deployment. `root` picks the checkout (default this one).
  */
@@ -36,6 +36,8 @@ export interface ChildOptions {
   waitReady?: boolean;
   env?: Record<string, string>;
   root?: string;
+  /** Run the bundle `npm start` runs (dist/gateway.mjs, built by `npm run build`) instead of the sources. */
+  bundle?: boolean;
 }
 
 /** Starts the gateway with `config` (dataDir and free loopback ports are filled in). */
@@ -56,21 +58,14 @@ export async function startGatewayChild(
   };
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(full));
-  const proc = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--max-semi-space-size=6',
-      '--max-old-space-size=128',
-      join(root, 'gateway/src/cli.ts'),
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, MALLOC_ARENA_MAX: '1', GATEWAY_CONFIG: file, LOG_LEVEL: 'info', ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const entry = opts.bundle
+    ? ['--enable-source-maps', join(root, 'dist/gateway.mjs')]
+    : ['--import', 'tsx', join(root, 'gateway/src/cli.ts')];
+  const proc = spawn(process.execPath, ['--max-semi-space-size=6', '--max-old-space-size=128', ...entry], {
+    cwd: root,
+    env: { ...process.env, MALLOC_ARENA_MAX: '1', GATEWAY_CONFIG: file, LOG_LEVEL: 'info', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const take = (d: Buffer) => {
     out += d;
