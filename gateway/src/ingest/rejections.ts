@@ -25,6 +25,14 @@ const PASSING: ReadonlySet<RejectReason> = new Set([
   'not_authorized',
 ]);
 
+/** Why a message is not stored, and whose it is when known. */
+export interface Why {
+  reason: RejectReason;
+  detail: string;
+  siteId?: string | undefined;
+  deviceId?: string | undefined;
+}
+
 export class Rejections {
   private readonly sampler: RejectionSampler;
 
@@ -42,49 +50,29 @@ export class Rejections {
   }
 
   /** Refused unacknowledged when the reason may pass and the sender waits (RefusedError), else recorded. */
-  refuseOrRecord(
-    msg: RawMessage,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-  ): void {
+  refuseOrRecord(msg: RawMessage, why: Why, done: Settle): void {
+    const { reason, detail } = why;
     if (!(msg.refusable && PASSING.has(reason))) {
-      this.record(msg, reason, detail, siteId, deviceId, done);
+      this.record(msg, why, done);
       return;
     }
     this.m.count(msg.transport, 'refused');
     this.m.rejected(reason);
     this.m.refused.inc({ reason });
     // Recorded too, sampled, without holding the refusal up.
-    this.sampledRow(msg, reason, detail, siteId, deviceId, () => {});
+    this.sampledRow(msg, why, () => {});
     done(new RefusedError(reason, `${reason}: ${detail}`));
   }
 
   /** Counts a rejection and stores it sampled; the message is told once that is committed. */
-  record(
-    msg: Rejected,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-    result = 'rejected',
-  ): void {
+  record(msg: Rejected, why: Why, done: Settle, result = 'rejected'): void {
     this.m.count(msg.transport, result);
-    this.m.rejected(reason);
-    this.sampledRow(msg, reason, detail, siteId, deviceId, done);
+    this.m.rejected(why.reason);
+    this.sampledRow(msg, why, done);
   }
 
-  private sampledRow(
-    msg: Rejected,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-  ): void {
+  private sampledRow(msg: Rejected, why: Why, done: Settle): void {
+    const { reason, detail, siteId, deviceId } = why;
     const { window, store } = this.sampler.take(siteId, deviceId, reason, msg.receivedAt);
     const p = msg.payload;
     const text = !store

@@ -43,7 +43,7 @@ import { Duplicates } from './duplicates.ts';
 import { GroupCommit, type Settle } from './groupCommit.ts';
 import { IngestMetrics } from './metrics.ts';
 import { Pacer, RateLimiter } from './rateLimit.ts';
-import { importMessage, Rejections } from './rejections.ts';
+import { importMessage, Rejections, type Why } from './rejections.ts';
 
 export interface IngestStageOptions {
   db: Db;
@@ -192,13 +192,17 @@ export class IngestStage implements IngestSink, Stage {
             this.decodeOpts,
           );
     if (!decoded.ok) {
-      this.invalid(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId, done);
+      this.invalid(msg, decoded, done);
       return;
     }
     const r = decoded.reading;
     const jump = this.bounds.check(r, decoded.device);
     if (jump) {
-      this.invalid(msg, 'implausible_rate', jump, r.siteId, r.deviceId, done);
+      this.invalid(
+        msg,
+        { reason: 'implausible_rate', detail: jump, siteId: r.siteId, deviceId: r.deviceId },
+        done,
+      );
       return;
     }
     if (!this.pace(this.limiter, `${r.siteId}/${r.deviceId}`, msg, () => this.submit(r, done)))
@@ -230,16 +234,9 @@ export class IngestStage implements IngestSink, Stage {
    * allowance is not spent on them) and wait for its tokens too, so a device flooding garbage is slowed
    * down like any other; a QoS 0 one too far over is recorded at once instead.
    */
-  private invalid(
-    msg: RawMessage,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-  ): void {
-    const reject = () => this.rejections.refuseOrRecord(msg, reason, detail, siteId, deviceId, done);
-    if (!this.pace(this.invalidLimiter, `${siteId ?? ''}/${deviceId ?? ''}`, msg, reject)) reject();
+  private invalid(msg: RawMessage, why: Why, done: Settle): void {
+    const reject = () => this.rejections.refuseOrRecord(msg, why, done);
+    if (!this.pace(this.invalidLimiter, `${why.siteId ?? ''}/${why.deviceId ?? ''}`, msg, reject)) reject();
   }
 
   /**
@@ -254,13 +251,17 @@ export class IngestStage implements IngestSink, Stage {
           if (r.ts > r.receivedAt + maxFuture) {
             const ahead = Math.round((r.ts - r.receivedAt) / 1000);
             const detail = `ts ${new Date(r.ts).toISOString()} is ${ahead} s ahead of the gateway clock`;
-            this.rejections.record(importMessage(r), 'future_timestamp', detail, r.siteId, r.deviceId, done);
+            this.rejections.record(importMessage(r), { reason: 'future_timestamp', detail, ...ids(r) }, done);
             return;
           }
           const device = this.o.registry.lookup(r.siteId, r.deviceId);
           const jump = device && this.bounds.check(r, device);
           if (jump)
-            this.rejections.record(importMessage(r), 'implausible_rate', jump, r.siteId, r.deviceId, done);
+            this.rejections.record(
+              importMessage(r),
+              { reason: 'implausible_rate', detail: jump, ...ids(r) },
+              done,
+            );
           else this.submit(r, done);
         }),
       ),
@@ -299,7 +300,7 @@ export class IngestStage implements IngestSink, Stage {
     siteId?: string,
     deviceId?: string,
   ): Promise<IngestResult> {
-    return promised((done) => this.rejections.record(msg, reason, detail, siteId, deviceId, done));
+    return promised((done) => this.rejections.record(msg, { reason, detail, siteId, deviceId }, done));
   }
 
   private submit(r: Reading, done: Settle): void {
@@ -315,19 +316,19 @@ export class IngestStage implements IngestSink, Stage {
   /** A QoS 0 message over the device's rate: dropped, counted, its rejection sampled. */
   private dropped(msg: RawMessage, r: Reading, done: Settle): void {
     const detail = `device ${r.siteId}/${r.deviceId} exceeds its message rate (QoS 0 dropped)`;
-    this.rejections.record(msg, 'rate_limited', detail, r.siteId, r.deviceId, done, 'dropped');
+    this.rejections.record(msg, { reason: 'rate_limited', detail, ...ids(r) }, done, 'dropped');
   }
 
   private status(msg: RawMessage, siteId: string, deviceId: string, done: Settle): void {
     if (!this.o.registry.lookup(siteId, deviceId)) {
       const r = unregistered(siteId, deviceId);
-      this.rejections.refuseOrRecord(msg, r.reason, r.detail, siteId, deviceId, done);
+      this.rejections.refuseOrRecord(msg, { ...r, siteId, deviceId }, done);
       return;
     }
     const decoded = decodeDeviceStatus(msg.payload, msg.receivedAt);
     if (!decoded.ok) {
       const r = statusRejection(decoded);
-      this.rejections.refuseOrRecord(msg, r.reason, r.detail, siteId, deviceId, done);
+      this.rejections.refuseOrRecord(msg, { ...r, siteId, deviceId }, done);
       return;
     }
     // The state keeps the arrival time, not a time the payload names.
@@ -337,3 +338,6 @@ export class IngestStage implements IngestSink, Stage {
     done(null, { status: 'ignored' });
   }
 }
+
+/** A reading's device, for its rejection. */
+const ids = (r: Reading) => ({ siteId: r.siteId, deviceId: r.deviceId });
