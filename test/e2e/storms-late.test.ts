@@ -18,7 +18,11 @@ describe('late data through the gateway: two storms that a backlog shows were on
   afterAll(async () => gw?.cleanup());
 
   it('lists the merged storm once, and raises its inspection alert', async () => {
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     const t0 = Date.parse('2026-11-20T06:00:00Z');
     const M = 60_000;
     const send = (ts: number, count: number) =>

@@ -23,7 +23,14 @@ export interface RejectionRecord {
   reason: RejectReason;
   detail: string;
   excerpt: string;
+  /** Rejections like this one (same device and reason, same minute) counted but not stored. */
+  suppressed?: number;
 }
+
+/** The longest topic and detail a rejection row keeps, so the table's size is bounded by its row cap. */
+const MAX_TOPIC = 300;
+const MAX_DETAIL = 500;
+const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 export interface DeviceStateRow {
   siteId: string;
@@ -62,6 +69,7 @@ const READINGS_CHAIN = {
 export class ReadingStore {
   private insertReading;
   private insertRejection;
+  private addSuppressedStmt;
   private lastHash: string;
   private rows: number | undefined;
   private readonly chain: HashChain;
@@ -74,6 +82,7 @@ export class ReadingStore {
     this.insertRejection = db.prepare(
       `INSERT INTO rejections (at, transport, topic, site_id, device_id, reason, detail, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.addSuppressedStmt = db.prepare('UPDATE rejections SET suppressed = suppressed + ? WHERE id = ?');
     this.chain = new HashChain(db, READINGS_CHAIN);
     this.lastHash = this.chain.head()?.hash ?? GENESIS_HASH;
   }
@@ -113,17 +122,44 @@ export class ReadingStore {
     return last ? { id: last.seq, hash: last.hash } : { id: 0, hash: GENESIS_HASH };
   }
 
-  insertRejectionRow(r: RejectionRecord): void {
-    this.insertRejection.run(
-      r.at,
-      r.transport,
-      r.topic,
-      r.siteId ?? null,
-      r.deviceId ?? null,
-      r.reason,
-      r.detail,
-      r.excerpt,
+  /** Inserts a rejection row (call inside a transaction); returns its id. */
+  insertRejectionRow(r: RejectionRecord): number {
+    return Number(
+      this.insertRejection.run(
+        r.at,
+        r.transport,
+        cut(r.topic, MAX_TOPIC),
+        r.siteId ?? null,
+        r.deviceId ?? null,
+        r.reason,
+        cut(r.detail, MAX_DETAIL),
+        r.excerpt,
+      ).lastInsertRowid,
     );
+  }
+
+  /** Adds to a stored rejection the count of like ones that were not stored. */
+  addSuppressed(id: number, n: number): void {
+    this.addSuppressedStmt.run(n, id);
+  }
+
+  /** Keeps the newest `keep` rejection rows (the table's size cap). */
+  capRejections(keep: number): number {
+    return this.db
+      .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
+      .run(keep).changes;
+  }
+
+  /** The device's newest counter reading before source time `ts` (a late reading's predecessor). */
+  counterBefore(siteId: string, deviceId: string, ts: number): { ts: number; tips: number } | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT ts, json_extract(data, '$.v.rainTips') AS tips FROM readings
+         WHERE site_id = ? AND device_id = ? AND ts < ? AND json_extract(data, '$.v.rainTips') IS NOT NULL
+         ORDER BY ts DESC LIMIT 1`,
+      )
+      .get(siteId, deviceId, ts) as { ts: number; tips: number } | undefined;
+    return row;
   }
 
   recentRejections(opts: { limit?: number; reason?: string; siteId?: string } = {}): RejectionRecord[] {
@@ -133,7 +169,7 @@ export class ReadingStore {
     ]);
     const rows = this.db
       .prepare(
-        `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt FROM rejections
+        `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt, suppressed FROM rejections
          ${w.sql} ORDER BY id DESC LIMIT ?`,
       )
       .all(...w.params, opts.limit ?? 100) as Array<Record<string, unknown>>;
@@ -147,6 +183,7 @@ export class ReadingStore {
       reason: r.reason as RejectReason,
       detail: r.detail as string,
       excerpt: r.excerpt as string,
+      suppressed: r.suppressed as number,
     }));
   }
 
@@ -257,8 +294,9 @@ export class ReadingStore {
   }
 
   /**
-   * Retention: deletes readings older than `before` (source time) and rejections beyond `keepRejections`.
-   * The hash of the newest deleted reading is kept as an anchor so the chain stays verifiable.
+   * Retention: deletes readings older than `before` (source time), rejections beyond `keepRejections`
+   * and those received before `rejectionsBefore`. The hash of the newest deleted reading is kept as an
+   * anchor so the chain stays verifiable.
    */
   prune(
     before: number,
@@ -266,6 +304,7 @@ export class ReadingStore {
     now: number,
     /** Keep readings above this id (not yet in InfluxDB), however old. */
     maxId: number = Number.MAX_SAFE_INTEGER,
+    rejectionsBefore = 0,
   ): { readings: number; rejections: number } {
     const res = this.db.transaction(() => {
       const edge = this.db
@@ -278,9 +317,9 @@ export class ReadingStore {
           .prepare('DELETE FROM readings WHERE ts < ? AND id <= ?')
           .run(before, maxId).changes;
       }
-      const rejections = this.db
-        .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
-        .run(keepRejections).changes;
+      const rejections =
+        this.capRejections(keepRejections) +
+        this.db.prepare('DELETE FROM rejections WHERE at < ?').run(rejectionsBefore).changes;
       return { readings, rejections };
     })();
     if (this.rows !== undefined) this.rows -= res.readings;

@@ -13,6 +13,7 @@ type Db = Database.Database;
 
 import { applyGuards } from './guards.ts';
 import { v1 } from './v1.ts';
+import { v2 } from './v2.ts';
 
 export interface Migration {
   version: number;
@@ -22,6 +23,7 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the tables of release 0.1.0', up: v1 },
+  { version: 2, description: 'rejections stored sampled, with the count of those not stored', up: v2 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
