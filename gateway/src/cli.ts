@@ -1,29 +1,62 @@
-/** `npm start`: loads the configuration (GATEWAY_CONFIG, default the sample), starts the gateway, stops on signals. */
+/**
+ * `npm start`: loads the configuration (GATEWAY_CONFIG, default the sample), starts the gateway, stops on
+ * signals. A stop finishes within STOP_MS (in-flight commits first, then the clients are closed); a start
+ * on a full disk comes up read-only and starts over on the real store once space returns.
+ */
 import { ConfigError, loadConfig } from './config/load.ts';
+import type { Config } from './config/schema.ts';
 import { createLog } from './log.ts';
-import { startGateway } from './main.ts';
+import { type Gateway, startGateway } from './main.ts';
 import { SAMPLE_CONFIG } from './paths.ts';
+
+/** The longest a stop may take before the process exits anyway. */
+const STOP_MS = 9000;
 
 const path = process.env.GATEWAY_CONFIG ?? SAMPLE_CONFIG;
 const log = createLog((process.env.LOG_LEVEL as 'info') || 'info');
 
+let gw: Gateway | undefined;
+let stopping = false;
+
+async function start(config: Config): Promise<void> {
+  gw = await startGateway(config, {
+    log,
+    onStoreBack: () => {
+      if (stopping) return;
+      log.info('space is back in the data directory: starting over on the real store');
+      const old = gw;
+      gw = undefined;
+      void (old ? old.stop() : Promise.resolve())
+        .then(() => start(config))
+        .catch((e: Error) => {
+          log.error({ err: e.message }, 'start on the real store failed');
+          process.exit(1);
+        });
+    },
+  });
+  log.info({ config: path, http: gw.httpUrl, mqtt: gw.mqttUrl }, 'ready');
+}
+
+const shutdown = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'stopping');
+  setTimeout(() => {
+    log.error({ ms: STOP_MS }, 'stop took too long; exiting');
+    process.exit(1);
+  }, STOP_MS).unref();
+  (gw ? gw.stop() : Promise.resolve()).then(
+    () => process.exit(0),
+    (e: Error) => {
+      log.error({ err: e.message }, 'stop failed');
+      process.exit(1);
+    },
+  );
+};
+
 try {
   const config = loadConfig(path);
-  const gw = await startGateway(config, { log });
-  log.info({ config: path, http: gw.httpUrl, mqtt: gw.mqttUrl }, 'ready');
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    gw.stop().then(
-      () => process.exit(0),
-      (e: Error) => {
-        log.error({ err: e.message }, 'stop failed');
-        process.exit(1);
-      },
-    );
-  };
+  await start(config);
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 } catch (e) {

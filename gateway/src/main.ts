@@ -30,6 +30,8 @@ import { StoreStage } from './store/stage.ts';
 export interface GatewayOptions {
   log?: Log;
   now?: () => number;
+  /** Started on a stand-in store (the disk was full): called once the real one could be opened. */
+  onStoreBack?: () => void;
 }
 
 export interface Gateway {
@@ -51,7 +53,9 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
 
   const store = new StoreStage({ dataDir: config.dataDir, storage: config.storage, log, now });
   try {
-    return await compose(config, store, { log, now, startedAt, metrics, registry });
+    const gw = await compose(config, store, { log, now, startedAt, metrics, registry });
+    if (store.standIn && opts.onStoreBack) store.gate.onSpaceBack(opts.onStoreBack);
+    return gw;
   } catch (e) {
     await store.stop();
     throw e;
@@ -100,6 +104,8 @@ async function compose(
     metrics,
     log,
     now,
+    gate: store.gate,
+    rejectionsKept: config.storage.rejectionsKept,
   });
   const { inputs, publisher, mqttPort } = buildInputs(config, { registry, stage: ingest, metrics, log, now });
   notifications.publishWith(publisher);
@@ -109,10 +115,13 @@ async function compose(
   const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules];
   api = new ApiStage(config, () => ({
     config,
-    auth: new Auth(config.auth.tokens, config.http.authenticateReads),
+    auth: new Auth(config.auth.tokens, config.http.authenticateReads, () =>
+      metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked').inc({ transport: 'http' }),
+    ),
     registry,
     readings,
     devices: ingest,
+    storeReadOnly: () => store.gate.readOnly,
     health: () =>
       healthReport([...stages, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }),
     metrics,

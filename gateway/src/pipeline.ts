@@ -14,6 +14,26 @@ export interface RawMessage {
   receivedAt: number;
   /** The authenticated MQTT client (device login), when there is one. */
   clientId?: string;
+  /** The MQTT QoS it came with. QoS 0 over a device's rate is dropped (counted); the rest wait for it. */
+  qos?: 0 | 1 | 2;
+  /**
+   * The sender waits for an acknowledgement the gateway gives (a QoS 1 publish to the embedded broker):
+   * what the gateway does not keep for a passing reason (a store that cannot commit, a timestamp ahead of
+   * the gateway's clock, a device not configured yet) is refused to it, unacknowledged, instead of being
+   * recorded as rejected; it sends it again later.
+   */
+  refusable?: boolean;
+}
+
+/** A message refused, unacknowledged: the sender keeps it and may send it again. */
+export class RefusedError extends Error {
+  override name = 'RefusedError';
+  constructor(
+    readonly reason: RejectReason | 'store_read_only',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export type IngestResult =

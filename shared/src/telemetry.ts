@@ -116,6 +116,7 @@ export const REJECT_REASONS = [
   'bad_crc',
   'rate_limited',
   'not_authorized',
+  'implausible_rate',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 

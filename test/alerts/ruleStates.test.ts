@@ -123,4 +123,41 @@ describe('stored rule states', () => {
     expect(engine.listAlerts({ siteId: 'oak-lane', rule: 'equipment-remedy' })).toHaveLength(1);
     db.close();
   });
+
+  it("carries on a release-0.1.0 store's storm state (version 1, upgraded): the storm grows, no alert twice", () => {
+    tmp = tempDir();
+    const raw = new Database(join(tmp.dir, 'gateway.db'));
+    raw.exec(readFileSync(RELEASE_DUMP, 'utf8'));
+    raw.close();
+    const db = openDatabase(tmp.dir);
+    const last = 1796107969466; // the storm's last reading in the stored state (counter 60)
+    const engine = new ComplianceEngine({
+      db,
+      evidence: new EvidenceLog(db),
+      config: parseConfig(testConfigInput()),
+      evaluatorsFor,
+      now: () => last + 12 * 3_600_000,
+      log: silentLog,
+      metrics: new Registry(),
+    });
+    const rain = (ts: number, rainTips: number) => reading('maple-ridge', 'rg-1', ts, { rainTips });
+    engine.handleReadings(Array.from({ length: 5 }, (_, i) => rain(last + (i + 1) * 60_000, 61 + i)));
+    const [first] = engine.listStorms({ siteId: 'maple-ridge' });
+    expect(first).toMatchObject({ tips: 65, start: new Date(1796104429466).toISOString() });
+    // Its alert was inspected: the storm keeps it; a second storm raises one of its own.
+    engine.handleReadings(
+      Array.from({ length: 55 }, (_, i) => rain(last + 8 * 3_600_000 + i * 60_000, 66 + i)),
+    );
+    const alerts = engine.listAlerts({ siteId: 'maple-ridge', rule: 'storm-inspection' });
+    expect(alerts.map((a) => a.status).sort()).toEqual(['open', 'resolved']);
+    const state = JSON.parse(
+      (
+        db
+          .prepare(`SELECT state FROM rule_state WHERE rule = 'storm-inspection' AND device_id = 'rg-1'`)
+          .get() as { state: string }
+      ).state,
+    );
+    expect(state.v).toBe(2);
+    db.close();
+  });
 });

@@ -33,10 +33,14 @@ export async function alertLatency(opts: { cycles: number; backgroundPerSec: num
   try {
     const watcher = await mqtt.connectAsync(gw.mqtt, { username: 'ops', password: 'bench' });
     await watcher.subscribeAsync('alerts/tank/#', { qos: 1 });
-    const tank = await mqtt.connectAsync(gw.mqtt, { username: 'tank/t1', password: 'bench' });
+    const tank = await mqtt.connectAsync(gw.mqtt, {
+      clientId: 'tank/t1',
+      username: 'tank/t1',
+      password: 'bench',
+    });
     const loaders = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        mqtt.connectAsync(gw.mqtt, { username: `load/s${i}`, password: 'bench' }),
+        mqtt.connectAsync(gw.mqtt, { clientId: `load/s${i}`, username: `load/s${i}`, password: 'bench' }),
       ),
     );
     // Background load: backgroundPerSec readings a second spread over ten tank sensors, QoS 1.

@@ -21,7 +21,7 @@ function connect(spec: Args['clients'][number], index: number) {
   return mqtt.connectAsync(args.url, {
     ...(spec.username ? { username: spec.username, password: spec.password } : {}),
     reconnectPeriod: 0,
-    clientId: `bench-${process.pid}-${index}`,
+    clientId: spec.username ?? `bench-${process.pid}-${index}`,
   });
 }
 

@@ -8,10 +8,16 @@
  *  2. Alert latency: publish of the crossing reading -> alert on MQTT and in the API, under 1,000 msg/s.
  *  3. Import: the 5-month HOBO record (13,911 tips) imported and evaluated.
  *  4. Fleet: 10,000 simulated devices from one process through the gateway.
- *  5. Evidence: a 10-million-entry log (appends, checkpoint, inclusion and consistency proofs) and a one-year
+ *  5. Rules: the gateway's CPU (% of one core, median of 10 s windows) and /api/health latency while one
+ *     rain gauge publishes at its allowed 50 msg/s with a rising counter; targets: CPU under 10% of a core,
+ *     health p99 under 100 ms.
+ *  6. Evidence: a 10-million-entry log (appends, checkpoint, inclusion and consistency proofs) and a one-year
  *     report checked by the verifier.
  * Environment: BENCH_MESSAGES (100000), BENCH_CLIENTS (8), BENCH_RUNS (5), BENCH_ONLY (comma list of
- * throughput,latency,import,fleet,evidence), BENCH_EVIDENCE_ENTRIES (10000000), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200).
+ * throughput,latency,import,fleet,rules,evidence), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200),
+ * BENCH_RULES_SECONDS (120), BENCH_RULES_RATE (50), BENCH_RULES_FLAT (set: the counter stays, no tips),
+ * BENCH_RULES_SITE (the gauge's site kind, construction; septic: storm records but no alerts),
+ * BENCH_EVIDENCE_ENTRIES (10000000).
  * For looking into the gateway process: BENCH_HEAP (its V8 heap flags), BENCH_PROFILE_DIR (a CPU profile),
  * BENCH_GATEWAY_NODE_OPTIONS, BENCH_STDOUT (a file for its standard output, e.g. with --trace-gc in
  * BENCH_HEAP), BENCH_BUNDLE (another build of the gateway to compare).
@@ -27,12 +33,13 @@ import { fleetBench } from './fleetBench.ts';
 import { median, node, startBenchGateway, stopChild } from './gatewayProcess.ts';
 import { importBench } from './importBench.ts';
 import { alertLatency } from './latency.ts';
+import { rulesBench } from './rulesBench.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const N = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'throughput,latency,import,fleet,evidence').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'throughput,latency,import,fleet,rules,evidence').split(','));
 const WINDOW = 500;
 const perClient = Math.floor(N / CLIENTS);
 const total = perClient * CLIENTS;
@@ -209,6 +216,24 @@ if (ONLY.has('fleet')) {
   );
   say(
     `  through the gateway (stored, evaluated by the rules): ${gateway.ratePerSec.toFixed(0)} msg/s acknowledged (${gateway.acked} of ${gateway.sent}, ${gateway.errors} errors); gateway peak RSS ${gateway.gatewayRssMb.toFixed(0)} MB`,
+  );
+}
+
+if (ONLY.has('rules')) {
+  const r = await rulesBench({
+    seconds: Number(process.env.BENCH_RULES_SECONDS ?? 120),
+    ratePerSec: Number(process.env.BENCH_RULES_RATE ?? 50),
+    windowSeconds: 10,
+  });
+  const verdict = (ok: boolean) => (ok ? 'pass' : 'miss');
+  say(
+    `rules: one rain gauge at ${r.ratePerSec} msg/s with a rising counter for ${r.seconds} s (${r.acked} of ${r.sent} acknowledged)`,
+  );
+  say(
+    `  gateway CPU, % of one core (median of ${r.windows.length} windows of 10 s): ${r.cpuMedian.toFixed(1)}% (system ${r.sysMedian.toFixed(1)}%; last window ${r.windows.at(-1)!.toFixed(1)}%); target under 10%: ${verdict(r.cpuMedian < 10)}`,
+  );
+  say(
+    `  /api/health latency (${r.healthSamples} requests): p50 ${r.healthP50.toFixed(1)} ms, p99 ${r.healthP99.toFixed(1)} ms, max ${r.healthMax.toFixed(0)} ms; target p99 under 100 ms: ${verdict(r.healthP99 < 100)}`,
   );
 }
 

@@ -16,7 +16,13 @@ describe('configuration', () => {
     expect(c.http.port).toBe(8080);
     expect(c.mqtt.port).toBe(1883);
     expect(c.mqtt.allowAnonymous).toBe(false);
-    expect(c.sites[0]!.storm).toEqual({ thresholdIn: 0.5, interEventHours: 6, dueFrom: 'end', dueHours: 24 });
+    expect(c.sites[0]!.storm).toEqual({
+      thresholdIn: 0.5,
+      interEventHours: 6,
+      dueFrom: 'end',
+      dueHours: 24,
+      settleMinutes: 5,
+    });
     expect(c.sites[0]!.alarmHoldSeconds).toBe(60);
   });
 

@@ -30,9 +30,16 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   const clients: MqttClient[] = [];
   const seq = new Map<string, number>();
   const pageErrors: string[] = [];
+  /** Anything the Content-Security-Policy blocked, on any page of the run. */
+  const cspViolations: string[] = [];
+  const watchCsp = (p: Page) =>
+    p.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
 
   async function device(deviceId: string): Promise<MqttClient> {
     const c = mqtt.connect(gw.mqttUrl, {
+      clientId: `maple-ridge/${deviceId}`,
       username: `maple-ridge/${deviceId}`,
       password: `pw-${deviceId}`,
       reconnectPeriod: 0,
@@ -118,6 +125,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    watchCsp(page);
   });
 
   afterAll(async () => {
@@ -341,6 +349,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
       isMobile: true,
       hasTouch: true,
     });
+    watchCsp(phone);
     try {
       await phone.goto(gw.httpUrl);
       await phone.waitForSelector('[data-site="maple-ridge"]');
@@ -357,5 +366,26 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
       await phone.close();
     }
     expect(pageErrors).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('is served with a Content-Security-Policy it works under, as is the API explorer at /docs', async () => {
+    const res = await page.goto(gw.httpUrl);
+    const csp = res!.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res!.headers()['x-frame-options']).toBe('DENY');
+    const docs = await browser.newPage();
+    watchCsp(docs);
+    try {
+      await docs.goto(`${gw.httpUrl}/docs`);
+      await docs.waitForSelector('.swagger-ui .info .title', { timeout: 15_000 });
+      expect(await docs.locator('.swagger-ui .info .title').textContent()).toMatch(
+        /Compliance monitoring gateway API/,
+      );
+    } finally {
+      await docs.close();
+    }
+    expect(cspViolations).toEqual([]);
   });
 });

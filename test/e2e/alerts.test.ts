@@ -22,7 +22,11 @@ type Alert = {
 
 /** Publishes a storm: a counter baseline, then `tips` tips `stepMs` apart, starting `agoMs` ago. */
 async function storm(url: string, tips: number, agoMs = 3 * 3_600_000, stepMs = 60_000) {
-  const c = await mqtt.connectAsync(url, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+  const c = await mqtt.connectAsync(url, {
+    clientId: 'maple-ridge/rg-1',
+    username: 'maple-ridge/rg-1',
+    password: 'pw-rg-1',
+  });
   const t0 = Date.now() - agoMs;
   const topic = 'sites/maple-ridge/devices/rg-1/telemetry';
   await c.publishAsync(topic, JSON.stringify({ ts: t0, seq: 0, rainTips: 1000 }), { qos: 1 });
@@ -123,7 +127,11 @@ describe('readings in, alerts out: MQTT, API, webhook and e-mail', () => {
     expect(before).toHaveLength(0);
 
     // The 50th tip crosses 0.5 in.
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     for (let i = 50; i <= 60; i++)
       await c.publishAsync(
         'sites/maple-ridge/devices/rg-1/telemetry',

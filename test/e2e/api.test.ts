@@ -28,7 +28,11 @@ describe('HTTP API', () => {
       },
     });
     // A 0.62 in storm on Nov 20 (source time), one tip a minute.
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     for (let i = 0; i <= 62; i++)
       await c.publishAsync(
         'sites/maple-ridge/devices/rg-1/telemetry',

@@ -21,7 +21,11 @@ describe.runIf(haveBinary('influxd'))('gateway to InfluxDB 1.x (influxd 1.6.7)',
   });
 
   it('writes MQTT readings to measurement telemetry, tagged, at the source timestamp', async () => {
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     const ts = Date.parse('2026-05-01T10:00:00.123Z');
     for (let i = 0; i < 50; i++)
       await c.publishAsync(
@@ -66,7 +70,11 @@ describe.runIf(haveBinary('influxd'))('the InfluxDB position across restarts', (
   });
 
   const publish = async (gw: TestGateway, from: number, n: number) => {
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'oak-lane/panel-1',
+      username: 'oak-lane/panel-1',
+      password: 'pw-panel-1',
+    });
     for (let i = from; i < from + n; i++)
       await c.publishAsync(
         'sites/oak-lane/devices/panel-1/telemetry',
@@ -137,7 +145,11 @@ describe.runIf(haveBinary('victoria-metrics'))(
     });
 
     it('writes through @influxdata/influxdb-client and reads back', async () => {
-      const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
+      const c = await mqtt.connectAsync(gw.mqttUrl, {
+        clientId: 'oak-lane/panel-1',
+        username: 'oak-lane/panel-1',
+        password: 'pw-panel-1',
+      });
       const ts = Date.parse('2026-05-02T08:00:00Z');
       for (let i = 0; i < 20; i++)
         await c.publishAsync(

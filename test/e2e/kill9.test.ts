@@ -32,6 +32,7 @@ describe('gateway killed with SIGKILL under QoS 1 load', () => {
     const clients = await Promise.all(
       devices.map((d) =>
         mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+          clientId: `maple-ridge/${d}`,
           username: `maple-ridge/${d}`,
           password: `pw-${d}`,
           reconnectPeriod: 0,
@@ -76,6 +77,7 @@ describe('gateway killed with SIGKILL under QoS 1 load', () => {
     // The gateway starts again on the same store and keeps going.
     proc = await spawnGateway(config, join(dir, 'config.json'));
     const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+      clientId: 'maple-ridge/rg-1',
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',
     });

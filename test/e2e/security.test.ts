@@ -99,6 +99,7 @@ describe.runIf(haveBinary('openssl'))('TLS for MQTT and HTTPS, and secrets kept 
   it('accepts devices over MQTT with TLS, and refuses a client that does not trust the certificate', async () => {
     const c = await mqtt.connectAsync(`mqtts://127.0.0.1:${tlsPort}`, {
       ca,
+      clientId: 'maple-ridge/rg-1',
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',
     });
@@ -116,6 +117,7 @@ describe.runIf(haveBinary('openssl'))('TLS for MQTT and HTTPS, and secrets kept 
     expect(site.devices.find((d) => d.id === 'rg-1')?.latest.rainTips?.value).toBe(3);
     await expect(
       mqtt.connectAsync(`mqtts://127.0.0.1:${tlsPort}`, {
+        clientId: 'maple-ridge/rg-1',
         username: 'maple-ridge/rg-1',
         password: 'pw-rg-1',
         reconnectPeriod: 0,
@@ -127,6 +129,7 @@ describe.runIf(haveBinary('openssl'))('TLS for MQTT and HTTPS, and secrets kept 
     await expect(
       mqtt.connectAsync(`mqtts://127.0.0.1:${tlsPort}`, {
         ca,
+        clientId: 'maple-ridge/rg-1',
         username: 'maple-ridge/rg-1',
         password: 'wrong-password-9999',
         reconnectPeriod: 0,

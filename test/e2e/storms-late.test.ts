@@ -1,6 +1,7 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { waitFor } from '../helpers/env.ts';
+import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
 
 type Storm = { start: string; tips: number; qualified: boolean };
 type Alert = { rule: string; status: string; raisedAt: string };
@@ -8,12 +9,20 @@ type Alert = { rule: string; status: string; raisedAt: string };
 describe('late data through the gateway: two storms that a backlog shows were one', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway();
+    // Storms that out-of-order data made raise their alerts once it settled: here after 3 s.
+    const sites = testConfigInput().sites.map((site) =>
+      site.id === 'maple-ridge' ? { ...site, storm: { settleMinutes: 0.05 } } : site,
+    );
+    gw = await startTestGateway({ sites });
   });
   afterAll(async () => gw?.cleanup());
 
   it('lists the merged storm once, and raises its inspection alert', async () => {
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     const t0 = Date.parse('2026-11-20T06:00:00Z');
     const M = 60_000;
     const send = (ts: number, count: number) =>
@@ -36,9 +45,17 @@ describe('late data through the gateway: two storms that a backlog shows were on
     ).json()) as Storm[];
     expect(after, JSON.stringify(after)).toHaveLength(1);
     expect(after[0]).toMatchObject({ tips: 55, qualified: true, start: new Date(t0 + 3 * M).toISOString() });
-    const alerts = (await (
-      await fetch(`${gw.httpUrl}/api/alerts?siteId=maple-ridge&rule=storm-inspection&status=open`)
-    ).json()) as Alert[];
+    let alerts: Alert[] = [];
+    await waitFor(
+      async () => {
+        alerts = (await (
+          await fetch(`${gw.httpUrl}/api/alerts?siteId=maple-ridge&rule=storm-inspection&status=open`)
+        ).json()) as Alert[];
+        return alerts.length > 0;
+      },
+      15_000,
+      'the merged storm alert, once the late data settled',
+    );
     expect(alerts).toHaveLength(1);
   });
 });

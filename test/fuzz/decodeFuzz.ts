@@ -20,7 +20,7 @@ import {
 import { testConfigInput } from '../helpers/gateway.ts';
 
 /** sfc32: a small seeded generator, so a failing input can be replayed from its seed. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let a = 0x9e3779b9;
   let b = 0x243f6a88;
   let c = 0xb7e15162;
@@ -95,7 +95,7 @@ function randomValue(r: () => number, depth = 0): unknown {
   }
 }
 
-function randomPayload(r: () => number): string {
+export function randomPayload(r: () => number): string {
   const mode = Math.floor(r() * 6);
   if (mode === 0)
     return String.fromCharCode(...Array.from({ length: Math.floor(r() * 60) }, () => Math.floor(r() * 256)));
@@ -114,7 +114,7 @@ function randomPayload(r: () => number): string {
 }
 
 /** A payload near the valid ones: known fields, values at, inside and just past their bounds. */
-function nearValidPayload(r: () => number): Record<string, unknown> {
+export function nearValidPayload(r: () => number): Record<string, unknown> {
   const obj: Record<string, unknown> = {};
   for (const name of READING_NAMES) {
     if (r() < 0.6) continue;

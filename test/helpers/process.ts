@@ -12,15 +12,19 @@ export interface GatewayProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs the real gateway as its own process (node --import tsx, one process, so SIGKILL hits it). */
+/**
+ * Runs the real gateway as its own process (node --import tsx, one process, so SIGKILL hits it), with
+ * `env` added to the test's environment.
+ */
 export async function spawnGateway(
   config: ConfigInput & { dataDir: string; http: { port: number } },
   file: string,
+  env: NodeJS.ProcessEnv = {},
 ) {
   writeFileSync(file, JSON.stringify(config));
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'gateway/src/cli.ts')], {
     cwd: ROOT,
-    env: { ...process.env, GATEWAY_CONFIG: file, LOG_LEVEL: 'warn' },
+    env: { ...process.env, GATEWAY_CONFIG: file, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -46,6 +46,6 @@ export function forgeLog(dataDir: string): void {
     ALTER TABLE alert_history DROP COLUMN log_idx; ALTER TABLE inspections DROP COLUMN log_idx;
     ALTER TABLE extensions DROP COLUMN log_idx`);
   // The next start takes the records over into a new log, as it does a release-0.1.0 store's.
-  db.pragma('user_version = 1');
+  db.pragma('user_version = 2');
   db.close();
 }

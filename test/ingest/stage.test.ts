@@ -8,7 +8,7 @@ import type { ConfigInput } from '../../gateway/src/config/schema.ts';
 import { buildRegistry } from '../../gateway/src/decode/registry.ts';
 import { IngestStage, type IngestStageOptions } from '../../gateway/src/ingest/stage.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
-import type { IngestResult, RawMessage } from '../../gateway/src/pipeline.ts';
+import { type IngestResult, type RawMessage, RefusedError } from '../../gateway/src/pipeline.ts';
 import { type Db, openDatabase } from '../../gateway/src/store/db.ts';
 import type { StoredReading } from '../../gateway/src/store/readings.ts';
 import { auditAll, readingStore } from '../helpers/evidence.ts';
@@ -262,45 +262,80 @@ describe('ingest stage (real SQLite)', () => {
   });
 
   describe('rate limit', () => {
-    it('refuses a device past its burst, refills at its rate, and records a flood at most once a second', async () => {
-      const { stage, read, counter, clock } = open({ ingest: { deviceRatePerSec: 2, deviceBurst: 3 } });
+    it('slows a device past its burst down instead of refusing: each message waits for its token, none is dropped', async () => {
+      const { stage, read, counter } = open({ ingest: { deviceRatePerSec: 20, deviceBurst: 3 } });
       let seq = 0;
-      const next = (at: number) =>
-        mqttMsg('rg-1', { seq: ++seq, ts: NOW - 100_000 + seq, rainTips: seq }, at);
-      const burst = hand(stage, [next(NOW), next(NOW), next(NOW), next(NOW), next(NOW)]);
+      const next = () => mqttMsg('rg-1', { seq: ++seq, ts: NOW - 100_000 + seq, rainTips: seq });
+      const t0 = performance.now();
+      const burst = hand(stage, [next(), next(), next(), next(), next()]);
       await settled();
-      expect(burst.map((o) => o.result?.status)).toEqual([
+      // The burst is stored at once; the two over it wait for tokens (one every 50 ms at 20/s).
+      expect([0, 1, 2, 3, 4].map((i) => burst[i]?.result?.status)).toEqual([
         'stored',
         'stored',
         'stored',
-        'rejected',
-        'rejected',
+        undefined,
+        undefined,
       ]);
-      expect(burst[3]!.result).toMatchObject({
-        status: 'rejected',
-        reason: 'rate_limited',
-        detail: `device ${SITE}/rg-1 exceeds its message rate`,
-      });
-      // Counted in full, recorded once.
-      expect(counter('gateway_rejections_total', { reason: 'rate_limited' })).toBe(2);
-      expect(read.rejections().map((r) => r.reason)).toEqual(['rate_limited']);
-      expect(read.rejections()[0]).toMatchObject({ site_id: SITE, device_id: 'rg-1' });
-      // Another device has its own allowance.
+      expect(stage.health()).toMatchObject({ paced: 2 });
+      // Another device has its own allowance and does not wait behind it.
       expect(await stage.ingest(mqttMsg('rg-2', { seq: 1, ts: NOW - 1000, rainTips: 1 }))).toMatchObject({
         status: 'stored',
       });
-      // Half a second brings one token back at 2/s; a second later the flood is recorded again.
-      clock.now = NOW + 500;
-      const later = hand(stage, [next(NOW + 500), next(NOW + 500)]);
-      await settled();
-      expect(later.map((o) => o.result?.status)).toEqual(['stored', 'rejected']);
-      expect(read.rejections()).toHaveLength(1);
-      const after = hand(stage, [next(NOW + 1000), next(NOW + 1000), next(NOW + 1000)]);
-      await settled();
-      expect(after.map((o) => o.result?.status)).toEqual(['stored', 'rejected', 'rejected']);
-      expect(read.rejections().map((r) => r.reason)).toEqual(['rate_limited', 'rate_limited']);
-      expect(counter('gateway_rejections_total', { reason: 'rate_limited' })).toBe(5);
+      await new Promise<void>((r) => {
+        const poll = () => (told(burst) === 5 ? r() : setTimeout(poll, 5));
+        poll();
+      });
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(90);
+      expect(burst.map((o) => o.result?.status)).toEqual(['stored', 'stored', 'stored', 'stored', 'stored']);
       expect(read.readings("device_id = 'rg-1'")).toBe(5);
+      expect(counter('gateway_rejections_total', { reason: 'rate_limited' })).toBe(0);
+      expect(counter('gateway_rate_paced_total')).toBe(2);
+      expect(read.rejections()).toHaveLength(0);
+    });
+
+    it('lets QoS 0 over the rate wait up to a second for its token, and drops and counts the rest', async () => {
+      const { stage, read, counter } = open({ ingest: { deviceRatePerSec: 10, deviceBurst: 2 } });
+      const out = hand(
+        stage,
+        Array.from({ length: 20 }, (_, i) => ({
+          ...mqttMsg('rg-1', { seq: i, ts: NOW - 10_000 + i, rainTips: i }),
+          qos: 0 as const,
+        })),
+      );
+      await settled();
+      // Two at once, ten waiting (100 ms apart at 10/s, the last a second off), eight dropped.
+      const now = [...Array(20).keys()].map((i) => out[i]?.result?.status);
+      expect(now.filter((x) => x === 'stored')).toHaveLength(2);
+      expect(now.filter((x) => x === 'rejected')).toHaveLength(8);
+      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'dropped' })).toBe(8);
+      expect(counter('gateway_rejections_total', { reason: 'rate_limited' })).toBe(8);
+      await new Promise<void>((r) => {
+        const poll = () => (told(out) === 20 ? r() : setTimeout(poll, 10));
+        poll();
+      });
+      expect(read.readings("device_id = 'rg-1'")).toBe(12);
+      expect(read.rejections().map((r) => r.reason)).toEqual(Array(5).fill('rate_limited'));
+    });
+
+    it('slows a flood of invalid messages down on a bucket of its own', async () => {
+      const { stage, read, counter } = open({ ingest: { deviceRatePerSec: 20, deviceBurst: 2 } });
+      const out = hand(
+        stage,
+        Array.from({ length: 6 }, () => ({ ...mqttMsg('rg-1', '{"rainTips":'), qos: 1 as const })),
+      );
+      await settled();
+      expect(told(out)).toBe(2);
+      await new Promise<void>((r) => {
+        const poll = () => (told(out) === 6 ? r() : setTimeout(poll, 10));
+        poll();
+      });
+      expect(counter('gateway_rejections_total', { reason: 'malformed_json' })).toBe(6);
+      // The valid allowance is untouched.
+      expect(await stage.ingest(mqttMsg('rg-1', { seq: 1, ts: NOW - 1000, rainTips: 1 }))).toMatchObject({
+        status: 'stored',
+      });
+      expect(read.readings()).toBe(1);
     });
 
     it('does not spend a device allowance on messages rejected before it', async () => {
@@ -393,6 +428,138 @@ describe('ingest stage (real SQLite)', () => {
         },
       ]);
       expect(counter('gateway_rejections_total', { reason: 'not_authorized' })).toBe(1);
+    });
+  });
+
+  describe('refusals, sampling and bounds', () => {
+    const qos1 = (m: RawMessage): RawMessage => ({ ...m, qos: 1, refusable: true });
+
+    it('refuses unacknowledged, for a reason that may pass, what a waiting sender can send again; acknowledges a permanent rejection', async () => {
+      const { stage, read, counter } = open();
+      const out = hand(stage, [
+        qos1(mqttMsg('rg-1', { ts: NOW + 3_600_000, rainTips: 1 })),
+        qos1(publish(topic('ghost'), { rainTips: 1 })),
+        qos1(mqttMsg('rg-1', '{"rainTips":')),
+        qos1(mqttMsg('rg-1', { rainTips: 1, extra: 1 })),
+        mqttMsg('rg-1', { ts: NOW + 3_600_000, rainTips: 1 }),
+      ]);
+      await settled();
+      expect(out[0]!.err).toBeInstanceOf(RefusedError);
+      expect(out[0]!.err).toMatchObject({ reason: 'future_timestamp' });
+      expect(out[1]!.err).toMatchObject({ reason: 'unregistered_device' });
+      // Sending a malformed or unknown-field message again never helps: it is rejected, recorded and acknowledged.
+      expect(out[2]).toMatchObject({ err: null, result: { status: 'rejected', reason: 'malformed_json' } });
+      expect(out[3]).toMatchObject({ err: null, result: { status: 'rejected', reason: 'unknown_field' } });
+      // Without a sender waiting (the external broker, serial), a future timestamp is a recorded rejection.
+      expect(out[4]).toMatchObject({ err: null, result: { status: 'rejected', reason: 'future_timestamp' } });
+      expect(counter('gateway_refused_total', { reason: 'future_timestamp' })).toBe(1);
+      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'refused' })).toBe(2);
+      expect(counter('gateway_rejections_total', { reason: 'future_timestamp' })).toBe(2);
+      expect(
+        read
+          .rejections()
+          .map((r) => r.reason)
+          .sort(),
+      ).toEqual(
+        [
+          'future_timestamp',
+          'future_timestamp',
+          'malformed_json',
+          'unknown_field',
+          'unregistered_device',
+        ].sort(),
+      );
+    });
+
+    it('counts every rejection but stores a few per device and reason a minute, with the count of the rest', async () => {
+      const { stage, read, counter, db } = open({ ingest: { rejectionSamplePerMinute: 3 } });
+      await Promise.all(Array.from({ length: 50 }, () => stage.ingest(mqttMsg('rg-1', '{"rainTips":'))));
+      await Promise.all(Array.from({ length: 20 }, () => stage.ingest(mqttMsg('rg-2', '{"rainTips":'))));
+      // The next minute starts a new sample.
+      await Promise.all(
+        Array.from({ length: 5 }, () => stage.ingest(mqttMsg('rg-1', '{"rainTips":', NOW + 60_000))),
+      );
+      expect(counter('gateway_rejections_total', { reason: 'malformed_json' })).toBe(75);
+      const rows = db
+        .prepare('SELECT device_id AS d, suppressed AS s, at FROM rejections ORDER BY id')
+        .all() as Array<{ d: string; s: number; at: number }>;
+      expect(rows.map((r) => `${r.d}:${r.s}`)).toEqual([
+        'rg-1:0',
+        'rg-1:0',
+        'rg-1:47',
+        'rg-2:0',
+        'rg-2:0',
+        'rg-2:17',
+        'rg-1:0',
+        'rg-1:0',
+        'rg-1:2',
+      ]);
+      expect(read.rejections()).toHaveLength(9);
+    });
+
+    it('keeps the rejection table at its row cap as rows are added', async () => {
+      const { stage, db } = open({
+        ingest: { rejectionSamplePerMinute: 1000 },
+        stage: { rejectionsKept: 20 },
+      });
+      for (let i = 0; i < 10; i++)
+        await Promise.all(Array.from({ length: 30 }, () => stage.ingest(mqttMsg('rg-1', '{"rainTips":'))));
+      const n = (db.prepare('SELECT count(*) AS n FROM rejections').get() as { n: number }).n;
+      expect(n).toBeLessThanOrEqual(20 + 2);
+    });
+
+    it('rejects a rain-gauge counter that rose faster than the gauge can count, and takes the next plausible one', async () => {
+      const { stage, read } = open();
+      const at = (ms: number, tips: number) => mqttMsg('rg-1', { ts: NOW - 600_000 + ms, rainTips: tips });
+      expect(await stage.ingest(at(0, 100))).toMatchObject({ status: 'stored' });
+      // 32,438,300 tips (324,383 in) in 0.7 s.
+      const jump = await stage.ingest(at(700, 100 + 32_438_300));
+      expect(jump).toMatchObject({ status: 'rejected', reason: 'implausible_rate' });
+      expect((jump as { detail: string }).detail).toMatch(
+        /rose by 32438300 tips in 0.7 s .* more than 34 tips a minute/,
+      );
+      // 30 tips within the minute and a reboot (a drop) are plausible; so are 300 tips over 10 minutes.
+      expect(await stage.ingest(at(30_000, 130))).toMatchObject({ status: 'stored' });
+      expect(await stage.ingest(at(40_000, 2))).toMatchObject({ status: 'stored' });
+      expect(await stage.ingest(at(640_000, 302))).toMatchObject({ status: 'stored' });
+      expect(await stage.ingest(at(650_000, 400))).toMatchObject({
+        status: 'rejected',
+        reason: 'implausible_rate',
+      });
+      expect(read.readings("device_id = 'rg-1'")).toBe(4);
+    });
+
+    it('applies the future-time rule and the counter bound to imported readings too', async () => {
+      const { stage, read } = open();
+      const imported = (ts: number, tips: number, seq: number) => ({
+        siteId: SITE,
+        deviceId: 'rg-1',
+        deviceKind: 'rain-gauge' as const,
+        ts,
+        seq,
+        receivedAt: NOW,
+        transport: 'import' as const,
+        values: { rainTips: tips },
+      });
+      const out = await stage.ingestReadings([
+        imported(NOW - 120_000, 0, 0),
+        imported(NOW - 60_000, 1, 1),
+        imported(NOW - 59_000, 5000, 2),
+        imported(Date.parse('2062-01-01T00:00:00Z'), 2, 3),
+      ]);
+      expect(out).toEqual({
+        stored: 2,
+        duplicates: 0,
+        rejected: 2,
+        rejectedByReason: { implausible_rate: 1, future_timestamp: 1 },
+      });
+      expect(read.readings()).toBe(2);
+      expect(
+        read
+          .rejections()
+          .map((r) => r.reason)
+          .sort(),
+      ).toEqual(['future_timestamp', 'implausible_rate']);
     });
   });
 

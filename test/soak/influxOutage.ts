@@ -33,7 +33,7 @@ const backlog = async () => {
   };
   return h.components.find((c) => c.name === 'influxdb')?.backlog ?? 0;
 };
-const c = await mqtt.connectAsync(gw.mqtt, { username: 'soak/d1', password: 'soak' });
+const c = await mqtt.connectAsync(gw.mqtt, { clientId: 'soak/d1', username: 'soak/d1', password: 'soak' });
 let seq = 0;
 let acked = 0;
 const start = Date.now() - 3_600_000;

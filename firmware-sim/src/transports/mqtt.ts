@@ -38,7 +38,7 @@ export class MqttDeviceLink {
   /** Connects (resolves on the first CONNACK, or rejects on a refused login or after `timeoutMs`). */
   connect(timeoutMs = 10_000): Promise<void> {
     const client = mqtt.connect(this.o.url, {
-      clientId: `sim-${this.siteId}-${this.deviceId}`,
+      clientId: `${this.siteId}/${this.deviceId}`,
       username: this.login.username,
       password: this.login.password,
       clean: true,

@@ -2,6 +2,7 @@
  * People's commands: acknowledge, resolve with a note, extend by an engineer's letter, and record an
  * inspection. Each is checked, then runs as one unit of work; refusals are `AlertError`s with a code.
  */
+import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { allowsExtension, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { type AlertDto, INSPECTION_KINDS, type InspectionDto, toIso } from './dto.ts';
@@ -14,8 +15,22 @@ import type { AlertRow, ExtensionInput, InspectionInput } from './types.ts';
 import { ulid } from './ulid.ts';
 import type { UnitOfWork } from './unit.ts';
 
+const DAY_MS = 86_400_000;
+
 /** Future inspections are refused beyond this clock skew. */
 const INSPECTION_FUTURE_SLACK_MS = 5 * 60_000;
+/**
+ * How far back an inspection may be recorded: five years (records kept on paper, entered late), and never
+ * before 2000-01-01, the earliest source time the gateway takes from a device (a date before it is a
+ * clock never set, or a typing error).
+ */
+export const INSPECTION_MAX_AGE_MS = 5 * 365 * DAY_MS;
+/**
+ * How far an engineer's letter may move a deadline: at most a year after the deadline the rule set. The
+ * law's extensions are for engineering delays (a part on order, a season to wait for a repair), not open
+ * ended.
+ */
+export const EXTENSION_MAX_MS = 365 * DAY_MS;
 
 export interface CommandsOptions {
   unit: UnitOfWork;
@@ -74,6 +89,12 @@ export class Commands {
           'BAD_EXTENSION',
           `an extension must move the deadline later than ${toIso(due)}, not to ${toIso(ext.newDueAt)}`,
         );
+      const latest = (row.original_due_at ?? due) + EXTENSION_MAX_MS;
+      if (ext.newDueAt > latest)
+        throw new AlertError(
+          'BAD_EXTENSION',
+          `an extension may move the deadline at most a year after the one the rule set: to ${toIso(latest)} at the latest, not ${toIso(ext.newDueAt)}`,
+        );
       this.o.lifecycle.extend(u, { ...row, due_at: due }, actor, ext);
     });
   }
@@ -97,6 +118,12 @@ export class Commands {
       throw new AlertError(
         'BAD_INSPECTION',
         `an inspection cannot be recorded in the future (${toIso(input.at)})`,
+      );
+    const earliest = Math.max(MIN_SOURCE_TS, now - INSPECTION_MAX_AGE_MS);
+    if (input.at < earliest)
+      throw new AlertError(
+        'BAD_INSPECTION',
+        `an inspection can be recorded for the last five years, from ${toIso(earliest)}, not ${toIso(input.at)}`,
       );
     return unit.run(now, (u) => {
       const id = `insp-${ulid(u.now)}`;

@@ -12,6 +12,7 @@ import type { EvidenceLog } from '../evidence/log.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
+import { ClockWatch } from './clock.ts';
 import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
 import { Lifecycle } from './lifecycle.ts';
@@ -41,6 +42,8 @@ export interface ComplianceEngineOptions {
   tickIntervalMs?: number;
   /** The evidence log every history entry, inspection, extension and storm record is appended to. */
   evidence: EvidenceLog;
+  /** The monotonic clock the wall clock is watched against while the scheduler runs (performance.now). */
+  monotonic?: () => number;
 }
 
 export class ComplianceEngine {
@@ -52,17 +55,27 @@ export class ComplianceEngine {
   private readonly commands: Commands;
   private readonly queries: Queries;
   private readonly scheduler: Scheduler;
+  private readonly clock: ClockWatch;
 
   constructor(opts: ComplianceEngineOptions) {
     const { db, config, log } = opts;
-    this.now = opts.now;
+    this.clock = new ClockWatch({
+      wall: opts.now,
+      monotonic: opts.monotonic ?? (() => performance.now()),
+      log,
+      metrics: opts.metrics,
+      onChange: () => this.scheduler.clockChanged(),
+    });
+    // While the scheduler runs, the engine's time is the watched clock's; stopped (tests driving the
+    // engine by hand, tools), the wall clock as given.
+    this.now = () => (this.scheduler.started ? this.clock.now() : opts.now());
     const stores = openAlertStores(db, opts.evidence);
     this.m = engineMetrics(opts.metrics, () => (db.open ? stores.alerts.openCounts() : undefined));
     const reminderHours = [...new Set(config.notify.reminderHours)].sort((a, b) => b - a);
     this.scheduler = new Scheduler({
       tick: (now) => this.tick(now),
       nextTimerAt: () => (db.open ? stores.timers.nextAt() : null),
-      now: opts.now,
+      now: () => this.clock.now(),
       tickIntervalMs: opts.tickIntervalMs ?? 60_000,
       log,
     });
@@ -79,7 +92,7 @@ export class ComplianceEngine {
       onTimers: (earliest) => this.scheduler.wake(earliest),
     });
     const lifecycle = new Lifecycle(stores, this.unit, this.m, reminderHours);
-    this.queries = new Queries(stores, opts.now);
+    this.queries = new Queries(stores, this.now);
     this.rules = new RuleRunner({
       config,
       evaluatorsFor: opts.evaluatorsFor,
@@ -91,7 +104,7 @@ export class ComplianceEngine {
       log,
     });
     this.deadlines = new Deadlines(stores, this.unit, this.m);
-    this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: opts.now });
+    this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: this.now });
   }
 
   // ---------------------------------------------------------------- inputs
@@ -142,6 +155,12 @@ export class ComplianceEngine {
 
   stop(): void {
     this.scheduler.stop();
+  }
+
+  /** The engine's clock for /api/health: in step with the monotonic clock, or a jump. */
+  clockHealth() {
+    if (this.scheduler.started) this.clock.now();
+    return this.clock.health();
   }
 
   // ---------------------------------------------------------------- people's actions

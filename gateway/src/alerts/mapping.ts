@@ -10,7 +10,13 @@ import {
 } from './dto.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
 
-export function alertDto(r: AlertRow, history: HistoryRow[], now: number): AlertDto {
+/**
+ * An alert's DTO. `history` is its rows, or a function that reads them: then the DTO's `history` is read
+ * (once) only when something reads it, so building the DTO of an alert with a long history costs no more
+ * than that of a new one. The function must return the history as it was when the DTO was built (e.g.
+ * the rows up to the chain's head at that time: the history is append-only).
+ */
+export function alertDto(r: AlertRow, history: HistoryRow[] | (() => HistoryRow[]), now: number): AlertDto {
   const dto: AlertDto = {
     id: r.id,
     rule: r.rule,
@@ -21,8 +27,9 @@ export function alertDto(r: AlertRow, history: HistoryRow[], now: number): Alert
     dueAt: r.due_at === null ? null : toIso(r.due_at),
     message: r.message,
     evidence: JSON.parse(r.evidence) as Evidence,
-    history: history.map(historyEntry),
+    history: typeof history === 'function' ? [] : history.map(historyEntry),
   };
+  if (typeof history === 'function') lazyHistory(dto, history);
   if (r.device_id !== null) dto.deviceId = r.device_id;
   if (r.original_due_at !== null) dto.originalDueAt = toIso(r.original_due_at);
   if (r.acknowledged_at !== null) dto.acknowledgedAt = toIso(r.acknowledged_at);
@@ -49,6 +56,22 @@ function logged(r: { log_idx?: number | null; leaf?: Buffer | null }): {
   if (r.log_idx !== null && r.log_idx !== undefined) out.logIndex = r.log_idx;
   if (r.leaf) out.leafHash = r.leaf.toString('base64');
   return out;
+}
+
+/** Makes `dto.history` an enumerable property that reads and maps the rows on first access, then keeps them. */
+function lazyHistory(dto: AlertDto, load: () => HistoryRow[]): void {
+  let entries: AlertHistoryEntry[] | undefined;
+  Object.defineProperty(dto, 'history', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      entries ??= load().map(historyEntry);
+      return entries;
+    },
+    set: (v: AlertHistoryEntry[]) => {
+      entries = v;
+    },
+  });
 }
 
 function historyEntry(h: HistoryRow): AlertHistoryEntry {

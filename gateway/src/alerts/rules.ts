@@ -180,6 +180,7 @@ export class RuleRunner {
       const prev = states.get(u.staged, rule, ctx);
       const out = rule.evaluator.evaluate(prev, input, ctx);
       if (out.state !== prev) u.staged.set(states.keyOf(rule), { rule, state: out.state });
+      if (out.wakeAt !== undefined) u.armed(out.wakeAt);
       return out.effects;
     } catch (err) {
       m.ruleErrors.inc({ rule: rule.stateKey });

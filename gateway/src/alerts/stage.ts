@@ -9,7 +9,7 @@
  * past it: the next batch, or the next minute's retry, evaluates from the cursor again, in order, so no
  * reading is skipped. Evaluators ignore a reading they have seen, so a repeated one changes nothing.
  */
-import type { Log, Stage } from '../pipeline.ts';
+import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import { Cursor } from '../store/cursor.ts';
 import type { ReadingStore, StoredReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
@@ -62,10 +62,10 @@ export class RulesStage implements Stage {
 
   async start(): Promise<void> {
     if (this.evaluatedUpTo === undefined) {
-      // A new store (or one from before the cursor existed): the rules start at the head.
+      // A new store (or one from before the cursor existed): the rules start at the head. The cursor is
+      // saved with the next commit if the store cannot take it now (a full disk).
       this.evaluatedUpTo = this.o.readings.head().id;
-      this.cursor.write(this.evaluatedUpTo);
-      this.savedUpTo = this.evaluatedUpTo;
+      this.saveCursor('cannot save the rules cursor at start');
     }
     this.running = true;
     // Readings committed but not yet evaluated when the gateway last stopped are evaluated now.
@@ -78,21 +78,33 @@ export class RulesStage implements Stage {
     if (this.retry) clearTimeout(this.retry);
     this.retry = undefined;
     this.o.engine.stop();
-    if (this.evaluatedUpTo !== undefined && this.o.db.open && this.evaluatedUpTo !== this.savedUpTo) {
+    if (this.o.db.open)
+      this.saveCursor('cannot save the rules cursor at stop; evaluation repeats from the last saved one');
+  }
+
+  private saveCursor(what: string): void {
+    if (this.evaluatedUpTo === undefined || this.evaluatedUpTo === this.savedUpTo) return;
+    try {
       this.cursor.write(this.evaluatedUpTo);
       this.savedUpTo = this.evaluatedUpTo;
+    } catch (e) {
+      // A read-only store: the readings after the saved cursor are evaluated again later (repeats change nothing).
+      this.o.log.error({ err: (e as Error).message }, what);
     }
   }
 
-  health() {
-    return this.behind === undefined
-      ? { name: this.name, ok: true, evaluatedUpTo: this.evaluatedUpTo ?? 0 }
-      : {
-          name: this.name,
-          ok: false,
-          detail: `readings after ${this.evaluatedUpTo ?? 0} are not evaluated yet: ${this.behind}`,
-          evaluatedUpTo: this.evaluatedUpTo ?? 0,
-        };
+  /** The rules' position, and the engine's clock (`clock.ts`). */
+  health(): ComponentHealth[] {
+    const rules: ComponentHealth =
+      this.behind === undefined
+        ? { name: this.name, ok: true, evaluatedUpTo: this.evaluatedUpTo ?? 0 }
+        : {
+            name: this.name,
+            ok: false,
+            detail: `readings after ${this.evaluatedUpTo ?? 0} are not evaluated yet: ${this.behind}`,
+            evaluatedUpTo: this.evaluatedUpTo ?? 0,
+          };
+    return [rules, this.o.engine.clockHealth()];
   }
 
   /** Evaluates readings after the cursor, in id order, until none are left or one batch fails. */
@@ -105,7 +117,7 @@ export class RulesStage implements Stage {
       if (!this.evaluate(batch)) return;
       caughtUp += batch.length;
       // Saved now: a catch-up may run without a group commit to carry the cursor.
-      this.inTransaction();
+      this.saveCursor('cannot save the rules cursor after a catch-up');
     }
     if (caughtUp > 0) this.o.log.info({ readings: caughtUp }, 'evaluated readings the rules had not seen');
   }

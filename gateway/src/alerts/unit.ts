@@ -4,7 +4,8 @@
  * state cache) and live listeners see it only after the commit. Within one transaction, the updates to
  * an alert become one `updated` history row (the due time before them, the content after) and one live
  * event; each changed alert's DTO, for live events and notification payloads, is built once, as the
- * transaction leaves it.
+ * transaction leaves it, its history read only by what reads it (so a transaction costs the same however
+ * long the history of the alert it changes).
  */
 
 import type { EvidenceLog } from '../evidence/log.ts';
@@ -73,7 +74,7 @@ export class Unit {
     readonly live: boolean,
   ) {}
 
-  /** Timers were armed to fire at `at`: the scheduler wakes for the earliest after the commit. */
+  /** Timers were armed (or an evaluator waits) for `at`: the scheduler wakes for the earliest after the commit. */
   armed(at: number): void {
     this.earliestTimer = Math.min(this.earliestTimer, at);
   }
@@ -234,10 +235,16 @@ export class UnitOfWork {
   private finish(u: Unit): void {
     const { stores, db } = this.o;
     this.flushUpdates(u);
+    // Each DTO's history is read only when something reads it (a notification's payload, a subscriber of
+    // the live feed, a command's answer), as it is at the end of this transaction: up to the chain's head.
+    const headSeq = stores.chains.chainHead('alert_history')?.seq ?? 0;
     for (const id of u.touched) {
       const row = stores.alerts.byId(id);
       if (!row) throw new AlertError('NOT_FOUND', `no alert "${id}"`);
-      u.dtos.set(id, alertDto(row, stores.history.of(id), u.now));
+      u.dtos.set(
+        id,
+        alertDto(row, () => stores.history.upTo(id, headSeq), u.now),
+      );
     }
     for (const n of u.outbox)
       recordNotificationEvent(db, {

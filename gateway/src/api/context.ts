@@ -31,6 +31,8 @@ export interface ApiContext {
   readings: ReadingStore;
   devices: { deviceState(siteId: string, deviceId: string): DeviceStateRow | undefined };
   health(): HealthReport;
+  /** Why the store is read-only (a full disk), or undefined while it takes writes. */
+  storeReadOnly(): string | undefined;
   metrics: Registry;
   events: EventHub;
   now(): number;

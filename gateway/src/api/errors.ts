@@ -7,6 +7,8 @@ export const API_ERRORS = {
   CONFLICT: { status: 409, message: 'the request conflicts with the current state' },
   TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'too many failed attempts: wait and try again' },
+  READ_ONLY: { status: 503, message: 'the store is read-only: nothing can be saved now' },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
@@ -15,6 +17,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message?: string,
+    /** Seconds a client should wait before trying again (sent as Retry-After). */
+    readonly retryAfterSec?: number,
   ) {
     super(message ?? API_ERRORS[code].message);
     this.status = API_ERRORS[code].status;

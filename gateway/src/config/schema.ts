@@ -22,6 +22,13 @@ export const deviceSchema = z
     ...mergeParams(RULE_MODULES, 'device'),
     /** MQTT login: username (default `siteId/deviceId`) and a password hash made by `npm run hash-password`. */
     username: z.string().min(1).optional(),
+    /**
+     * MQTT client ids this device may use besides its own `siteId/deviceId` (a trailing `*` matches any
+     * rest); each is the device's alone: no other login may use it.
+     */
+    clientIds: z.array(z.string().min(1).max(200)).default([]),
+    /** Rain gauges: the most tips a minute the gauge can count (default from ingest.maxRainInPerHour). */
+    maxTipsPerMinute: z.number().positive().optional(),
     passwordHash: z
       .string()
       .regex(
@@ -91,7 +98,10 @@ export const configSchema = z
         port: z.number().int().min(0).max(65535).default(8080),
         host: z.string().default('0.0.0.0'),
         tls: tlsSchema.optional(),
-        /** Require a viewer token for reads too (writes always need one). */
+        /**
+         * Require a viewer token for reads too (writes always need one): every /api read, /metrics and the
+         * details of /api/health (which answers an unauthenticated liveness probe with its status only).
+         */
         authenticateReads: z.boolean().default(false),
       })
       .prefault({}),
@@ -102,6 +112,21 @@ export const configSchema = z
         host: z.string().default('0.0.0.0'),
         allowAnonymous: z.boolean().default(false),
         tls: tlsSchema.extend({ port: z.number().int().min(0).max(65535).default(8883) }).optional(),
+        /** The plain (non-TLS) listener on `port`; set false to accept logins over TLS only. */
+        plaintext: z.boolean().default(true),
+        /**
+         * The largest MQTT packet the embedded broker reads, checked from its length header before any of
+         * it is buffered or the client has logged in (default ingest.maxPayloadBytes + 4096).
+         */
+        maxPacketBytes: z.number().int().min(1024).optional(),
+        /** A connection whose CONNECT has not arrived this many seconds after it opened is closed. */
+        loginTimeoutSeconds: z.number().positive().max(600).default(5),
+        /** At most this many connections at once with one login (device or user account). */
+        maxConnectionsPerLogin: z.number().int().positive().default(4),
+        /** At most this many persistent sessions (clean=false client ids) per login. */
+        maxSessionsPerLogin: z.number().int().positive().default(4),
+        /** At most this many messages queued for a persistent session while it is away; more are dropped. */
+        maxQueuedPerSession: z.number().int().positive().default(1000),
         /** An external broker instead of the embedded one, e.g. mqtt://broker:1883 or mqtts://... */
         url: z.string().optional(),
         clientId: z.string().optional(),
@@ -142,9 +167,19 @@ export const configSchema = z
       .strictObject({
         maxPayloadBytes: z.number().int().positive().default(4096),
         maxFutureSeconds: z.number().positive().default(300),
-        /** Per-device token bucket: sustained messages per second and burst. */
+        /**
+         * Per-device token bucket: sustained messages per second and burst. Beyond it a device is slowed
+         * down (its QoS 1 acknowledgements wait for a token); QoS 0 beyond it is dropped and counted.
+         */
         deviceRatePerSec: z.number().positive().default(50),
         deviceBurst: z.number().positive().default(500),
+        /**
+         * The heaviest rain a gauge is believed to count, inches an hour: a counter jump implying more since
+         * the device's previous reading is rejected. Gives each gauge's default maxTipsPerMinute.
+         */
+        maxRainInPerHour: z.number().positive().default(20),
+        /** Rejections stored per device and reason each minute; the rest are counted, not stored. */
+        rejectionSamplePerMinute: z.number().int().min(1).default(5),
         /** Two messages with the same `seq` within this many seconds of source time are one delivery. */
         seqDedupWindowSec: z.number().positive().default(600),
       })
@@ -153,7 +188,15 @@ export const configSchema = z
       .strictObject({
         /** Readings older than this are pruned (alerts, inspections and reports are kept). 0 keeps all. */
         retentionDays: z.number().min(0).default(730),
+        /** At most this many rejection rows are kept (each at most about 1 KB); the oldest go first. */
         rejectionsKept: z.number().int().positive().default(1000),
+        /** Rejections older than this are pruned. */
+        rejectionRetentionDays: z.number().positive().default(30),
+        /**
+         * Below this much free space in the data directory the store turns read-only (health red, QoS 1
+         * data refused unacknowledged) until space returns.
+         */
+        minFreeMb: z.number().min(0).default(16),
         /**
          * `normal` (default): a commit survives a killed or crashed process (WAL); `full`: every commit is
          * also fsynced, so it survives a power loss too, at a cost in throughput.
@@ -226,6 +269,12 @@ export const configSchema = z
         devIds.add(d.id);
       });
     });
+    if (!c.mqtt.plaintext && !c.mqtt.tls && c.mqtt.url === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mqtt', 'plaintext'],
+        message: 'with the plain listener off the embedded broker needs mqtt.tls',
+      });
     if (c.influx.url !== undefined && c.influx.bucket === undefined && c.influx.db === undefined)
       ctx.addIssue({
         code: 'custom',

@@ -18,6 +18,7 @@
  *     coupler, stop) are a person handling the gauge, not rain.
  */
 import { splitLines } from './csv.ts';
+import { runSliced, type Stepped, yieldToLoop } from './steps.ts';
 import {
   type ParseMeta,
   type ParseOptions,
@@ -251,6 +252,20 @@ export function applyQuirks(raw: RawParse, o: ResolvedOptions): ParseResult {
       ...(raw.firstRowTs !== undefined ? { firstRowTs: raw.firstRowTs } : {}),
     },
   };
+}
+
+/** parseWithQuirks with a row reader that pauses, giving the event loop back between slices. */
+export async function parseWithQuirksSliced(
+  text: string,
+  opts: ParseOptions,
+  rowSteps: (lines: string[], o: ResolvedOptions) => Stepped<RawParse>,
+): Promise<ParseResult> {
+  const o = resolveParseOptions(opts);
+  const lines = splitLines(text);
+  await yieldToLoop();
+  const raw = await runSliced(rowSteps(lines, o));
+  await yieldToLoop();
+  return applyQuirks(raw, o);
 }
 
 /** A whole file through one format's row reader, then the quirk steps. */

@@ -17,13 +17,20 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Reading } from '../../../shared/src/telemetry.ts';
-import { parseLoggerFile } from './formats/index.ts';
-import { tipsToReadings } from './toReadings.ts';
+import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
+import { parseLoggerFileSliced } from './formats/index.ts';
+import { yieldToLoop } from './steps.ts';
+import { readingChunks } from './toReadings.ts';
 import type { LoggerFormat, ParseMeta, ParseOptions, SkipKind, SkippedRow } from './types.ts';
 
 export interface ReadingSink {
-  ingestReadings(readings: Reading[]): Promise<{ stored: number; duplicates: number }>;
+  ingestReadings(readings: Reading[]): Promise<{
+    stored: number;
+    duplicates: number;
+    /** Readings the sink refused (a time ahead of its clock, an impossible counter jump), by reason. */
+    rejected?: number;
+    rejectedByReason?: Partial<Record<RejectReason, number>>;
+  }>;
 }
 
 export interface ImportOptions extends Omit<ParseOptions, 'format'> {
@@ -40,7 +47,11 @@ export interface ImportOptions extends Omit<ParseOptions, 'format'> {
    * not given (a device's first file), false otherwise (the previous file's last reading is the base).
    */
   baseline?: boolean;
-  /** Readings per sink call (default 500). */
+  /**
+   * Readings per sink call. Each call is stored and evaluated in one go and the event loop gets its turn
+   * between calls; by default the size adapts so that one call takes about SINK_CALL_MS, so a large file
+   * never holds the gateway up for long.
+   */
   chunkSize?: number;
   now?: () => number;
 }
@@ -76,11 +87,24 @@ export interface ImportSummary {
   readings: number;
   stored: number;
   duplicates: number;
+  /** Readings refused by the gateway (a source time ahead of its clock, an impossible counter jump). */
+  rejected: number;
+  rejectedByReason: Partial<Record<RejectReason, number>>;
   /** Counter after the last reading: pass it as startCount when importing this device's next file. */
   endCount: number;
   /** seq after the last reading: pass it as startSeq when importing this device's next file. */
   nextSeq: number;
   meta: ParseMeta;
+}
+
+/** How long one sink call (store and evaluate) should take, at most about. */
+const SINK_CALL_MS = 15;
+
+/** The next chunk's size: halved after a slow call, doubled after a quick one (1 to 2000). */
+function nextSize(size: number, ms: number): number {
+  if (ms > SINK_CALL_MS) return Math.max(1, Math.floor(size / 2));
+  if (ms < SINK_CALL_MS / 4) return Math.min(2000, size * 2);
+  return size;
 }
 
 export async function importFile(
@@ -98,10 +122,11 @@ export async function importText(
   opts: ImportOptions,
   sink: ReadingSink,
 ): Promise<ImportSummary> {
-  const { siteId, deviceId, startCount, startSeq, baseline, chunkSize = 500, now, ...parseOpts } = opts;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1)
+  const { siteId, deviceId, startCount, startSeq, baseline, chunkSize, now, ...parseOpts } = opts;
+  if (chunkSize !== undefined && (!Number.isInteger(chunkSize) || chunkSize < 1))
     throw new RangeError('chunkSize must be an integer >= 1');
-  const parsed = parseLoggerFile(text, parseOpts);
+  let size = chunkSize ?? 50;
+  const parsed = await parseLoggerFileSliced(text, parseOpts);
   const firstTs = parsed.tips[0]?.ts;
   const fileStart = parsed.meta.firstRowTs;
   const baselineTs =
@@ -110,26 +135,46 @@ export async function importText(
         ? fileStart
         : firstTs - 1000
       : undefined;
-  const readings = tipsToReadings(parsed.tips, {
-    siteId,
-    deviceId,
-    ...(baselineTs !== undefined ? { baselineTs } : {}),
-    ...(startCount !== undefined ? { startCount } : {}),
-    ...(startSeq !== undefined ? { startSeq } : {}),
-    ...(now !== undefined ? { now } : {}),
-  });
+  const chunks = readingChunks(
+    parsed.tips,
+    {
+      siteId,
+      deviceId,
+      ...(baselineTs !== undefined ? { baselineTs } : {}),
+      ...(startCount !== undefined ? { startCount } : {}),
+      ...(startSeq !== undefined ? { startSeq } : {}),
+      ...(now !== undefined ? { now } : {}),
+    },
+    () => size,
+  );
 
+  // One reading per distinct tip time, and the baseline.
+  let total = baselineTs !== undefined ? 1 : 0;
+  for (let k = 0; k < parsed.tips.length; k++)
+    if (k === 0 || parsed.tips[k]!.ts !== parsed.tips[k - 1]!.ts) total++;
+  let made = 0;
+  let endCount: number | undefined;
   let stored = 0;
   let duplicates = 0;
-  for (let i = 0; i < readings.length; i += chunkSize) {
-    const chunk = readings.slice(i, i + chunkSize);
+  let rejected = 0;
+  const rejectedByReason: Partial<Record<RejectReason, number>> = {};
+  for (const chunk of chunks) {
+    const i = made;
+    made += chunk.length;
+    endCount = chunk.at(-1)?.values.rainTips;
     try {
+      await yieldToLoop();
+      const started = performance.now();
       const r = await sink.ingestReadings(chunk);
+      if (chunkSize === undefined) size = nextSize(size, performance.now() - started);
       stored += r.stored;
       duplicates += r.duplicates;
+      rejected += r.rejected ?? 0;
+      for (const [k, n] of Object.entries(r.rejectedByReason ?? {}))
+        rejectedByReason[k as RejectReason] = (rejectedByReason[k as RejectReason] ?? 0) + (n ?? 0);
     } catch (err) {
       throw new Error(
-        `${basename(path)}: the sink failed at reading ${i} of ${readings.length} (${stored} stored so far; importing the file again is safe): ${(err as Error).message}`,
+        `${basename(path)}: the sink failed at reading ${i} of ${total} (${stored} stored so far; importing the file again is safe): ${(err as Error).message}`,
         { cause: err },
       );
     }
@@ -164,11 +209,13 @@ export async function importText(
           totalIn: Math.round(((parsed.tips.length * tipMm) / 25.4) * 10000) / 10000,
         }
       : {}),
-    readings: readings.length,
+    readings: made,
     stored,
     duplicates,
-    endCount: readings.at(-1)?.values.rainTips ?? startCount ?? 0,
-    nextSeq: (startSeq ?? 0) + readings.length,
+    rejected,
+    rejectedByReason,
+    endCount: endCount ?? startCount ?? 0,
+    nextSeq: (startSeq ?? 0) + made,
     meta: parsed.meta,
   };
 }

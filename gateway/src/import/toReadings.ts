@@ -25,13 +25,26 @@ export interface TipsToReadingsOptions {
 
 /** Tips must be in time order (as the parsers return them); throws otherwise. */
 export function tipsToReadings(tips: readonly Tip[], opts: TipsToReadingsOptions): Reading[] {
+  return [...readingChunks(tips, opts, () => Number.POSITIVE_INFINITY)].flat();
+}
+
+/**
+ * The same readings, `size()` at a time (asked before each chunk), made as they are asked for: a large
+ * file's readings are never all in memory at once.
+ */
+export function* readingChunks(
+  tips: readonly Tip[],
+  opts: TipsToReadingsOptions,
+  size: () => number,
+): Generator<Reading[], void, void> {
   const startCount = opts.startCount ?? 0;
   const startSeq = opts.startSeq ?? 0;
   if (!Number.isInteger(startCount) || startCount < 0)
     throw new RangeError('startCount must be an integer >= 0');
   if (!Number.isInteger(startSeq) || startSeq < 0) throw new RangeError('startSeq must be an integer >= 0');
   const receivedAt = (opts.now ?? Date.now)();
-  const readings: Reading[] = [];
+  let readings: Reading[] = [];
+  let made = 0;
   let count = startCount;
   let prevTs = Number.NEGATIVE_INFINITY;
   const base = (ts: number): Reading => ({
@@ -49,6 +62,7 @@ export function tipsToReadings(tips: readonly Tip[], opts: TipsToReadingsOptions
     if (first !== undefined && opts.baselineTs >= first.ts)
       throw new RangeError('baselineTs must be earlier than the first tip');
     readings.push(base(opts.baselineTs));
+    made++;
     prevTs = opts.baselineTs;
   }
   for (let i = 0; i < tips.length; ) {
@@ -62,13 +76,17 @@ export function tipsToReadings(tips: readonly Tip[], opts: TipsToReadingsOptions
       deviceId: opts.deviceId,
       deviceKind: 'rain-gauge',
       ts,
-      seq: startSeq + readings.length,
+      seq: startSeq + made++,
       receivedAt,
       transport: 'import',
       values: { rainTips: count },
     });
     prevTs = ts;
     i = j;
+    if (readings.length >= size()) {
+      yield readings;
+      readings = [];
+    }
   }
-  return readings;
+  if (readings.length) yield readings;
 }

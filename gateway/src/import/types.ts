@@ -148,3 +148,18 @@ export function resolveParseOptions(opts: ParseOptions = {}): ResolvedOptions {
     );
   return r.data;
 }
+
+/**
+ * The most tips one file may hold: a 4 MiB upload of absurd rain amounts would otherwise be millions of
+ * tips in memory. Larger records are imported in parts.
+ */
+export const MAX_TIPS_PER_FILE = 500_000;
+
+/** Adds `k` tips at `ts` from `line`; refuses a file that goes past MAX_TIPS_PER_FILE. */
+export function pushTips(tips: Tip[], k: number, ts: number, line: number): void {
+  if (tips.length + k > MAX_TIPS_PER_FILE)
+    throw new ImportFormatError(
+      `line ${line}: the file holds more than ${MAX_TIPS_PER_FILE} tips; split it and import the parts in order`,
+    );
+  for (let t = 0; t < k; t++) tips.push({ ts, line });
+}

@@ -4,17 +4,26 @@
  * only. A failed commit tells every message of it the error instead; nothing of it is acknowledged.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import type { IngestResult, Log } from '../pipeline.ts';
+import { type IngestResult, type Log, RefusedError } from '../pipeline.ts';
 import type { ReadingStore, RejectionRecord, StoredReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
+import type { WriteGate } from '../store/writeGate.ts';
 import type { IngestMetrics } from './metrics.ts';
+import type { SampleWindow } from './rejectionSampler.ts';
 
 /** Told the outcome once it is committed (or that the commit failed). */
 export type Settle = (err: Error | null, result?: IngestResult) => void;
 
 export type Pending =
   | { kind: 'reading'; reading: Reading; settle: Settle }
-  | { kind: 'rejection'; rec: RejectionRecord; settle: Settle };
+  | {
+      kind: 'rejection';
+      rec: RejectionRecord;
+      /** Its sample window; `store` false counts it onto the window's stored row instead of a row of its own. */
+      window?: SampleWindow;
+      store: boolean;
+      settle: Settle;
+    };
 
 export interface GroupCommitOptions {
   db: Db;
@@ -29,6 +38,12 @@ export interface GroupCommitOptions {
   applied: (stored: StoredReading[]) => void;
   /** A reading whose commit failed: it was not stored, and may come again. */
   rolledBack: (reading: Reading) => void;
+  /** A commit failed: the sample windows' row ids may not exist. */
+  rejectionsRolledBack?: () => void;
+  /** Whether the store takes writes; while it does not, every batch is refused at once. */
+  gate?: WriteGate;
+  /** The rejection table's row cap, kept as rows are added (default 1000). */
+  rejectionsKept?: number;
 }
 
 export class GroupCommit {
@@ -37,6 +52,7 @@ export class GroupCommit {
   private listeners: Array<(readings: StoredReading[]) => void> = [];
   private readonly maxBatch: number;
   private failure: string | undefined;
+  private rejectionRowsSinceCap = 0;
 
   constructor(private readonly o: GroupCommitOptions) {
     this.maxBatch = o.maxBatch ?? 5000;
@@ -84,10 +100,16 @@ export class GroupCommit {
   private commit(): void {
     const batch = this.pending;
     this.pending = [];
+    const readOnly = this.o.gate?.readOnly;
+    if (readOnly !== undefined) {
+      this.refuseAll(batch, readOnly);
+      return;
+    }
     const started = performance.now();
     const stored: StoredReading[] = [];
     const outcomes: IngestResult[] = new Array(batch.length);
     const { store, metrics: m } = this.o;
+    const touched = new Set<SampleWindow>();
     try {
       this.o.db.transaction(() => {
         let rejections = 0;
@@ -96,8 +118,14 @@ export class GroupCommit {
           for (let i = 0; i < batch.length; i++) {
             const p = batch[i]!;
             if (p.kind === 'rejection') {
-              store.insertRejectionRow(p.rec);
-              rejections++;
+              if (p.store) {
+                const id = store.insertRejectionRow(p.rec);
+                if (p.window) p.window.rowId = id;
+                rejections++;
+              } else if (p.window) {
+                p.window.pending++;
+                touched.add(p.window);
+              }
               outcomes[i] = { status: 'rejected', reason: p.rec.reason, detail: p.rec.detail };
               continue;
             }
@@ -110,15 +138,22 @@ export class GroupCommit {
             outcomes[i] = { status: 'stored', reading: p.reading };
           }
         });
+        for (const w of touched) {
+          if (w.rowId !== undefined) store.addSuppressed(w.rowId, w.pending);
+          w.pending = 0;
+        }
+        this.capRejections(rejections);
         this.o.inTransaction?.();
         m.rows.inc({ table: 'readings' }, stored.length);
         if (rejections) m.rows.inc({ table: 'rejections' }, rejections);
       })();
     } catch (e) {
+      for (const w of touched) w.pending = 0;
       this.failed(batch, e as Error);
       return;
     }
     this.failure = undefined;
+    this.o.gate?.succeeded();
     m.commits.inc();
     m.commitSeconds.observe((performance.now() - started) / 1000);
     this.o.applied(stored);
@@ -138,9 +173,31 @@ export class GroupCommit {
       }
   }
 
+  /** Keeps the rejection table at its row cap, a little at a time rather than at every row. */
+  private capRejections(added: number): void {
+    const keep = this.o.rejectionsKept ?? 1000;
+    this.rejectionRowsSinceCap += added;
+    if (this.rejectionRowsSinceCap < Math.max(1, Math.min(100, keep / 10))) return;
+    this.rejectionRowsSinceCap = 0;
+    this.o.store.capRejections(keep);
+  }
+
+  /** The store is read-only: nothing of the batch is tried, every message is refused with the reason. */
+  private refuseAll(batch: Pending[], reason: string): void {
+    const err = new RefusedError('store_read_only', `local store read-only: ${reason}`);
+    this.o.rejectionsRolledBack?.();
+    this.o.metrics.refused.inc({ reason: 'store_read_only' }, batch.length);
+    for (const p of batch) {
+      if (p.kind === 'reading') this.o.rolledBack(p.reading);
+      p.settle(err);
+    }
+  }
+
   /** The transaction rolled back: the store's chain head is read again and every message is told the error. */
   private failed(batch: Pending[], e: Error): void {
     this.o.store.resyncHead();
+    this.o.rejectionsRolledBack?.();
+    this.o.gate?.failed(e);
     this.failure = e.message;
     const err = new Error(`local store commit failed: ${e.message}`);
     this.o.log.error(

@@ -53,6 +53,7 @@ export function buildInputs(
   } else {
     const embedded = new EmbeddedMqttInput({
       mqtt: config.mqtt,
+      maxPacketBytes: config.mqtt.maxPacketBytes ?? config.ingest.maxPayloadBytes + 4096,
       gatewayId: config.gatewayId,
       registry,
       metrics,

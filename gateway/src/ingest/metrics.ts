@@ -1,4 +1,4 @@
-import type { Counter, Histogram, Registry } from '../metrics.ts';
+import type { Counter, Gauge, Histogram, Registry } from '../metrics.ts';
 
 /** The ingest stage's metrics: messages by transport and outcome, rejections by reason, group commits. */
 export class IngestMetrics {
@@ -7,6 +7,9 @@ export class IngestMetrics {
   readonly commits: Counter;
   readonly rows: Counter;
   readonly commitSeconds: Histogram;
+  readonly refused: Counter;
+  readonly pacedTotal: Counter;
+  readonly paced: Gauge;
   /** One bound counter per transport and outcome: the label key is not built again for every message. */
   private readonly counters = new Map<string, (by?: number) => void>();
 
@@ -15,6 +18,15 @@ export class IngestMetrics {
     this.rejections = metrics.counter('gateway_rejections_total', 'Messages rejected, by reason');
     this.commits = metrics.counter('gateway_store_commits_total', 'Group commits to the local store');
     this.rows = metrics.counter('gateway_store_writes_total', 'Rows written to the local store, by table');
+    this.refused = metrics.counter(
+      'gateway_refused_total',
+      'Messages refused unacknowledged (the sender keeps them), by reason',
+    );
+    this.pacedTotal = metrics.counter(
+      'gateway_rate_paced_total',
+      'Messages held back for their device rate (slowed down, not dropped)',
+    );
+    this.paced = metrics.gauge('gateway_rate_paced_waiting', 'Messages waiting now for their device rate');
     this.commitSeconds = metrics.histogram(
       'gateway_store_commit_seconds',
       'Duration of a group commit',
@@ -22,7 +34,21 @@ export class IngestMetrics {
     );
   }
 
-  /** Counts one message of a transport with its outcome (stored, duplicate, rejected, status, ignored). */
+  /** Counts one rejection by reason (a bound counter per reason, as for count()). */
+  rejected(reason: string): void {
+    const k = `reason/${reason}`;
+    let c = this.counters.get(k);
+    if (!c) {
+      c = this.rejections.bind({ reason });
+      this.counters.set(k, c);
+    }
+    c();
+  }
+
+  /**
+   * Counts one message of a transport with its outcome (stored, duplicate, rejected, refused, dropped,
+   * status, ignored).
+   */
   count(transport: string, result: string): void {
     const k = `${transport}/${result}`;
     let c = this.counters.get(k);

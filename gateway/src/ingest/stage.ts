@@ -1,10 +1,23 @@
 /**
- * The ingest stage: decodes and validates raw messages, drops duplicates, bounds floods, and commits
+ * The ingest stage: decodes and validates raw messages, drops duplicates, paces floods, and commits
  * readings and rejections to the local store in group commits. A message's promise resolves only after
  * its outcome is committed, so transports acknowledge durable data only.
  *
+ * What it does with a message, in order:
+ * - permanently invalid (malformed, unknown field, out of range, an impossible counter jump, …): a
+ *   rejection, counted in full, stored sampled, and then acknowledged: sending it again would never help,
+ *   and it must not stop the device's later messages;
+ * - refused for a passing reason, when the sender waits for an acknowledgement (a QoS 1 publish): a
+ *   timestamp ahead of the gateway's clock, a device not configured, a store that cannot commit. It is
+ *   counted and refused unacknowledged (RefusedError), so the device keeps it and sends it again;
+ * - over the device's rate: a QoS 1 publish (or a serial line) waits for its token, slowing the device
+ *   down; a QoS 0 one is dropped and counted;
+ * - valid: duplicate-checked and stored.
+ *
  * The jobs live beside it: groupCommit.ts (the transaction and the acknowledgements after it),
- * duplicates.ts and rateLimit.ts (what is not stored twice, and how much a device may send),
+ * duplicates.ts and rateLimit.ts (what is not stored twice, and how fast a device may send),
+ * counterBounds.ts (what a rain gauge can count), rejections.ts and rejectionSampler.ts (what is refused
+ * or recorded, and which rejections are stored),
  * deviceStates.ts (each device's newest values and status).
  */
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
@@ -23,11 +36,14 @@ import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
 import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
+import type { WriteGate } from '../store/writeGate.ts';
+import { CounterBounds } from './counterBounds.ts';
 import { DeviceStates } from './deviceStates.ts';
 import { Duplicates } from './duplicates.ts';
 import { GroupCommit, type Settle } from './groupCommit.ts';
 import { IngestMetrics } from './metrics.ts';
-import { RateLimiter } from './rateLimit.ts';
+import { Pacer, RateLimiter } from './rateLimit.ts';
+import { importMessage, Rejections, type Why } from './rejections.ts';
 
 export interface IngestStageOptions {
   db: Db;
@@ -41,6 +57,10 @@ export interface IngestStageOptions {
   maxBatch?: number;
   /** Runs inside every group commit's transaction (e.g. to persist a cursor without a commit of its own). */
   inTransaction?: () => void;
+  /** Whether the store takes writes (read-only on a full disk). */
+  gate?: WriteGate;
+  /** The rejection table's row cap (storage.rejectionsKept). */
+  rejectionsKept?: number;
 }
 
 type StatusListener = (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void;
@@ -49,8 +69,17 @@ type StatusListener = (siteId: string, deviceId: string, status: DeviceStatus, a
 const promised = (run: (done: Settle) => void): Promise<IngestResult> =>
   new Promise((resolve, reject) => run((err, result) => (err ? reject(err) : resolve(result!))));
 
-/** How much of a rejected payload is kept with the rejection, in characters. */
-const EXCERPT = 200;
+/** A QoS 0 message waits at most this long for its device's token; beyond, it is dropped (counted). */
+const QOS0_MAX_WAIT_MS = 1000;
+
+/** What an import hands over and is told back. */
+export interface ReadingsOutcome {
+  stored: number;
+  duplicates: number;
+  /** Present when some were rejected. */
+  rejected?: number;
+  rejectedByReason?: Partial<Record<RejectReason, number>>;
+}
 
 export class IngestStage implements IngestSink, Stage {
   readonly name = 'ingest';
@@ -60,6 +89,10 @@ export class IngestStage implements IngestSink, Stage {
   private readonly commits: GroupCommit;
   private readonly duplicates: Duplicates;
   private readonly limiter: RateLimiter;
+  private readonly invalidLimiter: RateLimiter;
+  private readonly pacer = new Pacer();
+  private readonly bounds: CounterBounds;
+  private readonly rejections: Rejections;
   private readonly states: DeviceStates;
 
   constructor(private readonly o: IngestStageOptions) {
@@ -70,7 +103,10 @@ export class IngestStage implements IngestSink, Stage {
     this.states = new DeviceStates(o.store, o.log);
     this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec);
     this.limiter = new RateLimiter(o.ingest);
+    this.invalidLimiter = new RateLimiter(o.ingest);
+    this.bounds = new CounterBounds(o.store, o.ingest.maxRainInPerHour);
     this.m = new IngestMetrics(o.metrics);
+    this.m.paced.collect((set) => set(this.pacer.waiting));
     this.commits = new GroupCommit({
       db: o.db,
       store: o.store,
@@ -78,11 +114,18 @@ export class IngestStage implements IngestSink, Stage {
       log: o.log,
       ...(o.maxBatch !== undefined ? { maxBatch: o.maxBatch } : {}),
       ...(o.inTransaction ? { inTransaction: o.inTransaction } : {}),
+      ...(o.gate ? { gate: o.gate } : {}),
+      ...(o.rejectionsKept !== undefined ? { rejectionsKept: o.rejectionsKept } : {}),
       applied: (stored) => {
         for (const r of stored) this.states.applyReading(r);
       },
-      rolledBack: (r) => this.duplicates.forget(r),
+      rolledBack: (r) => {
+        this.duplicates.forget(r);
+        this.bounds.forget(r);
+      },
+      rejectionsRolledBack: () => this.rejections.rolledBack(),
     });
+    this.rejections = new Rejections(this.commits, this.m, o.ingest.rejectionSamplePerMinute);
   }
 
   /** Listeners run after each commit with the readings it stored (not duplicates), in commit order. */
@@ -98,20 +141,28 @@ export class IngestStage implements IngestSink, Stage {
     this.states.start(1000);
   }
 
-  /** Commits what is pending and saves the device states. */
+  /** Hands on what is waiting for its rate, commits what is pending and saves the device states. */
   async stop(): Promise<void> {
+    this.pacer.flush();
     this.commits.flush();
     this.states.stop();
   }
 
   health(): ComponentHealth {
+    const readOnly = this.o.gate?.readOnly;
     const failing = this.commits.failing;
     return {
       name: this.name,
-      ok: failing === undefined,
-      detail: failing === undefined ? 'storing' : `local store commits failing: ${failing}`,
+      ok: readOnly === undefined && failing === undefined,
+      detail:
+        readOnly !== undefined
+          ? `local store read-only: ${readOnly}`
+          : failing !== undefined
+            ? `local store commits failing: ${failing}`
+            : 'storing',
       devices: this.states.size,
       waiting: this.commits.waiting,
+      ...(this.pacer.waiting ? { paced: this.pacer.waiting } : {}),
     };
   }
 
@@ -141,30 +192,92 @@ export class IngestStage implements IngestSink, Stage {
             this.decodeOpts,
           );
     if (!decoded.ok) {
-      this.refuseWith(msg, decoded.reason, decoded.detail, decoded.siteId, decoded.deviceId, done);
+      this.invalid(msg, decoded, done);
       return;
     }
     const r = decoded.reading;
-    if (!this.limiter.allow(r.siteId, r.deviceId, msg.receivedAt)) {
-      this.refuseWith(
+    const jump = this.bounds.check(r, decoded.device);
+    if (jump) {
+      this.invalid(
         msg,
-        'rate_limited',
-        `device ${r.siteId}/${r.deviceId} exceeds its message rate`,
-        r.siteId,
-        r.deviceId,
+        { reason: 'implausible_rate', detail: jump, siteId: r.siteId, deviceId: r.deviceId },
         done,
       );
       return;
     }
-    this.submit(r, done);
+    if (!this.pace(this.limiter, `${r.siteId}/${r.deviceId}`, msg, () => this.submit(r, done)))
+      this.dropped(msg, r, done);
   }
 
-  /** Already-decoded readings (logger import): duplicate-checked and stored like live data. */
-  async ingestReadings(readings: Reading[]): Promise<{ stored: number; duplicates: number }> {
-    const results = await Promise.all(readings.map((r) => promised((done) => this.submit(r, done))));
+  /**
+   * Runs `run` when the device's bucket gives the message its token: at once, or after a wait (behind
+   * whatever of the device already waits, so its acknowledgements keep their order). A QoS 0 message whose
+   * token is more than a second off does not wait: returns false.
+   */
+  private pace(limiter: RateLimiter, key: string, msg: RawMessage, run: () => void): boolean {
+    const wait = limiter.reserve(
+      key,
+      msg.receivedAt,
+      msg.qos === 0 ? QOS0_MAX_WAIT_MS : Number.POSITIVE_INFINITY,
+    );
+    if (wait < 0) return false;
+    if (wait === 0 && !this.pacer.holds(key)) run();
+    else {
+      this.m.pacedTotal.inc();
+      this.pacer.defer(key, wait, run);
+    }
+    return true;
+  }
+
+  /**
+   * A message that is not a valid reading. Invalid messages have a bucket of their own (the valid
+   * allowance is not spent on them) and wait for its tokens too, so a device flooding garbage is slowed
+   * down like any other; a QoS 0 one too far over is recorded at once instead.
+   */
+  private invalid(msg: RawMessage, why: Why, done: Settle): void {
+    const reject = () => this.rejections.refuseOrRecord(msg, why, done);
+    if (!this.pace(this.invalidLimiter, `${why.siteId ?? ''}/${why.deviceId ?? ''}`, msg, reject)) reject();
+  }
+
+  /**
+   * Already-decoded readings (logger import): checked against the clock and the gauge's bound like live
+   * data, duplicate-checked and stored.
+   */
+  async ingestReadings(readings: Reading[]): Promise<ReadingsOutcome> {
+    const maxFuture = this.decodeOpts.maxFutureMs;
+    const results = await Promise.all(
+      readings.map((r) =>
+        promised((done) => {
+          if (r.ts > r.receivedAt + maxFuture) {
+            const ahead = Math.round((r.ts - r.receivedAt) / 1000);
+            const detail = `ts ${new Date(r.ts).toISOString()} is ${ahead} s ahead of the gateway clock`;
+            this.rejections.record(importMessage(r), { reason: 'future_timestamp', detail, ...ids(r) }, done);
+            return;
+          }
+          const device = this.o.registry.lookup(r.siteId, r.deviceId);
+          const jump = device && this.bounds.check(r, device);
+          if (jump)
+            this.rejections.record(
+              importMessage(r),
+              { reason: 'implausible_rate', detail: jump, ...ids(r) },
+              done,
+            );
+          else this.submit(r, done);
+        }),
+      ),
+    );
     let stored = 0;
-    for (const res of results) if (res.status === 'stored') stored++;
-    return { stored, duplicates: results.length - stored };
+    let duplicates = 0;
+    let rejected = 0;
+    const rejectedByReason: ReadingsOutcome['rejectedByReason'] = {};
+    for (const res of results) {
+      if (res.status === 'stored') stored++;
+      else if (res.status === 'rejected') {
+        rejected++;
+        rejectedByReason[res.reason] = (rejectedByReason[res.reason] ?? 0) + 1;
+      } else duplicates++;
+    }
+    return { stored, duplicates, ...(rejected ? { rejected, rejectedByReason } : {}) };
   }
 
   /** The newest state of every device seen (latest value per field, with its source time). */
@@ -187,7 +300,7 @@ export class IngestStage implements IngestSink, Stage {
     siteId?: string,
     deviceId?: string,
   ): Promise<IngestResult> {
-    return promised((done) => this.refuseWith(msg, reason, detail, siteId, deviceId, done));
+    return promised((done) => this.rejections.record(msg, { reason, detail, siteId, deviceId }, done));
   }
 
   private submit(r: Reading, done: Settle): void {
@@ -200,48 +313,22 @@ export class IngestStage implements IngestSink, Stage {
     this.commits.add({ kind: 'reading', reading: r, settle: done });
   }
 
-  private refuseWith(
-    msg: RawMessage,
-    reason: RejectReason,
-    detail: string,
-    siteId: string | undefined,
-    deviceId: string | undefined,
-    done: Settle,
-  ): void {
-    this.m.count(msg.transport, 'rejected');
-    this.m.rejections.inc({ reason });
-    if (reason === 'rate_limited' && !this.limiter.record(siteId, deviceId, msg.receivedAt)) {
-      done(null, { status: 'rejected', reason, detail });
-      return;
-    }
-    const text =
-      typeof msg.payload === 'string' ? msg.payload : msg.payload.subarray(0, EXCERPT * 4).toString('utf8');
-    this.commits.add({
-      kind: 'rejection',
-      rec: {
-        at: msg.receivedAt,
-        transport: msg.transport,
-        topic: msg.topic,
-        siteId,
-        deviceId,
-        reason,
-        detail,
-        excerpt: text.slice(0, EXCERPT),
-      },
-      settle: done,
-    });
+  /** A QoS 0 message over the device's rate: dropped, counted, its rejection sampled. */
+  private dropped(msg: RawMessage, r: Reading, done: Settle): void {
+    const detail = `device ${r.siteId}/${r.deviceId} exceeds its message rate (QoS 0 dropped)`;
+    this.rejections.record(msg, { reason: 'rate_limited', detail, ...ids(r) }, done, 'dropped');
   }
 
   private status(msg: RawMessage, siteId: string, deviceId: string, done: Settle): void {
     if (!this.o.registry.lookup(siteId, deviceId)) {
       const r = unregistered(siteId, deviceId);
-      this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
+      this.rejections.refuseOrRecord(msg, { ...r, siteId, deviceId }, done);
       return;
     }
     const decoded = decodeDeviceStatus(msg.payload, msg.receivedAt);
     if (!decoded.ok) {
       const r = statusRejection(decoded);
-      this.refuseWith(msg, r.reason, r.detail, siteId, deviceId, done);
+      this.rejections.refuseOrRecord(msg, { ...r, siteId, deviceId }, done);
       return;
     }
     // The state keeps the arrival time, not a time the payload names.
@@ -251,3 +338,6 @@ export class IngestStage implements IngestSink, Stage {
     done(null, { status: 'ignored' });
   }
 }
+
+/** A reading's device, for its rejection. */
+const ids = (r: Reading) => ({ siteId: r.siteId, deviceId: r.deviceId });

@@ -15,6 +15,11 @@ export function csvCell(v: unknown): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** Rows of cells as CSV text (RFC 4180), CRLF line ends. */
+export function csvText(rows: ReadonlyArray<readonly unknown[]>): string {
+  return `${rows.map((cols) => cols.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}
+
 export function reportToCsv(r: ComplianceReport): string {
   const out: unknown[][] = [['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail']];
   for (const [k, label] of Object.entries(SUMMARY_LABELS))
@@ -99,5 +104,5 @@ export function reportToCsv(r: ComplianceReport): string {
     `${cp.size} entries`,
     `root ${cp.root}; key ${r.evidence.verifierKey}`,
   ]);
-  return `${out.map((cols) => cols.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  return csvText(out);
 }

@@ -67,6 +67,15 @@ export function newTrack(): BoolTrack {
   };
 }
 
+/** A copy of a track the caller may change: samples (immutable tuples) are shared, the rest copied. */
+export function copyTrack(t: BoolTrack): BoolTrack {
+  return {
+    ...t,
+    samples: t.samples.slice(),
+    carry: { ...t.carry, run: t.carry.run ? { ...t.carry.run } : null },
+  };
+}
+
 /** Adds a sample (mutates). The first sample at a given ts wins. */
 export function addSample(
   track: BoolTrack,

@@ -80,5 +80,15 @@ export interface Evaluator<S, Id extends string = string> {
   readonly rule: Id | readonly Id[];
   /** Initial state for a site (and device, for per-device rules). */
   init(ctx: RuleContext, deviceId?: string): S;
-  evaluate(state: S, input: RuleInput, ctx: RuleContext): { state: S; effects: Effect<Id>[] };
+  evaluate(state: S, input: RuleInput, ctx: RuleContext): Evaluation<S, Id>;
+}
+
+export interface Evaluation<S, Id extends string = string> {
+  state: S;
+  effects: Effect<Id>[];
+  /**
+   * When a tick would change something the evaluator waits for (e.g. held alerts that may open then):
+   * the engine ticks at that time at the latest, rather than at the next minute.
+   */
+  wakeAt?: number;
 }

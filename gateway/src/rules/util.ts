@@ -132,8 +132,27 @@ export function addDays(
 }
 
 const labelCache = new Map<string, Intl.DateTimeFormat>();
+/**
+ * Labels of recent minutes (a message is formatted again on every reading of a long storm): the label
+ * names the minute, and since 2000 every zone's offset from UTC is a whole number of minutes.
+ */
+const formatted = new Map<string, string>();
+const FORMATTED_MAX = 256;
+const Y2000 = Date.UTC(2000, 0, 1);
+
 /** "2026-07-31 00:00 EDT": local time for messages. */
 export function formatLocal(ts: number, tz: string): string {
+  if (ts < Y2000) return formatLocalNow(ts, tz);
+  const key = `${tz}|${Math.floor(ts / MINUTE)}`;
+  const hit = formatted.get(key);
+  if (hit !== undefined) return hit;
+  const label = formatLocalNow(ts, tz);
+  formatted.set(key, label);
+  if (formatted.size > FORMATTED_MAX) formatted.delete(formatted.keys().next().value!);
+  return label;
+}
+
+function formatLocalNow(ts: number, tz: string): string {
   const p = localParts(ts, tz);
   let f = labelCache.get(tz);
   if (!f) {

@@ -30,7 +30,14 @@ export interface RejectionRecord {
   reason: RejectReason;
   detail: string;
   excerpt: string;
+  /** Rejections like this one (same device and reason, same minute) counted but not stored. */
+  suppressed?: number;
 }
+
+/** The longest topic and detail a rejection row keeps, so the table's size is bounded by its row cap. */
+const MAX_TOPIC = 300;
+const MAX_DETAIL = 500;
+const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 export interface DeviceStateRow {
   siteId: string;
@@ -50,6 +57,7 @@ export function readingData(r: Reading): string {
 export class ReadingStore {
   private insertReading;
   private insertRejection;
+  private addSuppressedStmt;
   private rows: number | undefined;
   private batching = false;
 
@@ -64,6 +72,7 @@ export class ReadingStore {
     this.insertRejection = db.prepare(
       `INSERT INTO rejections (at, transport, topic, site_id, device_id, reason, detail, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.addSuppressedStmt = db.prepare('UPDATE rejections SET suppressed = suppressed + ? WHERE id = ?');
   }
 
   /**
@@ -123,17 +132,44 @@ export class ReadingStore {
     return { id: last.id ?? 0 };
   }
 
-  insertRejectionRow(r: RejectionRecord): void {
-    this.insertRejection.run(
-      r.at,
-      r.transport,
-      r.topic,
-      r.siteId ?? null,
-      r.deviceId ?? null,
-      r.reason,
-      r.detail,
-      r.excerpt,
+  /** Inserts a rejection row (call inside a transaction); returns its id. */
+  insertRejectionRow(r: RejectionRecord): number {
+    return Number(
+      this.insertRejection.run(
+        r.at,
+        r.transport,
+        cut(r.topic, MAX_TOPIC),
+        r.siteId ?? null,
+        r.deviceId ?? null,
+        r.reason,
+        cut(r.detail, MAX_DETAIL),
+        r.excerpt,
+      ).lastInsertRowid,
     );
+  }
+
+  /** Adds to a stored rejection the count of like ones that were not stored. */
+  addSuppressed(id: number, n: number): void {
+    this.addSuppressedStmt.run(n, id);
+  }
+
+  /** Keeps the newest `keep` rejection rows (the table's size cap). */
+  capRejections(keep: number): number {
+    return this.db
+      .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
+      .run(keep).changes;
+  }
+
+  /** The device's newest counter reading before source time `ts` (a late reading's predecessor). */
+  counterBefore(siteId: string, deviceId: string, ts: number): { ts: number; tips: number } | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT ts, json_extract(data, '$.v.rainTips') AS tips FROM readings
+         WHERE site_id = ? AND device_id = ? AND ts < ? AND json_extract(data, '$.v.rainTips') IS NOT NULL
+         ORDER BY ts DESC LIMIT 1`,
+      )
+      .get(siteId, deviceId, ts) as { ts: number; tips: number } | undefined;
+    return row;
   }
 
   recentRejections(opts: { limit?: number; reason?: string; siteId?: string } = {}): RejectionRecord[] {
@@ -143,7 +179,7 @@ export class ReadingStore {
     ]);
     const rows = this.db
       .prepare(
-        `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt FROM rejections
+        `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt, suppressed FROM rejections
          ${w.sql} ORDER BY id DESC LIMIT ?`,
       )
       .all(...w.params, opts.limit ?? 100) as Array<Record<string, unknown>>;
@@ -157,6 +193,7 @@ export class ReadingStore {
       reason: r.reason as RejectReason,
       detail: r.detail as string,
       excerpt: r.excerpt as string,
+      suppressed: r.suppressed as number,
     }));
   }
 
@@ -277,9 +314,9 @@ export class ReadingStore {
   }
 
   /**
-   * Retention: deletes readings older than `before` (source time) and rejections beyond `keepRejections`.
-   * Their log entries stay; a `retention` entry records what was deleted, so a verifier knows those
-   * readings are gone by design.
+   * Retention: deletes readings older than `before` (source time), rejections beyond `keepRejections`
+   * and those received before `rejectionsBefore`. Their log entries stay; a `retention` entry records
+   * what was deleted, so a verifier knows those readings are gone by design.
    */
   prune(
     before: number,
@@ -287,6 +324,7 @@ export class ReadingStore {
     now: number,
     /** Keep readings above this id (not yet in InfluxDB), however old. */
     maxId: number = Number.MAX_SAFE_INTEGER,
+    rejectionsBefore = 0,
   ): { readings: number; rejections: number } {
     const res = this.db.transaction(() => {
       const edge = this.db
@@ -308,9 +346,9 @@ export class ReadingStore {
           },
         ]);
       }
-      const rejections = this.db
-        .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
-        .run(keepRejections).changes;
+      const rejections =
+        this.capRejections(keepRejections) +
+        this.db.prepare('DELETE FROM rejections WHERE at < ?').run(rejectionsBefore).changes;
       return { readings, rejections };
     })();
     if (this.rows !== undefined) this.rows -= res.readings;

@@ -1,15 +1,18 @@
 /**
  * The local store as a stage: it opens the SQLite store (migrating it), holds the readings store and the
  * InfluxDB alert-change outbox, reports its own health, and does its housekeeping: retention of old
- * readings and rejections, hourly. It starts before every other stage and stops after them all, closing
- * the store.
+ * readings and rejections, hourly. It opens through its write gate (`writeGate.ts`): on a full disk the
+ * store turns read-only, and a start that cannot open it at all runs on an empty read-only stand-in
+ * (`standIn` says why). It starts before every other stage and stops after them all, closing the store.
  */
 import type { Config } from '../config/schema.ts';
 import { EvidenceLog } from '../evidence/log.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
-import { type Db, openDatabase } from './db.ts';
+import type { Db } from './db.ts';
 import { InfluxOutbox } from './influxOutbox.ts';
+import { openStore } from './open.ts';
 import { ReadingStore } from './readings.ts';
+import type { WriteGate } from './writeGate.ts';
 
 export interface StoreStageOptions {
   dataDir: string;
@@ -27,12 +30,18 @@ export class StoreStage implements Stage {
   readonly outbox: InfluxOutbox;
   /** The evidence log every record is appended to, in the transaction that stores it. */
   readonly evidence: EvidenceLog;
+  readonly gate: WriteGate;
+  /** Why the real store could not be opened, while the stand-in is in use. */
+  readonly standIn: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Readings above this id are kept whatever their age (InfluxDB does not have them yet). */
   private keepAbove: () => number | undefined = () => undefined;
 
   constructor(private readonly o: StoreStageOptions) {
-    this.db = openDatabase(o.dataDir, { synchronous: o.storage.synchronous });
+    const { db, gate, standIn } = openStore(o.dataDir, { ...o.storage, log: o.log });
+    this.db = db;
+    this.gate = gate;
+    this.standIn = standIn;
     this.evidence = new EvidenceLog(this.db);
     this.readings = new ReadingStore(this.db, this.evidence);
     this.outbox = new InfluxOutbox(this.db);
@@ -52,29 +61,29 @@ export class StoreStage implements Stage {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.gate.stop();
     if (this.db.open) this.db.close();
   }
 
   health(): ComponentHealth {
     try {
       this.db.prepare('SELECT 1').get();
-      return {
-        name: this.name,
-        ok: true,
-        detail: `SQLite (WAL) in ${this.o.dataDir}`,
-        readings: this.readings.count(),
-      };
+      return { ...this.gate.health(), readings: this.readings.count() };
     } catch (e) {
       return { name: this.name, ok: false, detail: (e as Error).message };
     }
   }
 
-  /** Retention: readings older than `retentionDays` (0 keeps all) and rejections beyond `rejectionsKept`. */
+  /**
+   * Retention: readings older than `retentionDays` (0 keeps all), rejections beyond `rejectionsKept` or
+   * older than `rejectionRetentionDays`.
+   */
   prune(): void {
     const { storage, now, log } = this.o;
     try {
-      const before = storage.retentionDays > 0 ? now() - storage.retentionDays * 86_400_000 : 0;
-      const res = this.readings.prune(before, storage.rejectionsKept, now(), this.keepAbove());
+      const { retentionDays: days, rejectionsKept: kept, rejectionRetentionDays: rejDays } = storage;
+      const before = days > 0 ? now() - days * 86_400_000 : 0;
+      const res = this.readings.prune(before, kept, now(), this.keepAbove(), now() - rejDays * 86_400_000);
       if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
     } catch (e) {
       log.error({ err: (e as Error).message }, 'retention prune failed');

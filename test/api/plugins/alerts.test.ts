@@ -8,6 +8,21 @@ import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const TOKENS = { inspector: 'tok-inspector', engineer: 'tok-engineer' };
 
+const AUTH = {
+  tokens: [
+    { name: 'Ida Inspector', role: 'inspector' as const, tokenSha256: sha(TOKENS.inspector) },
+    { name: 'Eve Engineer PE', role: 'engineer' as const, tokenSha256: sha(TOKENS.engineer) },
+  ],
+};
+
+/** The first alert of a rule, once there is one. */
+const firstAlert = (gw: TestGateway, rule: string, what: string) =>
+  waitFor(
+    async () => ((await (await fetch(`${gw.httpUrl}/api/alerts?rule=${rule}`)).json()) as Alert[])[0],
+    10_000,
+    what,
+  );
+
 interface Alert {
   id: string;
   status: string;
@@ -30,14 +45,7 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
   const alert = async (id: string) => (await (await fetch(`${gw.httpUrl}/api/alerts/${id}`)).json()) as Alert;
 
   beforeAll(async () => {
-    gw = await startTestGateway({
-      auth: {
-        tokens: [
-          { name: 'Ida Inspector', role: 'inspector', tokenSha256: sha(TOKENS.inspector) },
-          { name: 'Eve Engineer PE', role: 'engineer', tokenSha256: sha(TOKENS.engineer) },
-        ],
-      },
-    });
+    gw = await startTestGateway({ auth: AUTH });
     // A 0.6 in storm an hour ago, one tip a minute: a storm-inspection alert due 24 h after the rain.
     const t0 = Date.now() - 3_600_000;
     const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
@@ -48,14 +56,7 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
         { qos: 1 },
       );
     await c.endAsync();
-    storm = await waitFor(
-      async () => {
-        const a = (await (await fetch(`${gw.httpUrl}/api/alerts?rule=storm-inspection`)).json()) as Alert[];
-        return a[0];
-      },
-      10_000,
-      'the storm alert',
-    );
+    storm = await firstAlert(gw, 'storm-inspection', 'the storm alert');
   });
   afterAll(async () => gw?.cleanup());
 
@@ -88,5 +89,93 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
     });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as Alert).status).toBe('resolved');
+  });
+});
+
+describe('dates the API takes are bounded: an inspection within five years, an extension within a year', () => {
+  let gw: TestGateway;
+  let remedy: Alert;
+  const post = (path: string, role: keyof typeof TOKENS, body: unknown) =>
+    fetch(`${gw.httpUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS[role]}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const refused = async (res: Response) => {
+    const body = (await res.json()) as { error: string; message: string };
+    return { status: res.status, error: body.error, message: body.message };
+  };
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ auth: AUTH });
+    // The pump alarm of an alternative system held for two minutes: a 5-day remedy, which a letter may extend.
+    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
+    const now = Date.now();
+    for (const ts of [now - 3 * 60_000, now - 60_000])
+      await c.publishAsync(
+        'sites/oak-lane/devices/panel-1/telemetry',
+        JSON.stringify({ ts, alarms: { pump: true } }),
+        { qos: 1 },
+      );
+    await c.endAsync();
+    remedy = await firstAlert(gw, 'equipment-remedy', 'the remedy alert');
+  });
+  afterAll(async () => gw?.cleanup());
+
+  it('refuses an inspection dated 1900 or six years ago with BAD_INSPECTION; takes one of last year', async () => {
+    const year = 365 * 86_400_000;
+    const inspection = (at: string) => ({
+      siteId: 'maple-ridge',
+      at,
+      inspector: 'I. Inspector',
+      kind: 'routine',
+    });
+    for (const at of ['1900-01-01T00:00:00Z', new Date(Date.now() - 6 * year).toISOString()]) {
+      const r = await refused(await post('/api/inspections', 'inspector', inspection(at)));
+      expect(r, at).toMatchObject({ status: 400, error: 'BAD_INSPECTION' });
+      expect(r.message).toMatch(/last five years/);
+    }
+    expect(await (await fetch(`${gw.httpUrl}/api/inspections?siteId=maple-ridge`)).json()).toEqual([]);
+    const ok = await post(
+      '/api/inspections',
+      'inspector',
+      inspection(new Date(Date.now() - year).toISOString()),
+    );
+    expect(ok.status).toBe(201);
+  });
+
+  it('refuses an extension to 9999-12-31, or more than a year after the deadline, with BAD_EXTENSION', async () => {
+    const due = Date.parse(remedy.dueAt);
+    const letter = (newDueAt: string) => ({ newDueAt, engineer: 'Eve Engineer PE', letterRef: 'L-2026-300' });
+    for (const newDueAt of ['9999-12-31T00:00:00Z', new Date(due + 366 * 86_400_000).toISOString()]) {
+      const r = await refused(await post(`/api/alerts/${remedy.id}/extend`, 'engineer', letter(newDueAt)));
+      expect(r, newDueAt).toMatchObject({ status: 400, error: 'BAD_EXTENSION' });
+      expect(r.message).toMatch(/at most a year after/);
+    }
+    // Earlier than the deadline: refused as before.
+    const early = await refused(
+      await post(
+        `/api/alerts/${remedy.id}/extend`,
+        'engineer',
+        letter(new Date(due - 3_600_000).toISOString()),
+      ),
+    );
+    expect(early).toMatchObject({ status: 400, error: 'BAD_EXTENSION' });
+    expect(await (await fetch(`${gw.httpUrl}/api/extensions`)).json()).toEqual([]);
+    // Within the year: taken; and a second letter is still bounded by the deadline the rule set.
+    const ok = await post(
+      `/api/alerts/${remedy.id}/extend`,
+      'engineer',
+      letter(new Date(due + 300 * 86_400_000).toISOString()),
+    );
+    expect(ok.status).toBe(200);
+    const again = await refused(
+      await post(
+        `/api/alerts/${remedy.id}/extend`,
+        'engineer',
+        letter(new Date(due + 400 * 86_400_000).toISOString()),
+      ),
+    );
+    expect(again).toMatchObject({ status: 400, error: 'BAD_EXTENSION' });
   });
 });

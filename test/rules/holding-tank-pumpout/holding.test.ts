@@ -53,3 +53,18 @@ describe('holding-tank-pumpout', () => {
     expect([...sink.alerts.values()][0]!.status).toBe('open');
   });
 });
+
+describe('holding-tank-pumpout: a reading costs the same however many samples the float has', () => {
+  it('shares the samples it keeps with the state it was given, and leaves that state as it was', () => {
+    let state = holdingEvaluator.init(ctx, 'ht');
+    for (let i = 0; i < 2000; i++)
+      state = holdingEvaluator.evaluate(state, float(T0 + i * S, false), ctx).state;
+    expect(state.float.samples).toHaveLength(2000);
+    const before = JSON.stringify(state);
+    const next = holdingEvaluator.evaluate(state, float(T0 + 2000 * S, false), ctx).state;
+    expect(next.float.samples).toHaveLength(2001);
+    expect(next.float.samples).not.toBe(state.float.samples);
+    expect(next.float.samples[100]).toBe(state.float.samples[100]);
+    expect(JSON.stringify(state)).toBe(before);
+  });
+});

@@ -14,6 +14,9 @@ export class HistoryStore {
       of: db.prepare<[string], HistoryRow>(
         'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM alert_history WHERE alert_id = ? ORDER BY seq',
       ),
+      upTo: db.prepare<[string, number], HistoryRow>(
+        'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM alert_history WHERE alert_id = ? AND seq <= ? ORDER BY seq',
+      ),
       ofMany: db.prepare<[string], HistoryRow>(
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
       ),
@@ -26,6 +29,11 @@ export class HistoryStore {
 
   of(alertId: string): HistoryRow[] {
     return this.stmts.of.all(alertId);
+  }
+
+  /** An alert's history up to `seq` (the chain's head at some time): the history as it was then. */
+  upTo(alertId: string, seq: number): HistoryRow[] {
+    return this.stmts.upTo.all(alertId, seq);
   }
 
   /** The history of several alerts, by alert id. */

@@ -2,7 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 
-/** GET /api/health and GET /metrics. */
+/**
+ * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
+ * details; /api/health still answers an unauthenticated liveness probe with its status alone.
+ */
 export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/api/health',
@@ -12,9 +15,10 @@ export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
         summary: 'Gateway health: broker, serial ports, store, InfluxDB and its backlog',
       },
     },
-    async (_req, reply) => {
+    async (req, reply) => {
       const h = ctx.health();
       reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
+      if (ctx.auth.readsNeedToken && !ctx.auth.caller(req)) return { status: h.status };
       return h;
     },
   );
@@ -36,7 +40,8 @@ export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
   app.get(
     '/metrics',
     { schema: { tags: ['health'], summary: 'Prometheus metrics (text exposition format)' } },
-    async (_req, reply) => {
+    async (req, reply) => {
+      ctx.auth.requireRead(req);
       reply.type('text/plain; version=0.0.4; charset=utf-8');
       return ctx.metrics.render();
     },

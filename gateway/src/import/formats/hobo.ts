@@ -13,6 +13,7 @@
  */
 import { cellAt, dataRows, trimmedCells } from '../csv.ts';
 import { CumulativeCount, parseWithQuirks, RowClock } from '../quirks.ts';
+import { ROWS_PER_STEP, runToEnd, type Stepped } from '../steps.ts';
 import { chooseZone, describeZone, fraction, type ParsedTime, parseIsoTime, timeReader } from '../time.ts';
 import type {
   LoggerEvent,
@@ -23,7 +24,7 @@ import type {
   SkippedRow,
   Tip,
 } from '../types.ts';
-import { ImportFormatError } from '../types.ts';
+import { ImportFormatError, pushTips } from '../types.ts';
 
 const US_DATE =
   /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})[ T]+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(?:\s*([AaPp])\.?[Mm]\.?)?$/;
@@ -180,6 +181,11 @@ function noTipReason(events: string[], n: number, anyCount: boolean, restarted: 
 
 /** The rows of a HOBO export as raw tips, before the quirk steps. */
 export function readHoboRows(lines: string[], o: ResolvedOptions): RawParse {
+  return runToEnd(hoboRowSteps(lines, o));
+}
+
+/** The same, pausing every ROWS_PER_STEP rows (see steps.ts). */
+export function* hoboRowSteps(lines: string[], o: ResolvedOptions): Stepped<RawParse> {
   const skipped: SkippedRow[] = [];
   const tips: Tip[] = [];
   const layout = readLayout(lines, skipped);
@@ -193,6 +199,7 @@ export function readHoboRows(lines: string[], o: ResolvedOptions): RawParse {
   let resolution = 1;
 
   for (const { line, cells } of dataRows(lines, layout.start, skipped)) {
+    if (line % ROWS_PER_STEP === 0) yield;
     const timeText =
       dateOnlyCol >= 0 ? `${cellAt(cells, dateOnlyCol)} ${cellAt(cells, timeCol)}` : cellAt(cells, timeCol);
     const time = readTime(timeText);
@@ -237,7 +244,7 @@ export function readHoboRows(lines: string[], o: ResolvedOptions): RawParse {
       skipped.push({ line, kind: events.length > 0 ? 'logger-event' : 'no-increase', reason: why });
     }
     anyCount = true;
-    for (let t = 0; t < k; t++) tips.push({ ts, line });
+    pushTips(tips, k, ts, line);
   }
 
   return {

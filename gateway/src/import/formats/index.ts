@@ -3,7 +3,8 @@
  * parseLoggerFile reads the file with the detected (or the given) format and applies the quirk steps.
  */
 import { splitLines } from '../csv.ts';
-import { parseWithQuirks } from '../quirks.ts';
+import { parseWithQuirks, parseWithQuirksSliced } from '../quirks.ts';
+import type { Stepped } from '../steps.ts';
 import {
   ImportFormatError,
   type LoggerFormat,
@@ -12,8 +13,8 @@ import {
   type RawParse,
   type ResolvedOptions,
 } from '../types.ts';
-import { looksLikeHobo, readHoboRows } from './hobo.ts';
-import { looksLikeToa5, readToa5Rows } from './toa5.ts';
+import { hoboRowSteps, looksLikeHobo, readHoboRows } from './hobo.ts';
+import { looksLikeToa5, readToa5Rows, toa5RowSteps } from './toa5.ts';
 
 export { parseHoboCsv, parseHoboTime } from './hobo.ts';
 export { parseToa5, parseToa5Time } from './toa5.ts';
@@ -23,12 +24,14 @@ interface Format {
   /** Whether the file's first lines (from the first non-blank one, up to five) are in this format. */
   detect(head: readonly string[]): boolean;
   readRows(lines: string[], o: ResolvedOptions): RawParse;
+  /** The same, pausing between slices of rows. */
+  rowSteps(lines: string[], o: ResolvedOptions): Stepped<RawParse>;
 }
 
 /** In the order detection tries them. */
 const FORMATS: readonly Format[] = [
-  { format: 'toa5', detect: looksLikeToa5, readRows: readToa5Rows },
-  { format: 'hobo-csv', detect: looksLikeHobo, readRows: readHoboRows },
+  { format: 'toa5', detect: looksLikeToa5, readRows: readToa5Rows, rowSteps: toa5RowSteps },
+  { format: 'hobo-csv', detect: looksLikeHobo, readRows: readHoboRows, rowSteps: hoboRowSteps },
 ];
 
 /** 'toa5' for a Campbell TOA5 table, 'hobo-csv' for a HOBO export; throws ImportFormatError otherwise. */
@@ -44,13 +47,22 @@ export function detectFormat(text: string): LoggerFormat {
   );
 }
 
+/** The format a file is read with: the option's, else the detected one. */
+function formatOf(o: ResolvedOptions, detected: LoggerFormat): Format {
+  const f = FORMATS.find((x) => x.format === (o.format ?? detected));
+  if (!f) throw new ImportFormatError(`unknown logger format "${o.format ?? detected}"`);
+  return f;
+}
+
 /** Detects the format (unless opts.format is given) and parses. */
 export function parseLoggerFile(text: string, opts: ParseOptions = {}): ParseResult {
   const format = opts.format ?? detectFormat(text);
   // The options are checked first (an unknown format among them is refused there), then read.
-  return parseWithQuirks(text, opts, (lines, o) => {
-    const f = FORMATS.find((x) => x.format === (o.format ?? format));
-    if (!f) throw new ImportFormatError(`unknown logger format "${format}"`);
-    return f.readRows(lines, o);
-  });
+  return parseWithQuirks(text, opts, (lines, o) => formatOf(o, format).readRows(lines, o));
+}
+
+/** parseLoggerFile giving the event loop back between slices of rows (an upload into the running gateway). */
+export function parseLoggerFileSliced(text: string, opts: ParseOptions = {}): Promise<ParseResult> {
+  const format = opts.format ?? detectFormat(text);
+  return parseWithQuirksSliced(text, opts, (lines, o) => formatOf(o, format).rowSteps(lines, o));
 }

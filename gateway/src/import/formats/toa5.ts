@@ -11,9 +11,10 @@
  */
 import { cellAt, dataRows, trimmedCells } from '../csv.ts';
 import { decideTipSize, parseWithQuirks, RowClock, wholeTips } from '../quirks.ts';
+import { ROWS_PER_STEP, runToEnd, type Stepped } from '../steps.ts';
 import { chooseZone, describeZone, type ParsedTime, parseIsoTime, timeReader } from '../time.ts';
 import type { ParseOptions, ParseResult, RawParse, ResolvedOptions, SkippedRow, Tip } from '../types.ts';
-import { ImportFormatError } from '../types.ts';
+import { ImportFormatError, pushTips } from '../types.ts';
 
 /** TOA5 TIMESTAMP: `YYYY-MM-DD HH:MM:SS[.fff]`. */
 export function parseToa5Time(s: string): ParsedTime | undefined {
@@ -47,6 +48,11 @@ function rainColumn(names: readonly string[], proc: readonly string[]): number {
 
 /** The rows of a TOA5 table as raw tips, before the quirk steps. */
 export function readToa5Rows(lines: string[], o: ResolvedOptions): RawParse {
+  return runToEnd(toa5RowSteps(lines, o));
+}
+
+/** The same, pausing every ROWS_PER_STEP rows (see steps.ts). */
+export function* toa5RowSteps(lines: string[], o: ResolvedOptions): Stepped<RawParse> {
   if (lines.length < 4) throw new ImportFormatError('TOA5: fewer than the four header lines');
   const env = trimmedCells(lines[0]!);
   if (env[0] !== 'TOA5') throw new ImportFormatError('TOA5: line 1 does not start with "TOA5"');
@@ -72,6 +78,7 @@ export function readToa5Rows(lines: string[], o: ResolvedOptions): RawParse {
   let resolution = 1;
 
   for (const { line, cells } of dataRows(lines, 4, skipped)) {
+    if (line % ROWS_PER_STEP === 0) yield;
     const timeText = cellAt(cells, tsCol);
     const time = readTime(timeText);
     if (time === undefined) {
@@ -115,7 +122,7 @@ export function readToa5Rows(lines: string[], o: ResolvedOptions): RawParse {
       continue;
     }
     const k = Math.round(r.value / size.tip);
-    for (let t = 0; t < k; t++) tips.push({ ts: r.ts, line: r.line });
+    pushTips(tips, k, r.ts, r.line);
   }
   const logger = [env[2], env[3] ? `S/N ${env[3]}` : undefined].filter(Boolean).join(' ');
   return {

@@ -10,6 +10,7 @@ import { verifyPasswordAsync } from '../../../../shared/src/password.ts';
 import { parseDeviceTopic } from '../../../../shared/src/topics.ts';
 import type { Config } from '../../config/schema.ts';
 import type { DeviceInfo, DeviceRegistry } from '../../decode/registry.ts';
+import { ADDRESS_THROTTLE, LoginThrottle, throttleKey, USERNAME_THROTTLE } from '../../loginThrottle.ts';
 import { filterWithin } from './topicFilters.ts';
 
 export type Principal =
@@ -34,7 +35,7 @@ class Semaphore {
   }
 }
 
-function authError(message: string, code: 4 | 5): AuthenticateError {
+function authError(message: string, code: 2 | 3 | 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
 }
 
@@ -44,13 +45,44 @@ export class BrokerPolicy {
   /** scrypt needs 16 MB a check: a reconnect storm runs two at a time, not one per thread-pool thread. */
   private scryptSlots = new Semaphore(2);
 
+  private readonly usernames = new LoginThrottle(USERNAME_THROTTLE);
+  private readonly addresses = new LoginThrottle(ADDRESS_THROTTLE);
+  /** Hears of every attempt refused unchecked because its username or address is shut. */
+  onThrottled: (() => void) | undefined;
+
   constructor(
     private readonly mqtt: Config['mqtt'],
     private readonly registry: DeviceRegistry,
   ) {}
 
-  /** Who is logging in; rejects with the CONNACK return code (4 bad credentials, 5 not authorized). */
-  async authenticate(username?: string, password?: Buffer): Promise<Principal> {
+  /**
+   * Who is logging in; rejects with the CONNACK return code (3 throttled after failed logins, 4 bad
+   * credentials, 5 not authorized). Failures slow the next attempts for the username and the address down.
+   */
+  async authenticate(username?: string, password?: Buffer, address = ''): Promise<Principal> {
+    const keys = [throttleKey('addr', address), ...(username ? [throttleKey('user', username)] : [])];
+    const shut = Math.max(this.addresses.wait(keys[0]!), username ? this.usernames.wait(keys[1]!) : 0);
+    if (shut > 0) {
+      this.onThrottled?.();
+      // Answered after a moment, so a client hammering one login waits for each refusal.
+      await new Promise((r) => setTimeout(r, Math.min(shut, 1000)));
+      throw Object.assign(authError(`too many failed logins: try again in ${Math.ceil(shut / 1000)} s`, 3), {
+        throttled: true,
+      });
+    }
+    try {
+      const p = await this.check(username, password);
+      if (username) this.usernames.succeeded(keys[1]!);
+      return p;
+    } catch (e) {
+      const a = this.addresses.failed(keys[0]!);
+      const u = username ? this.usernames.failed(keys[1]!) : 0;
+      if (a || u) (e as Error & { shutForMs?: number }).shutForMs = Math.max(a, u);
+      throw e;
+    }
+  }
+
+  private async check(username?: string, password?: Buffer): Promise<Principal> {
     if (username === undefined || username === '') {
       if (this.mqtt.allowAnonymous) return { kind: 'anonymous' };
       throw authError('anonymous access is off', 5);
@@ -85,6 +117,11 @@ export class BrokerPolicy {
     if (topic.startsWith('gateway/') || topic.startsWith('alerts/'))
       return 'only the gateway publishes gateway/ and alerts/ topics';
     return undefined;
+  }
+
+  /** May a principal receive a message on a topic (live, or queued for its session)? */
+  mayReceive(p: Principal | undefined, topic: string): boolean {
+    return this.mayGrant(p, topic);
   }
 
   /** May a principal subscribe to a filter? */

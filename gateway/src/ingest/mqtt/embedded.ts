@@ -2,10 +2,18 @@
  * The embedded MQTT broker (aedes). Policy lives in hooks (brokerPolicy.ts): devices log in with their
  * own credentials and may publish only under their own topics; a QoS 1 publish is acknowledged only
  * after the ingest stage has committed it to the local store (authorizePublish runs before the PUBACK is
- * written). Telemetry nobody watches is not routed (brokerRouting.ts).
+ * written), and what the stage refuses gets no PUBACK: the broker closes the connection. Because aedes
+ * reads a client's next socket chunk only once every packet of the current one has been handled, a
+ * publish held back for its device's rate holds that client back too: that is the rate limit.
+ *
+ * One client cannot exhaust the broker: packets are bounded by size before they are buffered
+ * (packetLimit.ts), a connection must log in within `loginTimeoutSeconds`, client ids belong to logins and
+ * each login holds a bounded number of connections and sessions (sessions.ts), a session's offline queue
+ * is bounded (offlineQueue.ts), and failed logins slow the next ones down. Telemetry nobody watches is
+ * not routed (brokerRouting.ts).
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
 import { gatewayStatusTopic, parseDeviceTopic } from '../../../../shared/src/topics.ts';
@@ -16,6 +24,9 @@ import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts'
 import { BrokerPolicy, type Principal } from './brokerPolicy.ts';
 import { TelemetryRouting } from './brokerRouting.ts';
 import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
+import { boundOfflineQueues } from './offlineQueue.ts';
+import { limitPacketSize } from './packetLimit.ts';
+import { Sessions } from './sessions.ts';
 
 export interface EmbeddedMqttOptions {
   mqtt: Config['mqtt'];
@@ -24,6 +35,8 @@ export interface EmbeddedMqttOptions {
   metrics: Registry;
   log: Log;
   now?: () => number;
+  /** The largest packet read (mqtt.maxPacketBytes, default ingest.maxPayloadBytes + 4096). */
+  maxPacketBytes: number;
   /** Records a refused publish (wrong topic) as a rejection. */
   onRefused?: (topic: string, payload: Buffer, clientId: string, detail: string) => void;
 }
@@ -38,17 +51,38 @@ export class EmbeddedMqttInput implements Input {
   private sink: IngestSink | undefined;
   private readonly now: () => number;
   private listening = false;
+  private readonly sessions: Sessions;
+  /** Publishes handed to the stage and not told their outcome yet (waited for at stop). */
+  private inFlight = 0;
   private readonly m;
 
   constructor(private readonly o: EmbeddedMqttOptions) {
     this.now = o.now ?? Date.now;
     this.policy = new BrokerPolicy(o.mqtt, o.registry);
+    this.sessions = new Sessions(o.registry, {
+      maxConnections: o.mqtt.maxConnectionsPerLogin,
+      maxSessions: o.mqtt.maxSessionsPerLogin,
+    });
+    const counter = (name: string, help: string) => o.metrics.counter(name, help);
     this.m = {
       clients: o.metrics.gauge('gateway_mqtt_clients', 'Clients connected to the embedded broker'),
-      authFailures: o.metrics.counter('gateway_mqtt_auth_failures_total', 'Refused MQTT logins'),
-      refused: o.metrics.counter('gateway_mqtt_refused_publish_total', 'Publishes refused by topic policy'),
+      authFailures: counter('gateway_mqtt_auth_failures_total', 'Refused MQTT logins'),
+      throttled: counter(
+        'gateway_login_throttled_total',
+        'Logins refused unchecked after failed ones, by transport',
+      ),
+      refused: counter('gateway_mqtt_refused_publish_total', 'Publishes refused by topic policy'),
+      oversize: counter(
+        'gateway_mqtt_oversize_packets_total',
+        'Connections closed for a packet over mqtt.maxPacketBytes',
+      ),
+      offlineDropped: counter(
+        'gateway_mqtt_offline_dropped_total',
+        'Messages not queued: a session queue was full',
+      ),
     };
     this.m.clients.collect((set) => set(this.broker?.connectedClients ?? 0));
+    this.policy.onThrottled = () => this.m.throttled.inc({ transport: 'mqtt' });
   }
 
   /** The port the plain listener is bound to (useful with port 0). */
@@ -59,34 +93,39 @@ export class EmbeddedMqttInput implements Input {
 
   async start(sink: IngestSink): Promise<void> {
     this.sink = sink;
+    const { mqtt } = this.o;
     const broker = await Aedes.createBroker({
       id: `gateway-${this.o.gatewayId}`,
-      authenticate: (client, username, password, done) => {
-        this.policy.authenticate(username, password).then(
-          (p) => {
-            this.principals.set(client, p);
-            done(null, true);
-          },
-          (e: AuthenticateError) => {
-            this.m.authFailures.inc();
-            this.o.log.warn({ clientId: client?.id, username, reason: e.message }, 'MQTT login refused');
-            done(e, false);
-          },
-        );
-      },
+      connectTimeout: mqtt.loginTimeoutSeconds * 1000,
+      authenticate: (client, username, password, done) => this.authenticate(client, username, password, done),
       authorizePublish: (client, packet, done) => this.authorizePublish(client, packet, done),
       authorizeSubscribe: (client, sub, done) =>
         done(null, this.authorizeSubscribe(client, sub) ? sub : null),
+      // Live deliveries and those queued for a resumed session alike: only what the login may read.
+      authorizeForward: (client, packet) =>
+        this.policy.mayReceive(this.principals.get(client), packet.topic) ? packet : null,
     });
     this.broker = broker;
     this.routing.install(broker);
+    boundOfflineQueues(broker, mqtt.maxQueuedPerSession, this.m.offlineDropped);
     broker.on('clientError', (client, err) =>
       this.o.log.debug({ clientId: client?.id, err: err.message }, 'MQTT client error'),
     );
-    const { mqtt } = this.o;
-    const plain = createServer(broker.handle);
-    await listen(plain, mqtt.port, mqtt.host);
-    this.servers.push(plain);
+    const handle = (conn: Socket) => {
+      const client = broker.handle(conn);
+      limitPacketSize(client, this.o.maxPacketBytes, (bytes) => {
+        this.m.oversize.inc();
+        this.o.log.warn(
+          { clientId: client.id ?? undefined, address: conn.remoteAddress, bytes },
+          'MQTT packet over mqtt.maxPacketBytes: connection closed',
+        );
+      });
+    };
+    if (mqtt.plaintext) {
+      const plain = createServer(handle);
+      await listen(plain, mqtt.port, mqtt.host);
+      this.servers.push(plain);
+    }
     if (mqtt.tls) {
       const tls = createTlsServer(
         {
@@ -94,7 +133,7 @@ export class EmbeddedMqttInput implements Input {
           key: readFileSync(mqtt.tls.keyFile),
           ...(mqtt.tls.caFile ? { ca: readFileSync(mqtt.tls.caFile) } : {}),
         },
-        broker.handle,
+        handle,
       );
       await listen(tls, mqtt.tls.port, mqtt.host);
       this.servers.push(tls);
@@ -106,8 +145,53 @@ export class EmbeddedMqttInput implements Input {
       GATEWAY_STATUS_PUBLISH,
     );
     this.o.log.info(
-      { port: this.port(), tls: mqtt.tls ? mqtt.tls.port : undefined },
+      { port: mqtt.plaintext ? this.port() : undefined, tls: mqtt.tls ? mqtt.tls.port : undefined },
       'embedded MQTT broker listening',
+    );
+  }
+
+  /** Credentials, then the client id and the login's limits (sessions.ts). */
+  private authenticate(
+    client: Client,
+    username: string | undefined,
+    password: Buffer | undefined,
+    done: (err: AuthenticateError | null, ok: boolean | null) => void,
+  ): void {
+    const address = (client.conn as Socket | undefined)?.remoteAddress ?? '';
+    this.policy.authenticate(username, password, address).then(
+      (p) => {
+        const refusal = this.sessions.admit(client, p);
+        if (refusal) {
+          this.m.authFailures.inc();
+          this.o.log.warn(
+            { clientId: client.id, username, reason: refusal.message },
+            'MQTT connection refused',
+          );
+          done(
+            Object.assign(new Error(refusal.message), { returnCode: refusal.code }) as AuthenticateError,
+            false,
+          );
+          return;
+        }
+        this.principals.set(client, p);
+        done(null, true);
+      },
+      (e: AuthenticateError & { throttled?: boolean; shutForMs?: number }) => {
+        this.m.authFailures.inc();
+        // A refusal of a shut login is counted, not logged: a guessing loop gives no line per guess.
+        if (!e.throttled)
+          this.o.log.warn(
+            {
+              clientId: client?.id,
+              username,
+              address,
+              reason: e.message,
+              ...(e.shutForMs ? { nextLoginInMs: e.shutForMs } : {}),
+            },
+            'MQTT login refused',
+          );
+        done(e, false);
+      },
     );
   }
 
@@ -130,17 +214,24 @@ export class EmbeddedMqttInput implements Input {
     );
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops taking connections, lets the publishes being stored finish (at most `drainMs`), announces the
+   * gateway offline, then closes every client: an idle client does not hold the stop up.
+   */
+  async stop(drainMs = 3000): Promise<void> {
     const broker = this.broker;
     if (!broker) return;
+    this.listening = false;
+    const closed = Promise.all(this.servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+    for (const end = Date.now() + drainMs; this.inFlight > 0 && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 10));
     await this.publish(
       gatewayStatusTopic(this.o.gatewayId),
       gatewayStatusPayload('offline', this.now()),
       GATEWAY_STATUS_PUBLISH,
     ).catch((e: Error) => this.o.log.warn({ err: e.message }, 'could not publish gateway offline status'));
-    this.listening = false;
-    await Promise.all(this.servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
     await new Promise<void>((r) => broker.close(() => r()));
+    await closed;
     this.servers = [];
     this.broker = undefined;
   }
@@ -178,13 +269,20 @@ export class EmbeddedMqttInput implements Input {
       payload: packet.payload as Buffer,
       receivedAt: this.now(),
       clientId: client.id,
+      qos: packet.qos,
+      refusable: packet.qos > 0,
     };
-    // The PUBACK goes out only once `done` is called, i.e. after the commit.
-    if (this.sink.ingestWith) this.sink.ingestWith(msg, (err) => done(err));
+    // The PUBACK goes out only once `done` is called, i.e. after the commit; an error closes the connection.
+    this.inFlight++;
+    const settle = (err: Error | null) => {
+      this.inFlight--;
+      done(err);
+    };
+    if (this.sink.ingestWith) this.sink.ingestWith(msg, (err) => settle(err));
     else
       this.sink.ingest(msg).then(
-        () => done(null),
-        (e: Error) => done(e),
+        () => settle(null),
+        (e: Error) => settle(e),
       );
   }
 

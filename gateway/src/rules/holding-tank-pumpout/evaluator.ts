@@ -14,7 +14,7 @@
  *   order (../hold.ts).
  */
 import { alertKey, openAlert } from '../effects.ts';
-import { addSample, type BoolTrack, episodesOf, newestTs, newTrack, pruneTrack } from '../hold.ts';
+import { addSample, type BoolTrack, copyTrack, episodesOf, newestTs, newTrack, pruneTrack } from '../hold.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, formatLocal, iso, SECOND } from '../util.ts';
@@ -97,6 +97,19 @@ function checkFloat(state: HoldingState, ctx: RuleContext, effects: Effect<typeo
   if (newest !== null) pruneTrack(state.float, holdMs, newest - 7 * DAY, 3000);
 }
 
+/**
+ * A copy the evaluator may change: the float's samples are shared (immutable tuples), so a reading
+ * costs no copy of the whole track.
+ */
+function copyState(s: HoldingState): HoldingState {
+  return {
+    ...s,
+    float: copyTrack(s.float),
+    floatHandled: s.floatHandled.slice(),
+    alert: s.alert ? { ...s.alert } : null,
+  };
+}
+
 export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): HoldingState {
@@ -114,14 +127,14 @@ export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
     const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'tick') {
       if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };
-      const state = structuredClone(prev);
+      const state = copyState(prev);
       state.tickHorizon = input.now;
       checkFloat(state, ctx, effects);
       return effects.length ? { state, effects } : { state: prev, effects };
     }
     if (input.type === 'alert-closed') {
       if (prev.alert?.key !== input.key) return { state: prev, effects };
-      const state = structuredClone(prev);
+      const state = copyState(prev);
       state.alert = null;
       state.armed = false;
       return { state, effects };
@@ -132,7 +145,7 @@ export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
     const level = r.values.levelIn;
     const hw = r.alarms?.highWater;
     if (level === undefined && hw === undefined) return { state: prev, effects };
-    const state = structuredClone(prev);
+    const state = copyState(prev);
     const high = deviceOf(ctx.site, state.deviceId)?.highLevelIn;
     if (level !== undefined && (state.newestLevelTs === null || r.ts > state.newestLevelTs)) {
       state.newestLevelTs = r.ts;

@@ -26,6 +26,7 @@ import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import {
   addSample,
   type BoolTrack,
+  copyTrack,
   episodesOf,
   type HeldEpisode,
   newestTs,
@@ -228,13 +229,8 @@ function copyState(s: AlarmState): AlarmState {
   for (const name of ALARM_NAMES) {
     const inp = s.inputs[name];
     if (!inp) continue;
-    const t = inp.track;
     inputs[name] = {
-      track: {
-        ...t,
-        samples: t.samples.slice(),
-        carry: { ...t.carry, run: t.carry.run ? { ...t.carry.run } : null },
-      },
+      track: copyTrack(inp.track),
       episodes: inp.episodes.map((e) => ({ ...e })),
     };
   }

@@ -29,11 +29,25 @@
  *   often than its silentAfterMinutes (60 by default) so dry periods are proven by data.
  *
  * Late and out-of-order data: the evaluator keeps the gauge's recent readings (the last 14 days of
- * source time, at most 5000 readings) sorted by source time and derives the events from them on every
- * input, so readings in any order give the same events as the same readings in order. A reading that
- * lands inside the window is counted where it belongs. A reading older than the window (older than the
- * oldest reading kept) is not counted: it is dropped and tallied in `state.late`; the stored telemetry
- * still has it for a recompute. Duplicates (the same source ts) count once: the first one wins.
+ * source time, at most 5000 readings) sorted by source time (`window.ts`), and the events are always
+ * those the readings give, so readings in any order give the same events as the same readings in order.
+ * A reading that lands inside the window is placed between its neighbours in source time and counted
+ * where it belongs: its tips are counted from the counter reading before it, and the reading after it
+ * counts from it. Only a drop in source order is a reboot. Each reading costs the same whatever the
+ * window holds: a reading newer than every other extends or starts the newest event; a late one derives
+ * again only the events it changes (`fold.ts`), and the report of the changes looks at those alone
+ * (`reconcile.ts`). A reading older than the window (older than the oldest reading kept) is not
+ * counted: it is dropped and tallied in `state.late`; the stored telemetry still has it for a
+ * recompute. Duplicates (the same source ts) count once: the first one wins.
+ *
+ * Late data settles before it raises: a reading that arrives out of order, or one that arrives more
+ * than `settleMinutes` after its source time and reports several tips after a silence of
+ * `interEventHours`, shows the gauge is delivering a backlog whose readings may still come in between.
+ * Until none such came for `settleMinutes` (by arrival time: readings' receivedAt, ticks' now), the
+ * storms keep their records up to date but a storm that qualifies does not raise its alert yet: a
+ * backlog in pieces would otherwise raise storms made of the tips of hours between two readings, which
+ * the readings between them show never were. Then the alerts of the storms that still qualify open (at
+ * their crossing, in source time). Alerts already open are still moved, superseded or withdrawn at once.
  *
  * Because events are derived from the data, late data can change an event's start (a late tip before
  * it), merge two events (a late tip in the gap) or move tips (a late counter reading between two
@@ -55,257 +69,249 @@
  *
  * Alerts are raised only for active construction sites; elsewhere the storm records are still produced.
  */
-import { deviceState } from '../state.ts';
+import type { Reading } from '../../../../shared/src/telemetry.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput, StormEvent } from '../types.ts';
-import { formatLocal, HOUR, insertSorted, isErosionInspection, lowerBound } from '../util.ts';
-import { coveringInspection, evidence, inspectedEffect, message, openEffect } from './alert.ts';
+import { insertSorted, isErosionInspection } from '../util.ts';
+import { inspectedEffect } from './alert.ts';
 import {
   type Cfg,
   cfgOf,
-  changed,
-  eventId,
-  increments,
+  derivationKey,
   RULE,
-  type StormEntry,
-  type StormSnapshot,
+  STORM_STATE_VERSION,
   type StormState,
-  segments,
-  snapshot,
   stormAlertKey,
   stormEvent,
-  successorOf,
-  windowMs,
 } from './events.ts';
+import { type Refold, refoldAll, refoldFrom, tipsOf, uncertain } from './fold.ts';
+import { applyRefold, liveStart, prune, releaseHeld } from './reconcile.ts';
+import {
+  append,
+  contextAt,
+  copyWindow,
+  type EntryContext,
+  emptyWindow,
+  entryAt,
+  insertAt,
+  nextPos,
+  type Pos,
+  type StormEntry,
+  type StormWindow,
+  seek,
+} from './window.ts';
 
 export { type StormState, stormAlertKey, thresholdTips } from './events.ts';
+export { STORM_MAX_ENTRIES, STORM_MAX_FROZEN } from './reconcile.ts';
 
-export const STORM_MAX_ENTRIES = 5000;
-/** Events pruned from the window whose alert is still open, kept so an inspection can still resolve them. */
-export const STORM_MAX_FROZEN = 100;
 export const STORM_MAX_INSPECTIONS = 50;
 
-/** Derives the events from the window and reports every difference from the last report. */
-function reconcile(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
-  if (cfg.ipt === undefined) return;
-  const { incs } = increments(state.win, state.base, cfg.ipt, cfg.gapMs);
-  const current = segments(state.carry, incs, cfg).map((s) => snapshot(s, cfg, state.horizon));
-  const live = state.events.filter((s) => !s.frozen);
-  const frozen = state.events.filter((s) => s.frozen);
-  const prevById = new Map(live.map((s) => [s.id, s]));
-  const curIds = new Set(current.map((c) => c.id));
-  /** Alert status a successor inherits from events it replaced. */
-  const inherited = new Map<string, { from: string; how: 'closed' }>();
-
-  for (const old of live) {
-    if (curIds.has(old.id)) continue;
-    const succ = successorOf(old, current, cfg.gapMs);
-    effects.push({ type: 'storm', event: stormEvent(old, cfg, succ?.id ?? '') });
-    if (old.alert === 'closed' && succ)
-      inherited.set(succ.id, { from: old.alertKey ?? stormAlertKey(old.id), how: 'closed' });
-    if (old.alert === 'open') {
-      const succKey = succ && succ.thresholdAt !== null ? stormAlertKey(succ.id) : undefined;
-      effects.push({
-        type: 'resolve',
-        key: old.alertKey ?? stormAlertKey(old.id),
-        at: succ ? succ.end : old.end,
-        message: succ
-          ? `Superseded: late data changed this storm at rain gauge ${cfg.label}; it continues as the storm starting ${formatLocal(succ.start, cfg.tz)}.`
-          : `Withdrawn: late data at rain gauge ${cfg.label} leaves no storm here.`,
-        evidence: { superseded: true, supersededBy: succKey, eventId: old.id, successorEventId: succ?.id },
-      });
-    }
-  }
-
-  for (const c of current) {
-    const prev = prevById.get(c.id);
-    c.alert = prev?.alert ?? 'none';
-    c.alertKey = prev?.alertKey ?? null;
-    if (!prev || changed(prev, c)) effects.push({ type: 'storm', event: stormEvent(c, cfg) });
-    if (!cfg.alerts) continue;
-    const qualified = c.thresholdAt !== null;
-    if (qualified && (c.alert === 'none' || c.alert === 'withdrawn')) {
-      // A storm withdrawn by late data that qualifies again gets a fresh key: the engine never reopens a
-      // resolved alert.
-      c.alertKey =
-        c.alert === 'withdrawn' ? `${stormAlertKey(c.id)}:again:${c.thresholdAt}` : stormAlertKey(c.id);
-    }
-    const key = c.alertKey ?? stormAlertKey(c.id);
-    if (qualified && (c.alert === 'none' || c.alert === 'withdrawn')) {
-      const ev = evidence(c, cfg);
-      if (c.alert === 'withdrawn') ev.reopened = true;
-      effects.push(openEffect(c, cfg, key, ev));
-      c.alert = 'open';
-      const insp = coveringInspection(state, c.thresholdAt!);
-      const inh = inherited.get(c.id);
-      if (insp) {
-        effects.push(inspectedEffect(c, cfg, key, insp));
-        c.alert = 'closed';
-      } else if (inh) {
-        effects.push({
-          type: 'resolve',
-          key,
-          at: c.thresholdAt!,
-          message: `Closed with ${inh.from}, which late data merged into this storm.`,
-          evidence: { inheritedFrom: inh.from, eventId: c.id },
-        });
-        c.alert = 'closed';
-      }
-    } else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
-      // Late data moved the crossing: an 'open' for the existing key updates it and carries the new
-      // `at` (the source time the condition began), so the engine can correct the raised time.
-      effects.push(openEffect(c, cfg, key, evidence(c, cfg)));
-    } else if (qualified && c.alert === 'open' && prev) {
-      const closing = c.closed && !prev.closed;
-      if (prev.dueAt !== c.dueAt || closing) {
-        effects.push({
-          type: 'update',
-          key,
-          at: closing ? c.end + cfg.gapMs : c.end,
-          dueAt: c.dueAt!,
-          message: message(c, cfg),
-          evidence: evidence(c, cfg),
-        });
-      }
-    } else if (!qualified && c.alert === 'open') {
-      effects.push({
-        type: 'resolve',
-        key,
-        at: c.end,
-        message: `Withdrawn: late data at rain gauge ${cfg.label} shows this storm stayed below ${cfg.thresholdIn} in.`,
-        evidence: { withdrawn: true, ...evidence(c, cfg) },
-      });
-      c.alert = 'withdrawn';
-    }
-  }
-  state.events = [...frozen, ...current];
-}
-
-/** Moves readings older than the window into `base`/`carry`, and drops final events. */
-function prune(state: StormState, cfg: Cfg): void {
-  if (cfg.ipt === undefined || state.newestTs === null) return;
-  const win = state.win;
-  let k = lowerBound(win, state.newestTs - windowMs(cfg), (e) => e[0]);
-  if (win.length - k > STORM_MAX_ENTRIES) k = win.length - STORM_MAX_ENTRIES;
-  if (k <= 0) return;
-  const pruned = win.slice(0, k);
-  state.win = win.slice(k);
-  const { incs, base } = increments(pruned, state.base, cfg.ipt, cfg.gapMs);
-  const segs = segments(state.carry, incs, cfg);
-  state.base = base;
-  const last = segs.at(-1);
-  state.carry = last && base.ts !== null && base.ts - last.end < cfg.gapMs ? last : null;
-  const finalIds = new Set(segs.filter((s) => s !== state.carry).map((s) => eventId(cfg, s.start)));
-  const kept: StormSnapshot[] = [];
-  for (const s of state.events) {
-    if (!finalIds.has(s.id)) kept.push(s);
-    else if (s.alert === 'open') kept.push({ ...s, frozen: true });
-  }
-  const frozen = kept.filter((s) => s.frozen);
-  const drop = new Set(frozen.slice(0, Math.max(0, frozen.length - STORM_MAX_FROZEN)));
-  state.events = kept.filter((s) => !drop.has(s));
-}
-
-/** A copy the evaluator may change: readings (immutable tuples) are shared, everything else copied. */
+/** A copy the evaluator may change: what it changes it replaces (chunks, snapshots), never changes in place. */
 function copyState(s: StormState): StormState {
   return {
     ...s,
-    win: s.win.slice(),
-    base: { ...s.base },
-    carry: s.carry ? { ...s.carry } : null,
-    events: s.events.map((e) => ({ ...e })),
+    win: copyWindow(s.win),
+    events: s.events.slice(),
     inspections: s.inspections.slice(),
     late: { ...s.late },
   };
 }
 
-function rainEntry(r: { ts: number; receivedAt: number; values: Record<string, number | undefined> }) {
+function rainEntry(r: Reading): StormEntry | undefined {
   const tips = r.values.rainTips;
-  if (tips !== undefined) return [r.ts, 0, tips, r.receivedAt] as StormEntry;
+  if (tips !== undefined) return [r.ts, 0, tips, r.receivedAt];
   const inches = r.values.rainIn;
-  if (inches !== undefined) return [r.ts, 1, inches, r.receivedAt] as StormEntry;
+  if (inches !== undefined) return [r.ts, 1, inches, r.receivedAt];
   return undefined;
+}
+
+/**
+ * The ts of the last entry whose tips the entry at `at` may have changed: a counter changes the tips of
+ * the next counter reading (and the next reading's silence before it); interval rain the running total
+ * of every later reading.
+ */
+function changedUpTo(w: StormWindow, at: Pos): number {
+  const e = entryAt(w, at)!;
+  if (e[1] === 1) return Number.POSITIVE_INFINITY;
+  let p = nextPos(w, at);
+  let next = entryAt(w, p);
+  let hi = next?.[0] ?? e[0];
+  while (next && next[1] !== 0) {
+    p = nextPos(w, p);
+    next = entryAt(w, p);
+  }
+  if (next) hi = Math.max(hi, next[0]);
+  return hi;
+}
+
+/** Places a rain reading in the window; returns where, whether before the newest, and the context before it. */
+function place(
+  state: StormState,
+  entry: StormEntry,
+): { at: Pos; late: boolean; before: EntryContext } | null {
+  const w = state.win;
+  const p = seek(w, entry[0]);
+  const there = entryAt(w, p);
+  if (there?.[0] === entry[0]) return null;
+  if (!there) {
+    const before = w.end;
+    append(w, entry);
+    return { at: seek(w, entry[0]), late: false, before };
+  }
+  insertAt(w, p, entry);
+  const at = seek(w, entry[0]);
+  return { at, late: true, before: contextAt(w, at) };
+}
+
+/** Derives the events again as far as `change` needs (all of them under other parameters) and reports. */
+function reconcile(state: StormState, cfg: Cfg, change: { at: Pos } | null, effects: Effect<typeof RULE>[]) {
+  const live = state.events.slice(liveStart(state.events));
+  const key = derivationKey(cfg);
+  let rf: Refold;
+  if (key !== state.derivedWith) {
+    rf = refoldAll(state.win, state.carry, live.length, cfg);
+    state.derivedWith = key;
+  } else if (change)
+    rf = refoldFrom(state.win, change.at, changedUpTo(state.win, change.at), live, state.carry, cfg);
+  else rf = { from: live.length, to: live.length - 1, segs: [] };
+  applyRefold(state, cfg, rf, state.held !== null, effects);
+}
+
+/** Whether held alerts may open now, `now` being the arrival time of the input. */
+function settles(state: StormState, cfg: Cfg, now: number): boolean {
+  return state.held !== null && now >= state.held.lastAt + cfg.settleMs;
+}
+
+function wakeOf(state: StormState, cfg: Cfg): { wakeAt?: number } {
+  return state.held ? { wakeAt: state.held.lastAt + cfg.settleMs } : {};
+}
+
+function readingInput(prev: StormState, r: Reading, ctx: RuleContext) {
+  const effects: Effect<typeof RULE>[] = [];
+  const state = copyState(prev);
+  const cfg = cfgOf(state, ctx);
+  if (state.newestTs === null || r.ts >= state.newestTs) {
+    state.newestTs = r.ts;
+    state.newestDelay = Math.max(0, r.receivedAt - r.ts);
+  }
+  state.horizon = Math.max(state.horizon ?? r.ts, r.ts);
+  const entry = rainEntry(r);
+  let change: ReturnType<typeof place> = null;
+  if (entry && cfg.ipt !== undefined) {
+    if (state.base.ts !== null && r.ts <= state.base.ts) {
+      state.late.dropped++;
+      state.late.lastTs = r.ts;
+    } else change = place(state, entry);
+  }
+  if (cfg.ipt === undefined) return { state, effects };
+  if (settles(state, cfg, r.receivedAt)) {
+    state.held = null;
+    releaseHeld(state, cfg, effects);
+  }
+  if (change && cfg.settleMs > 0 && catchingUp(r, entry!, change, cfg))
+    state.held = { lastAt: Math.max(state.held?.lastAt ?? r.receivedAt, r.receivedAt) };
+  reconcile(state, cfg, change, effects);
+  prune(state, cfg, effects);
+  return { state, effects, ...wakeOf(state, cfg) };
+}
+
+/** A reading out of order, or one arriving late with several tips after a silence: a backlog is coming in. */
+function catchingUp(r: Reading, e: StormEntry, change: { late: boolean; before: EntryContext }, cfg: Cfg) {
+  if (change.late) return true;
+  if (r.receivedAt - r.ts <= cfg.settleMs) return false;
+  return uncertain(change.before, e, tipsOf(change.before, e, cfg.ipt!), cfg.gapMs);
+}
+
+function tickInput(prev: StormState, now: number, ctx: RuleContext) {
+  const effects: Effect<typeof RULE>[] = [];
+  const cfg = cfgOf(prev, ctx);
+  const reach = now - prev.newestDelay;
+  const release = settles(prev, cfg, now);
+  // Only a tick that closes an event (or opens held alerts) changes anything: the state is not rewritten
+  // every minute.
+  const closes =
+    (prev.horizon === null || reach > prev.horizon) &&
+    prev.events.some((e) => !e.frozen && !e.closed && reach - e.end >= cfg.gapMs);
+  if (!release && !closes) return { state: prev, effects, ...wakeOf(prev, cfg) };
+  const state = copyState(prev);
+  if (release) {
+    state.held = null;
+    releaseHeld(state, cfg, effects);
+  }
+  if (closes) {
+    state.horizon = reach;
+    if (cfg.ipt !== undefined) reconcile(state, cfg, null, effects);
+  }
+  return { state, effects, ...wakeOf(state, cfg) };
+}
+
+function inspectionInput(
+  prev: StormState,
+  input: Extract<RuleInput, { type: 'inspection' }>,
+  ctx: RuleContext,
+) {
+  const effects: Effect<typeof RULE>[] = [];
+  if (input.siteId !== prev.siteId || !isErosionInspection(input.kind)) return { state: prev, effects };
+  if (prev.inspections.some((i) => i.id === input.id)) return { state: prev, effects };
+  const state = copyState(prev);
+  const cfg = cfgOf(state, ctx);
+  const insp = { at: input.at, id: input.id, kind: input.kind, inspector: input.inspector };
+  insertSorted(state.inspections, insp, (i) => i.at);
+  if (state.inspections.length > STORM_MAX_INSPECTIONS)
+    state.inspections.splice(0, state.inspections.length - STORM_MAX_INSPECTIONS);
+  state.events = state.events
+    .map((s) => {
+      if (s.alert !== 'open' || s.thresholdAt === null || s.thresholdAt > insp.at) return s;
+      effects.push(inspectedEffect(s, cfg, s.alertKey ?? stormAlertKey(s.id), insp));
+      return { ...s, alert: 'closed' as const };
+    })
+    .filter((s) => !(s.frozen && s.alert !== 'open'));
+  return { state, effects };
 }
 
 export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
   rule: RULE,
   init(ctx: RuleContext, deviceId?: string): StormState {
-    return deviceState(RULE, ctx, deviceId, {
-      win: [],
-      base: { counter: null, ts: null, residueIn: 0 },
+    if (deviceId === undefined) throw new Error(`${RULE} is a per-device rule: pass the deviceId`);
+    const base: EntryContext = { counter: null, sumN: 0, ts: null };
+    const state: StormState = {
+      v: STORM_STATE_VERSION,
+      siteId: ctx.site.id,
+      deviceId,
+      win: emptyWindow(base),
+      base,
       carry: null,
       newestTs: null,
       newestDelay: 0,
       horizon: null,
       events: [],
+      derivedWith: '',
       inspections: [],
       late: { dropped: 0, lastTs: null },
-    });
+      held: null,
+    };
+    state.derivedWith = derivationKey(cfgOf(state, ctx));
+    return state;
   },
 
   evaluate(prev: StormState, input: RuleInput, ctx: RuleContext) {
-    const effects: Effect<typeof RULE>[] = [];
     switch (input.type) {
       case 'reading': {
         const r = input.reading;
-        if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects };
-        const state = copyState(prev);
-        const cfg = cfgOf(state, ctx);
-        if (state.newestTs === null || r.ts >= state.newestTs) {
-          state.newestTs = r.ts;
-          state.newestDelay = Math.max(0, r.receivedAt - r.ts);
-        }
-        state.horizon = Math.max(state.horizon ?? r.ts, r.ts);
-        const entry = rainEntry(r);
-        if (entry && cfg.ipt !== undefined) {
-          if (state.base.ts !== null && r.ts <= state.base.ts) {
-            state.late.dropped++;
-            state.late.lastTs = r.ts;
-          } else {
-            const i = lowerBound(state.win, r.ts, (e) => e[0]);
-            if (state.win[i]?.[0] !== r.ts) insertSorted(state.win, entry, (e) => e[0]);
-          }
-        }
-        reconcile(state, cfg, effects);
-        prune(state, cfg);
-        return { state, effects };
+        if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) return { state: prev, effects: [] };
+        return readingInput(prev, r, ctx);
       }
-      case 'tick': {
-        const reach = input.now - prev.newestDelay;
-        if (prev.horizon !== null && reach <= prev.horizon) return { state: prev, effects };
-        // Only a tick that closes an event changes anything (the state is not rewritten every minute).
-        const gapMs = ctx.site.storm.interEventHours * HOUR;
-        if (!prev.events.some((e) => !e.frozen && !e.closed && reach - e.end >= gapMs))
-          return { state: prev, effects };
-        const state = copyState(prev);
-        state.horizon = reach;
-        reconcile(state, cfgOf(state, ctx), effects);
-        return { state, effects };
-      }
-      case 'inspection': {
-        if (input.siteId !== prev.siteId || !isErosionInspection(input.kind)) return { state: prev, effects };
-        if (prev.inspections.some((i) => i.id === input.id)) return { state: prev, effects };
-        const state = copyState(prev);
-        const cfg = cfgOf(state, ctx);
-        const insp = { at: input.at, id: input.id, kind: input.kind, inspector: input.inspector };
-        insertSorted(state.inspections, insp, (i) => i.at);
-        if (state.inspections.length > STORM_MAX_INSPECTIONS)
-          state.inspections.splice(0, state.inspections.length - STORM_MAX_INSPECTIONS);
-        for (const s of state.events) {
-          if (s.alert !== 'open' || s.thresholdAt === null || s.thresholdAt > insp.at) continue;
-          effects.push(inspectedEffect(s, cfg, s.alertKey ?? stormAlertKey(s.id), insp));
-          s.alert = 'closed';
-        }
-        state.events = state.events.filter((s) => !(s.frozen && s.alert !== 'open'));
-        return { state, effects };
-      }
+      case 'tick':
+        return tickInput(prev, input.now, ctx);
+      case 'inspection':
+        return inspectionInput(prev, input, ctx);
       case 'alert-closed': {
         const idx = prev.events.findIndex((s) => s.alertKey === input.key);
-        if (idx < 0) return { state: prev, effects };
+        if (idx < 0) return { state: prev, effects: [] };
         const state = copyState(prev);
         const s = state.events[idx]!;
-        s.alert = 'closed';
         if (s.frozen) state.events.splice(idx, 1);
-        return { state, effects };
+        else state.events[idx] = { ...s, alert: 'closed' };
+        return { state, effects: [] };
       }
     }
   },

@@ -1,19 +1,17 @@
 /**
- * Storm events derived from a rain gauge's recent readings: tip increments (counter or interval inches),
- * events split at dry gaps of `interEventHours`, their snapshots and records, and the successor of an
- * event that late data changed. Pure functions over the evaluator's state (`evaluator.ts`).
+ * The storm rule's state and its events: the window's readings (`window.ts`), what the pruned ones left,
+ * the events as last reported with their alert status; the parameters the events were derived with;
+ * snapshots and records of an event, and the successor of an event that late data changed.
  */
 import type { SiteConfig } from '../../config/schema.ts';
-import type { DeviceStateHead } from '../state.ts';
+import type { SiteStateHead } from '../state.ts';
 import type { RuleContext, StormEvent } from '../types.ts';
-import { DAY, deviceLabel, deviceOf, HOUR, round6 } from '../util.ts';
+import { DAY, deviceLabel, deviceOf, HOUR, MINUTE, round6 } from '../util.ts';
+import type { EntryContext, StormWindow } from './window.ts';
 
 export const RULE = 'storm-inspection' as const;
 
 export const STORM_WINDOW_MS = 14 * DAY;
-
-/** A rain reading: [source ts, 0 = counter (rainTips) | 1 = interval inches (rainIn), value, receivedAt]. */
-export type StormEntry = [number, 0 | 1, number, number];
 
 export interface Segment {
   start: number;
@@ -36,13 +34,26 @@ export interface StormSnapshot extends Segment {
   alertKey: string | null;
   /** Pruned from the window but its alert is still open. */
   frozen?: boolean;
+  /**
+   * While its alert is held (late data still settling): the key of the closed alert of a storm it took
+   * over, which its alert is closed with once opened.
+   */
+  inherit?: string;
 }
 
-export interface StormState extends DeviceStateHead {
-  /** Recent rain readings, sorted by source ts, unique ts. */
-  win: StormEntry[];
-  /** What the pruned readings left: the last counter value, the last pruned ts, and unconverted inches. */
-  base: { counter: number | null; ts: number | null; residueIn: number };
+/** The version of the state this release stores (`index.ts` upgrades older ones: `upgrade.ts`). */
+export const STORM_STATE_VERSION = 2;
+
+export interface StormState extends Omit<SiteStateHead, 'v'> {
+  v: typeof STORM_STATE_VERSION;
+  deviceId: string;
+  /** Recent rain readings, sorted by source ts, unique ts, in chunks (`window.ts`). */
+  win: StormWindow;
+  /**
+   * What the pruned readings left: the last counter value, the last pruned ts, and the interval rain
+   * in total (nano-inches, counted from the gauge's first interval reading).
+   */
+  base: EntryContext;
   /** The last event of the pruned readings, when data after `base.ts` could still extend it. */
   carry: Segment | null;
   /** Newest source ts of any reading from the gauge, and how late that reading arrived (receivedAt - ts). */
@@ -50,11 +61,21 @@ export interface StormState extends DeviceStateHead {
   newestDelay: number;
   /** Newest time known to have passed: newest reading ts or tick. Events end + gap <= horizon are closed. */
   horizon: number | null;
-  /** The events as last reported, with their alert status. */
+  /**
+   * The events as last reported, with their alert status: the frozen ones (pruned, alert still open)
+   * first, then those of the window, which are always what the window's readings give (`fold.ts`).
+   */
   events: StormSnapshot[];
+  /** The parameters `events` were derived with (`derivationKey`): other ones derive them all again. */
+  derivedWith: string;
   inspections: Array<{ at: number; id: string; kind: string; inspector: string }>;
   /** Readings too old for the window: not counted. */
   late: { dropped: number; lastTs: number | null };
+  /**
+   * While the gauge delivers late data (`evaluator.ts`): when the last such reading arrived. New storm
+   * alerts wait until `settleMinutes` after it.
+   */
+  held: { lastAt: number } | null;
 }
 
 export interface Cfg {
@@ -70,6 +91,8 @@ export interface Cfg {
   dueFrom: 'end' | 'threshold';
   alerts: boolean;
   tz: string;
+  /** How long late data must have stopped before the storms it made raise their alerts (0: at once). */
+  settleMs: number;
 }
 
 /** The threshold in whole tips: the smallest tip count whose depth reaches thresholdIn. */
@@ -93,7 +116,13 @@ export function cfgOf(state: StormState, ctx: RuleContext): Cfg {
     dueFrom: site.storm.dueFrom,
     alerts: stormAlertsEnabled(site),
     tz: ctx.timezone,
+    settleMs: site.storm.settleMinutes * MINUTE,
   };
+}
+
+/** What the events and their alerts depend on: when it changes, every event is derived again. */
+export function derivationKey(cfg: Cfg): string {
+  return JSON.stringify([cfg.ipt ?? null, cfg.thrTips, cfg.gapMs, cfg.dueMs, cfg.dueFrom, cfg.alerts]);
 }
 
 export function stormAlertsEnabled(site: SiteConfig): boolean {
@@ -102,59 +131,6 @@ export function stormAlertsEnabled(site: SiteConfig): boolean {
 
 export function windowMs(cfg: Cfg): number {
   return Math.max(STORM_WINDOW_MS, 4 * cfg.gapMs);
-}
-
-type Increment = [ts: number, tips: number, uncertain: boolean, receivedAt: number];
-
-/** Tip increments of `entries` (sorted) following `base`; returns them and the base after them. */
-export function increments(
-  entries: readonly StormEntry[],
-  base: StormState['base'],
-  ipt: number,
-  gapMs: number,
-): { incs: Increment[]; base: StormState['base'] } {
-  const incs: Increment[] = [];
-  let counter = base.counter;
-  let prevTs = base.ts;
-  let sumIn = base.residueIn;
-  let inTips = 0;
-  for (const [ts, kind, value, rec] of entries) {
-    let inc = 0;
-    if (kind === 0) {
-      if (counter !== null) inc = value >= counter ? value - counter : value;
-      counter = value;
-    } else {
-      sumIn += value;
-      const t = Math.round(sumIn / ipt);
-      inc = t - inTips;
-      inTips = t;
-    }
-    if (inc > 0) incs.push([ts, inc, inc > 1 && prevTs !== null && ts - prevTs >= gapMs, rec]);
-    prevTs = ts;
-  }
-  return { incs, base: { counter, ts: prevTs, residueIn: sumIn - inTips * ipt } };
-}
-
-/** Splits increments into events at dry gaps >= gapMs, continuing `carry`. */
-export function segments(carry: Segment | null, incs: readonly Increment[], cfg: Cfg): Segment[] {
-  const out: Segment[] = [];
-  let cur: Segment | null = carry ? { ...carry } : null;
-  for (const [ts, inc, uncertain, rec] of incs) {
-    if (cur && ts - cur.end < cfg.gapMs) {
-      cur.tips += inc;
-      cur.end = ts;
-    } else {
-      if (cur) out.push(cur);
-      cur = { start: ts, end: ts, tips: inc, thresholdAt: null, crossingReceivedAt: null, uncertainAt: null };
-    }
-    if (uncertain && cur.uncertainAt === null) cur.uncertainAt = ts;
-    if (cur.thresholdAt === null && cur.tips >= cfg.thrTips) {
-      cur.thresholdAt = ts;
-      cur.crossingReceivedAt = rec;
-    }
-  }
-  if (cur) out.push(cur);
-  return out;
 }
 
 export function eventId(cfg: Cfg, start: number): string {

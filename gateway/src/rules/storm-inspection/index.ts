@@ -1,15 +1,17 @@
 /**
  * The `storm-inspection` rule: a storm of 0.5 in or more at an active construction site calls for an
  * erosion and sediment control inspection within 24 h (law 001, maintenance during construction, A(2)).
- * Its evaluator also keeps the storm records of every rain gauge. Deriving the events: `events.ts`; the
- * alert's content: `alert.ts`; the evaluator and its handling of late data: `evaluator.ts`.
+ * Its evaluator also keeps the storm records of every rain gauge. The state and its events: `events.ts`;
+ * the window of readings: `window.ts`; deriving the events: `fold.ts`; reporting their changes:
+ * `reconcile.ts`; the alert's content: `alert.ts`; the evaluator and its handling of late data:
+ * `evaluator.ts`; the state of release 0.1.0: `upgrade.ts`.
  */
 import { z } from 'zod';
 import type { RuleModule } from '../module.ts';
-import { firstVersion } from '../state.ts';
 import { isErosionInspection } from '../util.ts';
 import { stormEvaluator } from './evaluator.ts';
-import type { RULE, StormState } from './events.ts';
+import { type RULE, STORM_STATE_VERSION, type StormState } from './events.ts';
+import { upgradeStormState } from './upgrade.ts';
 
 const params = {
   site: {
@@ -19,6 +21,12 @@ const params = {
         interEventHours: z.number().positive().default(6),
         dueFrom: z.enum(['end', 'threshold']).default('end'),
         dueHours: z.number().positive().default(24),
+        /**
+         * While a gauge delivers readings out of order (or a late reading reports many tips after a
+         * silence), the storms they make raise their alerts only once no such reading came for this
+         * long; 0 raises them at once, as release 0.1.0 did.
+         */
+        settleMinutes: z.number().min(0).max(1440).default(5),
       })
       .prefault({}),
   },
@@ -30,7 +38,7 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   law: '001, maintenance during construction, A(2)',
   params,
   binds: { perDevice: (d) => d.kind === 'rain-gauge' },
-  state: { version: 1, upgrade: firstVersion },
+  state: { version: STORM_STATE_VERSION, upgrade: upgradeStormState },
   evaluator: stormEvaluator,
   // The law gives the 24-hour inspection no extension. One inspection covers every storm before it.
   duty: {

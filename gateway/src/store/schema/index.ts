@@ -12,6 +12,7 @@ import type { Db } from '../types.ts';
 import { applyGuards } from './guards.ts';
 import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
+import { v3 } from './v3.ts';
 
 export interface Migration {
   version: number;
@@ -21,7 +22,8 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the tables of release 0.1.0', up: v1 },
-  { version: 2, description: 'the evidence log', up: v2 },
+  { version: 2, description: 'rejections stored sampled, with the count of those not stored', up: v2 },
+  { version: 3, description: 'the evidence log', up: v3 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,52 @@
+/**
+ * A gateway process for the MQTT fuzzer and what is checked after a run: it is still up, its memory grew
+ * by at most a bound, a device it never saw in the run still gets a QoS 1 reading through, and every
+ * outcome it counted has a known label.
+ */
+import { REJECT_REASONS } from '../../shared/src/telemetry.ts';
+import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import { device, faultConfig, metrics, publishOutcome, T } from '../helpers/faults.ts';
+import { testHash } from '../helpers/gateway.ts';
+import type { FuzzLogin } from './mqttFuzz.ts';
+
+export const FUZZ_LOGINS: FuzzLogin[] = ['rg-1', 'rg-2', 'rg-3', 'trap-1'].map((d) => ({
+  clientId: `maple-ridge/${d}`,
+  username: `maple-ridge/${d}`,
+  password: `pw-${d}`,
+  siteId: 'maple-ridge',
+  deviceId: d,
+}));
+
+/** A gateway whose rate limit does not hold fuzzed publishes back for long, and a device kept out of the run. */
+export function startFuzzGateway(): Promise<GatewayChild> {
+  return startGatewayChild(
+    faultConfig({ ingest: { deviceRatePerSec: 100_000, deviceBurst: 100_000 } }, [
+      { id: 'rg-9', kind: 'rain-gauge', inchesPerTip: 0.01, passwordHash: testHash('pw-rg-9') },
+    ]),
+  );
+}
+
+const RESULTS = new Set(['stored', 'duplicate', 'rejected', 'refused', 'dropped', 'status', 'ignored']);
+
+/** What is wrong with the gateway after a run (empty when nothing is). */
+export async function afterFuzz(
+  gw: GatewayChild,
+  rssBeforeMb: number,
+  maxGrowthMb: number,
+): Promise<string[]> {
+  const problems: string[] = [];
+  if (!gw.alive()) return [`the gateway exited: ${gw.output().slice(-2000)}`];
+  const grew = gw.rssMb() - rssBeforeMb;
+  if (grew > maxGrowthMb) problems.push(`RSS grew by ${grew.toFixed(1)} MB`);
+  const c = await device(gw.mqttUrl, 'rg-9');
+  const outcome = await publishOutcome(c, T('rg-9'), JSON.stringify({ seq: 1, rainTips: 1 }));
+  c.end(true);
+  if (outcome !== 'acknowledged') problems.push(`a device after the run: ${outcome}`);
+  const text = await metrics(gw.httpUrl);
+  for (const m of text.matchAll(/^gateway_messages_total\{result="([^"]+)"/gm))
+    if (!RESULTS.has(m[1]!)) problems.push(`unknown outcome ${m[1]}`);
+  for (const m of text.matchAll(/^gateway_rejections_total\{reason="([^"]+)"/gm))
+    if (!(REJECT_REASONS as readonly string[]).includes(m[1]!)) problems.push(`unknown reason ${m[1]}`);
+  if ((await fetch(`${gw.httpUrl}/api/health`)).status !== 200) problems.push('health is not ok');
+  return problems;
+}
