@@ -9,7 +9,7 @@ import { ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
-import type { Config } from './config/schema.ts';
+import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
 import { healthReport } from './health.ts';
 import { loggerImporter } from './import/policy.ts';
@@ -153,7 +153,7 @@ async function compose(
   let stopping: Promise<void> | undefined;
   return {
     httpUrl: api.url(),
-    mqttUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${mqttPort()}`,
+    mqttUrl: externalBrokerUrls(config.mqtt)[0] ?? `mqtt://127.0.0.1:${mqttPort()}`,
     mqttPort: mqttPort(),
     httpPort: api.port(),
     config,
