@@ -54,6 +54,8 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
     if (urls.length > 1) mqtt.urls = urls;
     else mqtt.url = urls[0];
   }
+  if (env.MQTT_PROTOCOL_VERSION)
+    section('mqtt').protocolVersion = num('MQTT_PROTOCOL_VERSION', env.MQTT_PROTOCOL_VERSION);
   if (env.MQTT_USERNAME) section('mqtt').username = env.MQTT_USERNAME;
   if (env.MQTT_PASSWORD) section('mqtt').password = env.MQTT_PASSWORD;
   const influx = (k: string, v: string | undefined) => {
