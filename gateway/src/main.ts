@@ -11,6 +11,7 @@ import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { buildRegistry } from './decode/registry.ts';
+import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
@@ -75,6 +76,7 @@ async function compose(
   store.keepReadingsAbove(() => influx.writtenUpTo());
   const notifications = new NotificationStage(config, { db, now, log, metrics });
   let api: ApiStage | undefined;
+  let fleet: FleetStage | undefined;
   const engine = new ComplianceEngine({
     db,
     config,
@@ -84,6 +86,7 @@ async function compose(
     metrics,
     onChange: (e) => {
       api?.alertEvent(e);
+      fleet?.changed();
       if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
     },
     onNotify: () => notifications.notify(),
@@ -103,9 +106,20 @@ async function compose(
   });
   const { inputs, publisher, mqttPort } = buildInputs(config, { registry, stage: ingest, metrics, log, now });
   notifications.publishWith(publisher);
+  fleet = new FleetStage({
+    config,
+    sources: {
+      config,
+      deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+      openAlerts: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+    },
+    publisher,
+    log,
+    now,
+  });
 
   // In start order.
-  const stages: Stage<never[]>[] = [store, influx, notifications, ingest, rules];
+  const stages: Stage<never[]>[] = [store, influx, notifications, ingest, rules, fleet];
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(config.auth.tokens, config.http.authenticateReads, () =>
@@ -123,12 +137,14 @@ async function compose(
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
+    fleet,
   }));
   stages.push(api);
   ingest.onStored((rs) => influx.offer(rs));
   ingest.onStored(rules.onStored);
   ingest.onStored(api.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
+  ingest.onDeviceStatus(fleet.changed);
 
   const started: Array<Pick<Stage, 'stop'>> = [];
   const stopAll = async (what: string) => {

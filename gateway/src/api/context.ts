@@ -1,6 +1,7 @@
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
+import type { FleetView } from '../fleet/stage.ts';
 import type { ImportQuery } from '../import/request.ts';
 import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
@@ -48,6 +49,8 @@ export interface ApiContext {
   >;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];
+  /** Other gateways' sites, when this one follows some. */
+  fleet: { view(): FleetView };
   /** Imports a logger file's text for a rain gauge through the live pipeline. */
   importLogger(text: string, q: ImportQuery): Promise<ImportSummary>;
 }

@@ -12,6 +12,7 @@ import type { StoredReading } from '../store/readings.ts';
 import type { ApiContext } from './context.ts';
 import { EventHub } from './events.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
+import { fleetPlugin } from './plugins/fleet.ts';
 import { importsPlugin } from './plugins/imports.ts';
 import { reportsPlugin } from './plugins/reports.ts';
 import { buildApi } from './server.ts';
@@ -62,7 +63,7 @@ export class ApiStage implements Stage {
     const { http } = this.config;
     this.app = await buildApi({
       ctx: { ...this.ctx(), events: this.events },
-      plugins: [alertsPlugin, reportsPlugin, importsPlugin],
+      plugins: [alertsPlugin, reportsPlugin, importsPlugin, fleetPlugin],
       ...(http.tls
         ? { https: { cert: readFileSync(http.tls.certFile), key: readFileSync(http.tls.keyFile) } }
         : {}),

@@ -37,6 +37,7 @@ import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts'
 import { within } from '../wait.ts';
 import { Delivery, type DeviceStatusHandler } from './externalDelivery.ts';
 import { BrokerSession } from './externalSession.ts';
+import { failoverServers } from './failover.ts';
 import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
 import { redactor, redactUrl } from './redact.ts';
 import { STATUS_FILTER, TELEMETRY_FILTER } from './topicFilters.ts';
@@ -86,22 +87,6 @@ export interface ExternalMqttOptions {
 function subscriptionFilters(siteIds: readonly string[] | undefined): string[] {
   if (!siteIds) return [TELEMETRY_FILTER, STATUS_FILTER];
   return siteIds.flatMap((id) => [`sites/${id}/devices/+/telemetry`, `sites/${id}/devices/+/status`]);
-}
-
-/** mqtt.js `servers` for a list of broker URLs: each reconnect takes the next. */
-function failoverServers(urls: readonly string[]): Pick<IClientOptions, 'servers'> {
-  if (urls.length < 2) return {};
-  return {
-    servers: urls.map((u) => {
-      const url = new URL(u);
-      const secure = url.protocol === 'mqtts:' || url.protocol === 'ssl:';
-      return {
-        host: url.hostname,
-        port: Number(url.port) || (secure ? 8883 : 1883),
-        protocol: secure ? ('mqtts' as const) : ('mqtt' as const),
-      };
-    }),
-  };
 }
 
 export class ExternalMqttInput implements Input {
