@@ -32,7 +32,11 @@ describe('the rules cursor after a failed evaluation', () => {
     db.exec(
       `CREATE TRIGGER refuse_alerts BEFORE INSERT ON alerts WHEN NEW.device_id = 'rg-1' BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END`,
     );
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     const t0 = Date.now() - 3 * 60 * M;
     const send = (i: number) =>
       c.publishAsync(
@@ -85,7 +89,11 @@ describe('the rules cursor after a failed evaluation', () => {
     db.exec(
       `CREATE TRIGGER refuse_alerts BEFORE INSERT ON alerts WHEN NEW.device_id = 'rg-1' BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END`,
     );
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     const t0 = Date.now() - 3 * 60 * M;
     for (let i = 0; i <= 55; i++)
       await c.publishAsync(
@@ -97,7 +105,11 @@ describe('the rules cursor after a failed evaluation', () => {
       );
     await c.endAsync();
     // Another gauge's readings, which the rules can evaluate on their own, come after the failed ones.
-    const other = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-2', password: 'pw-rg-2' });
+    const other = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-2',
+      username: 'maple-ridge/rg-2',
+      password: 'pw-rg-2',
+    });
     for (let i = 0; i < 5; i++)
       await other.publishAsync(
         'sites/maple-ridge/devices/rg-2/telemetry',

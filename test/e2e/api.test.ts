@@ -42,6 +42,7 @@ describe('HTTP API', () => {
     // A pump alarm on oak-lane's panel the same day, held for two minutes: an equipment-remedy alert,
     // whose deadline an engineer's letter may extend.
     const panel = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'oak-lane/panel-1',
       username: 'oak-lane/panel-1',
       password: 'pw-panel-1',
     });

@@ -89,6 +89,7 @@ describe.runIf(HAVE || CI)('wall clock jumps (libfaketime) against the real gate
       ['oak-lane', 'panel-1'],
     ] as const) {
       const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+        clientId: `${site}/${dev}`,
         username: `${site}/${dev}`,
         password: `pw-${dev}`,
       });

@@ -40,7 +40,11 @@ function readings(now: number): Array<{ ts: number; rainTips: number }> {
 }
 
 async function deliver(gw: TestGateway, rs: Array<{ ts: number; rainTips: number }>) {
-  const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+  const c = await mqtt.connectAsync(gw.mqttUrl, {
+    clientId: 'maple-ridge/rg-1',
+    username: 'maple-ridge/rg-1',
+    password: 'pw-rg-1',
+  });
   for (const r of rs)
     await c.publishAsync('sites/maple-ridge/devices/rg-1/telemetry', JSON.stringify(r), { qos: 1 });
   await c.endAsync();

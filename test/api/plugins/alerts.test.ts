@@ -48,7 +48,11 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
     gw = await startTestGateway({ auth: AUTH });
     // A 0.6 in storm an hour ago, one tip a minute: a storm-inspection alert due 24 h after the rain.
     const t0 = Date.now() - 3_600_000;
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     for (let i = 0; i <= 60; i++)
       await c.publishAsync(
         'sites/maple-ridge/devices/rg-1/telemetry',
@@ -109,7 +113,11 @@ describe('dates the API takes are bounded: an inspection within five years, an e
   beforeAll(async () => {
     gw = await startTestGateway({ auth: AUTH });
     // The pump alarm of an alternative system held for two minutes: a 5-day remedy, which a letter may extend.
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'oak-lane/panel-1', password: 'pw-panel-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'oak-lane/panel-1',
+      username: 'oak-lane/panel-1',
+      password: 'pw-panel-1',
+    });
     const now = Date.now();
     for (const ts of [now - 3 * 60_000, now - 60_000])
       await c.publishAsync(
