@@ -78,7 +78,9 @@ export class FleetStage implements Stage {
   health(): ComponentHealth[] {
     const own: ComponentHealth = {
       name: 'fleet',
-      ok: this.lastAt > 0 && this.lastError === undefined,
+      // Informative: a state not published yet or failing follows from the broker connection, which the
+      // mqtt component reports; the gateway's own duties are unaffected.
+      ok: true,
       publishedAt: this.lastAt ? new Date(this.lastAt).toISOString() : null,
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
