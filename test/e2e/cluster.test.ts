@@ -77,6 +77,32 @@ describe.skipIf(!haveNatsServer())('gateways on a 3-node NATS cluster', { timeou
     }
   });
 
+  it('a gateway killed (SIGKILL) and started again resumes its session and stores what came meanwhile', async () => {
+    const [n1, n2, n3] = cluster.mqttUrls as [string, string, string];
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'gw-resume-')), 'data');
+    dirs.push(join(dataDir, '..'));
+    const config = clusterGatewayConfig('resume', [n2, n3, n1], [{ id: 'west', devices: ['d1'] }]);
+    const first = await start(config, dataDir);
+    await mqttConnected(first, 60_000);
+    const d = await dev(n3, 'west', 'd1');
+    await d.send(1, 200);
+    await waitFor(() => storedSeqs(dataDir, 'west', 'd1').length === 200, 20_000, 'the first 200');
+    await first.stop('SIGKILL');
+
+    await d.send(201, 700);
+    expect(d.acked.size).toBe(700);
+    const second = await start(config, dataDir);
+    await mqttConnected(second, 60_000);
+    await waitFor(
+      () => storedSeqs(dataDir, 'west', 'd1').length >= 700,
+      30_000,
+      'the 500 sent while it was down',
+    );
+    const stored = storedSeqs(dataDir, 'west', 'd1');
+    expect(duplicates(stored)).toEqual([]);
+    expect(missing(d.acked, stored)).toEqual([]);
+    expect(second.output()).toMatch(/"session":"resumed"/);
+  });
   it('fails over when its node is killed under load: every acknowledged reading stored exactly once', async () => {
     const [n1, n2, n3] = cluster.mqttUrls as [string, string, string];
     const gw = await start(
@@ -112,33 +138,6 @@ describe.skipIf(!haveNatsServer())('gateways on a 3-node NATS cluster', { timeou
       expect(missing(ds[i]!.acked, stored)).toEqual([]);
     }
     expect(gw.output()).toMatch(/mqtt-external: reconnected/);
-    await cluster.restart(0);
-  });
-
-  it('a gateway killed (SIGKILL) and started again resumes its session and stores what came meanwhile', async () => {
-    const [n1, n2, n3] = cluster.mqttUrls as [string, string, string];
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'gw-resume-')), 'data');
-    dirs.push(join(dataDir, '..'));
-    const config = clusterGatewayConfig('resume', [n2, n3, n1], [{ id: 'west', devices: ['d1'] }]);
-    const first = await start(config, dataDir);
-    await mqttConnected(first);
-    const d = await dev(n3, 'west', 'd1');
-    await d.send(1, 200);
-    await waitFor(() => storedSeqs(dataDir, 'west', 'd1').length === 200, 20_000, 'the first 200');
-    await first.stop('SIGKILL');
-
-    await d.send(201, 700);
-    expect(d.acked.size).toBe(700);
-    const second = await start(config, dataDir);
-    await mqttConnected(second);
-    await waitFor(
-      () => storedSeqs(dataDir, 'west', 'd1').length >= 700,
-      30_000,
-      'the 500 sent while it was down',
-    );
-    const stored = storedSeqs(dataDir, 'west', 'd1');
-    expect(duplicates(stored)).toEqual([]);
-    expect(missing(d.acked, stored)).toEqual([]);
-    expect(second.output()).toMatch(/"session":"resumed"/);
+    // Node 1 stays down: started again, its freed ports may have gone to another test's servers meanwhile.
   });
 });

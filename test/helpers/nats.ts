@@ -46,7 +46,10 @@ export interface NatsCluster {
   mqttUrls: string[];
   /** Kills node `i` (0-based) with `signal` (default SIGKILL) and waits for it to be gone. */
   kill(i: number, signal?: NodeJS.Signals): Promise<void>;
-  /** Starts node `i` again on its ports and store and waits until it rejoined the cluster. */
+  /**
+   * Starts node `i` again on its ports and store and waits until it rejoined the cluster. Its ports were
+   * free while it was down: another test running meanwhile may have taken them.
+   */
   restart(i: number): Promise<void>;
   /** The last output of node `i`, for failure messages. */
   log(i: number): string;
