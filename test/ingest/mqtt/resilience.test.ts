@@ -28,10 +28,10 @@ describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes'
     const n = 600;
     const topic = 'sites/s1/devices/kill/telemetry';
     const sink = new RecordingSink();
-    // A slow store: one message every 5 ms, however many are in flight.
+    // A slow store: one message every 20 ms, however many are in flight, so a backlog is left at the kill.
     let chain = Promise.resolve();
     sink.gate = () => {
-      chain = chain.then(() => sleep(5)).then(() => undefined);
+      chain = chain.then(() => sleep(20)).then(() => undefined);
       return chain;
     };
     const input = new ExternalMqttInput({
