@@ -9,6 +9,7 @@ import {
 } from './alerts.js';
 import { describeError, getToken, setToken } from './api.js';
 import { byId, h, ruleLabel } from './dom.js';
+import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
 import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
 import { connectLive } from './live.js';
 import { renderOverview } from './overview.js';
@@ -57,9 +58,13 @@ async function route() {
   }
   document.title = `${name === 'site' ? (siteById(arg)?.name ?? arg) : name[0]?.toUpperCase() + name.slice(1)} · Compliance gateway`;
   if (!appState.loaded) return;
-  if (name === 'overview') renderOverview(openAlert);
-  else if (name === 'alerts') await loadAlerts();
-  else if (name === 'storms') {
+  if (name === 'overview') {
+    renderOverview(openAlert);
+    renderFleetOverview();
+  } else if (name === 'alerts') {
+    await loadAlerts();
+    renderFleetAlerts();
+  } else if (name === 'storms') {
     if (arg && siteById(arg)) /** @type {HTMLSelectElement} */ (byId('s-site')).value = arg;
     await loadStorms();
   } else if (name === 'inspect') {
@@ -78,7 +83,7 @@ function initForms() {
 async function reloadAll() {
   const summary = byId('overview-summary');
   try {
-    await loadAll();
+    await Promise.all([loadAll(), loadFleet()]);
     initForms();
     await route();
   } catch (e) {
@@ -217,6 +222,17 @@ function start() {
     else if (view === 'alerts') renderAlertsTable();
   }, 30_000);
   setInterval(() => void loadAll().catch(() => {}), 5 * 60_000);
+  // Followed gateways publish at least every minute; their view is fetched again as often.
+  setInterval(
+    () =>
+      void loadFleet()
+        .then(() => {
+          if (view === 'overview') renderFleetOverview();
+          else if (view === 'alerts') renderFleetAlerts();
+        })
+        .catch((e) => console.warn('fleet view not refreshed', e)),
+    30_000,
+  );
   connectLive({ onEvent: onLive, onState: showLive, onReconnected: () => void reloadAll() });
   void route().then(reloadAll);
 }

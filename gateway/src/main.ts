@@ -11,11 +11,12 @@ import { ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
-import type { Config } from './config/schema.ts';
+import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { liveRegistry } from './decode/registry.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage } from './evidence/compose.ts';
 import { mqttPublisher } from './evidence/publishers.ts';
+import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
@@ -90,6 +91,7 @@ async function compose(
     log,
     onThrottled: () => throttled.inc({ transport: 'http' }),
   });
+  // The configuration with the store's sites (kept up to date as they change).
   const live: Config = { ...config, sites: [...catalogue.sites()] };
   const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
   store.keepReadingsAbove(() => influx.writtenUpTo());
@@ -102,6 +104,7 @@ async function compose(
   });
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   let api: ApiStage | undefined;
+  let fleet: FleetStage | undefined;
   const engine = new ComplianceEngine({
     db,
     evidence: store.evidence,
@@ -112,6 +115,7 @@ async function compose(
     metrics,
     onChange: (e) => {
       api?.alertEvent(e);
+      fleet?.changed();
       if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
     },
     onNotify: () => notifications.notify(),
@@ -129,7 +133,7 @@ async function compose(
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
   });
-  const { inputs, publisher, mqttPort, deviceChanged } = buildInputs(config, {
+  const { inputs, publisher, mqttPort, deviceChanged } = buildInputs(live, {
     registry,
     stage: ingest,
     metrics,
@@ -138,16 +142,31 @@ async function compose(
   });
   // A change through the API reaches the decoders, the broker and the rules at once.
   catalogue.onChange((e) => {
+    // `live` holds the catalogue's sites as they are now, for what reads the configuration's sites.
+    live.sites.splice(0, live.sites.length, ...catalogue.sites());
     registry.refresh();
     const site = catalogue.site(e.siteId);
     if (site) engine.siteChanged(site);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+    fleet?.changed();
   });
   notifications.publishWith(publisher);
   evidence.publishTo(mqttPublisher(config.gatewayId, () => publisher));
 
+  fleet = new FleetStage({
+    config,
+    sources: {
+      config: live,
+      deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+      openAlerts: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+    },
+    publisher,
+    log,
+    now,
+  });
+
   // In start order.
-  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules];
+  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, fleet];
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(
@@ -177,12 +196,14 @@ async function compose(
     citations: (r, size) => reportCitations(db, store.evidence, r, size),
     certifications: (siteId, from, to) => certificationsOf(db, siteId, from, to),
     certify: (c) => certify(store.evidence, c),
+    fleet,
   }));
   stages.push(api);
   ingest.onStored((rs) => influx.offer(rs));
   ingest.onStored(rules.onStored);
   ingest.onStored(api.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
+  ingest.onDeviceStatus(fleet.changed);
 
   const started: Array<Pick<Stage, 'stop'>> = [];
   const stopAll = async (what: string) => {
@@ -208,7 +229,7 @@ async function compose(
   let stopping: Promise<void> | undefined;
   return {
     httpUrl: api.url(),
-    mqttUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${mqttPort()}`,
+    mqttUrl: externalBrokerUrls(config.mqtt)[0] ?? `mqtt://127.0.0.1:${mqttPort()}`,
     mqttPort: mqttPort(),
     httpPort: api.port(),
     config,
