@@ -4,13 +4,14 @@ import type { ApiContext } from '../context.ts';
 
 const MAX_QUEUED = 1000;
 
-/** What an owner or contractor is sent of the live feed: their own sites' events only. */
-function visible(caller: Caller | undefined, data: unknown): boolean {
-  if (caller?.sites === undefined) return true;
+/** What an owner or contractor is sent of an event of the live feed: their own sites' part, or nothing. */
+function scoped(caller: Caller | undefined, data: unknown): unknown {
+  if (caller?.sites === undefined) return data;
   const d = data as { siteId?: string; alert?: { siteId?: string }; latest?: Array<{ siteId: string }> };
   const siteId = d.siteId ?? d.alert?.siteId;
-  if (siteId !== undefined) return maySee(caller, siteId);
-  return d.latest?.some((r) => maySee(caller, r.siteId)) ?? false;
+  if (siteId !== undefined) return maySee(caller, siteId) ? data : undefined;
+  const latest = d.latest?.filter((r) => maySee(caller, r.siteId));
+  return latest?.length ? { ...d, count: latest.length, latest } : undefined;
 }
 
 /** GET /api/events: server-sent events (readings summaries, device status, alert changes), live. */
@@ -31,8 +32,9 @@ export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       res.write(`event: hello\ndata: ${JSON.stringify({ gatewayId: ctx.config.gatewayId })}\n\n`);
       let queued = 0;
       const unsubscribe = ctx.events.subscribe((e) => {
-        if (queued > MAX_QUEUED || !visible(caller, e.data)) return;
-        const ok = res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+        const data = scoped(caller, e.data);
+        if (queued > MAX_QUEUED || data === undefined) return;
+        const ok = res.write(`event: ${e.type}\ndata: ${JSON.stringify(data)}\n\n`);
         if (!ok) {
           queued++;
           res.once('drain', () => {
