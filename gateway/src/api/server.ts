@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { AlertError } from '../alerts/errors.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import type { ApiContext } from './context.ts';
+import { dashboardSchemasPlugin } from './dashboardSchemas.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -121,6 +122,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     ...(o.plugins ?? []),
   ])
     await app.register(p, { ctx: o.ctx });
+  await app.register(dashboardSchemasPlugin);
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR,
     prefix: '/',
