@@ -87,9 +87,9 @@ function deviceFields(fixedKind, d, skip = []) {
   ];
 }
 
-const deviceCreate = () => schemaNamed('deviceCreateSchema', 'createDeviceSchema', 'newDeviceSchema');
-const devicePatch = () =>
-  schemaNamed('devicePatchSchema', 'updateDeviceSchema', 'patchDeviceSchema', 'deviceUpdateSchema');
+const deviceParams = () => schemaNamed('deviceParams');
+const deviceCreate = async () => [await schemaNamed('deviceCreateBody'), await deviceParams()];
+const devicePatch = async () => [await schemaNamed('devicePatchBody'), await deviceParams()];
 
 /** @param {DeviceRow} d */
 const isRetired = (d) => d.retired === true || typeof d.retiredAt === 'string' || d.status === 'retired';

@@ -147,7 +147,8 @@ function read(f, el) {
 /**
  * A form of fields with an error line under each. `submit` gets the values (nested by the dotted names)
  * once the schema accepts them; what it throws is shown, a 400's "path: message" parts by their fields.
- * @param {{id: string, fields: Field[], submitLabel: string, schema?: Schema | (() => Promise<Schema | undefined>),
+ * @typedef {Schema | undefined | Array<Schema | undefined>} Schemas every one must accept the values
+ * @param {{id: string, fields: Field[], submitLabel: string, schema?: Schemas | (() => Promise<Schemas>),
  *   submit: (values: Record<string, any>) => Promise<string | void>, extra?: (values: Record<string, unknown>) => Record<string, unknown>,
  *   className?: string}} o
  */
@@ -233,10 +234,12 @@ export function buildForm(o) {
     for (const { f, wrap } of byName.values())
       if (!wrap.hidden && /** @type {any} */ (getPath(v, f.name))?.__badJson !== undefined)
         bad.push({ path: f.name, message: 'not valid JSON' });
-    const schema = typeof o.schema === 'function' ? await o.schema() : o.schema;
-    const r = schema?.safeParse(v);
-    if (r && !r.success)
-      for (const i of r.error?.issues ?? []) bad.push({ path: pathName(i.path), message: i.message });
+    const found = typeof o.schema === 'function' ? await o.schema() : o.schema;
+    for (const schema of [found].flat()) {
+      const r = schema?.safeParse(v);
+      if (r && !r.success)
+        for (const i of r.error?.issues ?? []) bad.push({ path: pathName(i.path), message: i.message });
+    }
     if (bad.length) return show(bad);
     button.setAttribute('disabled', '');
     try {

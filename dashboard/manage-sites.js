@@ -12,9 +12,9 @@ import { loadAll, state } from './state.js';
 /** Members of a site that are not rule parameters, each with a field of its own (or none in these forms). */
 const OWN = ['id', 'name', 'kind', 'timezone', 'active', 'recipients', 'devices'];
 
-const siteCreate = () => schemaNamed('siteCreateSchema', 'createSiteSchema', 'newSiteSchema', 'siteSchema');
-const sitePatch = () =>
-  schemaNamed('sitePatchSchema', 'updateSiteSchema', 'patchSiteSchema', 'siteUpdateSchema');
+const siteParams = () => schemaNamed('siteParams');
+const siteCreate = async () => [await schemaNamed('siteCreateBody'), await siteParams()];
+const sitePatch = async () => [await schemaNamed('sitePatchBody'), await siteParams()];
 const kinds = () => Object.entries(SITE_KINDS);
 
 /**
@@ -24,7 +24,7 @@ const kinds = () => Object.entries(SITE_KINDS);
  * @returns {Promise<Field[]>}
  */
 async function siteFields(site, creating) {
-  const js = await jsonSchemaOf(await (creating ? siteCreate() : sitePatch()));
+  const js = await jsonSchemaOf(await siteParams());
   const zone = site?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   /** @type {Field[]} */
   const own = [

@@ -36,7 +36,7 @@ const isDisabled = (p) => p.disabled === true || p.active === false;
 
 /** The roles the API's schema allows, in the order above. */
 async function roleOptions() {
-  const s = await schemaNamed('userCreateSchema', 'createUserSchema', 'newUserSchema', 'userSchema');
+  const s = await schemaNamed('userCreateBody');
   const allowed = PERSON_ROLES.filter((r) => {
     if (!s) return r !== 'contractor';
     const probe = /** @type {any} */ (s).shape?.role;
@@ -67,7 +67,7 @@ async function editPerson(p) {
     id: 'person-edit',
     className: 'form',
     submitLabel: 'Save changes',
-    schema: () => schemaNamed('userPatchSchema', 'updateUserSchema', 'patchUserSchema', 'userUpdateSchema'),
+    schema: () => schemaNamed('userPatchBody'),
     fields: [
       { name: 'name', label: 'Name', value: p.name },
       { name: 'role', label: 'Role', type: 'select', options: roles, value: p.role },
@@ -101,7 +101,7 @@ export async function loadPeople() {
   const { form } = buildForm({
     id: 'person-add',
     submitLabel: 'Add person',
-    schema: () => schemaNamed('userCreateSchema', 'createUserSchema', 'newUserSchema'),
+    schema: () => schemaNamed('userCreateBody'),
     fields: [
       { name: 'name', label: 'Name' },
       { name: 'email', label: 'E-mail', type: 'email' },

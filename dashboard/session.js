@@ -44,13 +44,46 @@ function meOf(body, via) {
   };
 }
 
-/** Asks the gateway who we are (the saved token, else the session cookie); nobody is `null`. */
+/**
+ * Whether this browser signed in and has not signed out since. The session cookie is HttpOnly (the page
+ * cannot see it), so this is what tells a visitor who never signed in from a session that ran out.
+ */
+const SIGNED_IN_KEY = 'gateway.signedIn';
+/** @param {boolean} on */
+function remember(on) {
+  try {
+    if (on) localStorage.setItem(SIGNED_IN_KEY, '1');
+    else localStorage.removeItem(SIGNED_IN_KEY);
+  } catch (e) {
+    console.warn('local storage is not available', e);
+  }
+}
+function remembered() {
+  try {
+    return localStorage.getItem(SIGNED_IN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Asks the gateway who we are (the saved token, else the session cookie); nobody is `null`. A visitor who
+ * never signed in is not asked about: reads may be open to all.
+ */
 export async function refreshMe() {
   const token = getToken();
+  if (!token && !remembered()) {
+    session.me = null;
+    changed();
+    return null;
+  }
   try {
     session.me = meOf(await request('GET', '/api/auth/me', { quiet: true }), token ? 'token' : 'session');
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 401) throw e;
+    // A remembered session the gateway no longer knows: it expired (or was ended elsewhere).
+    if (!token && remembered()) session.expired = true;
+    remember(false);
     session.me = null;
   }
   changed();
@@ -84,6 +117,7 @@ export async function forgetToken() {
 export async function signIn(email, password) {
   const body = await request('POST', '/api/auth/login', { body: { email, password }, quiet: true });
   setToken('');
+  remember(true);
   session.me = meOf(body, 'session');
   session.expired = false;
   // The login's answer may leave out what /api/auth/me tells (the CSRF token, the e-mail).
@@ -97,6 +131,7 @@ export async function signOut() {
   try {
     await post('/api/auth/logout', {});
   } finally {
+    remember(false);
     setCsrf('');
     session.me = null;
     session.expired = false;
@@ -107,6 +142,7 @@ export async function signOut() {
 /** The session ran out (a 401 while signed in): the page says so and offers the sign-in form. */
 export function sessionExpired() {
   if (session.me?.via !== 'session') return;
+  remember(false);
   session.me = null;
   session.expired = true;
   setCsrf('');

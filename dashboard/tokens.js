@@ -24,7 +24,7 @@ export async function loadTokens() {
   const { form } = buildForm({
     id: 'token-add',
     submitLabel: 'Create token',
-    schema: () => schemaNamed('tokenCreateSchema', 'createTokenSchema', 'newTokenSchema'),
+    schema: () => schemaNamed('tokenCreateBody'),
     fields: [
       { name: 'name', label: 'Name', hint: 'what it is for, e.g. field-tablet; it is named in the history' },
       {

@@ -173,9 +173,11 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   it('acknowledges through the UI with the token, and refuses to resolve without a note', async () => {
     const [alert] = await stormAlerts('rg-1');
     expect(alert?.status).toBe('open');
+    await page.click('.token-box summary');
     await page.fill('#token', TOKEN);
     await page.click('#token-form button[type="submit"]');
-    await page.waitForSelector('#token-state:has-text("Token saved")');
+    await page.waitForSelector('#token-state:has-text("Token checked and saved")');
+    expect(await page.locator('#who').textContent()).toContain('Insp');
     expect(page.url()).not.toContain(TOKEN);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(TOKEN);
 
