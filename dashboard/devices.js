@@ -243,11 +243,12 @@ export async function loadDevices(siteId) {
       ...deviceFields(undefined),
     ],
     submit: async (v) => {
-      /** @type {{username: string, password: string}} */
+      /** @type {{username: string, password: string, clientId?: string}} */
       const r = await post(devicesPath(siteId), v);
       form.reset();
       form.dispatchEvent(new Event('change'));
       showSecret(`MQTT login for ${v.id}`, [
+        ...(r.clientId ? [/** @type {[string, string]} */ (['Client id', r.clientId])] : []),
         ['Username', r.username],
         ['Password', r.password],
       ]);
@@ -258,9 +259,14 @@ export async function loadDevices(siteId) {
   });
   byId('devices-add').replaceChildren(h('h3', null, 'Add a device'), form);
   await fill(byId('devices-list'), async () => {
-    /** @type {{devices: DeviceRow[]}} */
-    const full = await get(`/api/sites/${encodeURIComponent(siteId)}`);
+    /** @type {{devices: DeviceRow[], retiredDevices?: Array<string | DeviceRow>}} */
+    const site = await get(`/api/sites/${encodeURIComponent(siteId)}`);
     const tz = siteZone(siteId);
+    // Retired devices are no longer the site's; their history stays, and so do they in this list.
+    const retired = (site.retiredDevices ?? []).map((d) =>
+      typeof d === 'string' ? { id: d, kind: '', retired: true } : { ...d, retired: true },
+    );
+    const full = { devices: [...site.devices, ...retired] };
     return table(
       ['Device', 'Kind', 'Parameters', 'Status', ''],
       full.devices.map((d) => [
@@ -272,7 +278,9 @@ export async function loadDevices(siteId) {
         isRetired(d)
           ? badge(`retired${d.retiredAt ? ` ${formatTime(d.retiredAt, tz)}` : ''}`, 'bad')
           : badge(String(d.status ?? 'unknown'), d.status === 'online' ? 'ok' : 'info'),
-        h('button', { type: 'button', class: 'secondary', onclick: () => editDevice(siteId, d) }, 'Edit'),
+        isRetired(d)
+          ? ''
+          : h('button', { type: 'button', class: 'secondary', onclick: () => editDevice(siteId, d) }, 'Edit'),
       ]),
       (i) => ({ 'data-device-row': full.devices[i]?.id ?? '' }),
     );
