@@ -15,10 +15,14 @@ import { siteZone, state } from './state.js';
  */
 const pick = (c, ...keys) => keys.map((k) => c[k]).find((v) => v !== undefined && v !== null);
 
-/** @param {unknown} v */
+/** @param {unknown} v a value, folded away when long */
 function compact(v) {
   if (v === undefined || v === null) return h('span', { class: 'muted' }, '—');
-  return h('code', { class: 'small wrap' }, typeof v === 'string' ? v : JSON.stringify(v));
+  const text = typeof v === 'string' ? v : JSON.stringify(v);
+  const code = h('code', { class: 'small wrap' }, text);
+  return text.length <= 80
+    ? code
+    : h('details', null, h('summary', { class: 'small' }, `${text.slice(0, 60)}…`), code);
 }
 
 /** @param {Change} c */
@@ -51,6 +55,8 @@ export async function loadChanges() {
       await get('/api/changes', { siteId, from: day(v('c-from'), false), to: day(v('c-to'), true) }),
       'changes',
     );
+    // Newest first, in the order of the evidence log.
+    rows.sort((a, b) => Number(pick(b, 'logIndex', 'id') ?? 0) - Number(pick(a, 'logIndex', 'id') ?? 0));
     byId('changes-status').textContent = `${rows.length} change record${rows.length === 1 ? '' : 's'}`;
     return table(
       ['When', 'Who', 'What', 'Old', 'New', 'Effective', 'Log entry'],

@@ -124,7 +124,7 @@ function editDevice(siteId, d) {
   const done = async () => {
     closeEditor();
     await loadAll();
-    await loadDevices(siteId);
+    await listDevices(siteId);
   };
   const edit = buildForm({
     id: 'device-edit',
@@ -168,6 +168,9 @@ function editDevice(siteId, d) {
       : null;
   calibration?.querySelector('input[name="effectiveAt"]')?.setAttribute('type', 'datetime-local');
   const msg = h('p', { class: 'msg', role: 'status' });
+  const confirmRetire = /** @type {HTMLInputElement} */ (
+    h('input', { type: 'checkbox', id: 'device-retire-confirm' })
+  );
   openEditor(
     `Device ${d.id}`,
     h(
@@ -253,11 +256,16 @@ export async function loadDevices(siteId) {
         ['Password', r.password],
       ]);
       await loadAll();
-      await loadDevices(siteId);
+      await listDevices(siteId);
       return `Added ${v.id}.`;
     },
   });
   byId('devices-add').replaceChildren(h('h3', null, 'Add a device'), form);
+  await listDevices(siteId);
+}
+
+/** @param {string} siteId */
+async function listDevices(siteId) {
   await fill(byId('devices-list'), async () => {
     /** @type {{devices: DeviceRow[], retiredDevices?: Array<string | DeviceRow>}} */
     const site = await get(`/api/sites/${encodeURIComponent(siteId)}`);

@@ -98,6 +98,8 @@ export function bindDialogs() {
       if (e.target === dialog) dialog.close();
     });
   }
+  // Once closed, the secret leaves the page: it is not to be found again later.
+  byId('secret-dialog').addEventListener('close', () => replace(byId('secret-body')));
   byId('secret-done').addEventListener('click', () =>
     /** @type {HTMLDialogElement} */ (byId('secret-dialog')).close(),
   );

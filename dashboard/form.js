@@ -8,7 +8,8 @@ import { h, replace } from './dom.js';
 /**
  * @typedef {'text' | 'email' | 'password' | 'number' | 'select' | 'checkbox' | 'json' | 'datetime' | 'checks'} FieldType
  * @typedef {{name: string, label: string, type?: FieldType, options?: Array<[string, string]>, hint?: string,
- *   value?: unknown, required?: boolean, step?: string, when?: (values: Record<string, unknown>) => boolean}} Field
+ *   value?: unknown, placeholder?: string, step?: string, group?: string,
+ *   when?: (values: Record<string, unknown>) => boolean}} Field
  * @typedef {{safeParse: (v: unknown) => {success: boolean, error?: {issues: Array<{path: PropertyKey[], message: string}>}}}} Schema
  */
 
@@ -73,7 +74,12 @@ export function getPath(obj, name) {
  */
 function control(formId, f) {
   const id = `${formId}-${slug(f.name)}`;
-  const common = { id, name: f.name, 'aria-describedby': `${id}-err${f.hint ? ` ${id}-hint` : ''}` };
+  const common = {
+    id,
+    name: f.name,
+    'aria-describedby': `${id}-err${f.hint ? ` ${id}-hint` : ''}`,
+    ...(f.placeholder ? { placeholder: f.placeholder } : {}),
+  };
   if (f.type === 'select')
     return h(
       'select',
@@ -173,7 +179,13 @@ export function buildForm(o) {
   });
   const button = h('button', { type: 'submit' }, o.submitLabel);
   const form = /** @type {HTMLFormElement} */ (
-    h('form', { id: o.id, class: o.className ?? 'form card', novalidate: true }, rows, button, msg)
+    h(
+      'form',
+      { id: o.id, class: o.className ?? 'form card', novalidate: true },
+      grouped(o.fields, rows),
+      button,
+      msg,
+    )
   );
 
   const values = () => {
@@ -218,6 +230,8 @@ export function buildForm(o) {
       at.err.hidden = false;
       at.err.textContent = at.err.textContent ? `${at.err.textContent}; ${p.message}` : p.message;
       at.el.setAttribute('aria-invalid', 'true');
+      const group = at.wrap.closest('details');
+      if (group) /** @type {HTMLDetailsElement} */ (group).open = true;
       first ??= at.el;
     }
     msg.className = 'msg msg-bad';
@@ -257,6 +271,32 @@ export function buildForm(o) {
     }
   });
   return { form, values, message: msg };
+}
+
+/**
+ * Fields of one `group` in a row are folded together under its name.
+ * @param {Field[]} fields
+ * @param {HTMLElement[]} rows
+ */
+function grouped(fields, rows) {
+  /** @type {HTMLElement[]} */
+  const out = [];
+  /** @type {HTMLElement | undefined} */
+  let box;
+  fields.forEach((f, i) => {
+    const row = /** @type {HTMLElement} */ (rows[i]);
+    if (!f.group) {
+      box = undefined;
+      out.push(row);
+      return;
+    }
+    if (box?.dataset.group !== f.group) {
+      box = h('details', { class: 'group', 'data-group': f.group }, h('summary', null, f.group));
+      out.push(box);
+    }
+    box.appendChild(row);
+  });
+  return out;
 }
 
 /**

@@ -62,7 +62,7 @@ async function editSite(site) {
       await patch(`/api/sites/${encodeURIComponent(site.id)}`, v);
       closeEditor();
       await loadAll();
-      await loadManageSites();
+      await listSites();
       return 'Saved.';
     },
   });
@@ -84,7 +84,7 @@ export async function loadManageSites() {
       const made = await post('/api/sites', v);
       form.reset();
       await loadAll();
-      await loadManageSites();
+      await listSites();
       return `Added site ${made?.id ?? v.id}. Add its devices next.`;
     },
   });
@@ -96,6 +96,10 @@ export async function loadManageSites() {
     form,
   );
   byId('manage-add').replaceChildren(details);
+  await listSites();
+}
+
+async function listSites() {
   await fill(byId('manage-list'), async () =>
     table(
       ['Site', 'Kind', 'Time zone', 'Devices', ''],
@@ -103,7 +107,11 @@ export async function loadManageSites() {
         h('a', { href: `#/site/${encodeURIComponent(s.id)}` }, s.name),
         SITE_KINDS[s.kind] ?? s.kind,
         s.timezone,
-        h('a', { href: `#/devices/${encodeURIComponent(s.id)}` }, `${s.devices.length} devices`),
+        h(
+          'a',
+          { href: `#/devices/${encodeURIComponent(s.id)}` },
+          `${s.devices.length} device${s.devices.length === 1 ? '' : 's'}`,
+        ),
         h('button', { type: 'button', class: 'secondary', onclick: () => void editSite(s) }, 'Edit'),
       ]),
       (i) => ({ 'data-manage-site': state.sites[i]?.id ?? '' }),

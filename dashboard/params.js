@@ -56,7 +56,13 @@ function fieldsOf(js, prefix, values, label) {
   const node = unwrap(js);
   const value = prefix ? getPath(values, prefix) : undefined;
   const hint = typeof node.description === 'string' ? node.description : undefined;
-  const base = { name: prefix, label, ...(hint ? { hint } : {}) };
+  const dflt = node.default ?? js?.default;
+  const base = {
+    name: prefix,
+    label,
+    ...(hint ? { hint } : {}),
+    ...(dflt !== undefined && typeof dflt !== 'object' ? { placeholder: `default ${dflt}` } : {}),
+  };
   if (node.type === 'object' && node.properties)
     return Object.entries(node.properties).flatMap(([k, v]) =>
       fieldsOf(v, prefix ? `${prefix}.${k}` : k, values, prefix ? `${label}: ${words(k)}` : words(k)),
@@ -87,11 +93,13 @@ function fieldsOf(js, prefix, values, label) {
  * @param {any} js JSON Schema of an object
  * @param {string[]} omit
  * @param {unknown} [values]
+ * @param {string} [group] the fold they are shown in
  * @returns {Field[]}
  */
-export function paramFields(js, omit, values) {
+export function paramFields(js, omit, values, group = 'Rule parameters') {
   const props = unwrap(js)?.properties ?? {};
   return Object.entries(props)
     .filter(([k]) => !omit.includes(k))
-    .flatMap(([k, v]) => fieldsOf(v, k, values, words(k)));
+    .flatMap(([k, v]) => fieldsOf(v, k, values, words(k)))
+    .map((f) => ({ ...f, group }));
 }

@@ -89,7 +89,7 @@ async function editPerson(p) {
     submit: async (v) => {
       await patch(`/api/users/${encodeURIComponent(String(p.id))}`, withSites(v));
       closeEditor();
-      await loadPeople();
+      await listPeople();
       return 'Saved.';
     },
   });
@@ -124,11 +124,16 @@ export async function loadPeople() {
       /** @type {Person} */
       const made = await post('/api/users', withSites(v));
       form.reset();
-      await loadPeople();
+      form.dispatchEvent(new Event('change'));
+      await listPeople();
       return `Added ${made?.name ?? v.name}.`;
     },
   });
   byId('people-add').replaceChildren(h('h3', null, 'Add a person'), form);
+  await listPeople();
+}
+
+async function listPeople() {
   await fill(byId('people-list'), async () => {
     /** @type {Person[]} */
     const people = listOf(await get('/api/users'), 'users');

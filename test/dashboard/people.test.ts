@@ -179,7 +179,11 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites a
     const password = (await page.locator('[data-secret="Password"]').textContent()) ?? '';
     expect(username).toContain('rg-9');
     expect(password.length).toBeGreaterThanOrEqual(16);
-    expect(await dialog.locator('button.copy').count()).toBe(2);
+    // Each value (client id, username, password) with its copy button.
+    expect(await dialog.locator('.secret-row button.copy').count()).toBe(
+      await dialog.locator('.secret-row').count(),
+    );
+    expect(await dialog.locator('.secret-row').count()).toBeGreaterThanOrEqual(2);
     await screenshot(page, 'admin-device-secret', false);
     await page.click('#secret-done');
     await page.waitForSelector('[data-device-row="rg-9"]');
