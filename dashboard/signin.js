@@ -81,6 +81,7 @@ export function renderAccount() {
             : false;
   }
   document.body.dataset.scoped = isScoped(me) ? 'true' : 'false';
+  byId('overview-h').textContent = isScoped(me) ? 'Your sites and their duties' : "Every site's duties";
   const expired = byId('signin-expired');
   expired.hidden = !session.expired;
   showTokenState();
