@@ -441,6 +441,9 @@ export function renderAlert(a) {
               null,
               `${t(a.resolvedAt)}${a.resolution ? ` (${a.resolution.how}, by ${a.resolution.by})` : ''}`,
               a.withinDeadline === undefined ? '' : a.withinDeadline ? ' · within the deadline' : ' · LATE',
+              a.resolution?.evidence?.resolvedWhileActive === true
+                ? h('div', null, badge('resolved while the alarm was still active', 'warn'))
+                : null,
               a.resolution?.message ? h('div', null, a.resolution.message) : null,
             ),
           ]
@@ -495,11 +498,10 @@ export function renderAlert(a) {
  * A history entry of a resolution the device still reported active.
  * @param {import('./state.js').HistoryEntry} e
  */
-const whileActive = (e) =>
-  e.detail?.confirmActive === true ||
-  e.detail?.whileActive === true ||
-  e.detail?.stillActive === true ||
-  e.detail?.resolvedWhileActive === true;
+const whileActive = (e) => {
+  const evidence = /** @type {Record<string, unknown> | undefined} */ (e.detail?.evidence);
+  return e.detail?.resolvedWhileActive === true || evidence?.resolvedWhileActive === true;
+};
 
 /** @param {string} id */
 export async function openAlert(id) {
