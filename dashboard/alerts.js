@@ -3,7 +3,7 @@ import { ApiError, describeError, get, post } from './api.js';
 import { badge, byId, h, RULE_LABELS, replace, ruleLabel } from './dom.js';
 import { formatTime, relativeDue, utcToZonedInput, zonedToUtc } from './format.js';
 import { session } from './session.js';
-import { changed, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
+import { changed, fillSiteFilter, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
 
 /** @typedef {import('./state.js').Alert} Alert */
 /** @typedef {import('./dom.js').Child} Child */
@@ -22,14 +22,7 @@ let shown;
 
 /** Fills the filter selects (sites change only with the configuration). */
 export function initAlertFilters() {
-  const site = /** @type {HTMLSelectElement} */ (byId('f-site'));
-  const keep = site.value;
-  replace(
-    site,
-    h('option', { value: '' }, 'All sites'),
-    state.sites.map((s) => h('option', { value: s.id }, s.name)),
-  );
-  site.value = keep;
+  fillSiteFilter(/** @type {HTMLSelectElement} */ (byId('f-site')));
   const rule = /** @type {HTMLSelectElement} */ (byId('f-rule'));
   if (rule.options.length <= 1)
     for (const [id, label] of Object.entries(RULE_LABELS))

@@ -1,10 +1,10 @@
 /** Change records: who changed which site, device or account, when, from what to what, effective when. */
 import { get } from './api.js';
-import { byId, h, replace } from './dom.js';
+import { byId, h } from './dom.js';
 import { fill, table } from './form.js';
 import { formatTime } from './format.js';
 import { listOf } from './people.js';
-import { siteZone, state } from './state.js';
+import { fillSiteFilter, siteZone } from './state.js';
 
 /** @typedef {Record<string, any>} Change */
 
@@ -34,14 +34,7 @@ function target(c) {
 }
 
 export function initChangeFilters() {
-  const sel = /** @type {HTMLSelectElement} */ (byId('c-site'));
-  const keep = sel.value;
-  replace(
-    sel,
-    h('option', { value: '' }, 'All sites'),
-    state.sites.map((s) => h('option', { value: s.id }, s.name)),
-  );
-  sel.value = keep;
+  fillSiteFilter(/** @type {HTMLSelectElement} */ (byId('c-site')));
 }
 
 export async function loadChanges() {

@@ -4,23 +4,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
-import { launchChromium, screenshot, watchCsp as watchCspInto } from '../helpers/browser.ts';
+import { type AlertJson, launchChromium, screenshot, watchCsp as watchCspInto } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const TOKEN = 'dashboard-inspector-token';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-
-interface AlertJson {
-  id: string;
-  rule: string;
-  siteId: string;
-  deviceId?: string;
-  status: string;
-  overdue: boolean;
-  acknowledgedBy?: string;
-}
 
 const hasChromium = haveBinary('chromium');
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
+import { type AlertJson, launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -10,15 +10,6 @@ const ADMIN_TOKEN = 'people-dashboard-admin-token';
 const ADMIN = { name: 'Ada Admin', email: 'ada@town.example', password: 'correct horse battery' };
 const OWNER = { name: 'Olga Owner', email: 'olga@oak-lane.example', password: 'septic owner pass' };
 const MIN = 60_000;
-
-interface AlertJson {
-  id: string;
-  rule: string;
-  siteId: string;
-  deviceId?: string;
-  status: string;
-  history: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
-}
 
 describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites and devices', () => {
   let gw: TestGateway;

@@ -5,9 +5,9 @@
  * change mid-storm counts each reading at its own calibration; every change is a record in the log.
  */
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -93,7 +93,9 @@ describe('sites and devices managed live through the API', () => {
     expect(typeof dev.body.password).toBe('string');
     // The secret is kept as its scrypt hash only.
     const db = new Database(join(gw.dataDir, 'gateway.db'), { readonly: true });
-    const hashes = db.prepare("SELECT password_hash FROM device_secrets WHERE site_id = 'birch-hill'").all() as Array<{
+    const hashes = db
+      .prepare("SELECT password_hash FROM device_secrets WHERE site_id = 'birch-hill'")
+      .all() as Array<{
       password_hash: string;
     }>;
     db.close();
@@ -122,7 +124,11 @@ describe('sites and devices managed live through the API', () => {
   });
 
   it('rotating the secret locks the old one out at once and ends the live session', async () => {
-    const dev = await api('POST', '/api/sites/birch-hill/devices', { id: 'rg-10', kind: 'rain-gauge', inchesPerTip: 0.01 });
+    const dev = await api('POST', '/api/sites/birch-hill/devices', {
+      id: 'rg-10',
+      kind: 'rain-gauge',
+      inchesPerTip: 0.01,
+    });
     const old = String(dev.body.password);
     const live = await connect('birch-hill/rg-10', old);
     const closed = new Promise<void>((r) => live.once('close', () => r()));
@@ -138,7 +144,11 @@ describe('sites and devices managed live through the API', () => {
   });
 
   it('a calibration change mid-storm counts each reading at its own calibration', async () => {
-    const dev = await api('POST', '/api/sites/birch-hill/devices', { id: 'rg-11', kind: 'rain-gauge', inchesPerTip: 0.01 });
+    const dev = await api('POST', '/api/sites/birch-hill/devices', {
+      id: 'rg-11',
+      kind: 'rain-gauge',
+      inchesPerTip: 0.01,
+    });
     const t0 = Date.now() - 3 * 3_600_000;
     const c = await connect('birch-hill/rg-11', String(dev.body.password));
     const send = async (from: number, to: number) => {
@@ -181,22 +191,43 @@ describe('sites and devices managed live through the API', () => {
     });
     // Each change is an entry of the evidence log, its body as listed.
     const entries = (await (
-      await fetch(`${gw.httpUrl}/api/evidence/entries?from=${calibrate.logIndex}&to=${calibrate.logIndex + 1}`)
+      await fetch(
+        `${gw.httpUrl}/api/evidence/entries?from=${calibrate.logIndex}&to=${calibrate.logIndex + 1}`,
+      )
     ).json()) as Array<{ kind: string; leaf: string; body: string }>;
     expect(entries[0]).toMatchObject({ kind: 'change', leaf: calibrate.leafHash });
-    expect(JSON.parse(entries[0]!.body)).toMatchObject({ type: 'change', action: 'calibrate', by: 'Ada Admin' });
+    expect(JSON.parse(entries[0]!.body)).toMatchObject({
+      type: 'change',
+      action: 'calibrate',
+      by: 'Ada Admin',
+    });
   });
 
   it('retires a device: it can no longer log in, its history stays', async () => {
-    const dev = await api('POST', '/api/sites/birch-hill/devices', { id: 'rg-12', kind: 'rain-gauge', inchesPerTip: 0.01 });
+    const dev = await api('POST', '/api/sites/birch-hill/devices', {
+      id: 'rg-12',
+      kind: 'rain-gauge',
+      inchesPerTip: 0.01,
+    });
     const r = await api('PATCH', '/api/sites/birch-hill/devices/rg-12', { retired: true });
     expect(r.status).toBe(200);
     expect(await refused('birch-hill/rg-12', String(dev.body.password))).toBe(true);
-    const site = (await api('GET', '/api/sites/birch-hill')).body as { devices: Array<{ id: string }>; retiredDevices: string[] };
+    const site = (await api('GET', '/api/sites/birch-hill')).body as {
+      devices: Array<{ id: string }>;
+      retiredDevices: string[];
+    };
     expect(site.devices.map((d) => d.id)).not.toContain('rg-12');
     expect(site.retiredDevices).toContain('rg-12');
     // The id is not given again.
-    expect((await api('POST', '/api/sites/birch-hill/devices', { id: 'rg-12', kind: 'rain-gauge', inchesPerTip: 0.01 })).status).toBe(409);
+    expect(
+      (
+        await api('POST', '/api/sites/birch-hill/devices', {
+          id: 'rg-12',
+          kind: 'rain-gauge',
+          inchesPerTip: 0.01,
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it('refuses what the configuration would refuse, with the path, and writes without the admin role', async () => {

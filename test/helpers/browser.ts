@@ -35,3 +35,15 @@ export function watchCsp(page: Page, into: string[]): void {
     if (/Content Security Policy/i.test(m.text())) into.push(m.text());
   });
 }
+
+/** An alert as the API answers it, as far as the dashboard tests look. */
+export interface AlertJson {
+  id: string;
+  rule: string;
+  siteId: string;
+  deviceId?: string;
+  status: string;
+  overdue: boolean;
+  acknowledgedBy?: string;
+  history: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
+}
