@@ -55,6 +55,7 @@ export async function rulesBench(opts: {
   });
   try {
     const c = await mqtt.connectAsync(gw.mqtt, {
+      clientId: 'rules/rg',
       username: 'rules/rg',
       password: 'bench',
       reconnectPeriod: 0,

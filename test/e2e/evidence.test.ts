@@ -74,7 +74,11 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
     base = mkdtempSync(join(tmpdir(), 'evidence-'));
     const gw = await start(join(base, 'original'));
     const now = Date.now();
-    const rg = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const rg = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     // A storm of 61 tips (0.61 in) on a cumulative counter, ended three hours ago.
     for (let i = 0; i <= 61; i++)
       await rg.publishAsync(
@@ -84,6 +88,7 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
       );
     await rg.endAsync();
     const panel = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'oak-lane/panel-1',
       username: 'oak-lane/panel-1',
       password: 'pw-panel-1',
     });

@@ -56,7 +56,11 @@ describe('signed checkpoints off the box', () => {
   });
 
   it('publishes each checkpoint retained on MQTT, to the witness and in the daily digest', async () => {
-    const c = await mqtt.connectAsync(gw.mqttUrl, { username: 'maple-ridge/rg-1', password: 'pw-rg-1' });
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-1',
+      username: 'maple-ridge/rg-1',
+      password: 'pw-rg-1',
+    });
     await c.publishAsync('sites/maple-ridge/devices/rg-1/telemetry', JSON.stringify({ rainTips: 1 }), {
       qos: 1,
     });

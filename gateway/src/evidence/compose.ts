@@ -24,10 +24,13 @@ export function evidenceStage(
   },
 ): EvidenceStage {
   const { store, influx, notifications, log, now } = deps;
+  // On the store's stand-in (the data directory cannot be written) the key is not created there: the
+  // stage is held and signs nothing until the gateway starts over on the real store.
   const key = loadSigningKey({
     gatewayId: config.gatewayId,
     dataDir: config.dataDir,
     keyFile: config.evidence.keyFile,
+    ephemeral: store.standIn !== undefined,
   });
   if (key.generated)
     log.info({ file: key.file, verifierKey: key.verifierKey }, 'generated the checkpoint signing key');
@@ -38,6 +41,7 @@ export function evidenceStage(
     logger: log,
     now,
     intervalMs: config.evidence.checkpointIntervalSeconds * 1000,
+    heldBecause: store.standIn,
   });
   if (config.influx.url) {
     const esc = { key: escapeKey, str: stringField };

@@ -31,10 +31,17 @@ export function loadSigningKey(opts: {
   gatewayId: string;
   dataDir: string;
   keyFile?: string | undefined;
+  /** When the key file does not exist: a key in memory only, never written (it must sign nothing). */
+  ephemeral?: boolean;
 }): SigningKey {
   const name = originOf(opts.gatewayId);
   const file = opts.keyFile ?? join(opts.dataDir, DEFAULT_KEY_FILE);
   let generated = false;
+  if (!existsSync(file) && opts.ephemeral) {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const publicKey = rawPublicKey(privateKey);
+    return { name, privateKey, publicKey, verifierKey: verifierKey(name, publicKey), file, generated };
+  }
   if (!existsSync(file)) {
     if (opts.keyFile) throw new Error(`the checkpoint key file ${opts.keyFile} does not exist`);
     const { privateKey } = generateKeyPairSync('ed25519');

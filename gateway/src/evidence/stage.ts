@@ -48,6 +48,11 @@ export interface EvidenceStageOptions {
   intervalMs?: number;
   /** Readings audited synchronously at start, newest first (default 10,000). */
   tailAtStart?: number;
+  /**
+   * Why the log is not available (the store runs on its read-only stand-in): then nothing is audited,
+   * signed or published — an empty stand-in's checkpoint would look like a truncated log to a witness.
+   */
+  heldBecause?: string | undefined;
 }
 
 const SLICE_ENTRIES = 2000;
@@ -96,6 +101,7 @@ export class EvidenceStage implements Stage {
   }
 
   async start(): Promise<void> {
+    if (this.o.heldBecause !== undefined) return;
     const size = this.o.log.size();
     this.checkCheckpoints();
     await this.checkPublished();
@@ -125,6 +131,12 @@ export class EvidenceStage implements Stage {
   }
 
   health() {
+    if (this.o.heldBecause !== undefined)
+      return {
+        name: this.name,
+        ok: false,
+        detail: `the evidence log is not available: ${this.o.heldBecause}`,
+      };
     const latest = this.stmts.latest.get();
     const base = {
       name: this.name,
@@ -149,6 +161,8 @@ export class EvidenceStage implements Stage {
 
   /** The latest signed checkpoint, signing a new one first when the log grew since (or at `size`). */
   checkpoint(size?: number): SignedCheckpoint {
+    if (this.o.heldBecause !== undefined)
+      throw new Error(`the evidence log is not available: ${this.o.heldBecause}`);
     if (size !== undefined && size !== this.o.log.size()) {
       const stored = this.stmts.bySize.get(size);
       if (stored) return this.fromRow(stored);

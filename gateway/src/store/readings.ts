@@ -5,6 +5,7 @@
  * `evidence/records.ts`). Retention deletes old rows only, and says so in the log.
  */
 
+import type { Statement } from 'better-sqlite3';
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import type { EvidenceLog } from '../evidence/log.ts';
 import { leafHash } from '../evidence/merkle.ts';
@@ -60,6 +61,8 @@ export class ReadingStore {
   private addSuppressedStmt;
   private rows: number | undefined;
   private batching = false;
+  /** Statements of the per-message paths, prepared once (those that iterate are prepared per call). */
+  private readonly prepared = new Map<string, Statement>();
 
   constructor(
     private readonly db: Db,
@@ -126,6 +129,15 @@ export class ReadingStore {
     this.rows = undefined;
   }
 
+  private stmt(sql: string): Statement {
+    let st = this.prepared.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.prepared.set(sql, st);
+    }
+    return st;
+  }
+
   /** The newest reading's row id (0 when there is none). */
   head(): { id: number } {
     const last = this.db.prepare('SELECT MAX(id) AS id FROM readings').get() as { id: number | null };
@@ -155,20 +167,17 @@ export class ReadingStore {
 
   /** Keeps the newest `keep` rejection rows (the table's size cap). */
   capRejections(keep: number): number {
-    return this.db
-      .prepare('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?')
-      .run(keep).changes;
+    return this.stmt('DELETE FROM rejections WHERE id <= (SELECT MAX(id) FROM rejections) - ?').run(keep)
+      .changes;
   }
 
   /** The device's newest counter reading before source time `ts` (a late reading's predecessor). */
   counterBefore(siteId: string, deviceId: string, ts: number): { ts: number; tips: number } | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT ts, json_extract(data, '$.v.rainTips') AS tips FROM readings
+    const row = this.stmt(
+      `SELECT ts, json_extract(data, '$.v.rainTips') AS tips FROM readings
          WHERE site_id = ? AND device_id = ? AND ts < ? AND json_extract(data, '$.v.rainTips') IS NOT NULL
          ORDER BY ts DESC LIMIT 1`,
-      )
-      .get(siteId, deviceId, ts) as { ts: number; tips: number } | undefined;
+    ).get(siteId, deviceId, ts) as { ts: number; tips: number } | undefined;
     return row;
   }
 
@@ -199,11 +208,9 @@ export class ReadingStore {
 
   /** Recent sequence numbers of a device, newest first, for duplicate detection after a restart. */
   recentSeqs(siteId: string, deviceId: string, limit: number): Array<{ seq: number; ts: number }> {
-    return this.db
-      .prepare(
-        `SELECT seq, ts FROM readings WHERE site_id = ? AND device_id = ? AND seq IS NOT NULL ORDER BY id DESC LIMIT ?`,
-      )
-      .all(siteId, deviceId, limit) as Array<{ seq: number; ts: number }>;
+    return this.stmt(
+      `SELECT seq, ts FROM readings WHERE site_id = ? AND device_id = ? AND seq IS NOT NULL ORDER BY id DESC LIMIT ?`,
+    ).all(siteId, deviceId, limit) as Array<{ seq: number; ts: number }>;
   }
 
   /** Readings of one device in a source-time range, oldest first. */
@@ -279,7 +286,7 @@ export class ReadingStore {
   }
 
   saveDeviceStates(rows: DeviceStateRow[]): void {
-    const stmt = this.db.prepare(
+    const stmt = this.stmt(
       `INSERT INTO device_state (site_id, device_id, last_ts, last_received_at, status, status_at, latest)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(site_id, device_id) DO UPDATE SET last_ts = excluded.last_ts, last_received_at = excluded.last_received_at,

@@ -218,6 +218,8 @@ export function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): S
   if (s.thresholdAt !== null) ev.thresholdAt = s.thresholdAt;
   if (s.dueAt !== null) ev.dueAt = s.dueAt;
   if (supersededBy !== undefined) ev.supersededBy = supersededBy;
+  // What the totals were computed with (the evidence log's storm record carries it).
+  if (cfg.ipt !== undefined) ev.basis = { inchesPerTip: cfg.ipt, thresholdIn: cfg.thresholdIn };
   return ev;
 }
 

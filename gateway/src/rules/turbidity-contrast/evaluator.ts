@@ -68,12 +68,31 @@ export function turbidityIds(site: SiteConfig, role: 'outlet' | 'background'): s
   return site.devices.filter((d) => d.kind === 'turbidity' && d.role === role).map((d) => d.id);
 }
 
-function outletIds(ctx: RuleContext): string[] {
-  return turbidityIds(ctx.site, 'outlet');
+/** The site's outlet and background ids, worked out once per site configuration (a reading only looks up). */
+const rolesOf = new WeakMap<SiteConfig, { outlet: Set<string>; background: Set<string> }>();
+function roles(ctx: RuleContext): { outlet: Set<string>; background: Set<string> } {
+  let r = rolesOf.get(ctx.site);
+  if (!r) {
+    r = {
+      outlet: new Set(turbidityIds(ctx.site, 'outlet')),
+      background: new Set(turbidityIds(ctx.site, 'background')),
+    };
+    rolesOf.set(ctx.site, r);
+  }
+  return r;
 }
 
-function backgroundIds(ctx: RuleContext): string[] {
-  return turbidityIds(ctx.site, 'background');
+function outletIds(ctx: RuleContext): string[] {
+  return [...roles(ctx).outlet];
+}
+
+/** A track the next state may change, leaving the previous state's as it was. */
+function copyTrack(t: OutletTrack): OutletTrack {
+  return {
+    ...t,
+    pending: t.pending.slice(),
+    episode: t.episode ? { ...t.episode, peak: { ...t.episode.peak } } : null,
+  };
 }
 
 function match(bg: readonly Pt[], ts: number): Pt | undefined {
@@ -234,15 +253,16 @@ export const turbidityEvaluator: Evaluator<TurbidityState, typeof RULE> = {
     const r = input.reading;
     const ntu = r.values.turbidityNtu;
     if (r.siteId !== prev.siteId || ntu === undefined) return { state: prev, effects };
-    const isOutlet = outletIds(ctx).includes(r.deviceId);
-    if (!isOutlet && !backgroundIds(ctx).includes(r.deviceId)) return { state: prev, effects };
-    const state = structuredClone(prev);
+    const { outlet, background } = roles(ctx);
+    const isOutlet = outlet.has(r.deviceId);
+    if (!isOutlet && !background.has(r.deviceId)) return { state: prev, effects };
+    // Copied on write: the site's other outlets (and, for an outlet reading, the background) are shared
+    // with the previous state, so a reading costs the same however many devices the site has.
+    const state: TurbidityState = { ...prev, outlets: { ...prev.outlets } };
     if (isOutlet) {
-      let t = state.outlets[r.deviceId];
-      if (!t) {
-        t = newOutlet(state.siteId, r.deviceId);
-        state.outlets[r.deviceId] = t;
-      }
+      const old = state.outlets[r.deviceId];
+      const t = old ? copyTrack(old) : newOutlet(state.siteId, r.deviceId);
+      state.outlets[r.deviceId] = t;
       if (t.newestSampleTs === null || r.ts >= t.newestSampleTs)
         t.newestDelay = Math.max(0, r.receivedAt - r.ts);
       const bg = match(state.background, r.ts);
@@ -254,13 +274,17 @@ export const turbidityEvaluator: Evaluator<TurbidityState, typeof RULE> = {
       }
       return { state, effects };
     }
-    const bg = state.background;
+    const bg = prev.background.slice();
+    state.background = bg;
     const i = bg.findIndex((p) => p[0] >= r.ts);
     if (i < 0) bg.push([r.ts, ntu]);
     else if (bg[i]![0] !== r.ts) bg.splice(i, 0, [r.ts, ntu]);
     const newestBg = bg[bg.length - 1]![0];
     while (bg.length > BG_MAX || (bg.length > 1 && bg[0]![0] < newestBg - BG_KEEP_MS)) bg.shift();
-    for (const t of Object.values(state.outlets)) {
+    for (const id of Object.keys(state.outlets)) {
+      if (state.outlets[id]!.pending.length === 0) continue;
+      const t = copyTrack(state.outlets[id]!);
+      state.outlets[id] = t;
       const still: OutletTrack['pending'] = [];
       for (const p of t.pending) {
         const m = match(bg, p[0]);
