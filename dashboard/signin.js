@@ -26,7 +26,8 @@ const ROLE_NAMES = /** @type {Record<string, string>} */ ({
 });
 
 /** @param {number} sec */
-const wait = (sec) => (sec >= 90 ? `${Math.ceil(sec / 60)} minutes` : `${sec} seconds`);
+const wait = (sec) =>
+  sec >= 90 ? `${Math.ceil(sec / 60)} minutes` : sec === 1 ? '1 second' : `${sec} seconds`;
 
 /**
  * What a refused sign-in means for the person at the keyboard.
