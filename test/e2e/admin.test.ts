@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -201,6 +202,22 @@ describe('sites and devices managed live through the API', () => {
       action: 'calibrate',
       by: 'Ada Admin',
     });
+
+    // The compliance report lists the change in its period, cites its entry, and verifies offline: the
+    // storm's depth is checked reading by reading against the calibrations its record carries.
+    const day = (t: number) => new Date(t).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
+    const res = await fetch(
+      `${gw.httpUrl}/api/reports/compliance?siteId=birch-hill&from=${day(t0 - 86_400_000)}&to=${day(Date.now() + 86_400_000)}&format=json`,
+    );
+    const report = (await res.json()) as ReportJson & { changes: Change[] };
+    expect(report.changes.map((x) => x.action)).toContain('calibrate');
+    const key = ((await (await fetch(`${gw.httpUrl}/api/evidence/key`)).json()) as { verifierKey: string })
+      .verifierKey;
+    expect(verifyReport(report, key).problems).toEqual([]);
+    // A report whose change says another calibration than the logged one fails.
+    const forged = structuredClone(report);
+    forged.changes.find((x) => x.action === 'calibrate')!.new = { inchesPerTip: 0.01 };
+    expect(verifyReport(forged, key).problems.join()).toMatch(/change \d+: the report says new/);
   });
 
   it('retires a device: it can no longer log in, its history stays', async () => {

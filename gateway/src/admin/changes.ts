@@ -42,8 +42,19 @@ interface ChangeRow {
   log_idx: number;
 }
 
+type ChangeRecord = Omit<
+  ChangeResponse,
+  'at' | 'effectiveAt' | 'logIndex' | 'leafHash' | 'siteId' | 'deviceId' | 'ref'
+> & {
+  at: number;
+  effectiveAt: number;
+  siteId?: string;
+  deviceId?: string;
+  ref?: string;
+};
+
 /** The canonical record of a change, as its evidence entry logs it. */
-export function changeRecord(r: ChangeRow): Record<string, unknown> {
+export function changeRecord(r: ChangeRow): ChangeRecord {
   return {
     id: r.id,
     at: r.at,
@@ -101,7 +112,7 @@ export class ChangeLog {
       new: c.new === undefined ? null : JSON.stringify(c.new),
       log_idx: this.log.nextIndex(),
     };
-    const body = recordBody('change', changeRecord(row));
+    const body = recordBody('change', { ...changeRecord(row) });
     const [logIndex] = this.log.append([{ kind: 'change', ref: String(row.id), at, body, keepBody: true }]);
     row.log_idx = logIndex!;
     this.stmts.insert.run(row);
@@ -124,22 +135,27 @@ export class ChangeLog {
   }
 
   private view(r: ChangeRow): ChangeResponse {
-    const entry = this.log.entry(r.log_idx);
-    const rec = changeRecord(r);
+    const {
+      at,
+      effectiveAt,
+      siteId,
+      deviceId,
+      ref,
+      old,
+      new: next,
+      ...rest
+    } = changeRecord(r) as ChangeRecord;
     return {
-      id: r.id,
-      at: new Date(r.at).toISOString(),
-      effectiveAt: new Date(r.effective_at).toISOString(),
-      by: r.actor,
-      entity: r.entity,
-      action: r.action,
-      siteId: r.site_id,
-      deviceId: r.device_id,
-      ref: r.ref,
-      old: rec.old ?? null,
-      new: rec.new ?? null,
+      ...rest,
+      at: new Date(at).toISOString(),
+      effectiveAt: new Date(effectiveAt).toISOString(),
+      siteId: siteId ?? null,
+      deviceId: deviceId ?? null,
+      ref: ref ?? null,
+      old: old ?? null,
+      new: next ?? null,
       logIndex: r.log_idx,
-      leafHash: entry ? entry.leaf.toString('base64') : '',
+      leafHash: this.log.entry(r.log_idx)?.leaf.toString('base64') ?? '',
     };
   }
 }

@@ -47,9 +47,9 @@ export class CatalogueRows {
   constructor(db: Db) {
     this.stmts = {
       count: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM sites'),
-      sites: db.prepare<[], SiteRow>('SELECT id, config FROM sites ORDER BY created_at, id'),
+      sites: db.prepare<[], SiteRow>('SELECT id, config FROM sites ORDER BY rowid'),
       devices: db.prepare<[], DeviceRow>(
-        'SELECT site_id, id, config, retired_at FROM devices ORDER BY created_at, id',
+        'SELECT site_id, id, config, retired_at FROM devices ORDER BY rowid',
       ),
       device: db.prepare<[string, string], DeviceRow>('SELECT * FROM devices WHERE site_id = ? AND id = ?'),
       recipients: db.prepare<[], RecipientRow>('SELECT * FROM recipients ORDER BY site_id, pos'),

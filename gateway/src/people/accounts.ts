@@ -173,6 +173,20 @@ export class Accounts {
   }
 }
 
+/** The enabled accounts as the configuration's `auth.users` takes them (with their hashes), for export. */
+export function accountsForExport(db: Db) {
+  return db
+    .prepare<[], UserRow>('SELECT * FROM users WHERE disabled = 0 ORDER BY created_at, id')
+    .all()
+    .map((r) => ({
+      name: r.name,
+      email: r.email,
+      role: r.role,
+      sites: JSON.parse(r.sites) as string[],
+      passwordHash: r.password_hash,
+    }));
+}
+
 export class EmailTaken extends Error {
   constructor(email: string) {
     super(`an account with the e-mail ${email} exists`);

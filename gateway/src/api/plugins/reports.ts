@@ -87,9 +87,10 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
       const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
       const certs = certifications(site.id, from, to);
+      const changes = ctx.changes.list({ siteId: site.id, from, to });
       const cp = ctx.evidence.checkpoint();
       const cited = ctx.citations(
-        { storms, alerts, inspections, extensions, certifications: certs },
+        { storms, alerts, inspections, extensions, certifications: certs, changes },
         cp.size,
       );
       const report = buildComplianceReport({
@@ -103,6 +104,7 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         inspections,
         extensions,
         certifications: certs,
+        changes,
         evidence: {
           checkpoint: { origin: cp.origin, size: cp.size, root: b64(cp.root), note: cp.note },
           verifierKey: ctx.evidence.key.verifierKey,

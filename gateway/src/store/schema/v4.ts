@@ -5,7 +5,8 @@
  *   the person holds; `setup_codes` the one-time links that create the first admin.
  * - `sites`, `devices`, `recipients`: the catalogue. A site's and a device's configuration is kept as JSON
  *   (validated with the configuration's schema when read), so a rule's new parameter needs no new column.
- *   A retired device keeps its row (`retired_at`), its readings and its history.
+ *   A retired device keeps its row (`retired_at`), its readings and its history. Rows are read in the
+ *   order they were added (rowid), so the configuration's order is kept.
  * - `device_secrets`: each device's MQTT password hashes (scrypt); the newest unrevoked one is in force.
  * - `calibrations`: a rain gauge's inches per tip before each calibration change (`until`).
  * - `changes`: every change made to the above: who, when, the old and the new value, when it takes effect,
@@ -62,7 +63,7 @@ CREATE TABLE IF NOT EXISTS devices (
   created_at INTEGER NOT NULL,
   retired_at INTEGER,
   PRIMARY KEY (site_id, id)
-) WITHOUT ROWID;
+);
 CREATE TABLE IF NOT EXISTS recipients (
   site_id TEXT NOT NULL REFERENCES sites(id),
   pos INTEGER NOT NULL,
