@@ -4,6 +4,7 @@ import { closeEditor, openEditor } from './dialogs.js';
 import { byId, h, SITE_KINDS } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
 import { jsonSchemaOf, paramFields } from './params.js';
+import { listOf } from './people.js';
 import { loadAll, state } from './state.js';
 
 /** @typedef {import('./state.js').Site} Site */
@@ -50,6 +51,26 @@ async function siteFields(site, creating) {
   return [...own, ...params];
 }
 
+/**
+ * A site's rule parameters as they stand: the newest change record of the site holds its whole value (the
+ * sites list does not), so the edit form shows them and a parameter is sent back whole.
+ * @param {string} siteId
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function currentParams(siteId) {
+  try {
+    /** @type {Array<{entity: string, logIndex: number, new: unknown}>} */
+    const changes = listOf(await get('/api/changes', { siteId }), 'changes');
+    const last = changes
+      .filter((c) => c.entity === 'site' && c.new && typeof c.new === 'object')
+      .sort((a, b) => b.logIndex - a.logIndex)[0];
+    return /** @type {Record<string, unknown>} */ (last?.new ?? {});
+  } catch (e) {
+    console.warn(`the parameters of ${siteId} could not be read; empty fields keep them`, e);
+    return {};
+  }
+}
+
 /** @param {Site} site */
 async function editSite(site) {
   const { form } = buildForm({
@@ -57,7 +78,7 @@ async function editSite(site) {
     className: 'form',
     submitLabel: 'Save changes',
     schema: sitePatch,
-    fields: await siteFields(await get(`/api/sites/${encodeURIComponent(site.id)}`).catch(() => site), false),
+    fields: await siteFields({ ...(await currentParams(site.id)), ...site }, false),
     submit: async (v) => {
       await patch(`/api/sites/${encodeURIComponent(site.id)}`, v);
       closeEditor();

@@ -151,6 +151,25 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites a
     });
     await screenshot(page, 'admin-add-site');
 
+    // Editing a rule parameter: the form shows the parameters as they stand and sends the whole of one back.
+    await page.click('[data-manage-site="birch-hill"] button:has-text("Edit")');
+    await page.waitForSelector('#site-edit');
+    await page.click('#site-edit details.group summary');
+    expect(await page.inputValue('#site-edit-storm-interEventHours')).toBe('6');
+    await page.fill('#site-edit-storm-thresholdIn', '0.75');
+    await page.fill('#site-edit-routineInspectionDays', '-3');
+    await page.click('#site-edit button[type="submit"]');
+    await page.waitForSelector('#site-edit-routineInspectionDays-err:not([hidden])');
+    await screenshot(page, 'admin-edit-site-parameters', false);
+    await page.fill('#site-edit-routineInspectionDays', '7');
+    await page.click('#site-edit button[type="submit"]');
+    await page.waitForSelector('#edit-dialog', { state: 'hidden' });
+    const edits = await api<
+      Array<{ entity: string; action: string; new: { storm?: Record<string, unknown> } }>
+    >('GET', '/api/changes?siteId=birch-hill');
+    const edit = edits.filter((c) => c.entity === 'site' && c.action === 'update').at(-1);
+    expect(edit?.new.storm).toMatchObject({ thresholdIn: 0.75, interEventHours: 6, dueHours: 24 });
+
     // A rain gauge on it: kind-specific fields, checked, then its MQTT login shown once.
     await page.click('[data-manage-site="birch-hill"] a:has-text("devices")');
     await page.waitForSelector('#device-add');
