@@ -12,6 +12,7 @@ import { initChangeFilters, loadChanges } from './changes.js';
 import { loadDevices } from './devices.js';
 import { bindDialogs } from './dialogs.js';
 import { byId, h, ruleLabel } from './dom.js';
+import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
 import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
 import { connectLive } from './live.js';
 import { loadManageSites } from './manage-sites.js';
@@ -97,9 +98,13 @@ async function route() {
     return;
   }
   if (!appState.loaded) return;
-  if (name === 'overview') renderOverview(openAlert);
-  else if (name === 'alerts') await loadAlerts();
-  else if (name === 'storms') {
+  if (name === 'overview') {
+    renderOverview(openAlert);
+    renderFleetOverview();
+  } else if (name === 'alerts') {
+    await loadAlerts();
+    renderFleetAlerts();
+  } else if (name === 'storms') {
     if (arg && siteById(arg)) /** @type {HTMLSelectElement} */ (byId('s-site')).value = arg;
     await loadStorms();
   } else if (name === 'inspect') {
@@ -123,7 +128,7 @@ function initForms() {
 async function reloadAll() {
   const summary = byId('overview-summary');
   try {
-    await loadAll();
+    await Promise.all([loadAll(), loadFleet()]);
     initForms();
     await route();
   } catch (e) {
@@ -274,6 +279,17 @@ function start() {
   setInterval(
     () => void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e)),
     5 * 60_000,
+  );
+  // Followed gateways publish at least every minute; their view is fetched again as often.
+  setInterval(
+    () =>
+      void loadFleet()
+        .then(() => {
+          if (view === 'overview') renderFleetOverview();
+          else if (view === 'alerts') renderFleetAlerts();
+        })
+        .catch((e) => console.warn('fleet view not refreshed', e)),
+    30_000,
   );
   renderAccount();
   void refreshMe()

@@ -11,11 +11,12 @@ import { ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
-import type { Config } from './config/schema.ts';
+import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { liveRegistry } from './decode/registry.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage } from './evidence/compose.ts';
 import { mqttPublisher } from './evidence/publishers.ts';
+import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
@@ -102,6 +103,7 @@ async function compose(
   });
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   let api: ApiStage | undefined;
+  let fleet: FleetStage | undefined;
   const engine = new ComplianceEngine({
     db,
     evidence: store.evidence,
@@ -112,6 +114,7 @@ async function compose(
     metrics,
     onChange: (e) => {
       api?.alertEvent(e);
+      fleet?.changed();
       if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
     },
     onNotify: () => notifications.notify(),
@@ -146,8 +149,20 @@ async function compose(
   notifications.publishWith(publisher);
   evidence.publishTo(mqttPublisher(config.gatewayId, () => publisher));
 
+  fleet = new FleetStage({
+    config,
+    sources: {
+      config,
+      deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+      openAlerts: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+    },
+    publisher,
+    log,
+    now,
+  });
+
   // In start order.
-  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules];
+  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, fleet];
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(
@@ -177,12 +192,14 @@ async function compose(
     citations: (r, size) => reportCitations(db, store.evidence, r, size),
     certifications: (siteId, from, to) => certificationsOf(db, siteId, from, to),
     certify: (c) => certify(store.evidence, c),
+    fleet,
   }));
   stages.push(api);
   ingest.onStored((rs) => influx.offer(rs));
   ingest.onStored(rules.onStored);
   ingest.onStored(api.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
+  ingest.onDeviceStatus(fleet.changed);
 
   const started: Array<Pick<Stage, 'stop'>> = [];
   const stopAll = async (what: string) => {
@@ -208,7 +225,7 @@ async function compose(
   let stopping: Promise<void> | undefined;
   return {
     httpUrl: api.url(),
-    mqttUrl: config.mqtt.url ?? `mqtt://127.0.0.1:${mqttPort()}`,
+    mqttUrl: externalBrokerUrls(config.mqtt)[0] ?? `mqtt://127.0.0.1:${mqttPort()}`,
     mqttPort: mqttPort(),
     httpPort: api.port(),
     config,

@@ -17,7 +17,8 @@
  * throughput,latency,import,fleet,rules,evidence), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200),
  * BENCH_RULES_SECONDS (120), BENCH_RULES_RATE (50), BENCH_RULES_FLAT (set: the counter stays, no tips),
  * BENCH_RULES_SITE (the gauge's site kind, construction; septic: storm records but no alerts),
- * BENCH_EVIDENCE_ENTRIES (10000000).
+ * BENCH_EVIDENCE_ENTRIES (10000000), BENCH_FLEET_RUNS and BENCH_IMPORT_RUNS (BENCH_RUNS).
+ * Every figure with a target prints it and "pass" or "miss".
  * For looking into the gateway process: BENCH_HEAP (its V8 heap flags), BENCH_PROFILE_DIR (a CPU profile),
  * BENCH_GATEWAY_NODE_OPTIONS, BENCH_STDOUT (a file for its standard output, e.g. with --trace-gc in
  * BENCH_HEAP), BENCH_BUNDLE (another build of the gateway to compare).
@@ -45,6 +46,10 @@ const perClient = Math.floor(N / CLIENTS);
 const total = perClient * CLIENTS;
 const out: string[] = [];
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+/** A figure against its target. */
+const verdict = (ok: boolean) => (ok ? 'pass' : 'miss');
+const FLEET_RUNS = Number(process.env.BENCH_FLEET_RUNS ?? RUNS);
+const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? RUNS);
 const say = (line: string) => {
   out.push(line);
   process.stderr.write(`${line}\n`);
@@ -184,9 +189,16 @@ if (ONLY.has('throughput')) {
   say(
     `  gateway acknowledged, PUBACK after commit (median): ${median(gws.map((r) => r.ackedRate)).toFixed(0)} msg/s`,
   );
-  say(`  ratio gateway / raw broker (medians): ${(e2eMed / rawMed).toFixed(2)}`);
-  say(`  gateway peak RSS (max of runs): ${Math.max(...gws.map((r) => r.rss)).toFixed(0)} MB`);
-  say(`  points lost: ${gws.reduce((a, r) => a + r.lost, 0)} of ${total * RUNS}`);
+  const ratio = e2eMed / rawMed;
+  const rss = Math.max(...gws.map((r) => r.rss));
+  const lost = gws.reduce((a, r) => a + r.lost, 0);
+  say(
+    `  ratio gateway / raw broker (medians): ${ratio.toFixed(2)}; target at least 0.9: ${verdict(ratio >= 0.9)}`,
+  );
+  say(
+    `  gateway peak RSS (max of runs): ${rss.toFixed(0)} MB; target at most 200 MB: ${verdict(rss <= 200)}`,
+  );
+  say(`  points lost: ${lost} of ${total * RUNS}; target 0: ${verdict(lost === 0)}`);
 }
 
 if (ONLY.has('latency')) {
@@ -194,28 +206,49 @@ if (ONLY.has('latency')) {
   say(
     `alert latency: ${r.cycles} alerts under 1,000 msg/s of background load (${r.background} background readings)`,
   );
-  say(`  publish -> alert on MQTT: p50 ${r.mqttP50.toFixed(1)} ms, p99 ${r.mqttP99.toFixed(1)} ms`);
+  say(
+    `  publish -> alert on MQTT: p50 ${r.mqttP50.toFixed(1)} ms, p99 ${r.mqttP99.toFixed(1)} ms; target p99 under 20 ms: ${verdict(r.mqttP99 < 20)}`,
+  );
   say(`  publish -> alert in the API: p50 ${r.apiP50.toFixed(1)} ms, p99 ${r.apiP99.toFixed(1)} ms`);
 }
 
 if (ONLY.has('import')) {
-  const r = await importBench(join(ROOT, 'test/fixtures/rain/hobo_quincemil_2017.csv'));
+  const runs: Array<Awaited<ReturnType<typeof importBench>>> = [];
+  for (let i = 0; i < IMPORT_RUNS; i++)
+    runs.push(await importBench(join(ROOT, 'test/fixtures/rain/hobo_quincemil_2017.csv')));
+  const r = runs[0]!;
+  const ms = median(runs.map((x) => x.ms));
   say(
-    `import: hobo_quincemil_2017.csv, ${r.tips} tips, ${r.storms} storms (${r.qualifying} qualifying): ${(r.ms / 1000).toFixed(2)} s to import and evaluate`,
+    `import: hobo_quincemil_2017.csv, ${r.tips} tips, ${r.storms} storms (${r.qualifying} qualifying): ${(ms / 1000).toFixed(2)} s to import and evaluate (median of ${runs.length}); target under 1 s: ${verdict(ms < 1000)}`,
   );
 }
 
 if (ONLY.has('fleet')) {
   const seconds = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
-  const { raw, gateway } = await fleetBench(10_000, seconds * 1000);
+  const runs: Array<Awaited<ReturnType<typeof fleetBench>>> = [];
+  for (let i = 0; i < FLEET_RUNS; i++) {
+    runs.push(await fleetBench(10_000, seconds * 1000));
+    process.stderr.write(
+      `  fleet run ${i + 1}/${FLEET_RUNS}: raw ${runs[i]!.raw.ratePerSec.toFixed(0)} msg/s, gateway ${runs[i]!.gateway.ratePerSec.toFixed(0)} msg/s\n`,
+    );
+  }
+  const { raw } = runs[0]!;
+  const rawMed = median(runs.map((x) => x.raw.ratePerSec));
+  const gwMed = median(runs.map((x) => x.gateway.ratePerSec));
+  const rss = Math.max(...runs.map((x) => x.gateway.gatewayRssMb));
+  const errors = runs.reduce((n, x) => n + x.raw.errors + x.gateway.errors, 0);
   say(
-    `fleet: ${raw.devices} simulated devices from one process over ${raw.connections} connections, QoS 1, ${seconds} s each`,
+    `fleet: ${raw.devices} simulated devices from one process over ${raw.connections} connections, QoS 1, ${seconds} s each, ${runs.length} runs (${errors} errors)`,
+  );
+  say(`  to a plain aedes broker (median): ${rawMed.toFixed(0)} msg/s acknowledged`);
+  say(
+    `  through the gateway, stored and evaluated by the rules (median): ${gwMed.toFixed(0)} msg/s acknowledged`,
   );
   say(
-    `  to a plain aedes broker: ${raw.ratePerSec.toFixed(0)} msg/s acknowledged (${raw.acked} of ${raw.sent}, ${raw.errors} errors)`,
+    `  ratio gateway / plain broker (medians): ${(gwMed / rawMed).toFixed(2)}; target at least 0.5: ${verdict(gwMed / rawMed >= 0.5)}`,
   );
   say(
-    `  through the gateway (stored, evaluated by the rules): ${gateway.ratePerSec.toFixed(0)} msg/s acknowledged (${gateway.acked} of ${gateway.sent}, ${gateway.errors} errors); gateway peak RSS ${gateway.gatewayRssMb.toFixed(0)} MB`,
+    `  gateway peak RSS (max of runs): ${rss.toFixed(0)} MB; target at most 200 MB: ${verdict(rss <= 200)}`,
   );
 }
 
@@ -225,7 +258,6 @@ if (ONLY.has('rules')) {
     ratePerSec: Number(process.env.BENCH_RULES_RATE ?? 50),
     windowSeconds: 10,
   });
-  const verdict = (ok: boolean) => (ok ? 'pass' : 'miss');
   say(
     `rules: one rain gauge at ${r.ratePerSec} msg/s with a rising counter for ${r.seconds} s (${r.acked} of ${r.sent} acknowledged)`,
   );

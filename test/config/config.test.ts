@@ -77,6 +77,42 @@ describe('configuration', () => {
     );
   });
 
+  it('takes a broker cluster as a list of URLs (mqtt.urls, or MQTT_URL with commas) and checks it', () => {
+    const nodes = ['mqtt://n1:1883', 'mqtts://n2:8883', 'mqtt://n3:1883'];
+    const c = parseConfig(testConfigInput({ mqtt: { urls: nodes, protocolVersion: 4 } }));
+    expect(c.mqtt.urls).toEqual(nodes);
+    expect(c.mqtt.protocolVersion).toBe(4);
+    expect(parseConfig(testConfigInput(), { MQTT_URL: nodes.join(', ') }).mqtt).toMatchObject({
+      urls: nodes,
+    });
+    expect(
+      parseConfig(testConfigInput({ mqtt: { url: 'mqtt://a:1' } }), { MQTT_URL: nodes.join(',') }).mqtt.url,
+    ).toBe(undefined);
+    expect(() => parseConfig(testConfigInput({ mqtt: { url: 'mqtt://a:1', urls: nodes } }))).toThrow(
+      /not both/,
+    );
+    expect(() => parseConfig(testConfigInput({ mqtt: { urls: ['http://n1:80'] } }))).toThrow(/mqtt.urls/);
+    expect(() => parseConfig(testConfigInput({ mqtt: { urls: [] } }))).toThrow(/mqtt.urls/);
+    expect(() => parseConfig(testConfigInput({ mqtt: { protocolVersion: 3 as 4 } }))).toThrow(
+      /protocolVersion/,
+    );
+  });
+
+  it('follows other gateways only over a shared broker, never itself', () => {
+    const c = parseConfig(
+      testConfigInput({ mqtt: { url: 'mqtt://b:1883' }, fleet: { follow: ['north', '*'] } }),
+    );
+    expect(c.fleet).toEqual({ follow: ['north', '*'], publishSeconds: 60 });
+    expect(parseConfig(testConfigInput()).fleet.follow).toEqual([]);
+    expect(() => parseConfig(testConfigInput({ fleet: { follow: ['north'] } }))).toThrow(/shared broker/);
+    expect(() =>
+      parseConfig(testConfigInput({ mqtt: { url: 'mqtt://b:1883' }, fleet: { follow: ['test-gw'] } })),
+    ).toThrow(/itself/);
+    expect(() =>
+      parseConfig(testConfigInput({ mqtt: { url: 'mqtt://b:1883' }, fleet: { follow: ['a/b'] } })),
+    ).toThrow(/fleet.follow/);
+  });
+
   it('refuses a plain password where a hash belongs', () => {
     const input = testConfigInput();
     (input.sites![0]!.devices![0] as { passwordHash?: string }).passwordHash = 'hunter2';

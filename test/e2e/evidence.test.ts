@@ -226,6 +226,19 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
     }
   });
 
+  it('an untouched copy: the gateway finds nothing at start (every record matches its entry)', async () => {
+    const dir = join(base, 'untouched');
+    cpSync(join(base, 'original'), dir, { recursive: true });
+    const gw = await start(dir);
+    try {
+      const h = await evidenceHealth(gw);
+      expect((h as { problems?: unknown }).problems, h.detail).toBeUndefined();
+      expect(h.ok).toBe(true);
+    } finally {
+      await gw.stop();
+    }
+  });
+
   const cases: Array<[Tampering, RegExp]> = [
     ['delete-newest-readings', /readings record \d+ is missing/],
     ['rewrite-storm', /storms record .* was changed after it was logged/],

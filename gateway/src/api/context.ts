@@ -7,6 +7,7 @@ import type { CertificationRecord } from '../evidence/certifications.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { EvidenceLog } from '../evidence/log.ts';
 import type { EvidenceStage } from '../evidence/stage.ts';
+import type { FleetView } from '../fleet/stage.ts';
 import type { ImportQuery } from '../import/request.ts';
 import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
@@ -71,6 +72,8 @@ export interface ApiContext {
   citations(r: Cited, size: number): Citations;
   certifications(siteId: string, from: number, to: number): Array<CertificationRecord & { logIndex: number }>;
   certify(c: CertificationRecord): number;
+  /** Other gateways' sites, when this one follows some. */
+  fleet: { view(): FleetView };
   /** Imports a logger file's text for a rain gauge through the live pipeline. */
   importLogger(text: string, q: ImportQuery): Promise<ImportSummary>;
 }

@@ -13,6 +13,7 @@ import type { ApiContext } from './context.ts';
 import { EventHub } from './events.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
 import { evidencePlugin } from './plugins/evidence.ts';
+import { fleetPlugin } from './plugins/fleet.ts';
 import { importsPlugin } from './plugins/imports.ts';
 import { reportsPlugin } from './plugins/reports.ts';
 import { buildApi } from './server.ts';
@@ -63,7 +64,7 @@ export class ApiStage implements Stage {
     const { http } = this.config;
     this.app = await buildApi({
       ctx: { ...this.ctx(), events: this.events },
-      plugins: [alertsPlugin, reportsPlugin, importsPlugin, evidencePlugin],
+      plugins: [alertsPlugin, reportsPlugin, importsPlugin, evidencePlugin, fleetPlugin],
       ...(http.tls
         ? { https: { cert: readFileSync(http.tls.certFile), key: readFileSync(http.tls.keyFile) } }
         : {}),

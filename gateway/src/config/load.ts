@@ -43,7 +43,19 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   if (env.GATEWAY_DATA_DIR) out.dataDir = env.GATEWAY_DATA_DIR;
   if (env.HTTP_PORT) section('http').port = num('HTTP_PORT', env.HTTP_PORT);
   if (env.MQTT_PORT) section('mqtt').port = num('MQTT_PORT', env.MQTT_PORT);
-  if (env.MQTT_URL) section('mqtt').url = env.MQTT_URL;
+  if (env.MQTT_URL) {
+    // A comma-separated list names the nodes of a broker cluster (mqtt.urls).
+    const urls = env.MQTT_URL.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    const mqtt = section('mqtt');
+    delete mqtt.url;
+    delete mqtt.urls;
+    if (urls.length > 1) mqtt.urls = urls;
+    else mqtt.url = urls[0];
+  }
+  if (env.MQTT_PROTOCOL_VERSION)
+    section('mqtt').protocolVersion = num('MQTT_PROTOCOL_VERSION', env.MQTT_PROTOCOL_VERSION);
   if (env.MQTT_USERNAME) section('mqtt').username = env.MQTT_USERNAME;
   if (env.MQTT_PASSWORD) section('mqtt').password = env.MQTT_PASSWORD;
   const influx = (k: string, v: string | undefined) => {

@@ -12,6 +12,22 @@ import { RULE_MODULES } from '../rules/registry.ts';
 
 const id = entityId;
 
+/** One node of an external broker cluster: mqtt:// or mqtts://, host and port. */
+const brokerNodeUrl = z
+  .string()
+  .regex(/^(mqtts?|tcp|ssl):\/\/[^/\s]+\/?$/, 'an mqtt:// or mqtts:// URL with a host and port');
+
+const fleetSchema = z
+  .strictObject({
+    /** Gateway ids whose sites this gateway shows read-only (`*`: every gateway on the broker). */
+    follow: z.array(z.union([z.literal('*'), id])).default([]),
+    /** This gateway's address as others should link to it (e.g. https://gw-north.town.example). */
+    url: z.url().optional(),
+    /** The state is published on every change, and at least this often. */
+    publishSeconds: z.number().int().min(5).max(3600).default(60),
+  })
+  .prefault({});
+
 export const deviceSchema = z
   .strictObject({
     id,
@@ -159,6 +175,15 @@ export const configSchema = z
         maxQueuedPerSession: z.number().int().positive().default(1000),
         /** An external broker instead of the embedded one, e.g. mqtt://broker:1883 or mqtts://... */
         url: z.string().optional(),
+        /**
+         * The nodes of an external broker cluster instead of one `url`: the gateway connects to the first
+         * and fails over to the next whenever its connection is lost; its session lives in the cluster.
+         */
+        urls: z.array(brokerNodeUrl).min(1).optional(),
+        /** The external broker's MQTT version: 5 (default) or 4 (3.1.1, e.g. NATS, which speaks only that). */
+        protocolVersion: z.union([z.literal(4), z.literal(5)]).default(5),
+        /** External broker: QoS 1 messages being stored at once (acknowledged after their commit). */
+        maxInFlight: z.number().int().min(1).max(65535).default(2000),
         clientId: z.string().optional(),
         /** TLS for the external broker (mqtts://): a private CA and, for mutual TLS, a client certificate. */
         clientTls: z
@@ -284,6 +309,8 @@ export const configSchema = z
       .prefault({}),
     /** Seeds the store at first start; after that the store (changed through the API) holds them. */
     sites: z.array(siteSchema).default([]),
+    /** The town-wide view: this gateway's state published on the broker, and other gateways' followed. */
+    fleet: fleetSchema,
   })
   .superRefine((c, ctx) => {
     const siteIds = new Set<string>();
@@ -302,7 +329,25 @@ export const configSchema = z
         devIds.add(d.id);
       });
     });
-    if (!c.mqtt.plaintext && !c.mqtt.tls && c.mqtt.url === undefined)
+    if (c.mqtt.url !== undefined && c.mqtt.urls !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mqtt', 'urls'],
+        message: 'set mqtt.url or mqtt.urls, not both',
+      });
+    if (c.fleet.follow.length > 0 && externalBrokerUrls(c.mqtt).length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fleet', 'follow'],
+        message: 'following other gateways needs a shared broker (mqtt.url or mqtt.urls)',
+      });
+    if (c.fleet.follow.includes(c.gatewayId))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fleet', 'follow'],
+        message: 'a gateway does not follow itself',
+      });
+    if (!c.mqtt.plaintext && !c.mqtt.tls && externalBrokerUrls(c.mqtt).length === 0)
       ctx.addIssue({
         code: 'custom',
         path: ['mqtt', 'plaintext'],
@@ -316,4 +361,12 @@ export const configSchema = z
       });
   });
 export type Config = z.infer<typeof configSchema>;
+
+/** The external broker's URLs (`mqtt.urls`, or the one `mqtt.url`); none: the embedded broker. */
+export function externalBrokerUrls(mqtt: {
+  url?: string | undefined;
+  urls?: string[] | undefined;
+}): string[] {
+  return mqtt.urls ?? (mqtt.url ? [mqtt.url] : []);
+}
 export type ConfigInput = z.input<typeof configSchema>;

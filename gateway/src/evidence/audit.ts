@@ -72,10 +72,14 @@ export class EvidenceAudit {
         key: 'id',
         // The row as the entry logged it; the readings it rests on are the entry's own account.
         body: (r, e) => {
-          const logged = JSON.parse(e.body ?? '{}') as { readings?: unknown; supersedes?: number };
+          const logged = JSON.parse(e.body ?? '{}') as {
+            readings?: unknown;
+            supersedes?: number;
+            basis?: { inchesPerTip: number; thresholdIn: number };
+          };
           return recordBody(
             'storm',
-            stormRecord(r as never, logged.readings as never, logged.supersedes ?? null),
+            stormRecord(r as never, logged.readings as never, logged.supersedes ?? null, logged.basis),
           );
         },
       },

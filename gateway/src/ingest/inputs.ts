@@ -1,11 +1,11 @@
 /**
  * The gateway's inputs from its configuration: the embedded MQTT broker, or a client of an external
- * broker when `mqtt.url` is set, and the serial ports. The MQTT side is also how the gateway publishes
+ * broker (or broker cluster) when `mqtt.url` or `mqtt.urls` is set, and the serial ports. The MQTT side is also how the gateway publishes
  * (alerts, its status).
  */
 import { readFileSync } from 'node:fs';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
-import type { Config } from '../config/schema.ts';
+import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
@@ -40,10 +40,15 @@ export function buildInputs(
   let publisher: Publisher;
   let mqttPort = () => 0;
   let deviceChanged: GatewayInputs['deviceChanged'] = () => {};
-  if (config.mqtt.url) {
+  const brokerUrls = externalBrokerUrls(config.mqtt);
+  if (brokerUrls.length > 0) {
     const tls = config.mqtt.clientTls;
     const ext = new ExternalMqttInput({
-      url: config.mqtt.url,
+      url: brokerUrls,
+      protocolVersion: config.mqtt.protocolVersion,
+      maxInFlight: config.mqtt.maxInFlight,
+      // A shared broker carries other gateways' sites too: only this gateway's own are taken.
+      siteIds: config.sites.map((s) => s.id),
       gatewayId: config.gatewayId,
       clientId: config.mqtt.clientId ?? `gateway-${config.gatewayId}`,
       ...(config.mqtt.username ? { username: config.mqtt.username } : {}),

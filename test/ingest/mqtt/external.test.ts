@@ -118,7 +118,7 @@ describe.skipIf(!run)('external MQTT input against Mosquitto', () => {
     await input.stop();
   });
 
-  it('hands messages to the sink one at a time, in arrival order', async () => {
+  it('hands messages to the sink many at once, in arrival order', async () => {
     const sink = new RecordingSink();
     let active = 0;
     let maxActive = 0;
@@ -145,10 +145,10 @@ describe.skipIf(!run)('external MQTT input against Mosquitto', () => {
       Array.from({ length: 100 }, (_, i) => pub.publishAsync(topic, JSON.stringify({ seq: i }), { qos: 1 })),
     );
     await waitFor(() => sink.payloads(topic).length === 100, 10_000, '100 messages');
-    expect(sink.payloads(topic).map((p) => JSON.parse(p).seq)).toEqual(
+    expect(sink.calls.filter((m) => m.topic === topic).map((m) => JSON.parse(String(m.payload)).seq)).toEqual(
       Array.from({ length: 100 }, (_, i) => i),
     );
-    expect(maxActive).toBe(1);
+    expect(maxActive).toBeGreaterThan(1);
     await pub.endAsync();
     await input.stop();
   });

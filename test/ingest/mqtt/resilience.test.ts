@@ -28,7 +28,12 @@ describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes'
     const n = 600;
     const topic = 'sites/s1/devices/kill/telemetry';
     const sink = new RecordingSink();
-    sink.gate = () => new Promise<void>((r) => setTimeout(r, 5));
+    // A slow store: one message every 20 ms, however many are in flight, so a backlog is left at the kill.
+    let chain = Promise.resolve();
+    sink.gate = () => {
+      chain = chain.then(() => sleep(20)).then(() => undefined);
+      return chain;
+    };
     const input = new ExternalMqttInput({
       url: broker.url,
       gatewayId: 'gw-kill',
@@ -119,19 +124,21 @@ describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes'
       await input.start(sink);
       await pub.publishAsync(topic, 'slow-1', { qos: 1 });
       await pub.publishAsync(topic, 'slow-2', { qos: 1 });
-      await waitFor(() => sink.calls.length === 1, 5000, 'the held ingest');
+      // slow-2 is stored while slow-1 is held, but its PUBACK waits behind slow-1's (arrival order).
+      await waitFor(() => sink.calls.length === 2, 5000, 'the held ingest and the next one');
       await sleep(200);
-      expect(sink.calls.map((m) => m.payload.toString())).toEqual(['slow-1']);
-      expect(sink.stored).toEqual([]);
+      expect(sink.calls.map((m) => m.payload.toString())).toEqual(['slow-1', 'slow-2']);
+      expect(sink.payloads(topic)).toEqual(['slow-2']);
 
       proxy.cut();
-      await waitFor(() => sink.payloads(topic).includes('slow-2'), 10_000, 'redelivery after reconnect');
-      expect(sink.calls.map((m) => m.payload.toString())).toEqual(['slow-1', 'slow-1', 'slow-2']);
-      expect(sink.payloads(topic)).toEqual(['slow-1', 'slow-2']);
+      await waitFor(() => sink.payloads(topic).includes('slow-1'), 10_000, 'redelivery after reconnect');
+      await waitFor(() => sink.calls.length === 4, 5000, 'both redelivered');
+      expect(sink.calls.map((m) => m.payload.toString())).toEqual(['slow-1', 'slow-2', 'slow-1', 'slow-2']);
+      expect(sink.payloads(topic)).toEqual(['slow-2', 'slow-1', 'slow-2']);
       await waitFor(() => input.health().reconnects === 1, 5000, 'the reconnect to be counted');
 
       release?.();
-      await waitFor(() => sink.stored.length === 3, 2000, 'the stale ingest to finish');
+      await waitFor(() => sink.stored.length === 4, 2000, 'the stale ingest to finish');
       await input.stop();
 
       const again = new ExternalMqttInput({ ...opts, url: broker.url, log: new MemoryLog() });

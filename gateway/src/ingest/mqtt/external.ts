@@ -5,14 +5,15 @@
  * - Persistent session: a fixed client id, clean start off and a long session expiry, so the
  *   broker queues QoS 1 messages while the gateway is away and redelivers unacknowledged ones.
  * - Acknowledge after store: mqtt.js hands every received PUBLISH to `client.handleMessage`
- *   one at a time and sends the QoS 1 PUBACK only when its callback is called without an error
- *   (for QoS 1, `customHandleAcks` runs first and the 'message' event fires before
- *   `handleMessage`; so ingesting from 'message' would ack too early, and `customHandleAcks`
- *   never sees QoS 0 and only exists under MQTT 5). The callback is called after
- *   `sink.ingest()` has resolved, i.e. after the store commit. A crash, a lost connection or a
- *   failing store before that means no PUBACK, and the broker redelivers.
- * - Messages are ingested in arrival order, one at a time; PUBACKs go out in that order, as
- *   MQTT requires.
+ *   one at a time and would send the QoS 1 PUBACK when its callback is called without an error,
+ *   which allows one message in flight. The gateway calls the callback at once with an error
+ *   (no PUBACK; mqtt.js reads on) and sends each PUBACK itself once `sink.ingest()` has resolved,
+ *   i.e. after the group commit (externalAcks.ts), so many messages share one commit. A crash, a lost
+ *   connection or a failing store before that means no PUBACK, and the broker redelivers.
+ * - Messages are ingested in arrival order, many at once (up to `maxInFlight`); PUBACKs go out in
+ *   arrival order, as MQTT requires.
+ * - Failover: with several broker URLs (the nodes of a cluster) every reconnect tries the next one
+ *   (mqtt.js `servers`); the session, kept by the cluster, resumes on whichever node answers.
  * - A PUBACK is never sent on a different network connection than the one the PUBLISH came
  *   on (mqtt.js would otherwise queue it and send it after the reconnect, where the same
  *   packet id may name another message).
@@ -36,12 +37,24 @@ import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts'
 import { within } from '../wait.ts';
 import { Delivery, type DeviceStatusHandler } from './externalDelivery.ts';
 import { BrokerSession } from './externalSession.ts';
+import { failoverServers } from './failover.ts';
 import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
 import { redactor, redactUrl } from './redact.ts';
+import { STATUS_FILTER, TELEMETRY_FILTER } from './topicFilters.ts';
 
 export interface ExternalMqttOptions {
-  /** mqtt://host:1883, mqtts://host:8883, ws://... Credentials in the URL are accepted but never shown. */
-  url: string;
+  /**
+   * mqtt://host:1883, mqtts://host:8883, ws://... Credentials in the URL are accepted but never shown.
+   * Several (the nodes of a broker cluster): the client connects to the first and moves on to the next
+   * whenever a connection is lost or cannot be made (mqtt:// and mqtts:// only).
+   */
+  url: string | readonly string[];
+  /** MQTT 5 (default) or 3.1.1 (4: brokers that speak only that, such as NATS). */
+  protocolVersion?: 4 | 5;
+  /** Subscribe to these sites' telemetry and status only (default: every site's). */
+  siteIds?: readonly string[];
+  /** QoS 1 messages being stored at once; under MQTT 5 also the Receive Maximum asked of the broker. Default 2000. */
+  maxInFlight?: number;
   gatewayId: string;
   /** Fixed client id: the broker keeps the session under it. Default `gateway-{gatewayId}`. */
   clientId?: string;
@@ -70,10 +83,17 @@ export interface ExternalMqttOptions {
   stopTimeoutMs?: number;
 }
 
+/** The filters for the sites this gateway owns, or for every site. */
+function subscriptionFilters(siteIds: readonly string[] | undefined): string[] {
+  if (!siteIds) return [TELEMETRY_FILTER, STATUS_FILTER];
+  return siteIds.flatMap((id) => [`sites/${id}/devices/+/telemetry`, `sites/${id}/devices/+/status`]);
+}
+
 export class ExternalMqttInput implements Input {
   readonly name = 'mqtt-external';
 
   private readonly clientId: string;
+  private readonly urls: string[];
   private readonly statusTopic: string;
   private readonly safeUrl: string;
   private readonly redact: (e: unknown) => string;
@@ -87,8 +107,11 @@ export class ExternalMqttInput implements Input {
   constructor(private readonly opts: ExternalMqttOptions) {
     this.clientId = opts.clientId || `gateway-${opts.gatewayId}`;
     this.statusTopic = gatewayStatusTopic(opts.gatewayId);
-    this.safeUrl = redactUrl(opts.url);
-    this.redact = redactor(opts.url, opts.password);
+    const urls = typeof opts.url === 'string' ? [opts.url] : [...opts.url];
+    if (urls.length === 0) throw new Error('mqtt-external: no broker url');
+    this.urls = urls;
+    this.safeUrl = urls.map(redactUrl).join(', ');
+    this.redact = redactor(urls, opts.password);
     this.baseReconnectMs = opts.reconnectPeriodMs ?? 1000;
     this.session = new BrokerSession({
       clientId: this.clientId,
@@ -96,6 +119,8 @@ export class ExternalMqttInput implements Input {
       safeUrl: this.safeUrl,
       username: opts.username,
       baseReconnectMs: this.baseReconnectMs,
+      filters: subscriptionFilters(opts.siteIds),
+      protocolVersion: opts.protocolVersion ?? 5,
       maxReconnectMs: Math.max(this.baseReconnectMs, opts.maxReconnectPeriodMs ?? 15_000),
       metrics: opts.metrics,
       log: opts.log,
@@ -107,6 +132,7 @@ export class ExternalMqttInput implements Input {
       log: opts.log,
       redact: this.redact,
       onDeviceStatus: opts.onDeviceStatus,
+      ...(opts.maxInFlight ? { maxInFlight: opts.maxInFlight } : {}),
     });
   }
 
@@ -114,11 +140,20 @@ export class ExternalMqttInput implements Input {
     if (this.client) return Promise.reject(new Error('mqtt-external: already started'));
     this.delivery.deliverTo(sink);
     const o = this.opts;
+    const v5 = (o.protocolVersion ?? 5) === 5;
     const options: IClientOptions = {
       clientId: this.clientId,
-      protocolVersion: 5,
+      protocolVersion: v5 ? 5 : 4,
       clean: false,
-      properties: { sessionExpiryInterval: o.sessionExpirySec ?? 30 * 24 * 3600 },
+      ...(v5
+        ? {
+            properties: {
+              sessionExpiryInterval: o.sessionExpirySec ?? 30 * 24 * 3600,
+              receiveMaximum: o.maxInFlight ?? 2000,
+            },
+          }
+        : {}),
+      ...failoverServers(this.urls),
       keepalive: o.keepaliveSec ?? 30,
       connectTimeout: o.connectTimeoutMs ?? 10_000,
       reconnectPeriod: this.baseReconnectMs,
@@ -140,7 +175,7 @@ export class ExternalMqttInput implements Input {
 
     let client: MqttClient;
     try {
-      client = mqtt.connect(o.url, options);
+      client = mqtt.connect(this.urls[0]!, options);
     } catch (e) {
       return Promise.reject(
         new Error(`mqtt-external: cannot use broker url ${this.safeUrl}: ${this.redact(e)}`),
@@ -148,6 +183,7 @@ export class ExternalMqttInput implements Input {
     }
     this.client = client;
     client.handleMessage = (packet, callback) => this.delivery.handle(packet, callback);
+    this.delivery.acks.use(client);
     this.session.attach(client);
 
     const started = new Promise<void>((resolve, reject) => {
@@ -214,7 +250,7 @@ export class ExternalMqttInput implements Input {
   }
 
   health(): ComponentHealth {
-    const { connected, subscribed, reconnects, lastError } = this.session;
+    const { connected, subscribed, reconnects, lastError, broker } = this.session;
     const ingestFailing = this.delivery.ingestFailing;
     const h: ComponentHealth = {
       name: 'mqtt',
@@ -225,6 +261,7 @@ export class ExternalMqttInput implements Input {
       connected,
       subscribed,
       reconnects,
+      ...(broker ? { broker } : {}),
     };
     if (!connected && lastError) h.lastError = lastError;
     if (ingestFailing) h.ingestError = ingestFailing;

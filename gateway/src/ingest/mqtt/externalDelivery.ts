@@ -1,7 +1,8 @@
 /**
- * The external input's message handling: each PUBLISH is handed to the sink, one at a time in arrival
- * order, and acknowledged (its callback called without an error, which sends the QoS 1 PUBACK) only
- * once the sink has stored it, and only on the connection it came on. While the store fails, the
+ * The external input's message handling: each PUBLISH is handed to the sink in arrival order, many at
+ * once (the ingest stage's group commit takes them together), and a QoS 1 one is acknowledged
+ * (externalAcks.ts: PUBACKs in arrival order) only once the sink has stored it, and only on the
+ * connection it came on. While the store fails, the
  * message is retried for as long as that connection lasts; then it stays unacknowledged and the broker
  * redelivers it. A device status also goes to the status handler, once stored.
  */
@@ -11,6 +12,7 @@ import { type DeviceStatus, parseDeviceStatus } from '../../decode/status.ts';
 import type { Counter, Registry } from '../../metrics.ts';
 import type { IngestSink, Log, RawMessage } from '../../pipeline.ts';
 import { sleep, within } from '../wait.ts';
+import { AckQueue, DEFERRED } from './externalAcks.ts';
 
 type Kind = 'telemetry' | 'status' | 'other';
 
@@ -28,17 +30,25 @@ export interface DeliveryOptions {
   log: Log;
   redact: (e: unknown) => string;
   onDeviceStatus: DeviceStatusHandler | undefined;
+  /** At most this many messages being stored at once before mqtt.js is asked to wait. Default 2000. */
+  maxInFlight?: number;
 }
 
 export class Delivery {
   private sink: IngestSink | undefined;
-  /** Messages whose storing has not finished (one per connection at most; more only around a reconnect). */
+  /** Messages whose storing has not finished. */
   private readonly pending = new Set<Promise<void>>();
+  /** mqtt.js callbacks held back while `maxInFlight` messages are being stored (it reads nothing meanwhile). */
+  private readonly blocked: Array<() => void> = [];
+  private readonly maxInFlight: number;
+  /** The QoS 1 acknowledgements, sent once stored. */
+  readonly acks = new AckQueue();
   private failing: string | undefined;
   private readonly mMessages: Counter;
   private readonly mIngestErrors: Counter;
 
   constructor(private readonly o: DeliveryOptions) {
+    this.maxInFlight = o.maxInFlight ?? 2000;
     this.mMessages = o.metrics.counter('gateway_mqtt_messages_total', 'MQTT messages received, by kind');
     this.mIngestErrors = o.metrics.counter(
       'gateway_mqtt_ingest_errors_total',
@@ -61,7 +71,12 @@ export class Delivery {
     return within(Promise.all(this.pending), ms);
   }
 
-  /** mqtt.js's handleMessage: `callback()` acknowledges the message, `callback(err)` leaves it unacknowledged. */
+  /**
+   * mqtt.js's handleMessage. The callback is called at once (QoS 1: with DEFERRED, so mqtt.js sends no
+   * PUBACK and reads the next packet) while fewer than `maxInFlight` messages are being stored, else
+   * once one of them is, so a broker sending faster than the store commits is read no faster. A QoS 1
+   * message is acknowledged through the AckQueue once stored, in arrival order, on its own connection.
+   */
   handle(packet: IPublishPacket, callback: (err?: Error) => void): void {
     const { session, log, redact } = this.o;
     const epoch = session.epoch;
@@ -69,19 +84,25 @@ export class Delivery {
       callback(new Error('mqtt-external: stopping; message left unacknowledged for redelivery'));
       return;
     }
+    const settle =
+      packet.qos === 1 && packet.messageId !== undefined
+        ? this.acks.open(packet.messageId, epoch)
+        : undefined;
     const run = this.process(packet, epoch).then(
-      (stored) => {
-        if (stored && epoch === session.epoch) callback();
-        else
-          callback(new Error('mqtt-external: connection lost before acknowledgement; the broker redelivers'));
-      },
+      (stored) => settle?.(stored, session.epoch),
       (err: unknown) => {
         log.error({ error: redact(err) }, 'mqtt-external: message handling failed');
-        callback(err instanceof Error ? err : new Error(String(err)));
+        settle?.(false, session.epoch);
       },
     );
     this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    void run.finally(() => {
+      this.pending.delete(run);
+      this.blocked.shift()?.();
+    });
+    const next = () => callback(settle ? DEFERRED : undefined);
+    if (this.pending.size <= this.maxInFlight) next();
+    else this.blocked.push(next);
   }
 
   /** Stores one message, retrying while the store fails and the connection lasts. Resolves true once stored. */

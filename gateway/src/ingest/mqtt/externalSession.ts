@@ -9,10 +9,12 @@ import type { IConnackPacket, MqttClient } from 'mqtt';
 import type { Gauge, Registry } from '../../metrics.ts';
 import type { Log } from '../../pipeline.ts';
 import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
-import { STATUS_FILTER, TELEMETRY_FILTER } from './topicFilters.ts';
 
-/** Connection refusals that retrying cannot fix (MQTT 5 reason codes: client id, credentials, authorization, ban, auth method). */
-const FATAL_CONNACK = new Set([0x85, 0x86, 0x87, 0x8a, 0x8c]);
+/**
+ * Connection refusals that retrying cannot fix: MQTT 5 reason codes (client id, credentials,
+ * authorization, ban, auth method) and MQTT 3.1.1 return codes (identifier, credentials, authorization).
+ */
+const FATAL_CONNACK = new Set([0x85, 0x86, 0x87, 0x8a, 0x8c, 2, 4, 5]);
 const TLS_TRUST_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS/;
 
 /** A fault that ends start(): retrying cannot fix it. */
@@ -29,6 +31,10 @@ export interface BrokerSessionOptions {
   /** First reconnect delay; doubles per failed attempt up to maxReconnectMs. */
   baseReconnectMs: number;
   maxReconnectMs: number;
+  /** What to subscribe to (QoS 1) on every connect. */
+  filters: readonly string[];
+  /** MQTT 3.1.1 (4) has no retain handling option. */
+  protocolVersion: 4 | 5;
   metrics: Registry;
   log: Log;
   redact: (e: unknown) => string;
@@ -40,6 +46,8 @@ export class BrokerSession {
   connected = false;
   subscribed = false;
   reconnects = 0;
+  /** host:port of the broker (cluster node) connected to, or last connected to. */
+  broker: string | undefined;
   lastError: string | undefined;
   /** Set once stop() has begun: nothing is acknowledged, announced or retried from then on. */
   stopping = false;
@@ -93,11 +101,13 @@ export class BrokerSession {
     client.options.reconnectPeriod = this.o.baseReconnectMs;
     this.mConnected.set(1);
     const session = connack.sessionPresent ? 'resumed' : 'new';
+    this.broker = `${client.options.hostname ?? client.options.host}:${client.options.port}`;
+    const broker = this.broker;
     if (wasConnected) {
       this.reconnects++;
       this.mReconnects.inc();
       log.info(
-        { url: safeUrl, session, downMs: Date.now() - this.disconnectedAt },
+        { url: safeUrl, broker, session, downMs: Date.now() - this.disconnectedAt },
         'mqtt-external: reconnected',
       );
       if (!connack.sessionPresent)
@@ -106,7 +116,7 @@ export class BrokerSession {
           'mqtt-external: the broker had no session for this gateway; QoS 1 messages sent while it was away are lost',
         );
     } else {
-      log.info({ url: safeUrl, clientId, session }, 'mqtt-external: connected');
+      log.info({ url: safeUrl, broker, clientId, session }, 'mqtt-external: connected');
     }
     void this.subscribeAndAnnounce(client, this.epoch);
   }
@@ -114,10 +124,8 @@ export class BrokerSession {
   private async subscribeAndAnnounce(client: MqttClient, epoch: number): Promise<void> {
     const { log } = this.o;
     try {
-      const granted = await client.subscribeAsync({
-        [TELEMETRY_FILTER]: { qos: 1, rh: 1 },
-        [STATUS_FILTER]: { qos: 1, rh: 1 },
-      });
+      const opts = this.o.protocolVersion === 5 ? { qos: 1 as const, rh: 1 } : { qos: 1 as const };
+      const granted = await client.subscribeAsync(Object.fromEntries(this.o.filters.map((f) => [f, opts])));
       const refused = granted.filter((g) => g.qos >= 0x80);
       if (refused.length > 0) {
         const err = new StartError(
@@ -130,7 +138,7 @@ export class BrokerSession {
       }
       if (epoch !== this.epoch) return;
       this.subscribed = true;
-      log.debug({ filters: [TELEMETRY_FILTER, STATUS_FILTER] }, 'mqtt-external: subscribed');
+      log.debug({ filters: this.o.filters }, 'mqtt-external: subscribed');
       this.startSettle?.();
       await client.publishAsync(
         this.o.statusTopic,

@@ -20,9 +20,13 @@ function urlPasswords(url: string): string[] {
   return [raw, Buffer.from(bytes, 'latin1').toString('utf8')];
 }
 
-/** The message of an error (or anything thrown) with the password, and the URL's, masked as `***`. */
-export function redactor(url: string, password: string | undefined): (e: unknown) => string {
-  const secrets = [password, ...urlPasswords(url)].filter((s): s is string => !!s && s.length > 0);
+/** The message of an error (or anything thrown) with the password, and the URLs', masked as `***`. */
+export function redactor(
+  url: string | readonly string[],
+  password: string | undefined,
+): (e: unknown) => string {
+  const urls = typeof url === 'string' ? [url] : url;
+  const secrets = [password, ...urls.flatMap(urlPasswords)].filter((s): s is string => !!s && s.length > 0);
   return (e) => {
     let s = e instanceof Error ? e.message : String(e);
     for (const secret of secrets) s = s.split(secret).join('***');
