@@ -87,7 +87,8 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
       const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
       const certs = certifications(site.id, from, to);
-      const changes = ctx.changes.list({ siteId: site.id, from, to });
+      // The changes made in the period (the configuration the store was seeded with is not one).
+      const changes = ctx.changes.list({ siteId: site.id, from, to }).filter((x) => x.action !== 'seed');
       const cp = ctx.evidence.checkpoint();
       const cited = ctx.citations(
         { storms, alerts, inspections, extensions, certifications: certs, changes },
