@@ -13,7 +13,7 @@ import {
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
 import type { ChainedTable } from './stores/chains.ts';
 import type { AlertStores } from './stores/index.ts';
-import type { AlertQuery, RangeQuery, StormRow } from './types.ts';
+import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
 
 export class Queries {
   /** The inspection kinds that meet a storm's inspection duty (the storm rule's module says which). */
@@ -24,11 +24,21 @@ export class Queries {
     private readonly now: () => number,
   ) {}
 
+  /**
+   * Alerts with their history. The histories are read (all at once, as they were at this call: up to the
+   * chain's head) only when one of them is read, so a caller that wants the alerts alone (the fleet's
+   * state) does not pay for long histories.
+   */
   listAlerts(q: AlertQuery = {}): AlertDto[] {
     const now = this.now();
     const rows = this.stores.alerts.query(q, now);
-    const hist = this.stores.history.ofMany(rows.map((r) => r.id));
-    return rows.map((r) => alertDto(r, hist.get(r.id) ?? [], now));
+    const headSeq = this.stores.chains.chainHead('alert_history')?.seq ?? 0;
+    let hist: Map<string, HistoryRow[]> | undefined;
+    const of = (id: string) => {
+      hist ??= this.stores.history.ofMany(rows.map((r) => r.id));
+      return (hist.get(id) ?? []).filter((h) => h.seq <= headSeq);
+    };
+    return rows.map((r) => alertDto(r, () => of(r.id), now));
   }
 
   getAlert(id: string): AlertDto | undefined {
