@@ -5,7 +5,7 @@ import { fleetDevice } from './fleet.ts';
 import { demoPassword } from './scenario/build.ts';
 import type { Scenario, SimDeviceSpec } from './scenario/schema.ts';
 
-type SiteInput = ConfigInput['sites'][number];
+type SiteInput = NonNullable<ConfigInput['sites']>[number];
 type DeviceInput = NonNullable<SiteInput['devices']>[number];
 
 function deviceEntry(siteId: string, d: SimDeviceSpec, hash: (pw: string) => string): DeviceInput {

@@ -5,12 +5,14 @@
  * housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
  * its live feed, the importer its policy).
  */
+import { Catalogue } from './admin/catalogue.ts';
+import { ChangeLog } from './admin/changes.ts';
 import { ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
-import { buildRegistry } from './decode/registry.ts';
+import { liveRegistry } from './decode/registry.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage } from './evidence/compose.ts';
 import { mqttPublisher } from './evidence/publishers.ts';
@@ -22,6 +24,7 @@ import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
 import { processMetrics, Registry } from './metrics.ts';
 import { NotificationStage } from './notify/stage.ts';
+import { firstAdminLink, openPeople, withPeople } from './people/index.ts';
 import type { Log, Stage } from './pipeline.ts';
 import { reportCitations } from './reports/cite.ts';
 import { evaluatorsFor } from './rules/index.ts';
@@ -42,6 +45,8 @@ export interface Gateway {
   httpPort: number;
   config: Config;
   metrics: Registry;
+  /** The one-time link to create the first admin, when the gateway has no account and no token. */
+  setupLink?: string;
   stop(): Promise<void>;
 }
 
@@ -50,11 +55,10 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const now = opts.now ?? Date.now;
   const startedAt = now();
   const metrics = processMetrics(new Registry());
-  const registry = buildRegistry(config);
 
   const store = new StoreStage({ dataDir: config.dataDir, storage: config.storage, log, now });
   try {
-    const gw = await compose(config, store, { log, now, startedAt, metrics, registry });
+    const gw = await compose(config, store, { log, now, startedAt, metrics });
     if (store.standIn && opts.onStoreBack) store.gate.onSpaceBack(opts.onStoreBack);
     return gw;
   } catch (e) {
@@ -71,21 +75,39 @@ async function compose(
     now: () => number;
     startedAt: number;
     metrics: Registry;
-    registry: ReturnType<typeof buildRegistry>;
   },
 ): Promise<Gateway> {
-  const { log, now, startedAt, metrics, registry } = deps;
+  const { log, now, startedAt, metrics } = deps;
   const { db, readings, outbox } = store;
+  // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
+  const changes = new ChangeLog(db, store.evidence, now);
+  const catalogue = new Catalogue(db, changes, { now, log });
+  catalogue.seed(config.sites);
+  const registry = liveRegistry(() => catalogue.sites());
+  const throttled = metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked');
+  const people = openPeople(db, changes, {
+    config,
+    now,
+    log,
+    onThrottled: () => throttled.inc({ transport: 'http' }),
+  });
+  const live: Config = { ...config, sites: [...catalogue.sites()] };
   const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
   store.keepReadingsAbove(() => influx.writtenUpTo());
-  const notifications = new NotificationStage(config, { db, now, log, metrics });
+  const notifications = new NotificationStage(config, {
+    db,
+    now,
+    log,
+    metrics,
+    siteOf: (id) => withPeople(catalogue.site(id), people.accounts.ofSite(id)),
+  });
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   let api: ApiStage | undefined;
   let fleet: FleetStage | undefined;
   const engine = new ComplianceEngine({
     db,
     evidence: store.evidence,
-    config,
+    config: live,
     evaluatorsFor,
     now,
     log,
@@ -110,7 +132,20 @@ async function compose(
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
   });
-  const { inputs, publisher, mqttPort } = buildInputs(config, { registry, stage: ingest, metrics, log, now });
+  const { inputs, publisher, mqttPort, deviceChanged } = buildInputs(config, {
+    registry,
+    stage: ingest,
+    metrics,
+    log,
+    now,
+  });
+  // A change through the API reaches the decoders, the broker and the rules at once.
+  catalogue.onChange((e) => {
+    registry.refresh();
+    const site = catalogue.site(e.siteId);
+    if (site) engine.siteChanged(site);
+    if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+  });
   notifications.publishWith(publisher);
   evidence.publishTo(mqttPublisher(config.gatewayId, () => publisher));
 
@@ -130,9 +165,16 @@ async function compose(
   const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, fleet];
   api = new ApiStage(config, () => ({
     config,
-    auth: new Auth(config.auth.tokens, config.http.authenticateReads, () =>
-      metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked').inc({ transport: 'http' }),
+    auth: new Auth(
+      config.auth.tokens,
+      config.http.authenticateReads,
+      () => throttled.inc({ transport: 'http' }),
+      people,
     ),
+    people,
+    catalogue,
+    changes,
+    transaction: (fn) => db.transaction(fn)(),
     registry,
     readings,
     devices: ingest,
@@ -178,6 +220,7 @@ async function compose(
     throw e;
   }
   log.info({ httpPort: api.port(), mqttPort: mqttPort(), gatewayId: config.gatewayId }, 'gateway started');
+  const setupLink = firstAdminLink(people, config, api.url(), log);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -187,6 +230,7 @@ async function compose(
     httpPort: api.port(),
     config,
     metrics,
+    ...(setupLink ? { setupLink } : {}),
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

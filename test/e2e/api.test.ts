@@ -114,7 +114,13 @@ describe('HTTP API', () => {
     expect(await get<unknown[]>('/api/alerts?rule=storm-inspection&status=overdue')).toHaveLength(1);
     expect(await get<unknown[]>('/api/alerts?rule=storm-inspection&overdue=false')).toHaveLength(0);
     const me = await fetch(`${gw.httpUrl}/api/auth/me`, { headers: auth('engineer') });
-    expect(await me.json()).toEqual({ name: 'Eve Engineer PE', role: 'engineer' });
+    expect(await me.json()).toEqual({
+      name: 'Eve Engineer PE',
+      role: 'engineer',
+      sites: null,
+      via: 'configuration',
+      tokenName: 'Eve Engineer PE',
+    });
   });
 
   it('records an extension by an engineer, keeping the old due time', async () => {

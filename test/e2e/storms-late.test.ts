@@ -10,7 +10,7 @@ describe('late data through the gateway: two storms that a backlog shows were on
   let gw: TestGateway;
   beforeAll(async () => {
     // Storms that out-of-order data made raise their alerts once it settled: here after 3 s.
-    const sites = testConfigInput().sites.map((site) =>
+    const sites = testConfigInput().sites!.map((site) =>
       site.id === 'maple-ridge' ? { ...site, storm: { settleMinutes: 0.05 } } : site,
     );
     gw = await startTestGateway({ sites });

@@ -96,7 +96,7 @@ describe('late data through the gateway: in order, behind newer readings, shuffl
     const start = (settleMinutes: number) =>
       startTestGateway({
         ingest: { deviceRatePerSec: 10_000, deviceBurst: 10_000 },
-        sites: testConfigInput().sites.map((site) =>
+        sites: testConfigInput().sites!.map((site) =>
           site.id === 'maple-ridge' ? { ...site, storm: { settleMinutes } } : site,
         ),
       });

@@ -16,7 +16,7 @@ import { freePort } from '../helpers/env.ts';
 export const WEBHOOK_SECRET = 'whsec-Zq8vN3kP0r7Lm2Xa';
 export const SMTP_PASSWORD = 'smtp-Pw-9fK2mQ7xR4tY';
 
-type SiteInput = ConfigInput['sites'][number];
+type SiteInput = NonNullable<ConfigInput['sites']>[number];
 
 export function makeConfig(site: Partial<SiteInput> = {}, notify: ConfigInput['notify'] = {}): Config {
   return configSchema.parse({

@@ -56,15 +56,23 @@ export class Commands {
     });
   }
 
-  /** Closes an alert by hand; the note is the evidence. */
-  resolve(id: string, actor: string, note: string): AlertDto {
+  /**
+   * Closes an alert by hand; the note is the evidence. `whileActive`: the device still reported the alarm
+   * as active, and the person confirmed it; the history entry says so.
+   */
+  resolve(id: string, actor: string, note: string, whileActive = false): AlertDto {
     const text = typeof note === 'string' ? note.trim() : '';
     if (text === '') throw new AlertError('NOTE_REQUIRED', 'a manual resolution needs a note');
     return this.o.unit.runForAlert(this.o.now(), id, (u) => {
       const row = this.mustGet(id);
       if (row.status === 'resolved')
         throw new AlertError('ALREADY_RESOLVED', `alert ${id} is already resolved`);
-      this.o.lifecycle.resolve(u, row, { how: 'manual', by: actor, at: u.now, evidence: { note: text } });
+      this.o.lifecycle.resolve(u, row, {
+        how: 'manual',
+        by: actor,
+        at: u.now,
+        evidence: { note: text, ...(whileActive ? { resolvedWhileActive: true } : {}) },
+      });
       this.o.rules.feedClosed(u, row, 'manual', u.now);
     });
   }

@@ -164,10 +164,16 @@ export class ComplianceEngine {
     return this.clock.health();
   }
 
+  /** A site was added or changed (its devices, parameters): its rules are bound again, at once. */
+  siteChanged(site: SiteConfig): void {
+    this.rules.bindSite(site);
+  }
+
   // ---------------------------------------------------------------- people's actions
 
   acknowledge: Commands['acknowledge'] = (id, actor, note) => this.commands.acknowledge(id, actor, note);
-  resolve: Commands['resolve'] = (id, actor, note) => this.commands.resolve(id, actor, note);
+  resolve: Commands['resolve'] = (id, actor, note, whileActive) =>
+    this.commands.resolve(id, actor, note, whileActive);
   extend: Commands['extend'] = (id, actor, ext) => this.commands.extend(id, actor, ext);
   recordInspection: Commands['recordInspection'] = (input, actor) =>
     this.commands.recordInspection(input, actor);

@@ -44,19 +44,30 @@ export class RuleRunner {
   private readonly sites = new Map<string, SiteIndex>();
 
   constructor(private readonly o: RuleRunnerOptions) {
-    for (const site of o.config.sites) {
-      const all = o.evaluatorsFor(site);
-      const seen = new Set<string>();
-      for (const r of all) {
-        const key = o.states.keyOf(r);
-        if (seen.has(key))
-          throw new Error(
-            `two evaluators for ${r.stateKey} on site ${site.id}${r.deviceId ? `/${r.deviceId}` : ''}`,
-          );
-        seen.add(key);
-      }
-      this.sites.set(site.id, { site, ctx: ruleContext(site, o.config.timezone), all, byDevice: new Map() });
+    for (const site of o.config.sites) this.bindSite(site);
+  }
+
+  /**
+   * Binds a site's rules (again, when the site changed: a device added, retired or recalibrated, a
+   * parameter edited). The bindings' states are kept by key, so a rule that stays keeps its state.
+   */
+  bindSite(site: SiteConfig): void {
+    const all = this.o.evaluatorsFor(site);
+    const seen = new Set<string>();
+    for (const r of all) {
+      const key = this.o.states.keyOf(r);
+      if (seen.has(key))
+        throw new Error(
+          `two evaluators for ${r.stateKey} on site ${site.id}${r.deviceId ? `/${r.deviceId}` : ''}`,
+        );
+      seen.add(key);
     }
+    this.sites.set(site.id, {
+      site,
+      ctx: ruleContext(site, this.o.config.timezone),
+      all,
+      byDevice: new Map(),
+    });
   }
 
   hasSite(siteId: string): boolean {

@@ -1,21 +1,61 @@
 import { createHash } from 'node:crypto';
+import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
+import { SCOPED_ROLES, type UserRole } from '../../../shared/src/admin.ts';
 import type { Config } from '../config/schema.ts';
 import { ADDRESS_THROTTLE, LoginThrottle, throttleKey } from '../loginThrottle.ts';
+import type { Accounts, Person } from '../people/accounts.ts';
+import { SESSION_COOKIE, type Sessions } from '../people/sessions.ts';
+import type { Tokens } from '../people/tokens.ts';
 import { ApiError } from './errors.ts';
 
+/** The ranks of the roles that see every site; owners and contractors act as inspectors on their own. */
 export const ROLES = ['viewer', 'inspector', 'engineer', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
+const RANK: Record<UserRole, number> = {
+  viewer: 0,
+  inspector: 1,
+  engineer: 2,
+  admin: 3,
+  owner: 1,
+  contractor: 1,
+};
 
 export interface Caller {
   name: string;
-  role: Role;
+  role: UserRole;
+  /** The sites an owner or contractor may see and act on; undefined: every site. */
+  sites?: readonly string[];
+  /** What the records it makes name: "Name", or "Name (token: token name)". */
+  actor: string;
+  via: 'session' | 'token' | 'configuration';
+  userId?: string;
+  email?: string;
+  tokenName?: string;
 }
 
+export interface People {
+  accounts: Accounts;
+  sessions: Sessions;
+  tokens: Tokens;
+}
+
+const callerOf = (p: Person, via: Caller['via'], tokenName?: string): Caller => ({
+  name: p.name,
+  role: p.role,
+  ...(SCOPED_ROLES.includes(p.role) ? { sites: p.sites } : {}),
+  actor: tokenName ? `${p.name} (token: ${tokenName})` : p.name,
+  via,
+  userId: p.id,
+  email: p.email,
+  ...(tokenName ? { tokenName } : {}),
+});
+
 /**
- * Resolves bearer tokens (stored as sha256) to callers, and checks roles: viewer < inspector < engineer <
- * admin. Wrong tokens slow an address down: after a few, its attempts are refused (429, Retry-After)
- * for a time that doubles with each further wrong one (loginThrottle.ts).
+ * Who is asking: a bearer token (one of the configuration's, stored as sha256, or a personal one) or the
+ * dashboard's session cookie. Roles: viewer < inspector < engineer < admin; an owner or contractor ranks
+ * as an inspector on their own sites and sees no other. Wrong tokens slow an address down: after a few,
+ * its attempts are refused (429, Retry-After) for a time that doubles with each further wrong one.
  */
 export class Auth {
   private byHash = new Map<string, Caller>();
@@ -24,8 +64,16 @@ export class Auth {
     tokens: Config['auth']['tokens'],
     private readonly authenticateReads: boolean,
     private readonly onThrottled: () => void = () => {},
+    private readonly people?: People,
   ) {
-    for (const t of tokens) this.byHash.set(t.tokenSha256, { name: t.name, role: t.role });
+    for (const t of tokens)
+      this.byHash.set(t.tokenSha256, {
+        name: t.name,
+        role: t.role,
+        actor: t.name,
+        via: 'configuration',
+        tokenName: t.name,
+      });
   }
 
   /** Whether reads need a token (http.authenticateReads). */
@@ -35,12 +83,24 @@ export class Auth {
 
   caller(req: FastifyRequest): Caller | undefined {
     const h = req.headers.authorization;
-    if (!h?.startsWith('Bearer ')) return undefined;
-    return this.resolve(h.slice(7).trim(), req.ip);
+    if (h?.startsWith('Bearer ')) return this.resolve(h.slice(7).trim(), req.ip);
+    const sid = req.cookies?.[SESSION_COOKIE];
+    return sid ? this.bySession(sid) : undefined;
+  }
+
+  /** The caller of a session cookie, while its account is enabled. */
+  bySession(sid: string): Caller | undefined {
+    const userId = this.people?.sessions.userOf(sid);
+    const p = userId ? this.people?.accounts.byId(userId) : undefined;
+    return p && !p.disabled ? callerOf(p, 'session') : undefined;
   }
 
   byToken(token: string): Caller | undefined {
-    return this.byHash.get(createHash('sha256').update(token).digest('hex'));
+    const configured = this.byHash.get(createHash('sha256').update(token).digest('hex'));
+    if (configured || !this.people) return configured;
+    const t = this.people.tokens.resolve(token);
+    const p = t ? this.people.accounts.byId(t.user_id) : undefined;
+    return p && !p.disabled ? callerOf(p, 'token', t!.name) : undefined;
   }
 
   /** A presented token's caller; a wrong one counts against the address, a shut address is refused. */
@@ -61,31 +121,42 @@ export class Auth {
     return c;
   }
 
-  /** Throws 401/403 unless the caller holds at least `role`. */
+  /** Throws 401/403 unless the caller holds at least `role` (an owner or contractor: inspector at most). */
   require(req: FastifyRequest, role: Role): Caller {
     const c = this.caller(req);
     if (!c) throw new ApiError('UNAUTHORIZED');
-    if (ROLES.indexOf(c.role) < ROLES.indexOf(role))
-      throw new ApiError('FORBIDDEN', `this needs the ${role} role; your token has ${c.role}`);
+    if (RANK[c.role] < RANK[role] || (c.sites !== undefined && role !== 'viewer' && role !== 'inspector'))
+      throw new ApiError('FORBIDDEN', `this needs the ${role} role; you have ${c.role}`);
     return c;
   }
 
-  /** Reads are open unless `http.authenticateReads` is set. */
-  requireRead(req: FastifyRequest): void {
-    if (this.authenticateReads) this.require(req, 'viewer');
+  /** Reads are open unless `http.authenticateReads` is set; returns the caller when there is one. */
+  requireRead(req: FastifyRequest): Caller | undefined {
+    if (this.authenticateReads) return this.require(req, 'viewer');
+    return this.caller(req);
   }
 
   /**
    * For server-sent events only: a browser's EventSource cannot send a header, so the token may also come
-   * as `?access_token=`. The gateway logs no URLs.
+   * as `?access_token=` (or the session cookie is used). The gateway logs no URLs.
    */
-  requireReadStream(req: FastifyRequest): void {
-    if (!this.authenticateReads) return;
+  requireReadStream(req: FastifyRequest): Caller | undefined {
     const q = (req.query ?? {}) as Record<string, unknown>;
     if (typeof q.access_token === 'string' && !req.headers.authorization) {
-      if (!this.resolve(q.access_token, req.ip)) throw new ApiError('UNAUTHORIZED');
-      return;
+      const c = this.resolve(q.access_token, req.ip);
+      if (!c && this.authenticateReads) throw new ApiError('UNAUTHORIZED');
+      return c;
     }
-    this.require(req, 'viewer');
+    return this.requireRead(req);
   }
+}
+
+/** Whether a caller may see a site (every site unless they are an owner or contractor). */
+export function maySee(c: Caller | undefined, siteId: string): boolean {
+  return c?.sites === undefined || c.sites.includes(siteId);
+}
+
+/** A site the caller may not see is answered as if it did not exist. */
+export function mustSee(c: Caller | undefined, siteId: string, what = `site ${siteId}`): void {
+  if (!maySee(c, siteId)) throw new ApiError('NOT_FOUND', `no ${what}`);
 }

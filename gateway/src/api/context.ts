@@ -1,3 +1,5 @@
+import type { Catalogue } from '../admin/catalogue.ts';
+import type { ChangeLog } from '../admin/changes.ts';
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
@@ -10,10 +12,12 @@ import type { ImportQuery } from '../import/request.ts';
 import type { ImportSummary } from '../import/run.ts';
 import type { Registry } from '../metrics.ts';
 import type { NotificationDispatcher } from '../notify/dispatcher.ts';
+import type { SetupCodes } from '../people/setup.ts';
+import type { SignIn } from '../people/signIn.ts';
 import type { ComponentHealth } from '../pipeline.ts';
 import type { Cited } from '../reports/cite.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
-import type { Auth } from './auth.ts';
+import type { Auth, People } from './auth.ts';
 import type { EventHub } from './events.ts';
 
 export interface HealthReport {
@@ -28,6 +32,13 @@ export interface HealthReport {
 export interface ApiContext {
   config: Config;
   auth: Auth;
+  /** Accounts, sessions, personal tokens, sign-in and the first admin's setup code. */
+  people: People & { signIn: SignIn; setup: SetupCodes };
+  /** The live sites, devices and recipients (the store's, seeded from the configuration). */
+  catalogue: Catalogue;
+  changes: ChangeLog;
+  /** Runs `fn` in one store transaction. */
+  transaction<T>(fn: () => T): T;
   registry: DeviceRegistry;
   readings: ReadingStore;
   devices: { deviceState(siteId: string, deviceId: string): DeviceStateRow | undefined };

@@ -1,6 +1,6 @@
 /** The API's error catalogue: every error a client can see has a stable code. */
 export const API_ERRORS = {
-  UNAUTHORIZED: { status: 401, message: 'a bearer token is required' },
+  UNAUTHORIZED: { status: 401, message: 'a bearer token or a signed-in session is required' },
   FORBIDDEN: { status: 403, message: 'your role may not do this' },
   NOT_FOUND: { status: 404, message: 'not found' },
   BAD_REQUEST: { status: 400, message: 'the request is not valid' },
@@ -9,6 +9,16 @@ export const API_ERRORS = {
   UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
   TOO_MANY_REQUESTS: { status: 429, message: 'too many failed attempts: wait and try again' },
   READ_ONLY: { status: 503, message: 'the store is read-only: nothing can be saved now' },
+  CSRF: {
+    status: 403,
+    message: 'a write with the session cookie needs its x-csrf-token, from the same site',
+  },
+  SETUP_USED: { status: 410, message: 'this setup link is used up, expired or wrong' },
+  EMAIL_TAKEN: { status: 409, message: 'an account with this e-mail exists' },
+  STILL_ACTIVE: {
+    status: 409,
+    message: 'the device still reports this alarm as active: resolve with confirmActive: true',
+  },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 

@@ -1,3 +1,5 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -5,10 +7,15 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { AlertError } from '../alerts/errors.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
+import { SESSION_COOKIE } from '../people/sessions.ts';
 import type { ApiContext } from './context.ts';
+import { dashboardSchemasPlugin } from './dashboardSchemas.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
+import { adminPlugin } from './plugins/admin.ts';
+import { authPlugin, cookieOptions } from './plugins/auth.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { healthPlugin } from './plugins/health.ts';
+import { peoplePlugin } from './plugins/people.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
@@ -53,6 +60,11 @@ function securityHeaders(https: boolean) {
   };
 }
 
+/** The host (and port) of an Origin header, or undefined when it is not a URL. */
+function originHost(origin: string): string | undefined {
+  return URL.canParse(origin) ? new URL(origin).host : undefined;
+}
+
 /** Builds the HTTP API: one plugin per resource, an error catalogue, OpenAPI at /docs, the dashboard at /. */
 export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -69,6 +81,21 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     const readOnly = o.ctx.storeReadOnly();
     if (readOnly !== undefined) throw new ApiError('READ_ONLY', `the store is read-only: ${readOnly}`);
   });
+  await app.register(cookie);
+  await app.register(csrf, { cookieOpts: cookieOptions(o.https !== undefined) });
+  // A write made with the session cookie (not a bearer token) must come from the gateway's own pages:
+  // the same origin, and the CSRF token the sign-in answered (x-csrf-token).
+  app.addHook('onRequest', (req, reply, done) => {
+    if (READS.has(req.method) || req.headers.authorization || !req.cookies[SESSION_COOKIE]) return done();
+    const origin = req.headers.origin;
+    if (origin !== undefined && originHost(origin) !== req.headers.host)
+      return done(new ApiError('CSRF', 'a write from another site is refused'));
+    app.csrfProtection(req, reply, () => done());
+  });
+  // The first admin's form (/setup) posts as a plain HTML form.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof ApiError) {
       if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
@@ -77,6 +104,8 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     if (err instanceof AlertError)
       return reply.code(err.httpStatus).send({ error: err.code, message: err.message });
     const e = err as Error & { statusCode?: number; code?: string };
+    if (e.code?.startsWith('FST_CSRF'))
+      return reply.code(403).send({ error: 'CSRF', message: API_ERRORS.CSRF.message });
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) reply.log.error(err);
     const code =
@@ -114,6 +143,9 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   });
   for (const p of [
     healthPlugin,
+    authPlugin,
+    peoplePlugin,
+    adminPlugin,
     sitesPlugin,
     telemetryPlugin,
     rejectionsPlugin,
@@ -121,6 +153,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     ...(o.plugins ?? []),
   ])
     await app.register(p, { ctx: o.ctx });
+  await app.register(dashboardSchemasPlugin);
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR,
     prefix: '/',

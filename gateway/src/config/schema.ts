@@ -1,11 +1,16 @@
 import { z } from 'zod';
+import {
+  entityId,
+  RECIPIENT_ROLES,
+  recipientBody,
+  SITE_KINDS,
+  USER_ROLES,
+} from '../../../shared/src/admin.ts';
 import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 
-const id = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only (no "/", "+" or "#")');
+const id = entityId;
 
 /** One node of an external broker cluster: mqtt:// or mqtts://, host and port. */
 const brokerNodeUrl = z
@@ -30,6 +35,22 @@ export const deviceSchema = z
     name: z.string().optional(),
     /** Rain gauges: calibration, inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
     inchesPerTip: z.number().positive().max(1).optional(),
+    /**
+     * Rain gauges: earlier calibrations, oldest first. Readings before `until` were counted at that entry's
+     * inches per tip (the first entry whose `until` is after the reading's time); later ones at
+     * `inchesPerTip`. Written by a calibration change through the API (`effectiveAt`).
+     */
+    calibrations: z
+      .array(
+        z.strictObject({
+          until: z.union([
+            z.number().int(),
+            z.iso.datetime({ offset: true }).transform((t) => Date.parse(t)),
+          ]),
+          inchesPerTip: z.number().positive().max(1),
+        }),
+      )
+      .optional(),
     /** Turbidity: upstream background or outlet. */
     role: z.enum(['background', 'outlet']).optional(),
     /** Tanks: liquid depth (in); a level, sludge or scum deeper than this is absurd. */
@@ -67,21 +88,16 @@ export const deviceSchema = z
   });
 export type DeviceConfig = z.infer<typeof deviceSchema>;
 
-const roleName = z.enum(['officer', 'owner', 'engineer', 'developer']);
+const roleName = z.enum(RECIPIENT_ROLES);
 /** Who a recipient is to a site; rules name the roles that must act on them. */
 export type RecipientRole = z.infer<typeof roleName>;
 
-export const recipientSchema = z.strictObject({
-  role: roleName,
-  name: z.string().optional(),
-  email: z.email().optional(),
-  webhook: z.url().optional(),
-});
+export const recipientSchema = recipientBody;
 
 export const siteSchema = z.strictObject({
   id,
   name: z.string().optional(),
-  kind: z.enum(['construction', 'alternative-system', 'septic', 'holding-tank']),
+  kind: z.enum(SITE_KINDS),
   timezone: z.string().optional(),
   active: z.boolean().default(true),
   /** The rules' site parameters (storm, routineInspectionDays, ...), from their modules (rules/README.md). */
@@ -102,6 +118,20 @@ export const tokenSchema = z.strictObject({
   role: z.enum(['viewer', 'inspector', 'engineer', 'admin']),
   /** sha256 hex of the bearer token: tokens are never stored in plain text. */
   tokenSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/** An account seeded from the configuration at first start (the store keeps it from then on). */
+export const accountSchema = z.strictObject({
+  name: z.string().min(1),
+  email: z.email(),
+  role: z.enum(USER_ROLES),
+  sites: z.array(id).default([]),
+  passwordHash: z
+    .string()
+    .regex(
+      /^scrypt\$[0-9a-f]+\$[0-9a-f]+$/,
+      'must be a hash from `npm run hash-password`, never a plain password',
+    ),
 });
 
 export const configSchema = z
@@ -245,6 +275,8 @@ export const configSchema = z
       .strictObject({
         /** sha256 of the admin token; GATEWAY_ADMIN_TOKEN sets the token itself. */
         tokens: z.array(tokenSchema).default([]),
+        /** Accounts seeded into the store at first start (with the sites and devices). */
+        users: z.array(accountSchema).default([]),
       })
       .prefault({}),
     notify: z
@@ -275,7 +307,8 @@ export const configSchema = z
         digestTo: z.array(z.email()).default([]),
       })
       .prefault({}),
-    sites: z.array(siteSchema).min(1),
+    /** Seeds the store at first start; after that the store (changed through the API) holds them. */
+    sites: z.array(siteSchema).default([]),
     /** The town-wide view: this gateway's state published on the broker, and other gateways' followed. */
     fleet: fleetSchema,
   })

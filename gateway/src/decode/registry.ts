@@ -18,6 +18,23 @@ export interface DeviceRegistry {
   all(): DeviceInfo[];
 }
 
+/** A registry that follows a changing list of sites: `refresh()` after each change. */
+export interface LiveRegistry extends DeviceRegistry {
+  refresh(): void;
+}
+
+export function liveRegistry(sites: () => readonly SiteConfig[]): LiveRegistry {
+  let current = buildRegistry({ sites: [...sites()] });
+  return {
+    lookup: (s, d) => current.lookup(s, d),
+    byUsername: (u) => current.byUsername(u),
+    all: () => current.all(),
+    refresh: () => {
+      current = buildRegistry({ sites: [...sites()] });
+    },
+  };
+}
+
 export function buildRegistry(config: Pick<Config, 'sites'>): DeviceRegistry {
   const byKey = new Map<string, DeviceInfo>();
   const byUser = new Map<string, DeviceInfo>();

@@ -9,6 +9,7 @@
  * Pure: no I/O.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
+import type { StormBasis } from '../rules/types.ts';
 import { canonicalJson } from '../store/chain.ts';
 
 /** Stored by position: append new types at the end, never reorder ('reading' is 0, which an index uses). */
@@ -200,7 +201,7 @@ export function stormRecord(
   },
   readings: StormReadings,
   supersedes: number | null,
-  basis?: { inchesPerTip: number; thresholdIn: number },
+  basis?: StormBasis,
 ): Record<string, unknown> {
   return {
     id: s.id,

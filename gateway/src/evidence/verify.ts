@@ -7,6 +7,9 @@
  * rewritten since. Pure: the caller fetches what it needs.
  */
 import { createHash } from 'node:crypto';
+import type { ChangeResponse } from '../../../shared/src/admin.ts';
+import type { StormBasis } from '../rules/types.ts';
+import { canonicalJson } from '../store/chain.ts';
 import { parseCheckpoint, parseVerifierKey, verifyNote } from './checkpoint.ts';
 import { type Hash, verifyConsistency, verifyRangeProof } from './merkle.ts';
 
@@ -36,12 +39,19 @@ export interface ReportJson {
   remedies: Duty[];
   other: Duty[];
   gaps: Duty[];
+  /** Change records effective in the period (reports of earlier releases have none). */
+  changes?: ReportChange[];
   evidence: {
     checkpoint: { origin: string; size: number; root: string; note: string };
     entries: Array<{ index: number; kind: string; body: string; leaf: string }>;
     proof: { size: number; ranges: Array<[number, number]>; hashes: string[] };
   };
 }
+
+type ReportChange = Pick<
+  ChangeResponse,
+  'id' | 'logIndex' | 'effectiveAt' | 'by' | 'entity' | 'action' | 'deviceId' | 'old' | 'new'
+>;
 
 interface Duty {
   alertId: string;
@@ -116,12 +126,34 @@ export function verifyReport(report: ReportJson, verifierKey: string): Verdict {
   ];
   for (const d of duties) problems.push(...checkDuty(d, d.historyIndexes.map(cited), generatedAt));
   problems.push(...checkSummary(report, duties));
+  for (const c of report.changes ?? []) problems.push(...checkChange(c, cited(c.logIndex)));
   return {
     ok: problems.length === 0,
     problems,
     checked: { entries: ev.entries.length, storms: report.storms.length, duties: duties.length },
     checkpoint: { size, root: root.toString('base64') },
   };
+}
+
+/** A change record the report lists: its entry is cited and says what the report says. */
+function checkChange(c: ReportChange, e: { kind: string; body: Json } | undefined): string[] {
+  const where = `change ${c.id}`;
+  if (e?.kind !== 'change') return [`${where}: its log entry is not cited`];
+  const b = e.body;
+  const out: string[] = [];
+  const pairs: Array<[string, unknown, unknown]> = [
+    ['effectiveAt', t(c.effectiveAt), b.effectiveAt],
+    ['by', c.by, b.by],
+    ['action', c.action, b.action],
+    ['entity', c.entity, b.entity],
+    ['deviceId', c.deviceId ?? undefined, b.deviceId],
+    ['old', canonicalJson(c.old ?? null), canonicalJson(b.old ?? null)],
+    ['new', canonicalJson(c.new ?? null), canonicalJson(b.new ?? null)],
+  ];
+  for (const [k, mine, logged] of pairs)
+    if (mine !== logged)
+      out.push(`${where}: the report says ${k} ${String(mine)}, its logged record ${String(logged)}`);
+  return out;
 }
 
 /** A storm: its record is cited and says what the report says; its totals follow from its readings. */
@@ -155,16 +187,22 @@ function checkStorm(
   const count = (rec.readings as { count?: number } | undefined)?.count;
   if (count !== within.length)
     out.push(`${where}: its record rests on ${count} readings, the report cites ${within.length}`);
-  const basis = rec.basis as { inchesPerTip: number; thresholdIn: number } | undefined;
+  const basis = rec.basis as StormBasis | undefined;
   if (basis && within.length > 0) {
     const before = mine.filter((r) => (r.ts as number) < start).at(-1);
+    // Each reading's tips at the calibration in force at its time (a recalibrated gauge lists the earlier ones).
+    const iptAt = (ts: number) =>
+      basis.calibrations?.find((c) => ts < c.until)?.inchesPerTip ?? basis.inchesPerTip;
     let tips = 0;
+    let depth = 0;
     let inches = 0;
     let counter = (before?.values as Json | undefined)?.rainTips as number | undefined;
     for (const r of within) {
       const v = r.values as Json;
       if (typeof v.rainTips === 'number') {
-        tips += counter === undefined ? 0 : v.rainTips >= counter ? v.rainTips - counter : v.rainTips;
+        const n = counter === undefined ? 0 : v.rainTips >= counter ? v.rainTips - counter : v.rainTips;
+        tips += n;
+        depth += n * iptAt(r.ts as number);
         counter = v.rainTips;
       } else if (typeof v.rainIn === 'number') inches += v.rainIn;
     }
@@ -176,9 +214,10 @@ function checkStorm(
         );
     } else if (tips !== rec.tips)
       out.push(`${where}: its readings add up to ${tips} tips, not ${String(rec.tips)}`);
-    if (!near((rec.tips as number) * basis.inchesPerTip, rec.inches as number))
+    const expected = inches > 0 || !basis.calibrations ? (rec.tips as number) * basis.inchesPerTip : depth;
+    if (!near(expected, rec.inches as number))
       out.push(
-        `${where}: ${String(rec.tips)} tips of ${basis.inchesPerTip} in are not ${String(rec.inches)} in`,
+        `${where}: ${String(rec.tips)} tips, each at its calibration, are ${expected.toFixed(6)} in, not ${String(rec.inches)} in`,
       );
     const reaches = (rec.inches as number) >= basis.thresholdIn - 1e-9;
     if (reaches !== rec.qualified)

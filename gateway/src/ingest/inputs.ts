@@ -24,6 +24,11 @@ export interface GatewayInputs {
   publisher: Publisher;
   /** The embedded broker's port once it listens (0 with an external broker). */
   mqttPort(): number;
+  /**
+   * A device changed (added, edited, retired, its secret rotated): the embedded broker takes its client
+   * ids again and, with `endSession`, closes its live connections (an external broker keeps its own logins).
+   */
+  deviceChanged(siteId: string, deviceId: string, endSession: boolean): void;
 }
 
 export function buildInputs(
@@ -34,6 +39,7 @@ export function buildInputs(
   const inputs: Input[] = [];
   let publisher: Publisher;
   let mqttPort = () => 0;
+  let deviceChanged: GatewayInputs['deviceChanged'] = () => {};
   const brokerUrls = externalBrokerUrls(config.mqtt);
   if (brokerUrls.length > 0) {
     const tls = config.mqtt.clientTls;
@@ -78,6 +84,7 @@ export function buildInputs(
     inputs.push(embedded);
     publisher = embedded;
     mqttPort = () => embedded.port();
+    deviceChanged = (siteId, deviceId, endSession) => embedded.deviceChanged(siteId, deviceId, endSession);
   }
   if (config.serial.length)
     inputs.push(
@@ -89,5 +96,5 @@ export function buildInputs(
         now,
       }),
     );
-  return { inputs, publisher, mqttPort };
+  return { inputs, publisher, mqttPort, deviceChanged };
 }

@@ -54,6 +54,8 @@ export interface NotificationChannels {
 export interface NotificationDispatcherOptions {
   db: Database.Database;
   config: Config;
+  /** The site (and its recipients) of a notification, as it is now; default: the configuration's. */
+  siteOf?: (siteId: string) => SiteConfig | undefined;
   channels: NotificationChannels;
   /** Clock, epoch ms (default Date.now). */
   now?: () => number;
@@ -93,7 +95,7 @@ export class NotificationDispatcher implements Output {
   private readonly batchSize: number;
   private readonly staleAfterMs: number;
   private readonly random: () => number;
-  private readonly sites: Map<string, SiteConfig>;
+  private readonly siteOf: (siteId: string) => SiteConfig | undefined;
   private readonly forms: string[];
   private readonly sentCounter: Counter | undefined;
   private readonly failedCounter: Counter | undefined;
@@ -111,7 +113,7 @@ export class NotificationDispatcher implements Output {
     this.channels = {
       mqtt: mqttChannel(opts.channels.mqtt),
       webhook: webhookChannel(opts.channels.webhook),
-      email: emailChannel(opts.channels.email, opts.config),
+      email: emailChannel(opts.channels.email, opts.config, opts.siteOf),
     };
     this.routesMqtt = opts.channels.mqtt !== undefined;
     this.now = opts.now ?? Date.now;
@@ -122,7 +124,8 @@ export class NotificationDispatcher implements Output {
     this.batchSize = opts.batchSize ?? 100;
     this.staleAfterMs = opts.staleAfterMs ?? 3_600_000;
     this.random = opts.random ?? Math.random;
-    this.sites = new Map(opts.config.sites.map((s) => [s.id, s]));
+    const sites = new Map(opts.config.sites.map((s) => [s.id, s]));
+    this.siteOf = opts.siteOf ?? ((id) => sites.get(id));
     const smtp = opts.config.notify.smtp;
     this.forms = [
       ...new Set([...secretForms(opts.config.notify.webhookSecret), ...secretForms(smtp?.pass, smtp?.user)]),
@@ -223,7 +226,7 @@ export class NotificationDispatcher implements Output {
   }
 
   private targetsFor(ev: EventRow) {
-    const site = this.sites.get(ev.site_id);
+    const site = this.siteOf(ev.site_id);
     if (!site)
       this.log.warn(
         { eventId: ev.event_id, siteId: ev.site_id },

@@ -4,7 +4,7 @@
  * publisher comes from the inputs, which start last, so MQTT deliveries wait (and are retried) until
  * it is there.
  */
-import type { Config } from '../config/schema.ts';
+import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log, Output } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
@@ -25,7 +25,17 @@ export class NotificationStage implements Output {
   readonly webhook: HttpWebhookSender | undefined;
   private publisher: MqttPublish | undefined;
 
-  constructor(config: Config, deps: { db: Db; now: () => number; log: Log; metrics: Registry }) {
+  constructor(
+    config: Config,
+    deps: {
+      db: Db;
+      now: () => number;
+      log: Log;
+      metrics: Registry;
+      /** The site and its recipients (the people of the site among them) as they are now. */
+      siteOf?: (siteId: string) => SiteConfig | undefined;
+    },
+  ) {
     const webhook = config.notify.webhookSecret
       ? new HttpWebhookSender({ secret: config.notify.webhookSecret, gatewayId: config.gatewayId })
       : undefined;
@@ -36,6 +46,7 @@ export class NotificationStage implements Output {
     this.dispatcher = new NotificationDispatcher({
       db: deps.db,
       config,
+      ...(deps.siteOf ? { siteOf: deps.siteOf } : {}),
       channels: {
         mqtt: {
           publish: (topic: string, payload: string) =>

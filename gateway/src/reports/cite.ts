@@ -16,6 +16,7 @@ export interface Cited {
   inspections: InspectionDto[];
   extensions: ExtensionDto[];
   certifications: Array<{ logIndex: number }>;
+  changes: Array<{ logIndex: number }>;
 }
 
 export function reportCitations(db: Db, log: EvidenceLog, r: Cited, size: number): Citations {
@@ -35,6 +36,6 @@ export function reportCitations(db: Db, log: EvidenceLog, r: Cited, size: number
       }
     }
   for (const x of [...r.inspections, ...r.extensions]) if (x.logIndex !== undefined) idx.push(x.logIndex);
-  for (const c of r.certifications) idx.push(c.logIndex);
+  for (const c of [...r.certifications, ...r.changes]) idx.push(c.logIndex);
   return cite(db, log, idx, size);
 }

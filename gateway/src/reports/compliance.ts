@@ -10,6 +10,7 @@
  * (`RuleModule.report`); the storm records carry the storm rule's inspection duty, so its alerts are not
  * listed again. Renderers: `csv.ts`, `html.ts`.
  */
+import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
@@ -83,6 +84,8 @@ export interface ComplianceReport {
   gaps: DutyRow[];
   extensions: ExtensionDto[];
   certifications: Certification[];
+  /** Changes to the site and its devices (a calibration, a parameter, a device retired) effective in the period. */
+  changes: ChangeResponse[];
   evidence: {
     /** The signed checkpoint (C2SP note) the cited entries are proved against. */
     checkpoint: { origin: string; size: number; root: string; note: string };
@@ -109,6 +112,7 @@ export interface ReportInputs {
   inspections: InspectionDto[];
   extensions: ExtensionDto[];
   certifications: Certification[];
+  changes: ChangeResponse[];
   evidence: ComplianceReport['evidence'];
 }
 
@@ -189,6 +193,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     gaps,
     extensions: i.extensions,
     certifications: i.certifications,
+    changes: i.changes,
     evidence: i.evidence,
   };
 }

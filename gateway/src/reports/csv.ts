@@ -79,6 +79,18 @@ export function reportToCsv(r: ComplianceReport): string {
       'extended',
       `${e.engineer}, letter ${e.letterRef}`,
     ]);
+  for (const c of r.changes)
+    out.push([
+      'change',
+      String(c.logIndex),
+      c.entity,
+      c.deviceId ?? '',
+      '',
+      '',
+      c.effectiveAt,
+      c.action,
+      `${c.by}: ${JSON.stringify(c.old)} -> ${JSON.stringify(c.new)}`,
+    ]);
   out.push(['generated', '', '', '', '', '', r.generatedAt, '', `by ${r.generatedBy}`]);
   for (const c of r.certifications)
     out.push([

@@ -99,6 +99,16 @@ ${dutyTable('Gaps in the evidence (silent devices: no evidence, not "nothing hap
           .join('')}</table>`
       : '<p class="none">None in this period.</p>'
   }
+<h2>Changes to the site and its devices</h2>${
+    r.changes.length
+      ? `<table><tr><th>Effective</th><th>What</th><th>Old</th><th>New</th><th>By</th></tr>${r.changes
+          .map(
+            (c) =>
+              `<tr><td>${t(c.effectiveAt)}</td><td>${esc(c.entity)} ${esc(c.action)}${c.deviceId ? ` ${esc(c.deviceId)}` : ''}</td><td><code>${esc(JSON.stringify(c.old))}</code></td><td><code>${esc(JSON.stringify(c.new))}</code></td><td>${esc(c.by)}, ${t(c.at)} <small>(log entry ${c.logIndex})</small></td></tr>`,
+          )
+          .join('')}</table>`
+      : '<p class="none">None in this period.</p>'
+  }
 <h2>Signatures</h2><table class="sig"><tr><th>Generated</th><td>${t(r.generatedAt)} by ${esc(r.generatedBy)}</td></tr>${
     r.certifications.length
       ? r.certifications

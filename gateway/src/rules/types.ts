@@ -35,6 +35,16 @@ export type Effect<Id extends string = string> =
   | { type: 'storm'; event: StormEvent };
 
 /** A storm event at one rain gauge (a record for /api/storms and the compliance report). */
+/**
+ * What a storm's totals were computed with: the calibration in force and the threshold, and for a gauge
+ * recalibrated, the earlier calibrations (readings before `until` counted at that entry's inches per tip).
+ */
+export interface StormBasis {
+  inchesPerTip: number;
+  thresholdIn: number;
+  calibrations?: Array<{ until: number; inchesPerTip: number }>;
+}
+
 export interface StormEvent {
   /** Stable id: `${siteId}:${deviceId}:${startTs}`. */
   id: string;
@@ -59,7 +69,7 @@ export interface StormEvent {
    */
   supersededBy?: string;
   /** The calibration and threshold the totals were computed with (logged with the storm record). */
-  basis?: { inchesPerTip: number; thresholdIn: number };
+  basis?: StormBasis;
 }
 
 /** What drives evaluators: readings in source-time order per device, clock ticks, people's actions. */

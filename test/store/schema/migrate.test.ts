@@ -46,7 +46,17 @@ describe('the storage schema', () => {
       [
         'alert_history',
         'alerts',
+        'api_tokens',
+        'calibrations',
         'chain_anchors',
+        'changes',
+        'device_secrets',
+        'devices',
+        'recipients',
+        'sessions',
+        'setup_codes',
+        'sites',
+        'users',
         'cursors',
         'device_state',
         'extensions',
@@ -120,6 +130,15 @@ describe('the storage schema', () => {
     db.transaction(() => readings.insert({ ...last, ts: last.ts + 60_000, seq: (last.seq ?? 0) + 1 }))();
     expect(auditAll(db, log)).toEqual({ size: records + 2, problems: [] });
     expect(() => db.prepare("UPDATE alert_history SET actor = 'x'").run()).toThrow(/append-only/);
+    // Version 4's tables are there, empty until the gateway seeds them from its configuration; change
+    // records are append-only like the other evidence.
+    for (const t of ['users', 'sites', 'devices', 'device_secrets', 'calibrations', 'changes'])
+      expect(count(db, t), t).toBe(0);
+    db.prepare(
+      "INSERT INTO changes (at, effective_at, actor, entity, action, log_idx) VALUES (1, 1, 'a', 'site', 'seed', 0)",
+    ).run();
+    expect(() => db.prepare("UPDATE changes SET actor = 'x'").run()).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM changes').run()).toThrow(/append-only/);
     db.close();
 
     // Opening again changes nothing.

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ALERT_STATUSES, INSPECTION_KINDS } from '../../alerts/dto.ts';
 import { RULE_IDS } from '../../rules/index.ts';
+import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
@@ -25,6 +26,8 @@ const resolveBody = z.strictObject({
     .max(4000)
     .optional()
     .describe('required: what was done, by whom (NOTE_REQUIRED without it)'),
+  /** Required (true) when the device still reports the alarm as active: STILL_ACTIVE without it. */
+  confirmActive: z.boolean().optional(),
 });
 const extendBody = z.strictObject({
   newDueAt: z.iso.datetime({ offset: true }),
@@ -58,28 +61,40 @@ const secured = { security: [{ bearer: [] }] };
 /** Alerts (list, ack, resolve, extend), inspections, storms, extensions, notifications and the evidence chains. */
 export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const c = ctx.compliance;
-  const knownSite = (siteId: string | undefined) => {
-    if (siteId !== undefined && !ctx.config.sites.some((s) => s.id === siteId))
-      throw new ApiError('NOT_FOUND', `no site ${siteId}`);
+  const knownSite = (siteId: string | undefined, caller: Caller | undefined) => {
+    if (siteId === undefined) return;
+    mustSee(caller, siteId);
+    if (!ctx.catalogue.site(siteId)) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
   };
+  /** An alert the caller may see (another site's is answered as not found). */
+  const visibleAlert = (id: string, caller: Caller | undefined) => {
+    const a = c.getAlert(id);
+    if (!a || !maySee(caller, a.siteId)) throw new ApiError('NOT_FOUND', `no alert ${id}`);
+    return a;
+  };
+  const seen = <T extends { siteId: string | null }>(list: T[], caller: Caller | undefined) =>
+    caller?.sites === undefined ? list : list.filter((x) => x.siteId !== null && maySee(caller, x.siteId));
 
   app.get(
     '/api/alerts',
     doc('alerts', 'Alerts, filtered by site, status and rule', { querystring: openapi(alertsQuery) }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(alertsQuery, req.query);
-      knownSite(q.siteId);
-      return c.listAlerts({
-        ...(q.siteId ? { siteId: q.siteId } : {}),
-        ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
-        ...(q.status === 'overdue' ? { overdue: true } : {}),
-        ...(q.rule ? { rule: q.rule } : {}),
-        ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
-        ...(q.from !== undefined ? { from: q.from } : {}),
-        ...(q.to !== undefined ? { to: q.to } : {}),
-        limit: q.limit,
-      });
+      knownSite(q.siteId, caller);
+      return seen(
+        c.listAlerts({
+          ...(q.siteId ? { siteId: q.siteId } : {}),
+          ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
+          ...(q.status === 'overdue' ? { overdue: true } : {}),
+          ...(q.rule ? { rule: q.rule } : {}),
+          ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
+          ...(q.from !== undefined ? { from: q.from } : {}),
+          ...(q.to !== undefined ? { to: q.to } : {}),
+          limit: q.limit,
+        }),
+        caller,
+      );
     },
   );
 
@@ -87,11 +102,9 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/alerts/:id',
     doc('alerts', 'One alert with its full history', { params: openapi(idParams) }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const { id } = parseWith(idParams, req.params);
-      const a = c.getAlert(id);
-      if (!a) throw new ApiError('NOT_FOUND', `no alert ${id}`);
-      return a;
+      return visibleAlert(id, caller);
     },
   );
 
@@ -106,7 +119,8 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const caller = ctx.auth.require(req, 'inspector');
       const { id } = parseWith(idParams, req.params);
       const body = parseWith(ackBody, req.body);
-      return c.acknowledge(id, caller.name, body.note);
+      visibleAlert(id, caller);
+      return c.acknowledge(id, caller.actor, body.note);
     },
   );
 
@@ -121,7 +135,21 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const caller = ctx.auth.require(req, 'inspector');
       const { id } = parseWith(idParams, req.params);
       const body = parseWith(resolveBody, req.body);
-      return c.resolve(id, caller.name, body.note ?? '');
+      const a = visibleAlert(id, caller);
+      // An alarm alert names its input (`evidence.input`); the device's newest reading of it says whether
+      // it is still on.
+      const input = a.evidence.input;
+      const active =
+        a.status !== 'resolved' &&
+        typeof input === 'string' &&
+        a.deviceId !== undefined &&
+        ctx.devices.deviceState(a.siteId, a.deviceId)?.latest[`alarms.${input}`]?.value === true;
+      if (active && body.confirmActive !== true)
+        throw new ApiError(
+          'STILL_ACTIVE',
+          `${a.deviceId} still reports ${input} as active: resolve with confirmActive: true`,
+        );
+      return c.resolve(id, caller.actor, body.note ?? '', active);
     },
   );
 
@@ -140,7 +168,8 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const caller = ctx.auth.require(req, 'engineer');
       const { id } = parseWith(idParams, req.params);
       const b = parseWith(extendBody, req.body);
-      return c.extend(id, caller.name, {
+      visibleAlert(id, caller);
+      return c.extend(id, caller.actor, {
         newDueAt: Date.parse(b.newDueAt),
         engineer: b.engineer,
         letterRef: b.letterRef,
@@ -162,7 +191,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     async (req, reply) => {
       const caller = ctx.auth.require(req, 'inspector');
       const b = parseWith(inspectionBody, req.body);
-      knownSite(b.siteId);
+      knownSite(b.siteId, caller);
       const at = Date.parse(b.at);
       if (at > ctx.now() + 5 * 60_000)
         throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
@@ -174,7 +203,7 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
           kind: b.kind,
           ...(b.notes ? { notes: b.notes } : {}),
         },
-        caller.name,
+        caller.actor,
       );
       reply.code(201);
       return res;
@@ -185,10 +214,10 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/inspections',
     doc('inspections', 'Inspections of a site in a time range', { querystring: openapi(rangeQuery) }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
-      knownSite(q.siteId);
-      return c.listInspections(q);
+      knownSite(q.siteId, caller);
+      return seen(c.listInspections(q), caller);
     },
   );
 
@@ -198,10 +227,10 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       querystring: openapi(rangeQuery),
     }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
-      knownSite(q.siteId);
-      return c.listStorms(q);
+      knownSite(q.siteId, caller);
+      return seen(c.listStorms(q), caller);
     },
   );
 
@@ -209,9 +238,10 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/extensions',
     doc('alerts', "Engineers' extensions", { querystring: openapi(rangeQuery) }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
-      return c.listExtensions(q);
+      knownSite(q.siteId, caller);
+      return seen(c.listExtensions(q), caller);
     },
   );
 
@@ -221,13 +251,17 @@ export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       querystring: openapi(notificationsQuery),
     }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(notificationsQuery, req.query);
-      return ctx.notifications.list({
-        ...(q.status ? { status: q.status } : {}),
-        ...(q.siteId ? { siteId: q.siteId } : {}),
-        limit: q.limit,
-      });
+      knownSite(q.siteId, caller);
+      return seen(
+        ctx.notifications.list({
+          ...(q.status ? { status: q.status } : {}),
+          ...(q.siteId ? { siteId: q.siteId } : {}),
+          limit: q.limit,
+        }),
+        caller,
+      );
     },
   );
 

@@ -1,7 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { type Caller, maySee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 
 const MAX_QUEUED = 1000;
+
+/** What an owner or contractor is sent of the live feed: their own sites' events only. */
+function visible(caller: Caller | undefined, data: unknown): boolean {
+  if (caller?.sites === undefined) return true;
+  const d = data as { siteId?: string; alert?: { siteId?: string }; latest?: Array<{ siteId: string }> };
+  const siteId = d.siteId ?? d.alert?.siteId;
+  if (siteId !== undefined) return maySee(caller, siteId);
+  return d.latest?.some((r) => maySee(caller, r.siteId)) ?? false;
+}
 
 /** GET /api/events: server-sent events (readings summaries, device status, alert changes), live. */
 export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
@@ -9,7 +19,7 @@ export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     '/api/events',
     { schema: { tags: ['events'], summary: 'Server-sent events, live' } },
     (req, reply) => {
-      ctx.auth.requireReadStream(req);
+      const caller = ctx.auth.requireReadStream(req);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -21,7 +31,7 @@ export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       res.write(`event: hello\ndata: ${JSON.stringify({ gatewayId: ctx.config.gatewayId })}\n\n`);
       let queued = 0;
       const unsubscribe = ctx.events.subscribe((e) => {
-        if (queued > MAX_QUEUED) return;
+        if (queued > MAX_QUEUED || !visible(caller, e.data)) return;
         const ok = res.write(`event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
         if (!ok) {
           queued++;

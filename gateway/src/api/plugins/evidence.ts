@@ -112,7 +112,10 @@ export const evidencePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
       querystring: openapi(entriesQuery),
     }),
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
+      // The log holds every site's records: an owner or contractor verifies with their reports' proofs.
+      if (caller?.sites !== undefined)
+        throw new ApiError('FORBIDDEN', "the log's entries hold every site's records");
       const q = parseWith(entriesQuery, req.query);
       const to = Math.min(sizeOr(q.to), q.from + MAX_ENTRIES);
       const out = [];

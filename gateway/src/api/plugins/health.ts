@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ApiContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
 
 /**
  * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
@@ -20,21 +19,6 @@ export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
       if (ctx.auth.readsNeedToken && !ctx.auth.caller(req)) return { status: h.status };
       return h;
-    },
-  );
-  app.get(
-    '/api/auth/me',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Who the bearer token belongs to, and its role',
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req) => {
-      const caller = ctx.auth.caller(req);
-      if (!caller) throw new ApiError('UNAUTHORIZED');
-      return caller;
     },
   );
   app.get(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { REJECT_REASONS } from '../../../../shared/src/telemetry.ts';
+import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { openapi, parseWith } from '../query.ts';
 
@@ -22,14 +23,16 @@ export const rejectionsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (
       },
     },
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(query, req.query);
+      if (q.siteId) mustSee(caller, q.siteId);
       return ctx.readings
         .recentRejections({
           limit: q.limit,
           ...(q.reason ? { reason: q.reason } : {}),
           ...(q.siteId ? { siteId: q.siteId } : {}),
         })
+        .filter((r) => caller?.sites === undefined || (r.siteId != null && maySee(caller, r.siteId)))
         .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
     },
   );

@@ -9,6 +9,7 @@ import { buildComplianceReport, type Certification, openDuring } from '../../rep
 import { reportToCsv } from '../../reports/csv.ts';
 import { reportToHtml } from '../../reports/html.ts';
 import { reportPeriod } from '../../reports/period.ts';
+import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
@@ -40,8 +41,9 @@ const certifyBody = z.strictObject({
 const b64 = (b: Buffer) => b.toString('base64');
 
 export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
-  const siteOf = (id: string) => {
-    const site = ctx.config.sites.find((s) => s.id === id);
+  const siteOf = (id: string, caller: Caller | undefined) => {
+    mustSee(caller, id);
+    const site = ctx.catalogue.site(id);
     if (!site) throw new ApiError('NOT_FOUND', `no site ${id}`);
     return { site, tz: site.timezone ?? ctx.config.timezone };
   };
@@ -67,9 +69,9 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       },
     },
     async (req, reply) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(query, req.query);
-      const { site, tz } = siteOf(q.siteId);
+      const { site, tz } = siteOf(q.siteId, caller);
       const now = ctx.now();
       const period = reportPeriod(q, tz, now);
       if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
@@ -85,9 +87,11 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
       const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
       const certs = certifications(site.id, from, to);
+      // The changes made in the period (the configuration the store was seeded with is not one).
+      const changes = ctx.changes.list({ siteId: site.id, from, to }).filter((x) => x.action !== 'seed');
       const cp = ctx.evidence.checkpoint();
       const cited = ctx.citations(
-        { storms, alerts, inspections, extensions, certifications: certs },
+        { storms, alerts, inspections, extensions, certifications: certs, changes },
         cp.size,
       );
       const report = buildComplianceReport({
@@ -95,12 +99,13 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         timezone: tz,
         period,
         now,
-        generatedBy: ctx.auth.caller(req)?.name ?? 'an unauthenticated reader',
+        generatedBy: caller?.actor ?? 'an unauthenticated reader',
         alerts,
         storms,
         inspections,
         extensions,
         certifications: certs,
+        changes,
         evidence: {
           checkpoint: { origin: cp.origin, size: cp.size, root: b64(cp.root), note: cp.note },
           verifierKey: ctx.evidence.key.verifierKey,
@@ -141,7 +146,7 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     async (req, reply) => {
       const caller = ctx.auth.require(req, 'inspector');
       const b = parseWith(certifyBody, req.body);
-      const { site, tz } = siteOf(b.siteId);
+      const { site, tz } = siteOf(b.siteId, caller);
       const now = ctx.now();
       const period = reportPeriod(b, tz, now);
       if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
@@ -150,7 +155,7 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         siteId: site.id,
         from: period.from,
         to: period.to,
-        by: caller.name,
+        by: caller.actor,
         role: caller.role,
         statement: b.statement,
         at: now,

@@ -1,20 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { SiteConfig } from '../../config/schema.ts';
 import { deviceParams } from '../../rules/index.ts';
+import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 
-function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
+export function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
   return {
     id: site.id,
     name: site.name ?? site.id,
     kind: site.kind,
     timezone: site.timezone ?? ctx.config.timezone,
+    active: site.active,
+    retiredDevices: [...ctx.catalogue.retiredDevices(site.id)],
     devices: site.devices.map((d) => {
       const st = ctx.devices.deviceState(site.id, d.id);
       return {
         id: d.id,
         kind: d.kind,
+        ...(d.name ? { name: d.name } : {}),
         ...(d.role ? { role: d.role } : {}),
         ...(d.inchesPerTip !== undefined ? { inchesPerTip: d.inchesPerTip } : {}),
         ...deviceParams(d),
@@ -43,8 +47,11 @@ export const sitesPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
     '/api/sites',
     { schema: { tags: ['sites'], summary: 'All sites with their devices' } },
     async (req) => {
-      ctx.auth.requireRead(req);
-      return ctx.config.sites.map((s) => siteSummary(ctx, s, false));
+      const caller = ctx.auth.requireRead(req);
+      return ctx.catalogue
+        .sites()
+        .filter((s) => maySee(caller, s.id))
+        .map((s) => siteSummary(ctx, s, false));
     },
   );
   app.get<{ Params: { id: string } }>(
@@ -57,8 +64,9 @@ export const sitesPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
       },
     },
     async (req) => {
-      ctx.auth.requireRead(req);
-      const site = ctx.config.sites.find((s) => s.id === req.params.id);
+      const caller = ctx.auth.requireRead(req);
+      mustSee(caller, req.params.id);
+      const site = ctx.catalogue.site(req.params.id);
       if (!site) throw new ApiError('NOT_FOUND', `no site ${req.params.id}`);
       return siteSummary(ctx, site, true);
     },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { READING_NAMES } from '../../../../shared/src/telemetry.ts';
 import type { StoredReading } from '../../store/readings.ts';
+import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
@@ -91,10 +92,10 @@ export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (a
       },
     },
     async (req) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
       const q = parseWith(telemetryQuery, req.query);
-      if (!ctx.config.sites.some((s) => s.id === q.siteId))
-        throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+      mustSee(caller, q.siteId);
+      if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
       if (q.deviceId && !ctx.registry.lookup(q.siteId, q.deviceId))
         throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
       const to = q.to ?? ctx.now();

@@ -56,6 +56,14 @@ export class BrokerPolicy {
   ) {}
 
   /**
+   * Forgets the passwords already verified (a device's secret changed or it was retired): every next login
+   * is checked afresh against the registry, so an old secret stops working at once.
+   */
+  forgetVerified(): void {
+    this.verified.clear();
+  }
+
+  /**
    * Who is logging in; rejects with the CONNACK return code (3 throttled after failed logins, 4 bad
    * credentials, 5 not authorized). Failures slow the next attempts for the username and the address down.
    */

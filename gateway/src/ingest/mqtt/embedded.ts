@@ -215,6 +215,25 @@ export class EmbeddedMqttInput implements Input {
   }
 
   /**
+   * A device was added, changed or retired, or its secret changed: its client ids are taken again, and
+   * with `endSession` verified passwords are forgotten and its live connections closed, so the old secret
+   * stops working at once.
+   */
+  deviceChanged(siteId: string, deviceId: string, endSession: boolean): void {
+    this.sessions.refresh();
+    if (!endSession) return;
+    this.policy.forgetVerified();
+    // aedes keeps its connected clients by id in `clients` (not in its type declarations).
+    const clients = (this.broker as unknown as { clients?: Record<string, Client> } | undefined)?.clients;
+    for (const client of Object.values(clients ?? {})) {
+      const p = this.principals.get(client);
+      if (p?.kind !== 'device' || p.device.siteId !== siteId || p.device.deviceId !== deviceId) continue;
+      this.o.log.info({ clientId: client.id, siteId, deviceId }, 'device session ended: its secret changed');
+      client.close();
+    }
+  }
+
+  /**
    * Stops taking connections, lets the publishes being stored finish (at most `drainMs`), announces the
    * gateway offline, then closes every client: an idle client does not hold the stop up.
    */

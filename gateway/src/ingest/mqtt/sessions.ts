@@ -43,10 +43,17 @@ export class Sessions {
   private prefixes: Array<{ prefix: string; device: DeviceInfo }> = [];
 
   constructor(
-    registry: DeviceRegistry,
+    private readonly registry: DeviceRegistry,
     private readonly limits: SessionLimits,
   ) {
-    for (const d of registry.all())
+    this.refresh();
+  }
+
+  /** Takes the registry's devices again (one was added, changed or retired). */
+  refresh(): void {
+    this.reserved.clear();
+    this.prefixes = [];
+    for (const d of this.registry.all())
       for (const id of [`${d.siteId}/${d.deviceId}`, d.username, ...(d.device.clientIds ?? [])]) {
         if (id.endsWith('*')) this.prefixes.push({ prefix: id.slice(0, -1), device: d });
         else this.reserved.set(id, d);
@@ -67,7 +74,7 @@ export class Sessions {
     const login = loginOf(p);
     const owner = this.reservedFor(id);
     if (p.kind === 'device') {
-      if (owner !== p.device)
+      if (owner?.siteId !== p.device.siteId || owner.deviceId !== p.device.deviceId)
         return {
           code: 2,
           message: `client id "${id}" is not one of ${p.device.siteId}/${p.device.deviceId}'s own (its siteId/deviceId or its configured clientIds)`,

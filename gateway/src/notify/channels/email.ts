@@ -13,7 +13,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { AlertDto } from '../../alerts/dto.ts';
-import type { Config } from '../../config/schema.ts';
+import type { Config, SiteConfig } from '../../config/schema.ts';
 import { type Delivery, storedAlert } from '../delivery.ts';
 import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
 import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
@@ -296,9 +296,14 @@ export class SmtpEmailSender implements EmailSender {
  * The e-mail channel: the stored alert read as an alert DTO (a payload that is not one fails for
  * good), addressed with the recipient's name and written in the site's time zone.
  */
-export function emailChannel(sender: EmailSender | undefined, config: Config): NotificationChannel {
+export function emailChannel(
+  sender: EmailSender | undefined,
+  config: Config,
+  siteOf?: (siteId: string) => SiteConfig | undefined,
+): NotificationChannel {
   if (!sender) return unconfiguredChannel('no e-mail channel is configured (notify.smtp)');
-  const sites = new Map(config.sites.map((s) => [s.id, s]));
+  const configured = new Map(config.sites.map((s) => [s.id, s]));
+  const sites = { get: siteOf ?? ((id: string) => configured.get(id)) };
   return {
     send: (d: Delivery) =>
       outcomeOf(async () => {

@@ -16,7 +16,7 @@ export function evidence(s: StormSnapshot, cfg: Cfg): Record<string, unknown> {
     start: iso(s.start),
     end: iso(s.end),
     tips: s.tips,
-    inches: inchesOf(s.tips, cfg),
+    inches: inchesOf(s, cfg),
     inchesPerTip: cfg.ipt,
     thresholdIn: cfg.thresholdIn,
     thresholdTips: cfg.thrTips,
@@ -36,7 +36,7 @@ export function evidence(s: StormSnapshot, cfg: Cfg): Record<string, unknown> {
 }
 
 export function message(s: StormSnapshot, cfg: Cfg): string {
-  const inches = inchesOf(s.tips, cfg).toFixed(2);
+  const inches = inchesOf(s, cfg).toFixed(2);
   const due =
     cfg.dueFrom === 'end'
       ? s.closed

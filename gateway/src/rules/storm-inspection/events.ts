@@ -7,7 +7,7 @@ import type { SiteConfig } from '../../config/schema.ts';
 import type { SiteStateHead } from '../state.ts';
 import type { RuleContext, StormEvent } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, HOUR, MINUTE, round6 } from '../util.ts';
-import type { EntryContext, StormWindow } from './window.ts';
+import { type EntryContext, NANO, nanoInches, type StormWindow } from './window.ts';
 
 export const RULE = 'storm-inspection' as const;
 
@@ -17,6 +17,11 @@ export interface Segment {
   start: number;
   end: number;
   tips: number;
+  /**
+   * Its depth in nano-inches, each reading's tips at the calibration in force at that reading's time
+   * (absent in a state of an earlier release: tips x inchesPerTip, `depthN`).
+   */
+  inN?: number;
   thresholdAt: number | null;
   crossingReceivedAt: number | null;
   /** Source ts of the first reading in the event that reported several tips after a long silence. */
@@ -82,9 +87,17 @@ export interface Cfg {
   siteId: string;
   deviceId: string;
   label: string;
+  /** The gauge's calibration in force now (inches per tip). */
   ipt: number | undefined;
+  /** The calibration in force at a source time: earlier ones before their `until`, else `ipt`. */
+  iptAt(ts: number): number;
+  /** Earlier calibrations (`until`, inches per tip), oldest first; [] for a gauge never recalibrated. */
+  calibrations: ReadonlyArray<{ until: number; inchesPerTip: number }>;
   thresholdIn: number;
+  /** The threshold in tips at `ipt` (shown in an alert); crossing is decided on depth: `thrN`. */
   thrTips: number;
+  /** The threshold in nano-inches. */
+  thrN: number;
   gapMs: number;
   dueMs: number;
   dueHours: number;
@@ -102,14 +115,21 @@ export function thresholdTips(thresholdIn: number, inchesPerTip: number): number
 
 export function cfgOf(state: StormState, ctx: RuleContext): Cfg {
   const site = ctx.site;
-  const ipt = deviceOf(site, state.deviceId)?.inchesPerTip;
+  const device = deviceOf(site, state.deviceId);
+  const ipt = device?.inchesPerTip;
+  const calibrations = device?.calibrations ?? [];
   return {
     siteId: state.siteId,
     deviceId: state.deviceId,
     label: deviceLabel(site, state.deviceId),
     ipt,
+    iptAt: calibrations.length
+      ? (ts) => calibrations.find((c) => ts < c.until)?.inchesPerTip ?? ipt ?? 0
+      : () => ipt ?? 0,
+    calibrations,
     thresholdIn: site.storm.thresholdIn,
     thrTips: ipt ? thresholdTips(site.storm.thresholdIn, ipt) : Number.POSITIVE_INFINITY,
+    thrN: nanoInches(site.storm.thresholdIn),
     gapMs: site.storm.interEventHours * HOUR,
     dueMs: site.storm.dueHours * HOUR,
     dueHours: site.storm.dueHours,
@@ -122,7 +142,16 @@ export function cfgOf(state: StormState, ctx: RuleContext): Cfg {
 
 /** What the events and their alerts depend on: when it changes, every event is derived again. */
 export function derivationKey(cfg: Cfg): string {
-  return JSON.stringify([cfg.ipt ?? null, cfg.thrTips, cfg.gapMs, cfg.dueMs, cfg.dueFrom, cfg.alerts]);
+  const cal = cfg.calibrations.length ? [cfg.calibrations.map((c) => [c.until, c.inchesPerTip])] : [];
+  return JSON.stringify([
+    cfg.ipt ?? null,
+    cfg.thrTips,
+    cfg.gapMs,
+    cfg.dueMs,
+    cfg.dueFrom,
+    cfg.alerts,
+    ...cal,
+  ]);
 }
 
 export function stormAlertsEnabled(site: SiteConfig): boolean {
@@ -155,8 +184,19 @@ export function snapshot(seg: Segment, cfg: Cfg, horizon: number | null): StormS
   };
 }
 
-export function inchesOf(tips: number, cfg: Cfg): number {
-  return round6(tips * (cfg.ipt ?? 0));
+/** A reading's tips in nano-inches, at the calibration in force at its time. */
+export function tipsN(tips: number, ts: number, cfg: Cfg): number {
+  return tips * nanoInches(cfg.iptAt(ts));
+}
+
+/** An event's depth in nano-inches (one of a state of an earlier release: its tips at today's calibration). */
+export function depthN(s: Segment, cfg: Cfg): number {
+  return s.inN ?? s.tips * nanoInches(cfg.ipt ?? 0);
+}
+
+/** An event's depth in inches. */
+export function inchesOf(s: Segment, cfg: Cfg): number {
+  return round6(depthN(s, cfg) / NANO);
 }
 
 export function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): StormEvent {
@@ -167,7 +207,7 @@ export function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): S
     start: s.start,
     end: s.end,
     tips: s.tips,
-    inches: inchesOf(s.tips, cfg),
+    inches: inchesOf(s, cfg),
     qualified: s.thresholdAt !== null,
     closed: supersededBy !== undefined ? true : s.closed,
   };
@@ -175,7 +215,13 @@ export function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): S
   if (s.dueAt !== null) ev.dueAt = s.dueAt;
   if (supersededBy !== undefined) ev.supersededBy = supersededBy;
   // What the totals were computed with, so the logged record can be checked against its readings.
-  if (cfg.ipt !== undefined) ev.basis = { inchesPerTip: cfg.ipt, thresholdIn: cfg.thresholdIn };
+  // A recalibrated gauge's record also carries its earlier calibrations, reading by reading.
+  if (cfg.ipt !== undefined)
+    ev.basis = {
+      inchesPerTip: cfg.ipt,
+      thresholdIn: cfg.thresholdIn,
+      ...(cfg.calibrations.length ? { calibrations: cfg.calibrations.map((c) => ({ ...c })) } : {}),
+    };
   return ev;
 }
 
@@ -184,6 +230,7 @@ export function changed(a: StormSnapshot, b: StormSnapshot): boolean {
     a.start !== b.start ||
     a.end !== b.end ||
     a.tips !== b.tips ||
+    (a.inN !== undefined && b.inN !== undefined && a.inN !== b.inN) ||
     a.thresholdAt !== b.thresholdAt ||
     a.dueAt !== b.dueAt ||
     a.closed !== b.closed

@@ -15,7 +15,7 @@
  *   the parameters, or a state of an older version).
  */
 import { lowerBound } from '../util.ts';
-import type { Cfg, Segment, StormSnapshot } from './events.ts';
+import { type Cfg, depthN, type Segment, type StormSnapshot, tipsN } from './events.ts';
 import {
   after,
   contextAt,
@@ -45,11 +45,12 @@ export function uncertain(ctx: EntryContext, e: StormEntry, tips: number, gapMs:
   return tips > 1 && ctx.ts !== null && e[0] - ctx.ts >= gapMs;
 }
 
-export function segmentOf(s: Segment): Segment {
+export function segmentOf(s: Segment, cfg: Cfg): Segment {
   return {
     start: s.start,
     end: s.end,
     tips: s.tips,
+    inN: depthN(s, cfg),
     thresholdAt: s.thresholdAt,
     crossingReceivedAt: s.crossingReceivedAt,
     uncertainAt: s.uncertainAt,
@@ -67,15 +68,26 @@ export function addTips(
 ): Segment {
   const ts = e[0];
   let seg = cur;
+  const n = tipsN(tips, ts, cfg);
   if (seg && ts - seg.end < cfg.gapMs) {
     seg.tips += tips;
+    seg.inN = depthN(seg, cfg) + n;
     seg.end = ts;
   } else {
     if (seg) done.push(seg);
-    seg = { start: ts, end: ts, tips, thresholdAt: null, crossingReceivedAt: null, uncertainAt: null };
+    seg = {
+      start: ts,
+      end: ts,
+      tips,
+      inN: n,
+      thresholdAt: null,
+      crossingReceivedAt: null,
+      uncertainAt: null,
+    };
   }
   if (unsure && seg.uncertainAt === null) seg.uncertainAt = ts;
-  if (seg.thresholdAt === null && seg.tips >= cfg.thrTips) {
+  // Crossed on depth, each reading at its own calibration (within a nano-inch of the threshold's rounding).
+  if (seg.thresholdAt === null && (seg.inN ?? 0) >= cfg.thrN - 1) {
     seg.thresholdAt = ts;
     seg.crossingReceivedAt = e[3];
   }
@@ -92,7 +104,7 @@ export interface Refold {
 /** Every event of the window, from `carry`. */
 export function refoldAll(w: StormWindow, carry: Segment | null, live: number, cfg: Cfg): Refold {
   const done: Segment[] = [];
-  let cur = carry ? segmentOf(carry) : null;
+  let cur = carry ? segmentOf(carry, cfg) : null;
   let p = firstPos(w);
   let ctx = contextAt(w, p);
   for (let e = entryAt(w, p); e; p = nextPos(w, p), e = entryAt(w, p)) {
@@ -135,7 +147,7 @@ export function refoldFrom(
   let cur: Segment | null = null;
   if (a >= 0) {
     const ev = live[a]!;
-    cur = ev.end < t ? segmentOf(ev) : partialBefore(w, at, before, ev, carry, cfg);
+    cur = ev.end < t ? segmentOf(ev, cfg) : partialBefore(w, at, before, ev, carry, cfg);
   }
   const done: Segment[] = [];
   let to = live.length - 1;
@@ -174,9 +186,12 @@ function partialBefore(
 ): Segment {
   const t = entryAt(w, at)![0];
   let later = 0;
+  let laterN = 0;
   let ctx = before;
   for (let p = nextPos(w, at), e = entryAt(w, p); e && e[0] <= ev.end; p = nextPos(w, p), e = entryAt(w, p)) {
-    later += tipsOf(ctx, e, cfg.ipt!);
+    const tips = tipsOf(ctx, e, cfg.ipt!);
+    later += tips;
+    laterN += tipsN(tips, e[0], cfg);
     ctx = after(ctx, e);
   }
   const crossed = ev.thresholdAt !== null && ev.thresholdAt < t;
@@ -184,6 +199,7 @@ function partialBefore(
     start: ev.start,
     end: lastTipBefore(w, at, cfg) ?? carriedEnd(ev, carry),
     tips: ev.tips - later,
+    inN: depthN(ev, cfg) - laterN,
     thresholdAt: crossed ? ev.thresholdAt : null,
     crossingReceivedAt: crossed ? ev.crossingReceivedAt : null,
     uncertainAt: ev.uncertainAt !== null && ev.uncertainAt < t ? ev.uncertainAt : null,

@@ -59,7 +59,7 @@ export function applyRefold(
   // The newest event closes with time even where the change did not reach.
   const last = all.at(-1);
   if (last && !current.includes(last)) {
-    const again = snapshot(segmentOf(last), cfg, state.horizon);
+    const again = snapshot(segmentOf(last, cfg), cfg, state.horizon);
     if (again.closed !== last.closed) {
       again.alert = last.alert;
       again.alertKey = last.alertKey;
@@ -194,7 +194,7 @@ export function prune(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[
   const w = state.win;
   if (state.newestTs === null) return;
   const cutoff = state.newestTs - windowMs(cfg);
-  let cur = state.carry ? segmentOf(state.carry) : null;
+  let cur = state.carry ? segmentOf(state.carry, cfg) : null;
   const done: Segment[] = [];
   let pruned = 0;
   for (

@@ -13,6 +13,7 @@ import { applyGuards } from './guards.ts';
 import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
 import { v3 } from './v3.ts';
+import { v4 } from './v4.ts';
 
 export interface Migration {
   version: number;
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'the tables of release 0.1.0', up: v1 },
   { version: 2, description: 'rejections stored sampled, with the count of those not stored', up: v2 },
   { version: 3, description: 'the evidence log', up: v3 },
+  { version: 4, description: 'people, and the sites and devices managed live', up: v4 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,296 @@
+/**
+ * The live catalogue of sites, devices and recipients. The configuration file seeds it at first start;
+ * from then on the store holds it and the API changes it. Every change is validated with the
+ * configuration's schema (the rules' parameters included), committed together with its change record
+ * and evidence entry, and then told to the listeners (the device registry, the broker, the rules), which
+ * pick it up at once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { hashPassword } from '../../../shared/src/password.ts';
+import { formatIssuePath } from '../config/load.ts';
+import { type DeviceConfig, deviceSchema, type SiteConfig, siteSchema } from '../config/schema.ts';
+import type { Log } from '../pipeline.ts';
+import type { Db } from '../store/types.ts';
+import type { ChangeLog } from './changes.ts';
+import { CatalogueRows, deviceOwn, siteOwn } from './rows.ts';
+
+/** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
+export interface CatalogueEvent {
+  siteId: string;
+  deviceId?: string;
+  /** `secret` and `retired`: the device's live MQTT session must end. */
+  what: 'site' | 'device' | 'secret' | 'retired';
+}
+
+export class CatalogueError extends Error {
+  constructor(
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The device's MQTT credentials, shown once. */
+export interface Credentials {
+  username: string;
+  clientId: string;
+  password: string;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success)
+    throw new CatalogueError(
+      'BAD_REQUEST',
+      r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`).join('; '),
+    );
+  return r.data;
+}
+
+/** A device password: 24 random URL-safe characters, kept only as its scrypt hash. */
+const newPassword = () => randomBytes(18).toString('base64url');
+
+export class Catalogue {
+  private readonly rows: CatalogueRows;
+  private list: SiteConfig[] = [];
+  private byId = new Map<string, SiteConfig>();
+  private retired = new Map<string, string[]>();
+  private readonly listeners: Array<(e: CatalogueEvent) => void> = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly changes: ChangeLog,
+    private readonly o: { now: () => number; log: Log },
+  ) {
+    this.rows = new CatalogueRows(db);
+    this.reload();
+  }
+
+  /** At first start (no site in the store), the configuration's sites become the store's. */
+  seed(sites: readonly SiteConfig[]): boolean {
+    if (!this.rows.empty() || sites.length === 0) return false;
+    const at = this.o.now();
+    this.db.transaction(() => {
+      for (const s of sites) {
+        this.rows.insertSite(s, at);
+        for (const d of s.devices) this.rows.insertDevice(s.id, d, at);
+        this.changes.record({
+          entity: 'site',
+          action: 'seed',
+          by: 'configuration',
+          siteId: s.id,
+          new: { ...siteOwn(s), recipients: s.recipients, devices: s.devices.map(deviceOwn) },
+        });
+      }
+    })();
+    this.reload();
+    this.o.log.info({ sites: sites.length }, 'sites and devices seeded from the configuration');
+    return true;
+  }
+
+  sites(): readonly SiteConfig[] {
+    return this.list;
+  }
+
+  site(id: string): SiteConfig | undefined {
+    return this.byId.get(id);
+  }
+
+  /** A site's retired devices (their history stays). */
+  retiredDevices(siteId: string): readonly string[] {
+    return this.retired.get(siteId) ?? [];
+  }
+
+  onChange(listener: (e: CatalogueEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  addSite(input: Record<string, unknown>, by: string): SiteConfig {
+    const site = parse(siteSchema, { ...input, devices: [] });
+    if (this.byId.has(site.id)) throw new CatalogueError('CONFLICT', `site ${site.id} exists`);
+    return this.commit({ siteId: site.id, what: 'site' }, () => {
+      this.rows.insertSite(site, this.o.now());
+      this.changes.record({
+        entity: 'site',
+        action: 'create',
+        by,
+        siteId: site.id,
+        new: { ...siteOwn(site), recipients: site.recipients },
+      });
+    }).site(site.id)!;
+  }
+
+  editSite(id: string, patch: Record<string, unknown>, by: string): SiteConfig {
+    const cur = this.mustSite(id);
+    const { recipients, ...own } = patch;
+    const next = parse(siteSchema, { ...siteOwn(cur), ...own, id, recipients: recipients ?? cur.recipients });
+    return this.commit({ siteId: id, what: 'site' }, () => {
+      const at = this.o.now();
+      if (Object.keys(own).length > 0) {
+        this.rows.updateSite(next, at);
+        this.changes.record({
+          entity: 'site',
+          action: 'update',
+          by,
+          siteId: id,
+          old: siteOwn(cur),
+          new: siteOwn(next),
+        });
+      }
+      if (recipients !== undefined) {
+        this.rows.setRecipients(id, next.recipients);
+        this.changes.record({
+          entity: 'recipients',
+          action: 'update',
+          by,
+          siteId: id,
+          old: cur.recipients,
+          new: next.recipients,
+        });
+      }
+    }).site(id)!;
+  }
+
+  /** Adds a device with a new secret; returns its credentials (shown once). */
+  addDevice(siteId: string, input: Record<string, unknown>, by: string): Credentials {
+    const site = this.mustSite(siteId);
+    const password = newPassword();
+    const device = parse(deviceSchema, { ...input, passwordHash: hashPassword(password) });
+    if (site.devices.some((d) => d.id === device.id) || this.rows.deviceRow(siteId, device.id))
+      throw new CatalogueError(
+        'CONFLICT',
+        `device ${siteId}/${device.id} exists (or existed: ids are not reused)`,
+      );
+    parse(siteSchema, { ...site, devices: [...site.devices, device] });
+    this.commit({ siteId, deviceId: device.id, what: 'device' }, () => {
+      this.rows.insertDevice(siteId, device, this.o.now());
+      this.changes.record({
+        entity: 'device',
+        action: 'create',
+        by,
+        siteId,
+        deviceId: device.id,
+        new: deviceOwn(device),
+      });
+      this.changes.record({ entity: 'secret', action: 'create', by, siteId, deviceId: device.id });
+    });
+    const username = device.username ?? `${siteId}/${device.id}`;
+    return { username, clientId: `${siteId}/${device.id}`, password };
+  }
+
+  /**
+   * Edits a device. A new `inchesPerTip` applies from `effectiveAt` on (default now): readings before it
+   * keep the calibration they were counted at. `retired: true` retires it.
+   */
+  editDevice(
+    siteId: string,
+    deviceId: string,
+    patch: Record<string, unknown> & { effectiveAt?: number; retired?: boolean },
+    by: string,
+  ): DeviceConfig | undefined {
+    const site = this.mustSite(siteId);
+    const cur = this.mustDevice(site, deviceId);
+    const { effectiveAt, retired, ...own } = patch;
+    const now = this.o.now();
+    if (retired) {
+      this.commit({ siteId, deviceId, what: 'retired' }, () => {
+        this.rows.retireDevice(siteId, deviceId, now);
+        this.changes.record({
+          entity: 'device',
+          action: 'retire',
+          by,
+          siteId,
+          deviceId,
+          old: deviceOwn(cur),
+        });
+      });
+      return undefined;
+    }
+    const next = parse(deviceSchema, { ...cur, ...own, id: deviceId, kind: cur.kind });
+    parse(siteSchema, { ...site, devices: site.devices.map((d) => (d.id === deviceId ? next : d)) });
+    const recalibrated = next.inchesPerTip !== cur.inchesPerTip && cur.inchesPerTip !== undefined;
+    const from = effectiveAt ?? now;
+    const lastUntil = cur.calibrations?.at(-1)?.until ?? Number.NEGATIVE_INFINITY;
+    if (recalibrated && from <= lastUntil)
+      throw new CatalogueError('BAD_REQUEST', 'effectiveAt: must be later than the last calibration change');
+    this.commit({ siteId, deviceId, what: 'device' }, () => {
+      this.rows.updateDevice(siteId, next);
+      const { inchesPerTip: oldIpt, ...oldRest } = deviceOwn(cur);
+      const { inchesPerTip: newIpt, ...newRest } = deviceOwn(next);
+      if (recalibrated) {
+        const c = this.changes.record({
+          entity: 'device',
+          action: 'calibrate',
+          by,
+          siteId,
+          deviceId,
+          old: { inchesPerTip: oldIpt },
+          new: { inchesPerTip: newIpt },
+          effectiveAt: from,
+        });
+        this.rows.addCalibration(siteId, deviceId, from, cur.inchesPerTip!, c.id);
+      }
+      if (JSON.stringify(oldRest) !== JSON.stringify(newRest))
+        this.changes.record({
+          entity: 'device',
+          action: 'update',
+          by,
+          siteId,
+          deviceId,
+          old: oldRest,
+          new: newRest,
+        });
+    });
+    return this.mustDevice(this.mustSite(siteId), deviceId);
+  }
+
+  /** A new secret for a device: the old one stops working at once (its live session is ended too). */
+  rotateSecret(siteId: string, deviceId: string, by: string): string {
+    this.mustDevice(this.mustSite(siteId), deviceId);
+    const password = newPassword();
+    const hash = hashPassword(password);
+    this.commit({ siteId, deviceId, what: 'secret' }, () => {
+      this.rows.setSecret(siteId, deviceId, hash, this.o.now());
+      this.changes.record({ entity: 'secret', action: 'rotate', by, siteId, deviceId });
+    });
+    return password;
+  }
+
+  private mustSite(id: string): SiteConfig {
+    const s = this.byId.get(id);
+    if (!s) throw new CatalogueError('NOT_FOUND', `no site ${id}`);
+    return s;
+  }
+
+  private mustDevice(site: SiteConfig, deviceId: string): DeviceConfig {
+    const d = site.devices.find((x) => x.id === deviceId);
+    if (!d) throw new CatalogueError('NOT_FOUND', `no device ${site.id}/${deviceId}`);
+    return d;
+  }
+
+  /** Runs a change in one transaction, reloads, and tells the listeners. */
+  private commit(e: CatalogueEvent, change: () => void): this {
+    this.db.transaction(change)();
+    this.reload();
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        this.o.log.error(
+          { err: String(err), siteId: e.siteId, deviceId: e.deviceId },
+          'a catalogue listener failed',
+        );
+      }
+    }
+    return this;
+  }
+
+  private reload(): void {
+    const { sites, retired } = this.rows.load();
+    this.list = sites;
+    this.byId = new Map(sites.map((s) => [s.id, s]));
+    this.retired = retired;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Sites, devices and recipients changed live (admin): POST /api/sites, PATCH /api/sites/{id},
+ * POST /api/sites/{siteId}/devices (answers the device's MQTT credentials once), PATCH a device (edit,
+ * calibration from `effectiveAt`, retire), POST its /secret (rotate: the new password once, the old one
+ * refused at once); GET /api/changes, the change records with their evidence log entries.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import {
+  changeResponse,
+  changesQuery,
+  deviceCreateBody,
+  deviceCredentials,
+  devicePatchBody,
+  secretResponse,
+  siteCreateBody,
+  sitePatchBody,
+} from '../../../../shared/src/admin.ts';
+import { CatalogueError } from '../../admin/catalogue.ts';
+import { maySee, mustSee } from '../auth.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith, timeParam } from '../query.ts';
+import { siteSummary } from './sites.ts';
+
+const siteParams = z.strictObject({ id: z.string().min(1) });
+const deviceParams = z.strictObject({ siteId: z.string().min(1), deviceId: z.string().min(1) });
+const devicesParams = z.strictObject({ siteId: z.string().min(1) });
+const changesFilter = changesQuery.extend({ from: timeParam.optional(), to: timeParam.optional() });
+const secured = { security: [{ bearer: [] }] };
+
+/** The catalogue's refusals as the API's errors. */
+function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof CatalogueError) throw new ApiError(e.code, e.message);
+    throw e;
+  }
+}
+
+export const adminPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const cat = ctx.catalogue;
+  const doc = (summary: string, extra: Record<string, unknown>) => ({
+    schema: { tags: ['admin'], summary, ...extra, ...secured },
+  });
+
+  app.post('/api/sites', doc('Add a site (admin)', { body: openapi(siteCreateBody) }), async (req, reply) => {
+    const caller = ctx.auth.require(req, 'admin');
+    const b = parseWith(siteCreateBody, req.body);
+    const site = checked(() => cat.addSite(b, caller.actor));
+    reply.code(201);
+    return siteSummary(ctx, site, false);
+  });
+
+  app.patch(
+    '/api/sites/:id',
+    doc('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
+      params: openapi(siteParams),
+      body: openapi(sitePatchBody),
+    }),
+    async (req) => {
+      const caller = ctx.auth.require(req, 'admin');
+      const { id } = parseWith(siteParams, req.params);
+      const b = parseWith(sitePatchBody, req.body);
+      return siteSummary(
+        ctx,
+        checked(() => cat.editSite(id, b, caller.actor)),
+        false,
+      );
+    },
+  );
+
+  app.post(
+    '/api/sites/:siteId/devices',
+    doc('Add a device (admin): answers its MQTT username and password, shown this once', {
+      params: openapi(devicesParams),
+      body: openapi(deviceCreateBody),
+      response: { 201: openapi(deviceCredentials) },
+    }),
+    async (req, reply) => {
+      const caller = ctx.auth.require(req, 'admin');
+      const { siteId } = parseWith(devicesParams, req.params);
+      const b = parseWith(deviceCreateBody, req.body);
+      const creds = checked(() => cat.addDevice(siteId, b, caller.actor));
+      reply.code(201);
+      return creds;
+    },
+  );
+
+  app.patch(
+    '/api/sites/:siteId/devices/:deviceId',
+    doc('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
+      params: openapi(deviceParams),
+      body: openapi(devicePatchBody),
+    }),
+    async (req) => {
+      const caller = ctx.auth.require(req, 'admin');
+      const { siteId, deviceId } = parseWith(deviceParams, req.params);
+      const { effectiveAt, ...b } = parseWith(devicePatchBody, req.body);
+      const d = checked(() =>
+        cat.editDevice(
+          siteId,
+          deviceId,
+          { ...b, ...(effectiveAt !== undefined ? { effectiveAt: Date.parse(effectiveAt) } : {}) },
+          caller.actor,
+        ),
+      );
+      if (!d) return { siteId, deviceId, retired: true };
+      const site = siteSummary(ctx, cat.site(siteId)!, false);
+      return site.devices.find((x) => x.id === deviceId);
+    },
+  );
+
+  app.post(
+    '/api/sites/:siteId/devices/:deviceId/secret',
+    doc(
+      "Rotate a device's MQTT secret (admin): the new password, shown this once; the old one stops at once",
+      {
+        params: openapi(deviceParams),
+        response: { 200: openapi(secretResponse) },
+      },
+    ),
+    async (req) => {
+      const caller = ctx.auth.require(req, 'admin');
+      const { siteId, deviceId } = parseWith(deviceParams, req.params);
+      return { password: checked(() => cat.rotateSecret(siteId, deviceId, caller.actor)) };
+    },
+  );
+
+  app.get(
+    '/api/changes',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Change records (who, when, old and new value, effective time) with their log index and leaf hash',
+        querystring: openapi(changesFilter),
+        response: { 200: openapi(z.array(changeResponse)) },
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.requireRead(req);
+      const q = parseWith(changesFilter, req.query);
+      if (q.siteId !== undefined) mustSee(caller, q.siteId);
+      const list = ctx.changes.list({
+        ...(q.siteId !== undefined ? { siteId: q.siteId } : {}),
+        ...(caller?.sites ? { sites: caller.sites } : {}),
+        ...(q.from !== undefined ? { from: q.from } : {}),
+        ...(q.to !== undefined ? { to: q.to } : {}),
+      });
+      // Accounts and tokens are the admins' to see; a site's changes are its people's.
+      return list.filter((c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)));
+    },
+  );
+};

@@ -1,0 +1,76 @@
+/**
+ * People as the gateway composes them: accounts, sessions, personal tokens, sign-in and the first
+ * admin's setup code; the accounts the configuration seeds at first start; and the people of a site
+ * among its notification recipients.
+ */
+
+import type { ChangeLog } from '../admin/changes.ts';
+import type { Config, RecipientRole, SiteConfig } from '../config/schema.ts';
+import type { Log } from '../pipeline.ts';
+import type { Db } from '../store/types.ts';
+import { Accounts, type Person } from './accounts.ts';
+import { Sessions } from './sessions.ts';
+import { SETUP_HOURS, SetupCodes } from './setup.ts';
+import { SignIn } from './signIn.ts';
+import { Tokens } from './tokens.ts';
+
+/** How a person is told of a site's alerts: as the recipients of that role in the configuration are. */
+const RECIPIENT_ROLE: Partial<Record<Person['role'], RecipientRole>> = {
+  inspector: 'officer',
+  admin: 'officer',
+  engineer: 'engineer',
+  owner: 'owner',
+  contractor: 'developer',
+};
+
+/** A site with the people of the site (enabled, listing it) added to its recipients by role. */
+export function withPeople(site: SiteConfig | undefined, people: readonly Person[]): SiteConfig | undefined {
+  if (!site) return undefined;
+  const extra = people.flatMap((p) => {
+    const role = RECIPIENT_ROLE[p.role];
+    return role ? [{ role, name: p.name, email: p.email }] : [];
+  });
+  return extra.length ? { ...site, recipients: [...site.recipients, ...extra] } : site;
+}
+
+export function openPeople(
+  db: Db,
+  changes: ChangeLog,
+  o: { config: Config; now: () => number; log: Log; onThrottled?: () => void },
+) {
+  const accounts = new Accounts(db, changes, o.now);
+  const people = {
+    accounts,
+    sessions: new Sessions(db, o.now),
+    tokens: new Tokens(db, changes, o.now),
+    setup: new SetupCodes(db, o.now),
+    signIn: new SignIn(accounts, o.onThrottled),
+  };
+  const seed = o.config.auth.users;
+  if (accounts.count() === 0 && seed.length > 0) {
+    db.transaction(() => {
+      for (const u of seed) accounts.create({ ...u, passwordHash: u.passwordHash }, 'configuration');
+    })();
+    o.log.info({ accounts: seed.length }, 'accounts seeded from the configuration');
+  }
+  return people;
+}
+
+export type PeopleStage = ReturnType<typeof openPeople>;
+
+/**
+ * With no account and no API token (neither configured nor GATEWAY_ADMIN_TOKEN), nobody could sign in:
+ * a one-time link to create the first admin is logged.
+ */
+export function firstAdminLink(
+  people: PeopleStage,
+  config: Config,
+  baseUrl: string,
+  log: Log,
+): string | undefined {
+  if (people.accounts.count() > 0 || config.auth.tokens.length > 0) return undefined;
+  const code = people.setup.issue();
+  const link = `${baseUrl}/setup?code=${code}`;
+  log.warn({ link, expiresInHours: SETUP_HOURS }, `no account yet: create the first admin at ${link}`);
+  return link;
+}

@@ -1,0 +1,190 @@
+/**
+ * The bodies of the people and administration API (accounts, sessions, personal tokens, sites, devices,
+ * change records), shared by the gateway, which validates every request with them, and the dashboard,
+ * whose forms validate with the same schemas. A site's and a device's rule parameters (storm threshold,
+ * design depth, high level, silence interval, …) pass through here as further keys; the gateway checks
+ * them against the rule modules' own schemas.
+ */
+import { z } from 'zod';
+import { DEVICE_KINDS } from './telemetry.ts';
+
+/**
+ * Who a person is to the gateway. viewer < inspector < engineer < admin see every site; an owner and a
+ * contractor see and act only on the sites they are given. An owner acts on the alerts of their system as
+ * an inspector would (acknowledge, resolve); a contractor additionally records inspections at their sites.
+ */
+export const USER_ROLES = ['viewer', 'inspector', 'engineer', 'admin', 'owner', 'contractor'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+/** The roles limited to their own sites. */
+export const SCOPED_ROLES: readonly UserRole[] = ['owner', 'contractor'];
+
+/** Site and device ids: letters, digits, "_", "." and "-" (they appear in MQTT topics). */
+export const entityId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only (no "/", "+" or "#")');
+
+const isoTime = z.iso.datetime({ offset: true });
+const password = z.string().min(10, 'at least 10 characters').max(1024);
+
+export const loginBody = z.strictObject({ email: z.email(), password: z.string().min(1).max(1024) });
+export type LoginBody = z.infer<typeof loginBody>;
+
+/** The signed-in person (POST /api/auth/login, GET /api/auth/me). `sites` is null for every site. */
+export const meResponse = z.object({
+  name: z.string(),
+  role: z.enum(USER_ROLES),
+  sites: z.array(z.string()).nullable(),
+  email: z.string().optional(),
+  /** How the request was authenticated. */
+  via: z.enum(['session', 'token', 'configuration']),
+  /** The personal or configured token's name, when it came through a token. */
+  tokenName: z.string().optional(),
+  /** Send it back as `x-csrf-token` with every write made with the session cookie. */
+  csrfToken: z.string().optional(),
+});
+export type MeResponse = z.infer<typeof meResponse>;
+
+/** POST /api/setup: the first admin, with the one-time code the gateway logged. */
+export const setupBody = z.strictObject({
+  code: z.string().min(1),
+  name: z.string().trim().min(1).max(200),
+  email: z.email(),
+  password,
+});
+
+export const userCreateBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  email: z.email(),
+  role: z.enum(USER_ROLES),
+  password,
+  /** An owner's or contractor's sites; for other roles, the sites whose notifications they receive. */
+  sites: z.array(entityId).default([]),
+});
+export type UserCreateBody = z.infer<typeof userCreateBody>;
+
+export const userPatchBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  email: z.email().optional(),
+  role: z.enum(USER_ROLES).optional(),
+  password: password.optional(),
+  sites: z.array(entityId).optional(),
+  /** A disabled account cannot sign in; its sessions and tokens stop working at once. */
+  disabled: z.boolean().optional(),
+});
+export type UserPatchBody = z.infer<typeof userPatchBody>;
+
+export const userResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(USER_ROLES),
+  sites: z.array(z.string()),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type UserResponse = z.infer<typeof userResponse>;
+
+export const tokenCreateBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  /** When the token stops working (default 90 days from now, at most 2 years). */
+  expiresAt: isoTime.optional(),
+});
+export type TokenCreateBody = z.infer<typeof tokenCreateBody>;
+
+export const tokenResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+/** POST /api/tokens: the token itself, shown this once (only its hash is kept). */
+export const tokenCreatedResponse = tokenResponse.extend({ token: z.string() });
+
+export const SITE_KINDS = ['construction', 'alternative-system', 'septic', 'holding-tank'] as const;
+export const RECIPIENT_ROLES = ['officer', 'owner', 'engineer', 'developer'] as const;
+
+export const recipientBody = z.strictObject({
+  role: z.enum(RECIPIENT_ROLES),
+  name: z.string().optional(),
+  email: z.email().optional(),
+  webhook: z.url().optional(),
+});
+
+/** POST /api/sites: further keys are the rules' site parameters (`storm`, `routineInspectionDays`, …). */
+export const siteCreateBody = z.looseObject({
+  id: entityId,
+  name: z.string().trim().min(1).max(200).optional(),
+  kind: z.enum(SITE_KINDS),
+  timezone: z.string().min(1).optional(),
+  active: z.boolean().optional(),
+  recipients: z.array(recipientBody).optional(),
+});
+export type SiteCreateBody = z.infer<typeof siteCreateBody>;
+
+/** PATCH /api/sites/{id}: the keys to change (a rule parameter replaces the whole parameter). */
+export const sitePatchBody = siteCreateBody.omit({ id: true }).partial();
+export type SitePatchBody = z.infer<typeof sitePatchBody>;
+
+/**
+ * POST /api/sites/{siteId}/devices: further keys are the rules' device parameters (`designDepthIn` or
+ * `stageStorage` for a trap, `highLevelIn` for a holding tank, `silentAfterMinutes`, …).
+ */
+export const deviceCreateBody = z.looseObject({
+  id: entityId,
+  kind: z.enum(DEVICE_KINDS),
+  name: z.string().trim().min(1).max(200).optional(),
+  /** Rain gauges: inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
+  inchesPerTip: z.number().positive().max(1).optional(),
+  role: z.enum(['background', 'outlet']).optional(),
+  liquidDepthIn: z.number().positive().optional(),
+  maxTipsPerMinute: z.number().positive().optional(),
+  clientIds: z.array(z.string().min(1).max(200)).optional(),
+});
+export type DeviceCreateBody = z.infer<typeof deviceCreateBody>;
+
+/**
+ * PATCH /api/sites/{siteId}/devices/{deviceId}: the keys to change. A new `inchesPerTip` applies to
+ * readings from `effectiveAt` on (default now); readings before it keep their calibration. `retired: true`
+ * retires the device: it can no longer log in or send, its history stays.
+ */
+export const devicePatchBody = deviceCreateBody
+  .omit({ id: true, kind: true })
+  .partial()
+  .extend({ effectiveAt: isoTime.optional(), retired: z.literal(true).optional() });
+export type DevicePatchBody = z.infer<typeof devicePatchBody>;
+
+/** A device's MQTT credentials, shown once (POST devices; the secret rotation returns `password` only). */
+export const deviceCredentials = z.object({
+  username: z.string(),
+  clientId: z.string(),
+  password: z.string(),
+});
+export const secretResponse = z.object({ password: z.string() });
+
+export const CHANGE_ENTITIES = ['site', 'device', 'recipients', 'user', 'token', 'secret'] as const;
+
+/** A change record (GET /api/changes): who, when, the old and new value, and when it takes effect. */
+export const changeResponse = z.object({
+  id: z.number(),
+  at: z.string(),
+  effectiveAt: z.string(),
+  by: z.string(),
+  entity: z.enum(CHANGE_ENTITIES),
+  action: z.string(),
+  siteId: z.string().nullable(),
+  deviceId: z.string().nullable(),
+  ref: z.string().nullable(),
+  old: z.unknown(),
+  new: z.unknown(),
+  logIndex: z.number(),
+  leafHash: z.string(),
+});
+export type ChangeResponse = z.infer<typeof changeResponse>;
+
+export const changesQuery = z.strictObject({
+  siteId: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+});
