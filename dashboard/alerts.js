@@ -1,8 +1,9 @@
 /** The alerts table with its filters, and the alert dialog: message, evidence, history and actions. */
-import { describeError, get, getToken, post } from './api.js';
+import { ApiError, describeError, get, post } from './api.js';
 import { badge, byId, h, RULE_LABELS, replace, ruleLabel } from './dom.js';
 import { formatTime, relativeDue, utcToZonedInput, zonedToUtc } from './format.js';
-import { changed, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
+import { session } from './session.js';
+import { changed, fillSiteFilter, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
 
 /** @typedef {import('./state.js').Alert} Alert */
 /** @typedef {import('./dom.js').Child} Child */
@@ -21,14 +22,7 @@ let shown;
 
 /** Fills the filter selects (sites change only with the configuration). */
 export function initAlertFilters() {
-  const site = /** @type {HTMLSelectElement} */ (byId('f-site'));
-  const keep = site.value;
-  replace(
-    site,
-    h('option', { value: '' }, 'All sites'),
-    state.sites.map((s) => h('option', { value: s.id }, s.name)),
-  );
-  site.value = keep;
+  fillSiteFilter(/** @type {HTMLSelectElement} */ (byId('f-site')));
   const rule = /** @type {HTMLSelectElement} */ (byId('f-rule'));
   if (rule.options.length <= 1)
     for (const [id, label] of Object.entries(RULE_LABELS))
@@ -193,16 +187,25 @@ function say(id, text, kind) {
 }
 
 /**
+ * Whether the gateway refused a resolution because the device still reports the alarm active.
+ * @param {unknown} e
+ */
+const stillActive = (e) =>
+  e instanceof ApiError &&
+  e.status === 409 &&
+  (e.code === 'STILL_ACTIVE' || /still.*active/i.test(e.message));
+
+/**
  * @param {string} path
- * @param {unknown} body
+ * @param {Record<string, unknown>} body
  * @param {string} done
  */
 async function act(path, body, done) {
   say('dialog-error', '', '');
   say('dialog-ok', '', '');
-  if (!getToken()) {
-    say('dialog-error', 'Enter your access token at the top of the page first.', 'bad');
-    /** @type {HTMLElement} */ (byId('token')).focus();
+  replace(byId('dialog-confirm'));
+  if (!session.me) {
+    say('dialog-error', 'Sign in (or enter an API token at the top of the page) first.', 'bad');
     return;
   }
   try {
@@ -215,8 +218,50 @@ async function act(path, body, done) {
     say('dialog-ok', done, 'ok');
     byId('dialog-ok').focus();
   } catch (e) {
+    if (stillActive(e) && body.confirmActive !== true) return confirmStillActive(path, body, e);
     say('dialog-error', describeError(e), 'bad');
   }
+}
+
+/**
+ * The device still reports the alarm: resolving it anyway is a choice the history records.
+ * @param {string} path
+ * @param {Record<string, unknown>} body
+ * @param {unknown} e
+ */
+function confirmStillActive(path, body, e) {
+  const box = byId('dialog-confirm');
+  replace(
+    box,
+    h(
+      'div',
+      { class: 'msg msg-warn', role: 'alert' },
+      h('p', null, 'The device still reports this alarm as active.'),
+      h('p', { class: 'small' }, /** @type {Error} */ (e).message),
+      h(
+        'p',
+        null,
+        'Resolve it anyway? The history will show it was resolved while the alarm was still active.',
+      ),
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'confirm-active',
+            class: 'danger',
+            onclick: () =>
+              void act(path, { ...body, confirmActive: true }, 'Resolved while the alarm was active.'),
+          },
+          'Resolve while active',
+        ),
+        h('button', { type: 'button', class: 'secondary', onclick: () => replace(box) }, 'Cancel'),
+      ),
+    ),
+  );
+  /** @type {HTMLElement} */ (box.querySelector('#confirm-active'))?.focus();
 }
 
 /** @param {Alert} a */
@@ -389,6 +434,9 @@ export function renderAlert(a) {
               null,
               `${t(a.resolvedAt)}${a.resolution ? ` (${a.resolution.how}, by ${a.resolution.by})` : ''}`,
               a.withinDeadline === undefined ? '' : a.withinDeadline ? ' · within the deadline' : ' · LATE',
+              a.resolution?.evidence?.resolvedWhileActive === true
+                ? h('div', null, badge('resolved while the alarm was still active', 'warn'))
+                : null,
               a.resolution?.message ? h('div', null, a.resolution.message) : null,
             ),
           ]
@@ -424,7 +472,7 @@ export function renderAlert(a) {
               null,
               cell('When', h('time', { datetime: e.at }, t(e.at))),
               cell('Who', e.actor),
-              cell('What', e.action),
+              cell('What', e.action, whileActive(e) ? badge('while active', 'warn') : null),
               h(
                 'td',
                 { 'data-label': 'Detail', class: 'small' },
@@ -439,11 +487,21 @@ export function renderAlert(a) {
   replace(byId('alert-actions'), actions(a));
 }
 
+/**
+ * A history entry of a resolution the device still reported active.
+ * @param {import('./state.js').HistoryEntry} e
+ */
+const whileActive = (e) => {
+  const evidence = /** @type {Record<string, unknown> | undefined} */ (e.detail?.evidence);
+  return e.detail?.resolvedWhileActive === true || evidence?.resolvedWhileActive === true;
+};
+
 /** @param {string} id */
 export async function openAlert(id) {
   const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
   say('dialog-error', '', '');
   say('dialog-ok', '', '');
+  replace(byId('dialog-confirm'));
   const cached = state.active.get(id) ?? rows.find((r) => r.id === id);
   if (cached) renderAlert(cached);
   else {

@@ -1,4 +1,4 @@
-/** The dashboard: routing between views, the access token, live updates. */
+/** The dashboard: routing between views, who is signed in, live updates. */
 import {
   alertChangedForDialog,
   alertChangedForTable,
@@ -7,19 +7,49 @@ import {
   openAlert,
   renderAlertsTable,
 } from './alerts.js';
-import { describeError, getToken, setToken } from './api.js';
+import { ApiError, describeError } from './api.js';
+import { initChangeFilters, loadChanges } from './changes.js';
+import { loadDevices } from './devices.js';
+import { bindDialogs } from './dialogs.js';
 import { byId, h, ruleLabel } from './dom.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
 import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
 import { connectLive } from './live.js';
+import { loadManageSites } from './manage-sites.js';
 import { renderOverview } from './overview.js';
+import { loadPeople } from './people.js';
+import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
+import { bindSignIn, renderAccount } from './signin.js';
 import { currentSiteId, loadSite } from './site.js';
 import { state as appState, changed, deviceOf, loadAll, onChange, siteById, upsertAlert } from './state.js';
 import { initStormSites, loadStorms, stormSite } from './storms.js';
+import { loadTokens } from './tokens.js';
 
 /** @typedef {import('./state.js').Alert} Alert */
 
-const VIEWS = ['overview', 'alerts', 'storms', 'inspect', 'site'];
+const VIEWS = [
+  'overview',
+  'alerts',
+  'storms',
+  'inspect',
+  'site',
+  'signin',
+  'people',
+  'manage',
+  'devices',
+  'changes',
+  'tokens',
+];
+/** Views for admins only. */
+const ADMIN_VIEWS = new Set(['people', 'manage', 'devices', 'changes']);
+const TITLES = /** @type {Record<string, string>} */ ({
+  signin: 'Sign in',
+  people: 'People',
+  manage: 'Sites and devices',
+  devices: 'Devices',
+  changes: 'Change records',
+  tokens: 'My API tokens',
+});
 let view = 'overview';
 
 /** @type {Map<string, ReturnType<typeof setTimeout>>} */
@@ -48,15 +78,25 @@ function parseRoute() {
 }
 
 async function route() {
-  const { name, arg } = parseRoute();
+  let { name, arg } = parseRoute();
+  // Admin pages for admins only, tokens for a person signed in: anyone else is shown the sign-in page.
+  if ((ADMIN_VIEWS.has(name) && !isAdmin(session.me)) || (name === 'tokens' && session.me?.via !== 'session'))
+    name = session.me ? 'overview' : 'signin';
   view = name;
   for (const v of VIEWS) byId(`view-${v}`).hidden = v !== name;
   for (const a of document.querySelectorAll('nav.tabs a')) {
     const target = a.getAttribute('href')?.slice(2);
-    if (target === name) a.setAttribute('aria-current', 'page');
+    if (target === name || (name === 'devices' && target === 'manage'))
+      a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  document.title = `${name === 'site' ? (siteById(arg)?.name ?? arg) : name[0]?.toUpperCase() + name.slice(1)} · Compliance gateway`;
+  const title =
+    name === 'site' ? (siteById(arg)?.name ?? arg) : (TITLES[name] ?? name[0]?.toUpperCase() + name.slice(1));
+  document.title = `${title} · Compliance gateway`;
+  if (name === 'signin') {
+    /** @type {HTMLInputElement} */ (byId('signin-email')).focus();
+    return;
+  }
   if (!appState.loaded) return;
   if (name === 'overview') {
     renderOverview(openAlert);
@@ -71,13 +111,18 @@ async function route() {
     if (arg) presetInspectionSite(arg);
   } else if (name === 'site') {
     if (arg) await loadSite(arg);
-  }
+  } else if (name === 'people') await loadPeople();
+  else if (name === 'manage') await loadManageSites();
+  else if (name === 'devices') await loadDevices(arg);
+  else if (name === 'changes') await loadChanges();
+  else if (name === 'tokens') await loadTokens();
 }
 
 function initForms() {
   initAlertFilters();
   initStormSites();
   initInspectionForm();
+  initChangeFilters();
 }
 
 async function reloadAll() {
@@ -89,34 +134,26 @@ async function reloadAll() {
   } catch (e) {
     summary.textContent = describeError(e);
     summary.className = 'text-bad';
+    // Reads need a sign-in here: the sign-in page, not an empty overview.
+    if (e instanceof ApiError && e.status === 401 && !session.me) {
+      if (parseRoute().name !== 'signin') location.hash = '#/signin';
+      else await route();
+    }
   }
 }
 
-function showTokenState() {
-  const has = Boolean(getToken());
-  byId('token-state').textContent = has ? 'Token saved for this tab.' : 'No token: you can look, not act.';
-  byId('token-clear').hidden = !has;
-  /** @type {HTMLInputElement} */ (byId('token')).placeholder = has ? '•••••• (saved)' : 'paste your token';
+/** @type {{close: () => void} | undefined} */
+let live;
+function openLive() {
+  live?.close();
+  live = connectLive({ onEvent: onLive, onState: showLive, onReconnected: () => void reloadAll() });
 }
 
-function bindToken() {
-  const form = byId('token-form');
-  const input = /** @type {HTMLInputElement} */ (byId('token'));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const v = input.value.trim();
-    if (!v) return;
-    setToken(v);
-    input.value = '';
-    showTokenState();
-    if (!appState.loaded) void reloadAll();
-  });
-  byId('token-clear').addEventListener('click', () => {
-    setToken('');
-    showTokenState();
-    input.focus();
-  });
-  showTokenState();
+/** Signed in, out, or a token changed: what the page shows is read again, as this person. */
+function identityChanged() {
+  appState.loaded = false;
+  openLive();
+  void reloadAll();
 }
 
 /** @param {string} text */
@@ -190,7 +227,21 @@ function onLive(type, data) {
 }
 
 function start() {
-  bindToken();
+  bindDialogs();
+  bindSignIn({
+    afterSignIn: () => {
+      if (parseRoute().name === 'signin') location.hash = '#/overview';
+      identityChanged();
+    },
+    afterSignOut: () => {
+      location.hash = '#/signin';
+      identityChanged();
+    },
+  });
+  onSessionChange(() => {
+    renderAccount();
+    if (session.expired && parseRoute().name !== 'signin') location.hash = '#/signin';
+  });
   bindInspectionForm();
   onChange(() => {
     if (view === 'overview') debounce('overview', 150, () => renderOverview(openAlert));
@@ -200,6 +251,10 @@ function start() {
   byId('alerts-filters').addEventListener('submit', (e) => {
     e.preventDefault();
     void loadAlerts();
+  });
+  byId('changes-filters').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void loadChanges();
   });
   byId('s-site').addEventListener('change', () => {
     history.replaceState(null, '', `#/storms/${encodeURIComponent(stormSite())}`);
@@ -221,7 +276,10 @@ function start() {
     if (view === 'overview') renderOverview(openAlert);
     else if (view === 'alerts') renderAlertsTable();
   }, 30_000);
-  setInterval(() => void loadAll().catch(() => {}), 5 * 60_000);
+  setInterval(
+    () => void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e)),
+    5 * 60_000,
+  );
   // Followed gateways publish at least every minute; their view is fetched again as often.
   setInterval(
     () =>
@@ -233,8 +291,14 @@ function start() {
         .catch((e) => console.warn('fleet view not refreshed', e)),
     30_000,
   );
-  connectLive({ onEvent: onLive, onState: showLive, onReconnected: () => void reloadAll() });
-  void route().then(reloadAll);
+  renderAccount();
+  void refreshMe()
+    .catch((e) => console.warn('reading /api/auth/me failed', e))
+    .then(() => {
+      openLive();
+      return route();
+    })
+    .then(reloadAll);
 }
 
 start();

@@ -6,6 +6,7 @@
 import { get } from './api.js';
 import { badge, byId, h, replace, ruleLabel, SITE_KINDS } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
+import { isScoped, session } from './session.js';
 import { isOverdue } from './state.js';
 
 /**
@@ -21,6 +22,11 @@ import { isOverdue } from './state.js';
 let gateways = [];
 
 export async function loadFleet() {
+  // Other gateways' sites are the town's view: an owner or contractor is shown their own sites only.
+  if (isScoped(session.me)) {
+    gateways = [];
+    return;
+  }
   const view = await get('/api/fleet');
   gateways = view.gateways;
 }

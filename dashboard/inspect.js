@@ -1,7 +1,8 @@
 /** Recording an inspection (storm, routine, annual, cleanout, other). */
-import { describeError, getToken, post } from './api.js';
+import { describeError, post } from './api.js';
 import { byId, h, replace } from './dom.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
+import { session } from './session.js';
 import { siteZone, state } from './state.js';
 
 const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id));
@@ -52,9 +53,9 @@ export function bindInspectionForm() {
       out.textContent = `Please enter ${problems.join(' and ')}.`;
       return;
     }
-    if (!getToken()) {
+    if (!session.me) {
       out.className = 'msg msg-bad';
-      out.textContent = 'Enter your access token at the top of the page first.';
+      out.textContent = 'Sign in (or enter an API token at the top of the page) first.';
       return;
     }
     const notes = field('i-notes').value.trim();

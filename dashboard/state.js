@@ -1,5 +1,6 @@
 /** What the page knows: the sites with their devices, and every alert that is not resolved. */
 import { get } from './api.js';
+import { h, replace } from './dom.js';
 
 /**
  * @typedef {{id: string, kind: string, role?: string, status: 'online'|'offline'|'unknown', statusAt: string|null,
@@ -72,4 +73,18 @@ export function upsertAlert(a) {
  */
 export function deviceOf(siteId, deviceId) {
   return siteById(siteId)?.devices.find((d) => d.id === deviceId);
+}
+
+/**
+ * Fills a site filter with "All sites" and the sites the person may see, keeping the choice made.
+ * @param {HTMLSelectElement} sel
+ */
+export function fillSiteFilter(sel) {
+  const keep = sel.value;
+  replace(
+    sel,
+    h('option', { value: '' }, 'All sites'),
+    state.sites.map((s) => h('option', { value: s.id }, s.name)),
+  );
+  sel.value = keep;
 }

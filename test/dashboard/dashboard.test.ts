@@ -1,25 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
+import { type AlertJson, launchChromium, screenshot, watchCsp as watchCspInto } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const TOKEN = 'dashboard-inspector-token';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-
-interface AlertJson {
-  id: string;
-  rule: string;
-  siteId: string;
-  deviceId?: string;
-  status: string;
-  overdue: boolean;
-  acknowledgedBy?: string;
-}
 
 const hasChromium = haveBinary('chromium');
 
@@ -32,10 +23,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   const pageErrors: string[] = [];
   /** Anything the Content-Security-Policy blocked, on any page of the run. */
   const cspViolations: string[] = [];
-  const watchCsp = (p: Page) =>
-    p.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-    });
+  const watchCsp = (p: Page) => watchCspInto(p, cspViolations);
 
   async function device(deviceId: string): Promise<MqttClient> {
     const c = mqtt.connect(gw.mqttUrl, {
@@ -110,19 +98,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
       'the overdue rg-2 alert',
     );
 
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     watchCsp(page);
@@ -166,16 +142,18 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     expect(await panel.getAttribute('class')).toContain('device-gap');
     expect(await panel.textContent()).toContain('no data yet');
     expect(await card.locator('[data-device="rg-1"]').textContent()).toMatch(/last reading \d+ min ago/);
-    await page.screenshot({ path: '/tmp/dashboard-overview.png', fullPage: true });
+    await screenshot(page, 'dashboard-overview');
     expect(errors).toEqual([]);
   });
 
   it('acknowledges through the UI with the token, and refuses to resolve without a note', async () => {
     const [alert] = await stormAlerts('rg-1');
     expect(alert?.status).toBe('open');
+    await page.click('.token-box summary');
     await page.fill('#token', TOKEN);
     await page.click('#token-form button[type="submit"]');
-    await page.waitForSelector('#token-state:has-text("Token saved")');
+    await page.waitForSelector('#token-state:has-text("Token checked and saved")');
+    expect(await page.locator('#who').textContent()).toContain('Insp');
     expect(page.url()).not.toContain(TOKEN);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(TOKEN);
 
@@ -206,7 +184,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await page.click('#extend-form button[type="submit"]');
     await page.waitForSelector('#dialog-error.msg-bad');
     expect(await page.locator('#dialog-error').textContent()).toMatch(/403.*engineer role/);
-    await page.screenshot({ path: '/tmp/dashboard-alert-dialog.png' });
+    await screenshot(page, 'dashboard-alert-dialog', false);
     await page.click('#alert-close');
     // The overview reflects the acknowledgement.
     await page.waitForSelector(`[data-alert="${alert!.id}"] .badge-info:has-text("acknowledged")`);
@@ -251,7 +229,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await page.waitForFunction(() =>
       /3 alerts/.test(document.querySelector('#alerts-status')?.textContent ?? ''),
     );
-    await page.screenshot({ path: '/tmp/dashboard-alerts.png', fullPage: true });
+    await screenshot(page, 'dashboard-alerts');
 
     await page.click('nav.tabs a[href="#/storms"]');
     await page.waitForSelector('#storms-body tr[data-storm]');
@@ -263,7 +241,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     expect(text).toMatch(/0\.60\sin/);
     expect(text).toMatch(/missing/);
     expect(text).toMatch(/pending/);
-    await page.screenshot({ path: '/tmp/dashboard-storms.png', fullPage: true });
+    await screenshot(page, 'dashboard-storms');
 
     await page.goto(`${gw.httpUrl}/#/site/maple-ridge`);
     await page.waitForSelector('[data-device="rg-1"] svg.chart rect.chart-bar');
@@ -298,7 +276,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     expect(verdict.problems).toEqual([]);
     expect(verdict.checked.storms).toBeGreaterThanOrEqual(1);
     expect(downloaded.evidence.entries.filter((e) => e.kind === 'reading').length).toBeGreaterThan(1);
-    await page.screenshot({ path: '/tmp/dashboard-site.png', fullPage: true });
+    await screenshot(page, 'dashboard-site');
   });
 
   it('records an inspection that closes the storm alerts, and the overview follows live', async () => {
@@ -355,13 +333,13 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
       await phone.waitForSelector('[data-site="maple-ridge"]');
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(1);
-      await phone.screenshot({ path: '/tmp/dashboard-phone-overview.png', fullPage: true });
+      await screenshot(phone, 'dashboard-phone-overview');
       await phone.goto(`${gw.httpUrl}/#/alerts`);
       await phone.waitForSelector('#alerts-body tr[data-alert]');
       expect(
         await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
       ).toBeLessThanOrEqual(1);
-      await phone.screenshot({ path: '/tmp/dashboard-phone-alerts.png', fullPage: true });
+      await screenshot(phone, 'dashboard-phone-alerts');
     } finally {
       await phone.close();
     }

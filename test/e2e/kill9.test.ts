@@ -91,5 +91,5 @@ describe('gateway killed with SIGKILL under QoS 1 load', () => {
       components: Array<{ name: string; readings?: number }>;
     };
     expect(health.components.find((x) => x.name === 'store')?.readings).toBe(stored.size + 1);
-  });
+  }, 120_000);
 });

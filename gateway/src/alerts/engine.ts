@@ -90,6 +90,7 @@ export class ComplianceEngine {
       onChange: opts.onChange,
       onNotify: opts.onNotify,
       onTimers: (earliest) => this.scheduler.wake(earliest),
+      beforeFinish: (u) => this.rules.writeStorms(u),
     });
     const lifecycle = new Lifecycle(stores, this.unit, this.m, reminderHours);
     this.queries = new Queries(stores, this.now);

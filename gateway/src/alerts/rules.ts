@@ -120,9 +120,20 @@ export class RuleRunner {
     }
   }
 
+  /** Writes and logs the unit's storm records, each as it is at the end of the unit (inside its transaction). */
+  writeStorms(u: Unit): void {
+    const { storms } = this.o.stores;
+    for (const event of u.storms.values()) {
+      storms.upsert(event, u.now);
+      if (u.live)
+        u.events.push({ type: 'storm', storm: this.o.queries.storm(storms.byId(event.id)!, u.now) });
+    }
+    u.storms.clear();
+  }
+
   /** Turns a binding's effects into lifecycle changes and storm records, in order. */
   apply(u: Unit, rule: SiteRule, effects: readonly Effect<RuleId>[]): void {
-    const { alerts, storms } = this.o.stores;
+    const { alerts } = this.o.stores;
     const { lifecycle, metrics: m, log } = this.o;
     for (const e of effects) {
       u.effects++;
@@ -165,12 +176,12 @@ export class RuleRunner {
           }
           break;
         }
-        case 'storm': {
-          storms.upsert(e.event, u.now);
-          if (u.live)
-            u.events.push({ type: 'storm', storm: this.o.queries.storm(storms.byId(e.event.id)!, u.now) });
+        case 'storm':
+          // Written at the end of the unit (`writeStorms`): a storm that grows by many readings in one
+          // transaction (an import's slice) is one new version, not one per reading.
+          u.storms.delete(e.event.id);
+          u.storms.set(e.event.id, e.event);
           break;
-        }
       }
     }
   }

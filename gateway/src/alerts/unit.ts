@@ -11,7 +11,7 @@
 import type { EvidenceLog } from '../evidence/log.ts';
 import { type NotificationKind, recordNotificationEvent } from '../notify/queue.ts';
 import type { Log } from '../pipeline.ts';
-import type { Evidence } from '../rules/types.ts';
+import type { Evidence, StormEvent } from '../rules/types.ts';
 import { type AlertDto, type HistoryAction, toIso } from './dto.ts';
 import { AlertError } from './errors.ts';
 import { alertDto } from './mapping.ts';
@@ -64,6 +64,8 @@ export class Unit {
   /** Notification events to record, in order, with the DTOs built at the end of the transaction. */
   readonly outbox: Array<{ alertId: string; kind: NotificationKind; seq: number }> = [];
   readonly dtos = new Map<string, AlertDto>();
+  /** Storm records changed in this unit, by id: only each one's last version is written and logged. */
+  readonly storms = new Map<string, StormEvent>();
   earliestTimer = Number.POSITIVE_INFINITY;
   effects = 0;
   notified = 0;
@@ -93,6 +95,8 @@ export interface UnitOptions {
   onNotify?: (() => void) | undefined;
   /** Called after every commit with the earliest timer it armed (infinity for none). */
   onTimers?: (earliest: number) => void;
+  /** Runs first at the end of each unit, inside its transaction (the rules write their storm records). */
+  beforeFinish?: (u: Unit) => void;
 }
 
 /** Runs units of work: their transaction, their history rows and events, and what follows the commit. */
@@ -234,6 +238,7 @@ export class UnitOfWork {
    */
   private finish(u: Unit): void {
     const { stores, db } = this.o;
+    this.o.beforeFinish?.(u);
     this.flushUpdates(u);
     // Each DTO's history is read only when something reads it (a notification's payload, a subscriber of
     // the live feed, a command's answer), as it is at the end of this transaction: up to the chain's head.

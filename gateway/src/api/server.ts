@@ -9,6 +9,7 @@ import { AlertError } from '../alerts/errors.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import { SESSION_COOKIE } from '../people/sessions.ts';
 import type { ApiContext } from './context.ts';
+import { dashboardSchemasPlugin } from './dashboardSchemas.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
@@ -152,6 +153,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     ...(o.plugins ?? []),
   ])
     await app.register(p, { ctx: o.ctx });
+  await app.register(dashboardSchemasPlugin);
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR,
     prefix: '/',

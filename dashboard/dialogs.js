@@ -1,0 +1,106 @@
+/** The edit dialog the admin pages share, and the dialog that shows a new secret once. */
+import { byId, h, replace } from './dom.js';
+
+/** @typedef {import('./dom.js').Child} Child */
+
+/**
+ * Opens the shared edit dialog with a title and content (usually a form).
+ * @param {string} title
+ * @param {...(Child | Child[])} content
+ */
+export function openEditor(title, ...content) {
+  const dialog = /** @type {HTMLDialogElement} */ (byId('edit-dialog'));
+  replace(byId('edit-title'), title);
+  replace(byId('edit-body'), ...content);
+  if (!dialog.open) dialog.showModal();
+  /** @type {HTMLElement | null} */ (dialog.querySelector('input, select, textarea'))?.focus();
+}
+
+export function closeEditor() {
+  /** @type {HTMLDialogElement} */ (byId('edit-dialog')).close();
+}
+
+/**
+ * Shows a secret the gateway will never show again, with a copy button and a warning.
+ * @param {string} title
+ * @param {Array<[string, string]>} values label and value, e.g. [['Username', u], ['Password', p]]
+ * @param {string} [note]
+ */
+export function showSecret(title, values, note) {
+  const dialog = /** @type {HTMLDialogElement} */ (byId('secret-dialog'));
+  replace(byId('secret-title'), title);
+  replace(
+    byId('secret-body'),
+    h(
+      'p',
+      { class: 'msg msg-warn', role: 'alert' },
+      'Shown once: copy it now and keep it somewhere safe. The gateway keeps only a hash and cannot show it again.',
+    ),
+    note ? h('p', { class: 'small' }, note) : null,
+    values.map(([label, value], i) => {
+      const out = h('code', { class: 'secret', id: `secret-value-${i}`, 'data-secret': label }, value);
+      const status = h('span', { class: 'small muted', role: 'status' });
+      return h(
+        'div',
+        { class: 'secret-row' },
+        h('span', { class: 'secret-label' }, label),
+        out,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary copy',
+            'aria-label': `Copy ${label.toLowerCase()}`,
+            onclick: () => {
+              copy(value).then(
+                () => {
+                  status.textContent = 'Copied.';
+                },
+                () => {
+                  selectText(out);
+                  status.textContent = 'Selected: press Ctrl+C to copy.';
+                },
+              );
+            },
+          },
+          'Copy',
+        ),
+        status,
+      );
+    }),
+  );
+  if (!dialog.open) dialog.showModal();
+}
+
+/** @param {string} text */
+async function copy(text) {
+  if (!navigator.clipboard) throw new Error('no clipboard here');
+  await navigator.clipboard.writeText(text);
+}
+
+/** @param {Element} el */
+function selectText(el) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const sel = getSelection();
+  sel?.removeAllRanges();
+  sel?.addRange(range);
+}
+
+export function bindDialogs() {
+  for (const [dialogId, closeId] of [
+    ['edit-dialog', 'edit-close'],
+    ['secret-dialog', 'secret-close'],
+  ]) {
+    const dialog = /** @type {HTMLDialogElement} */ (byId(/** @type {string} */ (dialogId)));
+    byId(/** @type {string} */ (closeId)).addEventListener('click', () => dialog.close());
+    dialog.addEventListener('click', (e) => {
+      if (e.target === dialog) dialog.close();
+    });
+  }
+  // Once closed, the secret leaves the page: it is not to be found again later.
+  byId('secret-dialog').addEventListener('close', () => replace(byId('secret-body')));
+  byId('secret-done').addEventListener('click', () =>
+    /** @type {HTMLDialogElement} */ (byId('secret-dialog')).close(),
+  );
+}

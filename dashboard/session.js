@@ -1,0 +1,167 @@
+/** Who is using the page: a person signed in (session cookie), a pasted API token, or nobody. */
+import { ApiError, getToken, post, request, setCsrf, setToken } from './api.js';
+
+/**
+ * @typedef {{name: string, role: string, sites?: string[] | null, email?: string, via: 'session' | 'token'}} Me
+ */
+
+/** Roles in order of what they may do; an owner (or contractor) acts on their own sites only. */
+export const RANKED_ROLES = ['viewer', 'inspector', 'engineer', 'admin'];
+
+export const session = {
+  /** @type {Me | null} */
+  me: null,
+  /** Set once a request was refused because the session ran out (not when the person signed out). */
+  expired: false,
+};
+
+/** @type {Set<() => void>} */
+const listeners = new Set();
+/** @param {() => void} fn */
+export function onSessionChange(fn) {
+  listeners.add(fn);
+}
+function changed() {
+  for (const fn of listeners) fn();
+}
+
+/**
+ * The identity in an answer of /api/auth/me or /api/auth/login, and its CSRF token when it carries one.
+ * @param {any} body
+ * @param {'session' | 'token'} via
+ * @returns {Me}
+ */
+function meOf(body, via) {
+  const who = body?.user && typeof body.user === 'object' ? body.user : body;
+  const csrf = body?.csrfToken ?? who?.csrfToken;
+  if (csrf !== undefined) setCsrf(csrf);
+  return {
+    name: String(who?.name ?? '?'),
+    role: String(who?.role ?? 'viewer'),
+    sites: Array.isArray(who?.sites) ? who.sites : null,
+    ...(typeof who?.email === 'string' ? { email: who.email } : {}),
+    via,
+  };
+}
+
+/**
+ * Whether this browser signed in and has not signed out since. The session cookie is HttpOnly (the page
+ * cannot see it), so this is what tells a visitor who never signed in from a session that ran out.
+ */
+const SIGNED_IN_KEY = 'gateway.signedIn';
+/** @param {boolean} on */
+function remember(on) {
+  try {
+    if (on) localStorage.setItem(SIGNED_IN_KEY, '1');
+    else localStorage.removeItem(SIGNED_IN_KEY);
+  } catch (e) {
+    console.warn('local storage is not available', e);
+  }
+}
+function remembered() {
+  try {
+    return localStorage.getItem(SIGNED_IN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Asks the gateway who we are (the saved token, else the session cookie); nobody is `null`. A visitor who
+ * never signed in is not asked about: reads may be open to all.
+ */
+export async function refreshMe() {
+  const token = getToken();
+  if (!token && !remembered()) {
+    session.me = null;
+    changed();
+    return null;
+  }
+  try {
+    session.me = meOf(await request('GET', '/api/auth/me', { quiet: true }), token ? 'token' : 'session');
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 401) throw e;
+    // A remembered session the gateway no longer knows: it expired (or was ended elsewhere).
+    if (!token && remembered()) session.expired = true;
+    remember(false);
+    session.me = null;
+  }
+  changed();
+  return session.me;
+}
+
+/**
+ * Checks a pasted token with /api/auth/me before keeping it: a wrong one is never "saved".
+ * @param {string} token
+ * @returns {Promise<Me>}
+ */
+export async function useToken(token) {
+  const me = meOf(await request('GET', '/api/auth/me', { token, quiet: true }), 'token');
+  setToken(token);
+  session.me = me;
+  session.expired = false;
+  changed();
+  return me;
+}
+
+/** Forgets the pasted token; the session cookie, if any, applies again. */
+export async function forgetToken() {
+  setToken('');
+  await refreshMe();
+}
+
+/**
+ * @param {string} email
+ * @param {string} password
+ */
+export async function signIn(email, password) {
+  const body = await request('POST', '/api/auth/login', { body: { email, password }, quiet: true });
+  setToken('');
+  remember(true);
+  session.me = meOf(body, 'session');
+  session.expired = false;
+  // The login's answer may leave out what /api/auth/me tells (the CSRF token, the e-mail).
+  await refreshMe().catch((e) => console.warn('reading /api/auth/me after sign-in failed', e));
+  if (!session.me) session.me = meOf(body, 'session');
+  changed();
+  return session.me;
+}
+
+export async function signOut() {
+  try {
+    await post('/api/auth/logout', {});
+  } finally {
+    remember(false);
+    setCsrf('');
+    session.me = null;
+    session.expired = false;
+    changed();
+  }
+}
+
+/** The session ran out (a 401 while signed in): the page says so and offers the sign-in form. */
+export function sessionExpired() {
+  if (session.me?.via !== 'session') return;
+  remember(false);
+  session.me = null;
+  session.expired = true;
+  setCsrf('');
+  changed();
+}
+
+/** @param {Me | null} me */
+export const isAdmin = (me) => me?.role === 'admin';
+
+/**
+ * Whether `me` holds at least `role` (owners and contractors hold no ranked role: scoped to their sites).
+ * @param {Me | null} me
+ * @param {string} role
+ */
+export function atLeast(me, role) {
+  if (!me) return false;
+  const i = RANKED_ROLES.indexOf(me.role);
+  return i >= 0 && i >= RANKED_ROLES.indexOf(role);
+}
+
+/** @param {Me | null} me */
+export const isScoped = (me) => Boolean(me) && !RANKED_ROLES.includes(/** @type {Me} */ (me).role);

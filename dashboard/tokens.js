@@ -1,0 +1,93 @@
+/** Personal API tokens: create one (shown once), list them, revoke. */
+import { del, get, post } from './api.js';
+import { showSecret } from './dialogs.js';
+import { badge, byId, h } from './dom.js';
+import { buildForm, fill, schemaNamed, table } from './form.js';
+import { formatTime } from './format.js';
+import { listOf } from './people.js';
+
+/** @typedef {{id: string | number, name: string, createdAt?: string, expiresAt?: string | null,
+ *   lastUsedAt?: string | null, revokedAt?: string | null, revoked?: boolean}} TokenRow */
+
+const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** @param {string | null | undefined} t */
+const when = (t) => (t ? formatTime(t, zone()) : '—');
+
+/** @param {TokenRow} t */
+function state(t) {
+  if (t.revoked || t.revokedAt) return badge('revoked', 'bad');
+  if (t.expiresAt && Date.parse(t.expiresAt) < Date.now()) return badge('expired', 'warn');
+  return badge('active', 'ok');
+}
+
+export async function loadTokens() {
+  const { form } = buildForm({
+    id: 'token-add',
+    submitLabel: 'Create token',
+    schema: () => schemaNamed('tokenCreateBody'),
+    fields: [
+      { name: 'name', label: 'Name', hint: 'what it is for, e.g. field-tablet; it is named in the history' },
+      {
+        name: 'expiresAt',
+        label: 'Expires',
+        type: 'datetime',
+        value: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10).concat('T00:00'),
+        hint: 'in your time zone',
+      },
+    ],
+    submit: async (v) => {
+      /** @type {{token: string, name?: string}} */
+      const r = await post('/api/tokens', v);
+      showSecret(
+        `API token ${r.name ?? v.name}`,
+        [['Token', r.token]],
+        'Send it as "Authorization: Bearer <token>"; it acts with your role and sites.',
+      );
+      form.reset();
+      await listTokens();
+      return `Created ${v.name}.`;
+    },
+  });
+  byId('tokens-add').replaceChildren(h('h3', null, 'Create a token'), form);
+  await listTokens();
+}
+
+async function listTokens() {
+  const out = byId('tokens-status');
+  await fill(byId('tokens-list'), async () => {
+    /** @type {TokenRow[]} */
+    const tokens = listOf(await get('/api/tokens'), 'tokens');
+    return table(
+      ['Name', 'Created', 'Expires', 'Last used', 'Status', ''],
+      tokens.map((t) => [
+        t.name,
+        when(t.createdAt),
+        when(t.expiresAt),
+        when(t.lastUsedAt),
+        state(t),
+        t.revoked || t.revokedAt
+          ? ''
+          : h(
+              'button',
+              {
+                type: 'button',
+                class: 'danger',
+                onclick: async () => {
+                  try {
+                    await del(`/api/tokens/${encodeURIComponent(String(t.id))}`);
+                    out.textContent = `Revoked ${t.name}: it no longer works.`;
+                    out.className = 'msg msg-ok';
+                    await listTokens();
+                  } catch (e) {
+                    out.textContent = String(/** @type {Error} */ (e).message);
+                    out.className = 'msg msg-bad';
+                  }
+                },
+              },
+              'Revoke',
+            ),
+      ]),
+      (i) => ({ 'data-token': tokens[i]?.name ?? '' }),
+    );
+  });
+}

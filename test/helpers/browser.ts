@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Headless Chromium from the system (Debian's chromium package). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Screenshots kept as test artifacts (git-ignored): test-artifacts/screenshots/<name>.png. */
+export const SCREENSHOTS = join(import.meta.dirname, '../../test-artifacts/screenshots');
+
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  return path;
+}
+
+/** Collects what the Content-Security-Policy blocked on a page, into `into`. */
+export function watchCsp(page: Page, into: string[]): void {
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) into.push(m.text());
+  });
+}
+
+/** An alert as the API answers it, as far as the dashboard tests look. */
+export interface AlertJson {
+  id: string;
+  rule: string;
+  siteId: string;
+  deviceId?: string;
+  status: string;
+  overdue: boolean;
+  acknowledgedBy?: string;
+  history: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
+}
