@@ -133,7 +133,7 @@ async function compose(
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
   });
-  const { inputs, publisher, mqttPort, deviceChanged } = buildInputs(live, {
+  const { inputs, publisher, mqttPort, deviceChanged, siteAdded } = buildInputs(live, {
     registry,
     stage: ingest,
     metrics,
@@ -147,6 +147,7 @@ async function compose(
     registry.refresh();
     const site = catalogue.site(e.siteId);
     if (site) engine.siteChanged(site);
+    if (site) siteAdded(site.id);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
     fleet?.changed();
   });

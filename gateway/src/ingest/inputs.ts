@@ -29,6 +29,8 @@ export interface GatewayInputs {
    * ids again and, with `endSession`, closes its live connections (an external broker keeps its own logins).
    */
   deviceChanged(siteId: string, deviceId: string, endSession: boolean): void;
+  /** A site added live: an external broker's topics for it are subscribed to (the embedded broker has all). */
+  siteAdded(siteId: string): void;
 }
 
 export function buildInputs(
@@ -40,6 +42,7 @@ export function buildInputs(
   let publisher: Publisher;
   let mqttPort = () => 0;
   let deviceChanged: GatewayInputs['deviceChanged'] = () => {};
+  let siteAdded: GatewayInputs['siteAdded'] = () => {};
   const brokerUrls = externalBrokerUrls(config.mqtt);
   if (brokerUrls.length > 0) {
     const tls = config.mqtt.clientTls;
@@ -61,6 +64,7 @@ export function buildInputs(
     });
     inputs.push(ext);
     publisher = ext;
+    siteAdded = (siteId) => void ext.siteAdded(siteId);
   } else {
     const embedded = new EmbeddedMqttInput({
       mqtt: config.mqtt,
@@ -96,5 +100,5 @@ export function buildInputs(
         now,
       }),
     );
-  return { inputs, publisher, mqttPort, deviceChanged };
+  return { inputs, publisher, mqttPort, deviceChanged, siteAdded };
 }

@@ -53,6 +53,37 @@ describe.skipIf(!run)('external MQTT input against Mosquitto', () => {
     await broker?.stop();
   });
 
+  it("takes only its own sites' topics, and a site added live at once, without a restart", async () => {
+    const sink = new RecordingSink();
+    const input = new ExternalMqttInput({
+      url: broker.url,
+      gatewayId: 'gw-live-site',
+      siteIds: ['own'],
+      metrics: new Registry(),
+      log: new MemoryLog(),
+    });
+    await input.start(sink);
+    const pub = await client(broker.url);
+    try {
+      await pub.publishAsync('sites/own/devices/d1/telemetry', '{"seq":1}', { qos: 1 });
+      await pub.publishAsync('sites/added/devices/d1/telemetry', '{"seq":1}', { qos: 1 });
+      await waitFor(() => sink.payloads('sites/own/devices/d1/telemetry').length === 1, 5000, 'own site');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(sink.payloads('sites/added/devices/d1/telemetry')).toEqual([]);
+      await input.siteAdded('added');
+      await pub.publishAsync('sites/added/devices/d1/telemetry', '{"seq":2}', { qos: 1 });
+      await waitFor(
+        () => sink.payloads('sites/added/devices/d1/telemetry').length === 1,
+        5000,
+        'the site added live',
+      );
+      expect(sink.payloads('sites/added/devices/d1/telemetry')).toEqual(['{"seq":2}']);
+    } finally {
+      await pub.endAsync();
+      await input.stop();
+    }
+  });
+
   it('delivers QoS 0, QoS 1 and mosquitto_pub messages intact, and device status to the handler and the sink', async () => {
     const topic = 'sites/s1/devices/rg-1/telemetry';
     const pre = await client(broker.url);

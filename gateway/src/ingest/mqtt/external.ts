@@ -92,6 +92,11 @@ function subscriptionFilters(siteIds: readonly string[] | undefined): string[] {
 export class ExternalMqttInput implements Input {
   readonly name = 'mqtt-external';
 
+  /** A site added live: its devices' topics are subscribed to at once (and on every connect after). */
+  siteAdded(siteId: string): Promise<void> {
+    return this.session.addFilters(subscriptionFilters([siteId]));
+  }
+
   private readonly clientId: string;
   private readonly urls: string[];
   private readonly statusTopic: string;

@@ -55,6 +55,8 @@ export class BrokerSession {
   startSettle: ((err?: Error) => void) | undefined;
 
   private client: MqttClient | undefined;
+  /** What is subscribed on every connect: the configured filters and those added since. */
+  private readonly filters: string[];
   private everConnected = false;
   private disconnectedAt = 0;
   private lastLoggedError: string | undefined;
@@ -62,6 +64,7 @@ export class BrokerSession {
   private readonly mReconnects;
 
   constructor(private readonly o: BrokerSessionOptions) {
+    this.filters = [...o.filters];
     this.mConnected = o.metrics.gauge(
       'gateway_mqtt_connected',
       'Whether the gateway is connected to the MQTT broker (1) or not (0)',
@@ -71,6 +74,32 @@ export class BrokerSession {
       'Connections to the MQTT broker re-established after a loss',
     );
     this.mConnected.set(0);
+  }
+
+  /**
+   * Subscribes to more filters (a site added live): at once when connected, and on every connect after.
+   * A refusal is logged and kept as the session's last error; the next connect tries again.
+   */
+  async addFilters(filters: readonly string[]): Promise<void> {
+    const fresh = filters.filter((f) => !this.filters.includes(f));
+    if (fresh.length === 0) return;
+    this.filters.push(...fresh);
+    const client = this.client;
+    if (!client || !this.connected) return;
+    const opts = this.o.protocolVersion === 5 ? { qos: 1 as const, rh: 1 } : { qos: 1 as const };
+    try {
+      const granted = await client.subscribeAsync(Object.fromEntries(fresh.map((f) => [f, opts])));
+      const refused = granted.filter((g) => g.qos >= 0x80).map((g) => g.topic);
+      if (refused.length) {
+        this.lastError = `the broker refused the subscription to ${refused.join(', ')}`;
+        this.o.log.error({ filters: refused }, `mqtt-external: ${this.lastError}`);
+      } else this.o.log.info({ filters: fresh }, 'mqtt-external: subscribed to a site added live');
+    } catch (e) {
+      this.o.log.error(
+        { err: this.o.redact(e), filters: fresh },
+        'mqtt-external: subscribing a site added live failed; tried again at the next connect',
+      );
+    }
   }
 
   /** Follows a client's connection events. */
@@ -125,7 +154,7 @@ export class BrokerSession {
     const { log } = this.o;
     try {
       const opts = this.o.protocolVersion === 5 ? { qos: 1 as const, rh: 1 } : { qos: 1 as const };
-      const granted = await client.subscribeAsync(Object.fromEntries(this.o.filters.map((f) => [f, opts])));
+      const granted = await client.subscribeAsync(Object.fromEntries(this.filters.map((f) => [f, opts])));
       const refused = granted.filter((g) => g.qos >= 0x80);
       if (refused.length > 0) {
         const err = new StartError(
@@ -138,7 +167,7 @@ export class BrokerSession {
       }
       if (epoch !== this.epoch) return;
       this.subscribed = true;
-      log.debug({ filters: this.o.filters }, 'mqtt-external: subscribed');
+      log.debug({ filters: this.filters }, 'mqtt-external: subscribed');
       this.startSettle?.();
       await client.publishAsync(
         this.o.statusTopic,
