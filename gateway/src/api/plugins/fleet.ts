@@ -1,7 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { maySee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 
-/** GET /api/fleet: the gateways this one follows, read-only, each with its sites, status and staleness. */
+/**
+ * GET /api/fleet: the gateways this one follows, read-only, each with its sites, status and staleness; for
+ * an owner or contractor, only their own sites.
+ */
 export const fleetPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   app.get(
     '/api/fleet',
@@ -12,8 +16,14 @@ export const fleetPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, 
       },
     },
     async (req) => {
-      ctx.auth.requireRead(req);
-      return ctx.fleet.view();
+      const caller = ctx.auth.requireRead(req);
+      const view = ctx.fleet.view();
+      if (caller?.sites === undefined) return view;
+      // An owner or contractor sees of other gateways only their own sites, as everywhere else.
+      const gateways = view.gateways
+        .map((g) => ({ ...g, sites: g.sites.filter((s) => maySee(caller, s.id)) }))
+        .filter((g) => g.sites.length > 0);
+      return { ...view, gateways };
     },
   );
 };
