@@ -38,6 +38,8 @@ export async function fleetSoak(opts: {
   sampleSeconds: number;
   /** Run the bundle `npm start` runs (dist/gateway.mjs) rather than the sources. */
   bundle?: boolean;
+  /** Told each sample as it is taken. */
+  progress?: (s: FleetSoakFigures['samples'][number]) => void;
 }): Promise<FleetSoakFigures> {
   const gw = await startGatewayChild(
     {
@@ -50,12 +52,15 @@ export async function fleetSoak(opts: {
     const durationMs = opts.minutes * 60_000;
     const started = Date.now();
     const samples: FleetSoakFigures['samples'] = [];
-    const sample = () =>
-      samples.push({
+    const sample = () => {
+      const s = {
         atS: Math.round((Date.now() - started) / 1000),
         rssMb: Math.round(rssOf(gw.pid) * 10) / 10,
         handles: handlesOf(gw.pid),
-      });
+      };
+      samples.push(s);
+      opts.progress?.(s);
+    };
     sample();
     const timer = setInterval(sample, opts.sampleSeconds * 1000);
     const r = await runFleet({
@@ -112,6 +117,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ratePerSec: Number(rate),
     sampleSeconds: Number(process.env.SOAK_SAMPLE_SECONDS ?? 60),
     bundle: true,
+    progress: (s) => process.stderr.write(`${JSON.stringify(s)}\n`),
   });
   process.stdout.write(`${JSON.stringify(fig)}\n`);
   process.exit(fig.problems.length ? 1 : 0);
