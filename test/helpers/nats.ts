@@ -84,13 +84,25 @@ export async function startNatsCluster(opts: { size?: number } = {}): Promise<Na
   if (!bin) throw new Error('nats-server is not installed');
   const size = opts.size ?? 3;
   const dir = mkdtempSync(join(tmpdir(), 'nats-cluster-'));
+  // Distinct ports: the kernel may hand a port closed a moment ago out again, and two nodes on one port
+  // (or a route listed twice) would not form a cluster.
+  const taken = new Set<number>();
+  const distinct = async () => {
+    for (;;) {
+      const p = await freePort();
+      if (!taken.has(p)) {
+        taken.add(p);
+        return p;
+      }
+    }
+  };
   const ports: NodePorts[] = [];
   for (let i = 0; i < size; i++)
     ports.push({
-      client: await freePort(),
-      route: await freePort(),
-      mqtt: await freePort(),
-      http: await freePort(),
+      client: await distinct(),
+      route: await distinct(),
+      mqtt: await distinct(),
+      http: await distinct(),
     });
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(', ');
   const confs = ports.map((p, i) => {

@@ -52,7 +52,13 @@ export async function fleetSoak(opts: {
     const durationMs = opts.minutes * 60_000;
     const started = Date.now();
     const samples: FleetSoakFigures['samples'] = [];
+    let died: string | undefined;
     const sample = () => {
+      if (died !== undefined) return;
+      if (!gw.alive()) {
+        died = gw.output().slice(-3000);
+        return;
+      }
       const s = {
         atS: Math.round((Date.now() - started) / 1000),
         rssMb: Math.round(rssOf(gw.pid) * 10) / 10,
@@ -71,9 +77,11 @@ export async function fleetSoak(opts: {
       ratePerSec: opts.ratePerSec,
     }).finally(() => clearInterval(timer));
     sample();
-    const health = (await (await fetch(`${gw.httpUrl}/api/health`)).json()) as {
-      components: Array<{ name: string; readings?: number }>;
-    };
+    const health = died
+      ? { components: [] }
+      : ((await (await fetch(`${gw.httpUrl}/api/health`)).json()) as {
+          components: Array<{ name: string; readings?: number }>;
+        });
     const stored = health.components.find((c) => c.name === 'store')?.readings ?? 0;
     const warm = samples.find((s) => s.atS * 1000 >= durationMs / 5) ?? samples.at(-1)!;
     const later = samples.filter((s) => s.atS >= warm.atS);
@@ -98,7 +106,8 @@ export async function fleetSoak(opts: {
       },
       problems: [],
     };
-    if (stored < r.acked) fig.problems.push(`${r.acked - stored} acknowledged readings are not stored`);
+    if (died !== undefined) fig.problems.push(`the gateway exited after ${samples.at(-1)!.atS} s: ${died}`);
+    else if (stored < r.acked) fig.problems.push(`${r.acked - stored} acknowledged readings are not stored`);
     if (fig.rssMb.max > fig.rssMb.afterWarmup + 30)
       fig.problems.push(`memory grew from ${fig.rssMb.afterWarmup} MB to ${fig.rssMb.max} MB`);
     if (fig.handles.max > fig.handles.afterWarmup + 10)
