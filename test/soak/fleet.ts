@@ -6,7 +6,7 @@
  * of the run, memory stays within 30 MB and handles within 10 of where they stood then. Prints one JSON
  * line of figures; exits 1 when it fails. The suite runs a short form (test/soak/fleet.test.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { runFleet } from '../../firmware-sim/src/fleet.ts';
 import { fleetGatewayConfig } from '../../firmware-sim/src/gatewayConfig.ts';
 import { startGatewayChild } from '../helpers/child.ts';
@@ -25,10 +25,6 @@ export interface FleetSoakFigures {
   problems: string[];
 }
 
-const rssOf = (pid: number) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-};
 const handlesOf = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 
 export async function fleetSoak(opts: {
@@ -61,7 +57,7 @@ export async function fleetSoak(opts: {
       }
       const s = {
         atS: Math.round((Date.now() - started) / 1000),
-        rssMb: Math.round(rssOf(gw.pid) * 10) / 10,
+        rssMb: Math.round(gw.rssMb() * 10) / 10,
         handles: handlesOf(gw.pid),
       };
       samples.push(s);

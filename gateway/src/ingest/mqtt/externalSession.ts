@@ -86,7 +86,7 @@ export class BrokerSession {
     this.filters.push(...fresh);
     const client = this.client;
     if (!client || !this.connected) return;
-    const opts = this.o.protocolVersion === 5 ? { qos: 1 as const, rh: 1 } : { qos: 1 as const };
+    const opts = this.subscribeOptions();
     try {
       const granted = await client.subscribeAsync(Object.fromEntries(fresh.map((f) => [f, opts])));
       const refused = granted.filter((g) => g.qos >= 0x80).map((g) => g.topic);
@@ -100,6 +100,11 @@ export class BrokerSession {
         'mqtt-external: subscribing a site added live failed; tried again at the next connect',
       );
     }
+  }
+
+  /** QoS 1; with MQTT 5, retained messages only on a new subscription (3.1.1 has no retain handling). */
+  private subscribeOptions(): { qos: 1; rh?: number } {
+    return this.o.protocolVersion === 5 ? { qos: 1, rh: 1 } : { qos: 1 };
   }
 
   /** Follows a client's connection events. */
@@ -153,7 +158,7 @@ export class BrokerSession {
   private async subscribeAndAnnounce(client: MqttClient, epoch: number): Promise<void> {
     const { log } = this.o;
     try {
-      const opts = this.o.protocolVersion === 5 ? { qos: 1 as const, rh: 1 } : { qos: 1 as const };
+      const opts = this.subscribeOptions();
       const granted = await client.subscribeAsync(Object.fromEntries(this.filters.map((f) => [f, opts])));
       const refused = granted.filter((g) => g.qos >= 0x80);
       if (refused.length > 0) {
