@@ -63,7 +63,55 @@ const storedState = (db: Database.Database) =>
     (db.prepare(`SELECT state FROM rule_state WHERE site_id = 'site-a'`).get() as { state: string }).state,
   );
 
+/** Two storms on two gauges, then a sediment trap filling, readings interleaved, through a real engine. */
+function runScenario(cacheMb: number | undefined) {
+  const input = testConfigInput();
+  if (cacheMb !== undefined) (input as { storage?: object }).storage = { ruleStateCacheMb: cacheMb };
+  const db = openDatabase(join(tmp!.dir, `cache-${cacheMb ?? 'all'}`));
+  const metrics = new Registry();
+  const engine = new ComplianceEngine({
+    db,
+    evidence: new EvidenceLog(db),
+    config: parseConfig(input),
+    evaluatorsFor,
+    now: () => T0 + 30 * 3_600_000,
+    log: silentLog,
+    metrics,
+  });
+  for (let i = 0; i < 120; i++) {
+    const ts = T0 + i * 60_000;
+    engine.handleReadings([
+      reading('maple-ridge', 'rg-1', ts, { rainTips: i }),
+      reading('maple-ridge', 'rg-2', ts + 1, { rainTips: 2 * i }),
+      reading('maple-ridge', 'trap-1', ts + 2, { levelIn: 8 + i / 10 }),
+    ]);
+  }
+  engine.tick(T0 + 20 * 3_600_000);
+  const storms = engine
+    .listStorms({ siteId: 'maple-ridge' })
+    .map((s) => [s.deviceId, s.tips, s.start, s.end]);
+  const alerts = engine
+    .listAlerts({ siteId: 'maple-ridge' })
+    .map((a) => [a.rule, a.deviceId, a.status, a.dueAt, a.message])
+    .sort();
+  const dropped = Number(/gateway_rule_state_cache_dropped (\d+)/.exec(metrics.render())?.[1]);
+  db.close();
+  return { storms, alerts, dropped };
+}
+
 describe('stored rule states', () => {
+  it('gives the same storms and alerts when its cache holds one state at a time (the rest read back from the store)', () => {
+    tmp = tempDir();
+    const all = runScenario(undefined);
+    const tiny = runScenario(0.000_01);
+    expect(all.storms).toHaveLength(2);
+    expect(all.alerts.length).toBeGreaterThanOrEqual(3);
+    expect(tiny.storms).toEqual(all.storms);
+    expect(tiny.alerts).toEqual(all.alerts);
+    expect(all.dropped).toBe(0);
+    expect(tiny.dropped).toBeGreaterThan(300);
+  });
+
   it('upgrades a state stored at an older version (one without `v` is version 1) when it loads it', () => {
     tmp = tempDir();
     const file = join(tmp.dir, 'gw.db');

@@ -70,7 +70,7 @@ export class ComplianceEngine {
     // engine by hand, tools), the wall clock as given.
     this.now = () => (this.scheduler.started ? this.clock.now() : opts.now());
     const stores = openAlertStores(db, opts.evidence);
-    this.m = engineMetrics(opts.metrics, () => (db.open ? stores.alerts.openCounts() : undefined));
+
     const reminderHours = [...new Set(config.notify.reminderHours)].sort((a, b) => b - a);
     this.scheduler = new Scheduler({
       tick: (now) => this.tick(now),
@@ -79,7 +79,12 @@ export class ComplianceEngine {
       tickIntervalMs: opts.tickIntervalMs ?? 60_000,
       log,
     });
-    const states = new RuleStates(stores.ruleStates);
+    const states = new RuleStates(stores.ruleStates, config.storage.ruleStateCacheMb * 1024 * 1024);
+    this.m = engineMetrics(
+      opts.metrics,
+      () => (db.open ? stores.alerts.openCounts() : undefined),
+      () => states.stats(),
+    );
     this.unit = new UnitOfWork({
       db,
       evidence: opts.evidence,

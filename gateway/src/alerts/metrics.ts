@@ -17,6 +17,7 @@ export interface EngineMetrics {
 export function engineMetrics(
   reg: Registry,
   openCounts: () => Array<{ rule: string; status: string; n: number }> | undefined,
+  stateCache: () => { states: number; bytes: number; dropped: number },
 ): EngineMetrics {
   const m: EngineMetrics = {
     raised: reg.counter('gateway_alerts_raised_total', 'Alerts raised, by rule'),
@@ -41,5 +42,18 @@ export function engineMetrics(
   reg.gauge('gateway_alerts_active', 'Unresolved alerts, by rule and status').collect((set) => {
     for (const r of openCounts() ?? []) set(r.n, { rule: r.rule, status: r.status });
   });
+  reg
+    .gauge('gateway_rule_state_cache', 'Rule states held in memory: states, and their estimated bytes')
+    .collect((set) => {
+      const c = stateCache();
+      set(c.states, { measure: 'states' });
+      set(c.bytes, { measure: 'bytes' });
+    });
+  reg
+    .gauge(
+      'gateway_rule_state_cache_dropped',
+      'Rule states dropped from memory for its budget since start (read from the store again when needed)',
+    )
+    .collect((set) => set(stateCache().dropped));
   return m;
 }

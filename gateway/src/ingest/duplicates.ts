@@ -1,5 +1,6 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { ReadingStore } from '../store/readings.ts';
+import { SeqRing } from './seqRing.ts';
 
 /** Sequence numbers remembered per device. */
 const SEQ_MEMORY = 1024;
@@ -7,11 +8,14 @@ const SEQ_MEMORY = 1024;
 /**
  * Duplicate deliveries before they reach the store: the same device and `seq` within the window of
  * source time is one delivery. (The same device and source time is the store's own rule: it ignores the
- * second insert.) A device's recent seqs are read from the store the first time it is seen, so a
- * redelivery after a restart is still recognised.
+ * second insert, so a redelivery that kept its source time needs no seq.) A device's recent seqs are read
+ * from the store the first time it is seen, so a redelivery after a restart is still recognised.
+ *
+ * Memory: a device keeps at most `SEQ_MEMORY` seqs, and none whose source time lies more than the window
+ * before the newest it sent (no restamped redelivery can match those), in a compact ring (`seqRing.ts`).
  */
 export class Duplicates {
-  private seqs = new Map<string, Map<number, number>>();
+  private seqs = new Map<string, { ring: SeqRing; newest: number }>();
   private lastArrivalTs = new Map<string, number>();
 
   constructor(
@@ -35,23 +39,27 @@ export class Duplicates {
   seenSeq(r: Reading): boolean {
     if (r.seq === undefined) return false;
     const key = `${r.siteId}/${r.deviceId}`;
+    const windowMs = this.windowSec * 1000;
     let m = this.seqs.get(key);
     if (!m) {
-      m = new Map();
-      for (const row of this.store.recentSeqs(r.siteId, r.deviceId, SEQ_MEMORY).reverse())
-        m.set(row.seq, row.ts);
+      m = { ring: new SeqRing(SEQ_MEMORY), newest: Number.NEGATIVE_INFINITY };
+      for (const row of this.store.recentSeqs(r.siteId, r.deviceId, SEQ_MEMORY).reverse()) {
+        m.ring.add(row.seq, row.ts);
+        if (row.ts > m.newest) m.newest = row.ts;
+      }
       this.seqs.set(key, m);
     }
-    const prevTs = m.get(r.seq);
-    if (prevTs !== undefined && Math.abs(prevTs - r.ts) <= this.windowSec * 1000) return true;
-    m.delete(r.seq);
-    m.set(r.seq, r.ts);
-    if (m.size > SEQ_MEMORY) m.delete(m.keys().next().value as number);
+    if (m.ring.has(r.seq, r.ts, windowMs)) return true;
+    m.ring.add(r.seq, r.ts);
+    if (r.ts > m.newest) {
+      m.newest = r.ts;
+      m.ring.pruneBefore(r.ts - windowMs);
+    }
     return false;
   }
 
   /** The reading was not stored after all (its commit failed): its seq may come again. */
   forget(r: Reading): void {
-    if (r.seq !== undefined) this.seqs.get(`${r.siteId}/${r.deviceId}`)?.delete(r.seq);
+    if (r.seq !== undefined) this.seqs.get(`${r.siteId}/${r.deviceId}`)?.ring.forget(r.seq);
   }
 }

@@ -1,0 +1,75 @@
+/**
+ * The sequence numbers one device sent recently, with their source times: pairs in one Float64Array used
+ * as a ring (oldest overwritten first), grown by doubling up to a capacity, so a device that sends now and
+ * then costs a few dozen bytes and ten thousand of them a few megabytes.
+ */
+export class SeqRing {
+  /** [seq, ts] pairs; a forgotten seq is NaN. */
+  private buf: Float64Array;
+  /** Index (in pairs) of the oldest entry, and how many there are. */
+  private head = 0;
+  private size = 0;
+
+  constructor(
+    private readonly capacity: number,
+    initial = 8,
+  ) {
+    this.buf = new Float64Array(2 * Math.min(initial, capacity));
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  /** Whether `seq` was sent at a source time within `windowMs` of `ts`. */
+  has(seq: number, ts: number, windowMs: number): boolean {
+    const cap = this.buf.length / 2;
+    for (let k = 0; k < this.size; k++) {
+      const i = ((this.head + k) % cap) * 2;
+      if (this.buf[i] === seq && Math.abs(this.buf[i + 1]! - ts) <= windowMs) return true;
+    }
+    return false;
+  }
+
+  /** Remembers `seq` at `ts`, dropping the oldest entry when full. */
+  add(seq: number, ts: number): void {
+    let cap = this.buf.length / 2;
+    if (this.size === cap && cap < this.capacity) {
+      const next = new Float64Array(2 * Math.min(cap * 2, this.capacity));
+      for (let k = 0; k < this.size; k++) {
+        const i = ((this.head + k) % cap) * 2;
+        next[2 * k] = this.buf[i]!;
+        next[2 * k + 1] = this.buf[i + 1]!;
+      }
+      this.buf = next;
+      this.head = 0;
+      cap = next.length / 2;
+    }
+    if (this.size === cap) {
+      this.head = (this.head + 1) % cap;
+      this.size--;
+    }
+    const i = ((this.head + this.size) % cap) * 2;
+    this.buf[i] = seq;
+    this.buf[i + 1] = ts;
+    this.size++;
+  }
+
+  /** Drops the oldest entries while their source time is before `ts`: they can no longer match. */
+  pruneBefore(ts: number): void {
+    const cap = this.buf.length / 2;
+    while (this.size > 0 && this.buf[this.head * 2 + 1]! < ts) {
+      this.head = (this.head + 1) % cap;
+      this.size--;
+    }
+  }
+
+  /** Forgets `seq` (its reading was not stored after all). */
+  forget(seq: number): void {
+    const cap = this.buf.length / 2;
+    for (let k = 0; k < this.size; k++) {
+      const i = ((this.head + k) % cap) * 2;
+      if (this.buf[i] === seq) this.buf[i] = Number.NaN;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/** A device's recent seqs (ingest/seqRing.ts): found within the window, bounded, pruned by source time. */
+import { describe, expect, it } from 'vitest';
+import { SeqRing } from '../../gateway/src/ingest/seqRing.ts';
+
+describe('the seq ring', () => {
+  it('finds a seq only within the window of its source time', () => {
+    const r = new SeqRing(16);
+    r.add(7, 1_000);
+    expect(r.has(7, 1_500, 600)).toBe(true);
+    expect(r.has(7, 1_700, 600)).toBe(false);
+    expect(r.has(8, 1_000, 600)).toBe(false);
+  });
+
+  it('grows to its capacity, then forgets the oldest first', () => {
+    const r = new SeqRing(32, 2);
+    for (let i = 0; i < 100; i++) r.add(i, i);
+    expect(r.length).toBe(32);
+    expect(r.has(67, 67, 0)).toBe(false);
+    for (let i = 68; i < 100; i++) expect(r.has(i, i, 0)).toBe(true);
+  });
+
+  it('prunes the entries older than a time, and forgets one seq on request', () => {
+    const r = new SeqRing(64);
+    for (let i = 0; i < 40; i++) r.add(i, i * 10);
+    r.pruneBefore(200);
+    expect(r.length).toBe(20);
+    expect(r.has(19, 190, 0)).toBe(false);
+    expect(r.has(20, 200, 0)).toBe(true);
+    r.forget(20);
+    expect(r.has(20, 200, 0)).toBe(false);
+    expect(r.length).toBe(20);
+  });
+});
