@@ -7,6 +7,7 @@
  * `checkEntries` takes a range, so a caller can check a store of any size in slices that leave the
  * event loop free between them (the evidence stage does, at start, and then keeps up with new entries).
  */
+import type { StormBasis } from '../rules/types.ts';
 import { rowToReading } from '../store/readings.ts';
 import { stormReadingsQuery } from '../store/schema/legacy.ts';
 import type { Db } from '../store/types.ts';
@@ -75,7 +76,7 @@ export class EvidenceAudit {
           const logged = JSON.parse(e.body ?? '{}') as {
             readings?: unknown;
             supersedes?: number;
-            basis?: { inchesPerTip: number; thresholdIn: number };
+            basis?: StormBasis;
           };
           return recordBody(
             'storm',
