@@ -78,6 +78,23 @@ describe('notification queue on a real SQLite file', () => {
     expect(q.oldestPendingAt()).toBe(T0);
   });
 
+  it('offers, pass after pass, only what came since; in limits, oldest first; a restarted queue skips none', () => {
+    store = tempDb();
+    const q = new NotificationQueue(store.db);
+    for (let i = 1; i <= 5; i++) addEvent(store.db, `ev-${i}`, 'raise', makeAlert(), T0);
+    const first = q.unfanned(3);
+    expect(first.map((e) => e.event_id)).toEqual(['ev-1', 'ev-2', 'ev-3']);
+    q.fanOut(first, to(officerMail), T0);
+    addEvent(store.db, 'ev-6', 'raise', makeAlert(), T0);
+    const second = q.unfanned(10);
+    expect(second.map((e) => e.event_id)).toEqual(['ev-4', 'ev-5', 'ev-6']);
+    q.fanOut(second, to(officerMail), T0);
+    expect(q.unfanned(10)).toEqual([]);
+    addEvent(store.db, 'ev-7', 'raise', makeAlert(), T0);
+    expect(q.unfanned(10).map((e) => e.event_id)).toEqual(['ev-7']);
+    expect(new NotificationQueue(store.db).unfanned(10).map((e) => e.event_id)).toEqual(['ev-7']);
+  });
+
   it('a retry makes the delivery due later and holds the same target, not the others', () => {
     store = tempDb();
     const q = new NotificationQueue(store.db);

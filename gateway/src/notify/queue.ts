@@ -138,13 +138,18 @@ const given = <T>(v: T | undefined): T | undefined => (v === '' ? undefined : v)
 
 export class NotificationQueue {
   private readonly stmts;
+  /**
+   * Every event up to this id is fanned out (events are never deleted, so ids only grow): a pass reads
+   * the events after it, not the whole outbox again. 0 after a start: the first pass reads them all once.
+   */
+  private fannedUpTo = 0;
 
   constructor(private readonly db: Database.Database) {
     this.stmts = {
       unfanned: db.prepare(
         `SELECT e.id, e.event_id, e.kind, e.alert_id, e.site_id, e.rule, e.payload, e.created_at
          FROM notification_events e LEFT JOIN notification_fanout f ON f.event_id = e.event_id
-         WHERE f.event_id IS NULL AND e.event_id IS NOT NULL ORDER BY e.id LIMIT ?`,
+         WHERE e.id > ? AND f.event_id IS NULL AND e.event_id IS NOT NULL ORDER BY e.id LIMIT ?`,
       ),
       insertDelivery: db.prepare(
         `INSERT OR IGNORE INTO notification_deliveries (event_id, channel, target, status, attempts, next_at)
@@ -190,7 +195,7 @@ export class NotificationQueue {
 
   /** Events not yet fanned out, oldest first. */
   unfanned(limit: number): EventRow[] {
-    return this.stmts.unfanned.all(limit) as EventRow[];
+    return this.stmts.unfanned.all(this.fannedUpTo, limit) as EventRow[];
   }
 
   /**
@@ -198,7 +203,7 @@ export class NotificationQueue {
    * Idempotent: an event, channel and target never get a second delivery. Returns the deliveries created.
    */
   fanOut(events: readonly EventRow[], targetsFor: (ev: EventRow) => DeliveryTarget[], now: number): number {
-    return this.db.transaction(() => {
+    const created = this.db.transaction(() => {
       let n = 0;
       for (const ev of events) {
         for (const t of targetsFor(ev))
@@ -207,6 +212,9 @@ export class NotificationQueue {
       }
       return n;
     })();
+    // `unfanned` gave every unfanned event up to the last of these, oldest first: all are fanned out now.
+    for (const ev of events) if (ev.id > this.fannedUpTo) this.fannedUpTo = ev.id;
+    return created;
   }
 
   /** Pending deliveries due at `now`, soonest first. */
