@@ -30,4 +30,13 @@ describe('the seq ring', () => {
     expect(r.has(20, 200, 0)).toBe(false);
     expect(r.length).toBe(20);
   });
+
+  it('finds a seq below the largest held after the counter came round, and a repeat of the largest', () => {
+    const r = new SeqRing(16);
+    for (const seq of [65_534, 65_535, 0, 1]) r.add(seq, 1_000 + seq);
+    expect(r.has(65_535, 1_000 + 65_535, 10)).toBe(true);
+    expect(r.has(1, 1_001, 10)).toBe(true);
+    expect(r.has(2, 1_002, 10)).toBe(false);
+    expect(r.has(70_000, 1_000, 1e9)).toBe(false);
+  });
 });

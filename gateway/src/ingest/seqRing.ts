@@ -9,6 +9,8 @@ export class SeqRing {
   /** Index (in pairs) of the oldest entry, and how many there are. */
   private head = 0;
   private size = 0;
+  /** At least every seq held (it may stay above once the largest left): a larger seq is new without a scan. */
+  private maxSeq = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly capacity: number,
@@ -23,6 +25,8 @@ export class SeqRing {
 
   /** Whether `seq` was sent at a source time within `windowMs` of `ts`. */
   has(seq: number, ts: number, windowMs: number): boolean {
+    // A device's seqs mostly rise: the usual new reading is found new at once.
+    if (seq > this.maxSeq) return false;
     const cap = this.buf.length / 2;
     for (let k = 0; k < this.size; k++) {
       const i = ((this.head + k) % cap) * 2;
@@ -53,6 +57,7 @@ export class SeqRing {
     this.buf[i] = seq;
     this.buf[i + 1] = ts;
     this.size++;
+    if (seq > this.maxSeq) this.maxSeq = seq;
   }
 
   /** Drops the oldest entries while their source time is before `ts`: they can no longer match. */
