@@ -70,7 +70,6 @@ export class ComplianceEngine {
     // engine by hand, tools), the wall clock as given.
     this.now = () => (this.scheduler.started ? this.clock.now() : opts.now());
     const stores = openAlertStores(db, opts.evidence);
-
     const reminderHours = [...new Set(config.notify.reminderHours)].sort((a, b) => b - a);
     this.scheduler = new Scheduler({
       tick: (now) => this.tick(now),

@@ -5,8 +5,9 @@
  * cache only once it commits, so the cache never holds what the store does not.
  *
  * The cache is bounded: each state is counted at three times its stored (JSON) size, about what it
- * takes in memory (arrays of numbers take more than their JSON, strings about the same), and past the budget the states changed or read longest ago are dropped, to be read from the
- * store again when next needed. A fleet of many devices with long storm windows thus costs disk reads,
+ * takes in memory (arrays of numbers take more than their JSON, strings about the same), and past the
+ * budget the states changed or read longest ago are dropped, to be read from the store again when next
+ * needed. A fleet of many devices with long storm windows thus costs disk reads,
  * not an out-of-memory crash.
  */
 import type { SiteRule } from '../rules/index.ts';

@@ -1,8 +1,9 @@
 /**
  * The dashboard's copy of the API's body schemas: `shared/src/admin.ts`, the rules' parameters
  * (`dashboardParams.ts`) and zod bundled for the browser with esbuild, served as `/schemas.js`, so the
- * dashboard's forms validate with the very schemas the API parses. Built once per process on first request (tens of milliseconds), kept in memory. zod runs
- * `jitless` there: its compiled fast path uses `new Function`, which the Content-Security-Policy forbids.
+ * dashboard's forms validate with the very schemas the API parses. Built once per process on first
+ * request (tens of milliseconds), kept in memory. zod runs `jitless` there: its compiled fast path uses
+ * `new Function`, which the Content-Security-Policy forbids.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

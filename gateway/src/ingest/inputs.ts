@@ -1,7 +1,7 @@
 /**
  * The gateway's inputs from its configuration: the embedded MQTT broker, or a client of an external
- * broker (or broker cluster) when `mqtt.url` or `mqtt.urls` is set, and the serial ports. The MQTT side is also how the gateway publishes
- * (alerts, its status).
+ * broker (or broker cluster) when `mqtt.url` or `mqtt.urls` is set, and the serial ports. The MQTT side
+ * is also how the gateway publishes (alerts, its status).
  */
 import { readFileSync } from 'node:fs';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
