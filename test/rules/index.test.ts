@@ -45,7 +45,22 @@ describe('rule registry', () => {
       ].sort(),
     );
     const turb = evaluatorsFor(construction).find((x) => x.name === 'turbidity-contrast')!;
-    expect(turb.devices.sort()).toEqual(['turb-out', 'turb-up']);
+    expect([...turb.devices].sort()).toEqual(['turb-out', 'turb-up']);
+  });
+
+  it('names each binding by module, site and device, and shares what bindings have in common', () => {
+    const all = evaluatorsFor(construction);
+    const storm = all.find((x) => x.name === 'storm-inspection')!;
+    const silent = all.find((x) => x.name === 'device-silent' && x.deviceId === 'rg-1')!;
+    const routine = all.find((x) => x.name === 'routine-inspection')!;
+    expect(storm.id).toBe('storm-inspection:maple:rg-1');
+    expect(routine.id).toBe('routine-inspection:maple');
+    expect(storm.devices).toEqual(['rg-1']);
+    // A device's bindings share one device list, and a module's bindings one list of rule ids.
+    expect(silent.devices).toBe(storm.devices);
+    const again = evaluatorsFor(construction).find((x) => x.name === 'storm-inspection')!;
+    expect(again.rules).toBe(storm.rules);
+    expect(again.stateKey).toBe('storm-inspection');
   });
 
   it('binds the rules of an alternative system and a holding tank', () => {

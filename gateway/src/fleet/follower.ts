@@ -49,6 +49,8 @@ export class Follower {
       clientId: `gateway-${gatewayId}-fleet`,
       protocolVersion: m.protocolVersion,
       clean: true,
+      // No table of all 65,536 packet ids as Buffers (6 MB of heap): see embedded.ts.
+      writeCache: false,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
       ...failoverServers(urls),

@@ -20,45 +20,84 @@ import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
 
 export interface SiteRule {
   /** `${name}:${siteId}` or `${name}:${siteId}:${deviceId}`. */
-  id: string;
+  readonly id: string;
   /** The module's name (its folder). */
-  name: string;
-  evaluator: Evaluator<unknown, RuleId>;
+  readonly name: string;
+  readonly evaluator: Evaluator<unknown, RuleId>;
   /** The rule ids its effects carry. */
-  rules: readonly RuleId[];
+  readonly rules: readonly RuleId[];
   /** The `rule` column of its stored state: its ids joined by `+`. */
-  stateKey: string;
-  state: RuleState<unknown>;
-  siteId: string;
+  readonly stateKey: string;
+  readonly state: RuleState<unknown>;
+  readonly siteId: string;
   /** The device of a per-device binding; absent for a site-level one. */
-  deviceId?: string;
+  readonly deviceId?: string;
   /** Devices whose readings it needs. */
-  devices: string[];
+  readonly devices: readonly string[];
 }
 
 /** What a binding needs of a module (a test may bind a stub evaluator the same way). */
 export type BindableRule = Pick<RuleModule<unknown, RuleId>, 'name' | 'evaluator' | 'state'>;
+
+/**
+ * A binding: what it shares with every binding of its module (name, evaluator, ids, state) is one
+ * reference each, and its id is built when read. A 10,000-device fleet holds tens of thousands of them.
+ */
+class Binding implements SiteRule {
+  readonly name: string;
+  readonly evaluator: Evaluator<unknown, RuleId>;
+  readonly rules: readonly RuleId[];
+  readonly stateKey: string;
+  readonly state: RuleState<unknown>;
+
+  constructor(
+    m: ModuleShared,
+    readonly siteId: string,
+    readonly deviceId: string | undefined,
+    readonly devices: readonly string[],
+  ) {
+    this.name = m.name;
+    this.evaluator = m.evaluator;
+    this.rules = m.rules;
+    this.stateKey = m.stateKey;
+    this.state = m.state;
+  }
+
+  get id(): string {
+    return this.deviceId === undefined
+      ? `${this.name}:${this.siteId}`
+      : `${this.name}:${this.siteId}:${this.deviceId}`;
+  }
+}
+
+type ModuleShared = Pick<SiteRule, 'name' | 'evaluator' | 'rules' | 'stateKey' | 'state'>;
+
+/** What every binding of a module shares, computed once per module. */
+const sharedOf = new WeakMap<BindableRule, ModuleShared>();
+
+function shared(rule: BindableRule): ModuleShared {
+  let m = sharedOf.get(rule);
+  if (!m) {
+    m = {
+      name: rule.name,
+      evaluator: rule.evaluator,
+      rules: ruleIdsOf(rule),
+      stateKey: stateKeyOf(rule),
+      state: rule.state,
+    };
+    sharedOf.set(rule, m);
+  }
+  return m;
+}
 
 /** Binds a rule to a site (and a device). */
 export function bindRule(
   rule: BindableRule,
   site: SiteConfig,
   deviceId: string | undefined,
-  devices: string[],
+  devices: readonly string[],
 ): SiteRule {
-  const siteId = site.id;
-  const b: SiteRule = {
-    id: deviceId === undefined ? `${rule.name}:${siteId}` : `${rule.name}:${siteId}:${deviceId}`,
-    name: rule.name,
-    evaluator: rule.evaluator,
-    rules: ruleIdsOf(rule),
-    stateKey: stateKeyOf(rule),
-    state: rule.state,
-    siteId,
-    devices,
-  };
-  if (deviceId !== undefined) b.deviceId = deviceId;
-  return b;
+  return new Binding(shared(rule), site.id, deviceId, devices);
 }
 
 /** The context for a site: its own time zone, else the gateway's. */
@@ -74,9 +113,12 @@ export function bindRules(modules: readonly RuleModule<unknown, RuleId>[], site:
     const b = m.binds.perSite(site);
     if (b) out.push(bindRule(m, site, undefined, b.devices));
   }
-  for (const d of site.devices)
+  for (const d of site.devices) {
+    // One list for all of the device's bindings (none of them changes it).
+    const only = [d.id];
     for (const m of modules)
-      if ('perDevice' in m.binds && m.binds.perDevice(d, site)) out.push(bindRule(m, site, d.id, [d.id]));
+      if ('perDevice' in m.binds && m.binds.perDevice(d, site)) out.push(bindRule(m, site, d.id, only));
+  }
   return out;
 }
 

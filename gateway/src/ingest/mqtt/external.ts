@@ -150,6 +150,8 @@ export class ExternalMqttInput implements Input {
       clientId: this.clientId,
       protocolVersion: v5 ? 5 : 4,
       clean: false,
+      // No table of all 65,536 packet ids as Buffers (6 MB of heap): see embedded.ts.
+      writeCache: false,
       ...(v5
         ? {
             properties: {
