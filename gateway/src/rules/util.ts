@@ -138,6 +138,8 @@ const labelCache = new Map<string, Intl.DateTimeFormat>();
  */
 const formatted = new Map<string, string>();
 const FORMATTED_MAX = 256;
+/** Zone names by zone, year and offset (`zoneName`). */
+const zoneNames = new Map<string, string>();
 const Y2000 = Date.UTC(2000, 0, 1);
 
 /** "2026-07-31 00:00 EDT": local time for messages. */
@@ -154,14 +156,29 @@ export function formatLocal(ts: number, tz: string): string {
 
 function formatLocalNow(ts: number, tz: string): string {
   const p = localParts(ts, tz);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)} ${zoneName(ts, tz, p)}`;
+}
+
+/**
+ * The zone's short name ("EDT") at `ts`, whose local time is `p`. Within a year a zone's name follows
+ * its offset from UTC, so it is looked up once per zone, year and offset.
+ */
+function zoneName(ts: number, tz: string, p: LocalParts): string {
+  const offset =
+    Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(ts / 1000) * 1000;
+  const key = `${tz}|${p.year}|${offset}`;
+  const hit = zoneNames.get(key);
+  if (hit !== undefined) return hit;
   let f = labelCache.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' });
     labelCache.set(tz, f);
   }
-  const zone = f.formatToParts(new Date(ts)).find((x) => x.type === 'timeZoneName')?.value ?? tz;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)} ${zone}`;
+  const name = f.formatToParts(new Date(ts)).find((x) => x.type === 'timeZoneName')?.value ?? tz;
+  zoneNames.set(key, name);
+  if (zoneNames.size > FORMATTED_MAX) zoneNames.delete(zoneNames.keys().next().value!);
+  return name;
 }
 
 /** "2 h 5 min", "3 d 4 h": durations for messages. */

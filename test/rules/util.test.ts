@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatLocal } from '../../gateway/src/rules/util.ts';
+
+/** The label straight from Intl, without any of formatLocal's caches. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function reference(ts: number, tz: string): string {
+  let f = formats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    formats.set(tz, f);
+  }
+  const parts = f.formatToParts(new Date(ts));
+  const v = (t: string) => parts.find((p) => p.type === t)!.value;
+  return `${v('year')}-${v('month')}-${v('day')} ${v('hour')}:${v('minute')} ${v('timeZoneName')}`;
+}
+
+describe('formatLocal', () => {
+  it('names the zone as it is at that moment, across daylight-saving changes', () => {
+    const ny = 'America/New_York';
+    expect(formatLocal(Date.UTC(2026, 6, 31, 4, 0), ny)).toBe('2026-07-31 00:00 EDT');
+    expect(formatLocal(Date.UTC(2026, 0, 15, 17, 30), ny)).toBe('2026-01-15 12:30 EST');
+    // 2026-03-08 02:00 EST -> 03:00 EDT; 2026-11-01 02:00 EDT -> 01:00 EST (01:xx happens twice).
+    expect(formatLocal(Date.UTC(2026, 2, 8, 6, 59), ny)).toBe('2026-03-08 01:59 EST');
+    expect(formatLocal(Date.UTC(2026, 2, 8, 7, 0), ny)).toBe('2026-03-08 03:00 EDT');
+    expect(formatLocal(Date.UTC(2026, 10, 1, 5, 30), ny)).toBe('2026-11-01 01:30 EDT');
+    expect(formatLocal(Date.UTC(2026, 10, 1, 6, 30), ny)).toBe('2026-11-01 01:30 EST');
+  });
+
+  it('gives what Intl gives for every hour of a year in several zones, in any order', () => {
+    const zones = ['America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC'];
+    const hours: number[] = [];
+    for (let h = 0; h < 366 * 24; h += 13) hours.push(Date.UTC(2024, 0, 1) + h * 3_600_000 + 17 * 60_000);
+    // Backwards and then forwards, so that cached labels and zone names are read as well as made.
+    for (const ts of [...hours].reverse().concat(hours))
+      for (const tz of zones) expect(formatLocal(ts, tz)).toBe(reference(ts, tz));
+  });
+});
