@@ -1,7 +1,8 @@
 /**
  * The fleet stage: one view of many gateways. It publishes this gateway's sites (devices' status, open
  * and overdue duties) retained on `gateway/{gatewayId}/state`, soon after every change and at least
- * every `fleet.publishSeconds`, through the gateway's own MQTT publisher (whose last will marks the
+ * every `fleet.publishSeconds`, and after a change never sooner than `minGapMs` after the last one (the
+ * state of a 10,000-device gateway is megabytes of JSON: built on every change, it took 6% of a core), through the gateway's own MQTT publisher (whose last will marks the
  * gateway offline on `gateway/{gatewayId}/status`); and, when `fleet.follow` names other gateways, it
  * follows theirs (follower.ts) for the API and the dashboard, read-only.
  */
@@ -15,6 +16,10 @@ import { type FleetState, ownSites, type StateSources, stateTopic } from './stat
 const SETTLE_MS = 250;
 /** Until a first publication succeeds (the broker connection comes up after this stage). */
 const RETRY_MS = 2000;
+/** A change goes out at least this long after the last publication... */
+const MIN_GAP_MS = 2000;
+/** ...and at least this many times as long as building and handing over that one took (2% of a core). */
+const GAP_PER_COST = 50;
 
 export interface FleetView {
   gatewayId: string;
@@ -29,6 +34,9 @@ export class FleetStage implements Stage {
   private soon: NodeJS.Timeout | undefined;
   private last = '';
   private lastAt = 0;
+  /** When the last publication began, and how long building and handing it over took. */
+  private lastBegunAt = Number.NEGATIVE_INFINITY;
+  private lastCostMs = 0;
   private lastError: string | undefined;
   private publishing = false;
   private again = false;
@@ -61,10 +69,12 @@ export class FleetStage implements Stage {
   /** Something a follower would see changed (an alert, a device's status): published shortly. */
   readonly changed = (): void => {
     if (this.stopped || this.soon) return;
+    const gap = Math.max(MIN_GAP_MS, GAP_PER_COST * this.lastCostMs);
+    const delay = Math.max(SETTLE_MS, this.lastBegunAt + gap - this.o.now());
     this.soon = setTimeout(() => {
       this.soon = undefined;
       void this.publish(false);
-    }, SETTLE_MS);
+    }, delay);
   };
 
   view(): FleetView {
@@ -101,6 +111,8 @@ export class FleetStage implements Stage {
       return;
     }
     const { config, sources, publisher, log, now } = this.o;
+    const begun = performance.now();
+    this.lastBegunAt = now();
     const sites = ownSites(sources);
     const body = JSON.stringify(sites);
     if (!force && body === this.last) return;
@@ -113,7 +125,12 @@ export class FleetStage implements Stage {
     };
     this.publishing = true;
     try {
-      await publisher.publish(stateTopic(config.gatewayId), JSON.stringify(state), { retain: true, qos: 1 });
+      const sent = publisher.publish(stateTopic(config.gatewayId), JSON.stringify(state), {
+        retain: true,
+        qos: 1,
+      });
+      this.lastCostMs = performance.now() - begun;
+      await sent;
       this.last = body;
       this.lastAt = now();
       if (this.lastError) log.info('fleet: state published again');
