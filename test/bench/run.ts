@@ -5,7 +5,8 @@
  *     medians of BENCH_RUNS runs, their ratio, the gateway's peak RSS, points lost. Both clocks start when
  *     every publisher is connected and logged in, and stop at the last message at the subscriber, or at the
  *     InfluxDB query that counted the last point.
- *  2. Alert latency: publish of the crossing reading -> alert on MQTT and in the API, under 1,000 msg/s.
+ *  2. Alert latency: publish of the crossing reading -> alert on MQTT and in the API, under 1,000 msg/s
+ *     (percentiles of each run, medians of BENCH_LATENCY_RUNS runs).
  *  3. Import: the 5-month HOBO record (13,911 tips) imported and evaluated.
  *  4. Fleet: 10,000 simulated devices from one process through the gateway.
  *  5. Rules: the gateway's CPU (% of one core, median of 10 s windows) and /api/health latency while one
@@ -17,7 +18,7 @@
  * throughput,latency,import,fleet,rules,evidence), BENCH_FLEET_SECONDS (20), BENCH_CYCLES (200),
  * BENCH_RULES_SECONDS (120), BENCH_RULES_RATE (50), BENCH_RULES_FLAT (set: the counter stays, no tips),
  * BENCH_RULES_SITE (the gauge's site kind, construction; septic: storm records but no alerts),
- * BENCH_EVIDENCE_ENTRIES (10000000), BENCH_FLEET_RUNS and BENCH_IMPORT_RUNS (BENCH_RUNS).
+ * BENCH_EVIDENCE_ENTRIES (10000000), BENCH_FLEET_RUNS, BENCH_IMPORT_RUNS and BENCH_LATENCY_RUNS (BENCH_RUNS).
  * Every figure with a target prints it and "pass" or "miss".
  * For looking into the gateway process: BENCH_HEAP (its V8 heap flags), BENCH_PROFILE_DIR (a CPU profile),
  * BENCH_GATEWAY_NODE_OPTIONS, BENCH_STDOUT (a file for its standard output, e.g. with --trace-gc in
@@ -50,6 +51,7 @@ execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' 
 const verdict = (ok: boolean) => (ok ? 'pass' : 'miss');
 const FLEET_RUNS = Number(process.env.BENCH_FLEET_RUNS ?? RUNS);
 const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? RUNS);
+const LATENCY_RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? RUNS);
 const say = (line: string) => {
   out.push(line);
   process.stderr.write(`${line}\n`);
@@ -202,14 +204,26 @@ if (ONLY.has('throughput')) {
 }
 
 if (ONLY.has('latency')) {
-  const r = await alertLatency({ cycles: Number(process.env.BENCH_CYCLES ?? 200), backgroundPerSec: 1000 });
+  // A p99 of 200 alerts is their second slowest, so one run moves with whatever else the two cores do:
+  // each run's percentiles are taken, and their medians are the figures.
+  const runs: Array<Awaited<ReturnType<typeof alertLatency>>> = [];
+  for (let i = 0; i < LATENCY_RUNS; i++) {
+    const r = await alertLatency({ cycles: Number(process.env.BENCH_CYCLES ?? 200), backgroundPerSec: 1000 });
+    runs.push(r);
+    process.stderr.write(
+      `  latency run ${i + 1}/${LATENCY_RUNS}: MQTT p50 ${r.mqttP50.toFixed(1)} ms, p99 ${r.mqttP99.toFixed(1)} ms; API p99 ${r.apiP99.toFixed(1)} ms\n`,
+    );
+  }
+  const m = (f: (r: (typeof runs)[number]) => number) => median(runs.map(f));
   say(
-    `alert latency: ${r.cycles} alerts under 1,000 msg/s of background load (${r.background} background readings)`,
+    `alert latency: ${runs[0]!.cycles} alerts a run under 1,000 msg/s of background load (${m((r) => r.background)} background readings), ${runs.length} runs`,
   );
   say(
-    `  publish -> alert on MQTT: p50 ${r.mqttP50.toFixed(1)} ms, p99 ${r.mqttP99.toFixed(1)} ms; target p99 under 20 ms: ${verdict(r.mqttP99 < 20)}`,
+    `  publish -> alert on MQTT (medians of runs): p50 ${m((r) => r.mqttP50).toFixed(1)} ms, p99 ${m((r) => r.mqttP99).toFixed(1)} ms; target p99 under 20 ms: ${verdict(m((r) => r.mqttP99) < 20)}`,
   );
-  say(`  publish -> alert in the API: p50 ${r.apiP50.toFixed(1)} ms, p99 ${r.apiP99.toFixed(1)} ms`);
+  say(
+    `  publish -> alert in the API (medians of runs): p50 ${m((r) => r.apiP50).toFixed(1)} ms, p99 ${m((r) => r.apiP99).toFixed(1)} ms`,
+  );
 }
 
 if (ONLY.has('import')) {
