@@ -8,11 +8,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
+import { JSON_CACHED_MAX, RuleStates, type StagedStates } from '../../gateway/src/alerts/ruleStates.ts';
+import { RuleStateStore } from '../../gateway/src/alerts/stores/ruleState.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
-import { evaluatorsFor } from '../../gateway/src/rules/index.ts';
+import { bindRule, evaluatorsFor, type RuleId, ruleContext } from '../../gateway/src/rules/index.ts';
+import { firstVersion } from '../../gateway/src/rules/state.ts';
 import type { Evaluator } from '../../gateway/src/rules/types.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
@@ -110,6 +113,63 @@ describe('stored rule states', () => {
     expect(tiny.alerts).toEqual(all.alerts);
     expect(all.dropped).toBe(0);
     expect(tiny.dropped).toBeGreaterThan(300);
+  });
+
+  it('keeps a small state as its stored JSON (a fresh object at every read) and a large one as its object', () => {
+    tmp = tempDir();
+    const db = openDatabase(join(tmp.dir, 'compact'));
+    const states = new RuleStates(new RuleStateStore(db), 1_000_000);
+    const config = parseConfig(testConfigInput());
+    const site = config.sites[0]!;
+    const ctx = ruleContext(site);
+    const evaluator: Evaluator<{ v: 1; pad: string }, RuleId> = {
+      rule: 'device-silent',
+      init: () => ({ v: 1, pad: '' }),
+      evaluate: (st) => ({ state: st, effects: [] }),
+    };
+    const bind = (deviceId: string) =>
+      bindRule(
+        {
+          name: 'device-silent',
+          evaluator: evaluator as Evaluator<unknown, RuleId>,
+          state: { version: 1, upgrade: firstVersion },
+        },
+        site,
+        deviceId,
+        [deviceId],
+      );
+    const small = bind('small');
+    const large = bind('large');
+    const write = (staged: StagedStates) => {
+      db.transaction(() => states.save(staged, T0))();
+      states.commit(staged);
+    };
+    const smallState = { v: 1, pad: 'é'.repeat(100) };
+    const largeState = { v: 1, pad: 'x'.repeat(JSON_CACHED_MAX) };
+    const staged: StagedStates = new Map([
+      [states.keyOf(small), { rule: small, state: smallState }],
+      [states.keyOf(large), { rule: large, state: largeState }],
+    ]);
+    write(staged);
+    const smallJson = JSON.stringify(smallState).length;
+    const largeJson = JSON.stringify(largeState).length;
+    // The small one counted at its length (Latin-1: one byte a character) and a header, the large at 3x.
+    expect(states.stats()).toEqual({ states: 2, bytes: 64 + smallJson + 3 * largeJson, dropped: 0 });
+    const empty: StagedStates = new Map();
+    const a = states.get(empty, small, ctx) as typeof smallState;
+    const b = states.get(empty, small, ctx) as typeof smallState;
+    expect(a).toEqual(smallState);
+    expect(a).not.toBe(smallState);
+    expect(b).not.toBe(a);
+    // Whatever a caller does to what it read, the next read is what the store holds.
+    a.pad = 'changed';
+    expect((states.get(empty, small, ctx) as typeof smallState).pad).toBe(smallState.pad);
+    expect(states.get(empty, large, ctx)).toBe(largeState);
+    // A state beyond Latin-1 is counted at two bytes a character.
+    const wide = { v: 1, pad: '\u2014'.repeat(50) };
+    write(new Map([[states.keyOf(small), { rule: small, state: wide }]]));
+    expect(states.stats().bytes).toBe(64 + 2 * JSON.stringify(wide).length + 3 * largeJson);
+    db.close();
   });
 
   it('upgrades a state stored at an older version (one without `v` is version 1) when it loads it', () => {
