@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import { FleetStage } from '../../gateway/src/fleet/stage.ts';
-import { type FleetState, stateTopic } from '../../gateway/src/fleet/state.ts';
+import { type FleetState, fleetStateSchema, stateTopic } from '../../gateway/src/fleet/state.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
@@ -19,7 +19,8 @@ function setup() {
     publisher: {
       publish: async (topic, payload) => {
         expect(topic).toBe(stateTopic(config.gatewayId));
-        sent.push({ at: Date.now(), state: JSON.parse(payload) as FleetState });
+        // What a follower checks it against (fleet/follower.ts).
+        sent.push({ at: Date.now(), state: fleetStateSchema.parse(JSON.parse(payload)) });
       },
     },
     log: silentLog,
@@ -64,6 +65,22 @@ describe('FleetStage', () => {
     for (let i = 1; i < burst.length; i++)
       expect(burst[i]!.at - burst[i - 1]!.at).toBeGreaterThanOrEqual(2000);
     expect(burst.at(-1)!.state.sites[0]!.name).toBe('burst 99');
+    await stage.stop();
+  });
+
+  it('does not publish again for a change that leaves the state as it was', async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 5, 1) });
+    const { stage, sent, change } = setup();
+    await stage.start();
+    await vi.advanceTimersByTimeAsync(300);
+    const name = sent[0]!.state.sites[0]!.name;
+    await vi.advanceTimersByTimeAsync(5000);
+    change(name);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(sent).toHaveLength(1);
+    change('another');
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(sent).toHaveLength(2);
     await stage.stop();
   });
 

@@ -6,6 +6,7 @@
  * gateway offline on `gateway/{gatewayId}/status`); and, when `fleet.follow` names other gateways, it
  * follows theirs (follower.ts) for the API and the dashboard, read-only.
  */
+import { hash } from 'node:crypto';
 import type { Config } from '../config/schema.ts';
 import type { Publisher } from '../ingest/inputs.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
@@ -32,6 +33,7 @@ export class FleetStage implements Stage {
   private readonly follower: Follower | undefined;
   private timer: NodeJS.Timeout | undefined;
   private soon: NodeJS.Timeout | undefined;
+  /** SHA-256 of the sites last published (a 10,000-device state is megabytes: not kept itself). */
   private last = '';
   private lastAt = 0;
   /** When the last publication began, and how long building and handing it over took. */
@@ -115,23 +117,25 @@ export class FleetStage implements Stage {
     this.lastBegunAt = now();
     const sites = ownSites(sources);
     const body = JSON.stringify(sites);
-    if (!force && body === this.last) return;
-    const state: FleetState = {
+    const digest = hash('sha256', body, 'base64');
+    if (!force && digest === this.last) return;
+    const head: Omit<FleetState, 'sites'> = {
       gatewayId: config.gatewayId,
       ...(config.fleet.url ? { url: config.fleet.url } : {}),
       publishedAt: new Date(now()).toISOString(),
       everySeconds: config.fleet.publishSeconds,
-      sites,
     };
+    // The sites as already serialised: the state is `head` with `sites` last.
+    const json = `${JSON.stringify(head).slice(0, -1)},"sites":${body}}`;
     this.publishing = true;
     try {
-      const sent = publisher.publish(stateTopic(config.gatewayId), JSON.stringify(state), {
+      const sent = publisher.publish(stateTopic(config.gatewayId), json, {
         retain: true,
         qos: 1,
       });
       this.lastCostMs = performance.now() - begun;
       await sent;
-      this.last = body;
+      this.last = digest;
       this.lastAt = now();
       if (this.lastError) log.info('fleet: state published again');
       this.lastError = undefined;

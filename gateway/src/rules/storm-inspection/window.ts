@@ -89,17 +89,20 @@ export function encodeChunk(entries: readonly StormEntry[]): string {
   return parts.join(';');
 }
 
-/** Decoded sealed chunks, the most recently used last (the window reads the same few chunks again). */
-const decoded = new Map<string, readonly StormEntry[]>();
+/**
+ * Decoded sealed chunks by their encoding, the most recently used last (the window reads the same few
+ * chunks again, its first one at every reading). Keyed by the chunk's own string, whose hash the string
+ * keeps, so a hit costs no new key; the entries are the same for the same encoding and first ts.
+ */
+const decoded = new Map<string, { t0: number; entries: readonly StormEntry[] }>();
 const DECODED_MAX = 32;
 
 export function decodeChunk(t0: number, d: string): readonly StormEntry[] {
-  const key = `${t0}|${d}`;
-  const hit = decoded.get(key);
-  if (hit) {
-    decoded.delete(key);
-    decoded.set(key, hit);
-    return hit;
+  const hit = decoded.get(d);
+  if (hit && hit.t0 === t0) {
+    decoded.delete(d);
+    decoded.set(d, hit);
+    return hit.entries;
   }
   const out: StormEntry[] = [];
   let ts = t0;
@@ -115,7 +118,8 @@ export function decodeChunk(t0: number, d: string): readonly StormEntry[] {
       out.push([ts, 0, counter, ts + delay]);
     }
   }
-  decoded.set(key, out);
+  decoded.delete(d);
+  decoded.set(d, { t0, entries: out });
   if (decoded.size > DECODED_MAX) decoded.delete(decoded.keys().next().value!);
   return out;
 }
