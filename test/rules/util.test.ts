@@ -43,4 +43,35 @@ describe('formatLocal', () => {
     for (const ts of [...hours].reverse().concat(hours))
       for (const tz of zones) expect(formatLocal(ts, tz)).toBe(reference(ts, tz));
   });
+
+  it('gives what Intl gives minute by minute through every offset change of 2024, in zones that change by 30 min or sit at 45 min', () => {
+    const zones = [
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'Asia/Kathmandu',
+      'America/Santiago',
+    ];
+    const offsetName = new Map<string, Intl.DateTimeFormat>();
+    const offsetOf = (ts: number, tz: string) => {
+      let f = offsetName.get(tz);
+      if (!f) {
+        f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' });
+        offsetName.set(tz, f);
+      }
+      return f.formatToParts(new Date(ts)).find((p) => p.type === 'timeZoneName')!.value;
+    };
+    let changes = 0;
+    for (const tz of zones) {
+      const start = Date.UTC(2024, 0, 1);
+      for (let t = start; t < Date.UTC(2025, 0, 1); t += 3_600_000) {
+        if (offsetOf(t, tz) === offsetOf(t + 3_600_000, tz)) continue;
+        changes++;
+        for (let m = t - 90 * 60_000; m <= t + 150 * 60_000; m += 60_000)
+          for (const ts of [m, m + 59_999]) expect(formatLocal(ts, tz)).toBe(reference(ts, tz));
+      }
+    }
+    // New York, Lord Howe, Chatham and Santiago change twice; Kathmandu never.
+    expect(changes).toBe(8);
+  });
 });

@@ -144,30 +144,52 @@ const Y2000 = Date.UTC(2000, 0, 1);
 
 /** "2026-07-31 00:00 EDT": local time for messages. */
 export function formatLocal(ts: number, tz: string): string {
-  if (ts < Y2000) return formatLocalNow(ts, tz);
+  if (ts < Y2000) return label(ts, tz, tzOffsetMs(ts, tz));
   const key = `${tz}|${Math.floor(ts / MINUTE)}`;
   const hit = formatted.get(key);
   if (hit !== undefined) return hit;
-  const label = formatLocalNow(ts, tz);
-  formatted.set(key, label);
+  const text = label(ts, tz, offsetAt(ts, tz));
+  formatted.set(key, text);
   if (formatted.size > FORMATTED_MAX) formatted.delete(formatted.keys().next().value!);
-  return label;
+  return text;
 }
 
-function formatLocalNow(ts: number, tz: string): string {
-  const p = localParts(ts, tz);
+/** The label of `ts` in `tz`, whose offset from UTC then is `offset`. */
+function label(ts: number, tz: string, offset: number): string {
+  const d = new Date(Math.floor(ts / 1000) * 1000 + offset);
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)} ${zoneName(ts, tz, p)}`;
+  const year = d.getUTCFullYear();
+  return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} ${zoneName(ts, tz, year, offset)}`;
+}
+
+/** Offsets by zone and quarter hour (null: the offset changes within it). */
+const slotOffsets = new Map<string, number | null>();
+const SLOT = 15 * MINUTE;
+
+/**
+ * The zone's offset from UTC at `ts` (since 2000): the same through a quarter hour unless a change falls
+ * in it, so it is asked of Intl at the quarter's first and last second, once per zone and quarter, and
+ * at `ts` itself only in a quarter that holds a change.
+ */
+function offsetAt(ts: number, tz: string): number {
+  const slot = Math.floor(ts / SLOT);
+  const key = `${tz}|${slot}`;
+  let o = slotOffsets.get(key);
+  if (o === undefined) {
+    const first = tzOffsetMs(slot * SLOT, tz);
+    o = first === tzOffsetMs(slot * SLOT + SLOT - 1000, tz) ? first : null;
+    slotOffsets.set(key, o);
+    if (slotOffsets.size > FORMATTED_MAX) slotOffsets.delete(slotOffsets.keys().next().value!);
+  }
+  return o ?? tzOffsetMs(ts, tz);
 }
 
 /**
- * The zone's short name ("EDT") at `ts`, whose local time is `p`. Within a year a zone's name follows
- * its offset from UTC, so it is looked up once per zone, year and offset.
+ * The zone's short name ("EDT") at `ts`, in `year` (local) at `offset`. Within a year a zone's name
+ * follows its offset from UTC, so it is looked up once per zone, year and offset.
  */
-function zoneName(ts: number, tz: string, p: LocalParts): string {
-  const offset =
-    Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(ts / 1000) * 1000;
-  const key = `${tz}|${p.year}|${offset}`;
+function zoneName(ts: number, tz: string, year: number, offset: number): string {
+  const key = `${tz}|${year}|${offset}`;
   const hit = zoneNames.get(key);
   if (hit !== undefined) return hit;
   let f = labelCache.get(tz);
