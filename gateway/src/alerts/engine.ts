@@ -13,6 +13,7 @@ import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
 import { ClockWatch } from './clock.ts';
+import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
 import { Lifecycle } from './lifecycle.ts';
@@ -122,7 +123,8 @@ export class ComplianceEngine {
   handleReadings(readings: readonly Reading[]): { effects: number } {
     const started = performance.now();
     const u = this.unit.begin(this.now());
-    const work = this.rules.evaluateReadings(u, readings);
+    // An alert's updates in a row fold into one (coalesce.ts): an import's slice moves a storm's due time at every tip.
+    const work = coalesceUpdates(this.rules.evaluateReadings(u, readings));
     if (work.length > 0 || u.staged.size > 0)
       this.unit.run(
         u.now,
