@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { formatInZone } from '../../gateway/src/notify/channels/email.ts';
 import { formatLocal } from '../../gateway/src/rules/util.ts';
 
-/** The label straight from Intl, without any of formatLocal's caches. */
-const formats = new Map<string, Intl.DateTimeFormat>();
-function reference(ts: number, tz: string): string {
-  let f = formats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    });
-    formats.set(tz, f);
-  }
-  const parts = f.formatToParts(new Date(ts));
-  const v = (t: string) => parts.find((p) => p.type === t)!.value;
-  return `${v('year')}-${v('month')}-${v('day')} ${v('hour')}:${v('minute')} ${v('timeZoneName')}`;
-}
+/** The label straight from Intl, as e-mails write it, without any of formatLocal's caches. */
+const reference = formatInZone;
 
 describe('formatLocal', () => {
   it('names the zone as it is at that moment, across daylight-saving changes', () => {
