@@ -2,18 +2,14 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { coalesceUpdates } from '../../gateway/src/alerts/coalesce.ts';
-import { ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import type { RuleWork } from '../../gateway/src/alerts/rules.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
-import { Registry } from '../../gateway/src/metrics.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
-import { evaluatorsFor, type SiteRule } from '../../gateway/src/rules/index.ts';
+import type { SiteRule } from '../../gateway/src/rules/index.ts';
 import type { Effect } from '../../gateway/src/rules/types.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
-import { reading, T0, tempDir } from './support.ts';
+import { reading, realEngine, T0, tempDir } from './support.ts';
 
 const ruleA = { id: 'a' } as unknown as SiteRule;
 const ruleB = { id: 'b' } as unknown as SiteRule;
@@ -79,15 +75,7 @@ describe('a batch of readings through the engine', () => {
   /** Two storms on two gauges and a sediment trap filling, in batches of `size`; the alerts and storms after. */
   function run(size: number) {
     const db = openDatabase(join(tmp!.dir, `batch-${size}`));
-    const engine = new ComplianceEngine({
-      db,
-      evidence: new EvidenceLog(db),
-      config: parseConfig(testConfigInput()),
-      evaluatorsFor,
-      now: () => T0 + 30 * 3_600_000,
-      log: silentLog,
-      metrics: new Registry(),
-    });
+    const engine = realEngine(db, parseConfig(testConfigInput()), () => T0 + 30 * 3_600_000);
     const all: Reading[] = [];
     for (let i = 0; i < 150; i++) {
       // rg-1 rains steadily; rg-2 rains, stops for 7 h (a second storm), rains again.

@@ -7,19 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import { JSON_CACHED_MAX, RuleStates, type StagedStates } from '../../gateway/src/alerts/ruleStates.ts';
 import { RuleStateStore } from '../../gateway/src/alerts/stores/ruleState.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
-import { silentLog } from '../../gateway/src/pipeline.ts';
-import { bindRule, evaluatorsFor, type RuleId, ruleContext } from '../../gateway/src/rules/index.ts';
+import { bindRule, type RuleId, ruleContext } from '../../gateway/src/rules/index.ts';
 import { firstVersion } from '../../gateway/src/rules/state.ts';
 import type { Evaluator } from '../../gateway/src/rules/types.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
-import { type Harness, makeEngine, reading, T0, tempDir } from './support.ts';
+import { type Harness, makeEngine, reading, realEngine, T0, tempDir } from './support.ts';
 
 const RELEASE_DUMP = join(import.meta.dirname, '../fixtures/store/release-0.1.0.sql');
 
@@ -72,15 +69,7 @@ function runScenario(cacheMb: number | undefined) {
   if (cacheMb !== undefined) (input as { storage?: object }).storage = { ruleStateCacheMb: cacheMb };
   const db = openDatabase(join(tmp!.dir, `cache-${cacheMb ?? 'all'}`));
   const metrics = new Registry();
-  const engine = new ComplianceEngine({
-    db,
-    evidence: new EvidenceLog(db),
-    config: parseConfig(input),
-    evaluatorsFor,
-    now: () => T0 + 30 * 3_600_000,
-    log: silentLog,
-    metrics,
-  });
+  const engine = realEngine(db, parseConfig(input), () => T0 + 30 * 3_600_000, metrics);
   for (let i = 0; i < 120; i++) {
     const ts = T0 + i * 60_000;
     engine.handleReadings([
@@ -206,15 +195,7 @@ describe('stored rule states', () => {
     const db = openDatabase(tmp.dir);
     const config = parseConfig(testConfigInput());
     const last = 1796108209466; // the pump alarm's last sample in the stored state
-    const engine = new ComplianceEngine({
-      db,
-      evidence: new EvidenceLog(db),
-      config,
-      evaluatorsFor,
-      now: () => last + 3_600_000,
-      log: silentLog,
-      metrics: new Registry(),
-    });
+    const engine = realEngine(db, config, () => last + 3_600_000);
     const [pump] = engine.listAlerts({ siteId: 'oak-lane', status: 'acknowledged' });
     expect(pump?.rule).toBe('equipment-remedy');
     // The stored episode ends when the pump has held normal for a minute: its alert resolves on time.
@@ -239,15 +220,7 @@ describe('stored rule states', () => {
     raw.close();
     const db = openDatabase(tmp.dir);
     const last = 1796107969466; // the storm's last reading in the stored state (counter 60)
-    const engine = new ComplianceEngine({
-      db,
-      evidence: new EvidenceLog(db),
-      config: parseConfig(testConfigInput()),
-      evaluatorsFor,
-      now: () => last + 12 * 3_600_000,
-      log: silentLog,
-      metrics: new Registry(),
-    });
+    const engine = realEngine(db, parseConfig(testConfigInput()), () => last + 12 * 3_600_000);
     const rain = (ts: number, rainTips: number) => reading('maple-ridge', 'rg-1', ts, { rainTips });
     engine.handleReadings(Array.from({ length: 5 }, (_, i) => rain(last + (i + 1) * 60_000, 61 + i)));
     const [first] = engine.listStorms({ siteId: 'maple-ridge' });

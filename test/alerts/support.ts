@@ -8,7 +8,7 @@ import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
-import { bindRule, type RuleId } from '../../gateway/src/rules/index.ts';
+import { bindRule, evaluatorsFor, type RuleId } from '../../gateway/src/rules/index.ts';
 import type { RuleState } from '../../gateway/src/rules/module.ts';
 import { firstVersion } from '../../gateway/src/rules/state.ts';
 import type { Effect, Evaluator, RuleInput } from '../../gateway/src/rules/types.ts';
@@ -158,6 +158,24 @@ export interface Harness {
   clock: { now: number };
   /** How many commits told the dispatcher hook about new notification events. */
   notifyCalls: { n: number };
+}
+
+/** An engine over `db` with the real rules bound to `config`'s sites. */
+export function realEngine(
+  db: Database.Database,
+  config: Config,
+  now: () => number,
+  metrics: Registry = new Registry(),
+): ComplianceEngine {
+  return new ComplianceEngine({
+    db,
+    evidence: new EvidenceLog(db),
+    config,
+    evaluatorsFor,
+    now,
+    log: silentLog,
+    metrics,
+  });
 }
 
 export function makeEngine(
