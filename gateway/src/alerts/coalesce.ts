@@ -33,8 +33,8 @@ function fold(earlier: Update, later: Update): Update {
   return out;
 }
 
-/** The batch's work with each run of foldable updates to one alert made its last one. */
-export function coalesceUpdates(work: readonly RuleWork[]): RuleWork[] {
+/** The batch's work with each run of foldable updates to one alert made one, in the place of its first. */
+export function coalesceUpdates(work: readonly RuleWork[]): readonly RuleWork[] {
   const effects = work.map((w) => w.effects.slice() as Array<Effect<RuleId> | undefined>);
   /** Where each binding's fold of updates to each key is, while no other effect on that key came. */
   const open = new Map<SiteRule, Map<string, { w: number; i: number }>>();
@@ -49,11 +49,11 @@ export function coalesceUpdates(work: readonly RuleWork[]): RuleWork[] {
     for (let i = 0; i < list.length; i++) {
       const e = list[i]!;
       if (e.type === 'storm') continue;
-      const prev = byKey.get(e.key);
       if (e.type !== 'update') {
         byKey.delete(e.key);
         continue;
       }
+      const prev = byKey.get(e.key);
       if (prev) {
         const p = effects[prev.w]![prev.i] as Update;
         if (foldable(p, e)) {
@@ -66,7 +66,7 @@ export function coalesceUpdates(work: readonly RuleWork[]): RuleWork[] {
       byKey.set(e.key, { w: wi, i });
     }
   });
-  if (folded === 0) return work.slice();
+  if (folded === 0) return work;
   const out: RuleWork[] = [];
   work.forEach((w, wi) => {
     const kept = effects[wi]!.filter((e): e is Effect<RuleId> => e !== undefined);

@@ -16,7 +16,7 @@ import type { SiteRule } from '../rules/index.ts';
 import type { RuleContext } from '../rules/types.ts';
 import type { RuleStateStore } from './stores/ruleState.ts';
 
-/** States changed in one transaction, by `RuleStates.keyOf`; `bytes` is set when it is written. */
+/** States changed in one transaction, by `RuleStates.keyOf`; `json` is set when it is written. */
 export type StagedStates = Map<string, { rule: SiteRule; state: unknown; json?: string }>;
 
 /** Estimated bytes in memory per byte of a state's JSON. */
@@ -131,9 +131,9 @@ export class RuleStates {
     this.cache.set(key, entry);
     this.bytes += entry.bytes;
     while (this.bytes > this.budgetBytes && this.cache.size > 1) {
-      const [oldest, entry] = this.cache.entries().next().value as [string, { bytes: number }];
+      const [oldest, gone] = this.cache.entries().next().value as [string, Cached];
       this.cache.delete(oldest);
-      this.bytes -= entry.bytes;
+      this.bytes -= gone.bytes;
       this.dropped++;
     }
   }

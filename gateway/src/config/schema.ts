@@ -244,8 +244,9 @@ export const configSchema = z
         /** Readings older than this are pruned (alerts, inspections and reports are kept). 0 keeps all. */
         retentionDays: z.number().min(0).default(730),
         /**
-         * Memory for the rules' states (each counted at three times its stored size); past it the least
-         * recently used are read from the store again when needed.
+         * Memory for the rules' states (a small one counted at its stored size, a large one at three
+         * times that: alerts/ruleStates.ts); past it the least recently used are read from the store
+         * again when needed.
          */
         ruleStateCacheMb: z.number().positive().default(24),
         /** At most this many rejection rows are kept (each at most about 1 KB); the oldest go first. */

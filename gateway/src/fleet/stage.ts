@@ -1,10 +1,11 @@
 /**
  * The fleet stage: one view of many gateways. It publishes this gateway's sites (devices' status, open
  * and overdue duties) retained on `gateway/{gatewayId}/state`, soon after every change and at least
- * every `fleet.publishSeconds`, and after a change never sooner than `minGapMs` after the last one (the
- * state of a 10,000-device gateway is megabytes of JSON: built on every change, it took 6% of a core), through the gateway's own MQTT publisher (whose last will marks the
- * gateway offline on `gateway/{gatewayId}/status`); and, when `fleet.follow` names other gateways, it
- * follows theirs (follower.ts) for the API and the dashboard, read-only.
+ * every `fleet.publishSeconds`, though after a change never sooner than `MIN_GAP_MS` (or `GAP_PER_COST`
+ * times what the last one took) after the last one: a 10,000-device gateway's state is megabytes of JSON,
+ * and built on every change it took 6% of a core. It goes through the gateway's own MQTT publisher (whose
+ * last will marks the gateway offline on `gateway/{gatewayId}/status`); and, when `fleet.follow` names
+ * other gateways, it follows theirs (follower.ts) for the API and the dashboard, read-only.
  */
 import { hash } from 'node:crypto';
 import type { Config } from '../config/schema.ts';
