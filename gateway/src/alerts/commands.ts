@@ -155,7 +155,6 @@ export class Commands {
         id,
       };
       rules.feedSite(u, input.siteId, feed);
-      const closedAlertIds: string[] = [];
       const closing = rulesClosedByInspection(input.kind);
       if (closing.length > 0) {
         for (const row of stores.alerts.openBegunBy(input.siteId, closing, input.at)) {
@@ -168,9 +167,11 @@ export class Commands {
             evidence: { inspectionId: id, inspector, kind: input.kind },
           });
           rules.feedClosed(u, row, 'auto', input.at);
-          closedAlertIds.push(row.id);
         }
       }
+      // Every alert the inspection closed: those the engine closed above and those a rule closed itself
+      // on the inspection's feed (a routine period met, a storm inspected).
+      const closedAlertIds = [...new Set(u.resolved)];
       const inspection = inspectionDto(stores.inspections.byId(id)!);
       if (u.live) u.events.push({ type: 'inspection', inspection });
       return { inspection, closedAlertIds };

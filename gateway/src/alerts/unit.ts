@@ -66,6 +66,8 @@ export class Unit {
   readonly dtos = new Map<string, AlertDto>();
   /** Storm records changed in this unit, by id: only each one's last version is written and logged. */
   readonly storms = new Map<string, StormEvent>();
+  /** Alerts resolved in this unit, in order (by the engine or by a rule's own effect). */
+  readonly resolved: string[] = [];
   earliestTimer = Number.POSITIVE_INFINITY;
   effects = 0;
   notified = 0;
@@ -150,6 +152,7 @@ export class UnitOfWork {
    * same transaction.
    */
   changed(u: Unit, alertId: string, action: HistoryAction, seq: number, notify?: NotificationKind): void {
+    if (action === 'resolved') u.resolved.push(alertId);
     if (notify) {
       u.outbox.push({ alertId, kind: notify, seq });
       u.notified++;
