@@ -79,7 +79,7 @@ export function stormEvents(
 }
 
 /**
- * The alerts a gateway that follows PRODUCT.md should raise from what the devices sent (ordered by
+ * The alerts a gateway that follows the town law and the rules of gateway/src/rules/ should raise from what the devices sent (ordered by
  * source time). Used to check that scenario expectations are consistent with the models.
  */
 export function expectedFromOutputs(

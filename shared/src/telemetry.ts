@@ -56,7 +56,7 @@ const readingShape = {
   alarms: alarmsSchema.optional(),
 };
 
-/** The MQTT telemetry payload: one flat JSON object (PRODUCT.md, Interfaces). Unknown fields are rejected. */
+/** The MQTT telemetry payload: one flat JSON object (docs/devices.md). Unknown fields are rejected. */
 export const telemetryPayloadSchema = z.strictObject({
   ts: timestampSchema.optional(),
   seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),

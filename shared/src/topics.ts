@@ -1,4 +1,4 @@
-/** MQTT topic contract (PRODUCT.md, Interfaces). */
+/** MQTT topic contract (docs/devices.md). */
 export const telemetryTopic = (siteId: string, deviceId: string) =>
   `sites/${siteId}/devices/${deviceId}/telemetry`;
 export const deviceStatusTopic = (siteId: string, deviceId: string) =>

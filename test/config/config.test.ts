@@ -10,7 +10,7 @@ import { testConfigInput } from '../helpers/gateway.ts';
 const run = promisify(execFile);
 
 describe('configuration', () => {
-  it('applies defaults from PRODUCT.md', () => {
+  it('applies the documented defaults', () => {
     const c = parseConfig(testConfigInput());
     expect(c.timezone).toBe('America/New_York');
     expect(c.http.port).toBe(8080);

@@ -36,7 +36,7 @@ export async function startBroker(logins?: Map<string, string>): Promise<TestBro
 
 export const T0 = Date.parse('2025-06-10T12:00:00Z');
 
-/** The scenarios PRODUCT.md names (the fleet one aside), which the simulator must ship. */
+/** The scenarios the product promises (the fleet one aside), which the simulator must ship. */
 export const PRODUCT_SCENARIOS = [
   'storm-0.62in',
   'drizzle-0.45in',

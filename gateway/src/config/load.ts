@@ -27,7 +27,7 @@ function issues(err: z.ZodError): string[] {
   return err.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`);
 }
 
-/** Environment variables that override the file (PRODUCT.md, Interfaces). */
+/** Environment variables that override the file (docs/configuration.md lists them). */
 export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): Record<string, unknown> {
   const out: Record<string, unknown> = structuredClone(raw);
   const section = (k: string): Record<string, unknown> => {

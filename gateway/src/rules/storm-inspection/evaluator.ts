@@ -1,73 +1,8 @@
 /**
  * `storm-inspection`: a storm event of `thresholdIn` (0.5 in) or more at a construction site calls for an
  * erosion and sediment control inspection within `dueHours` (24 h). Law 001, maintenance during
- * construction, A(2). One evaluator per rain gauge.
- *
- * How it counts (PRODUCT.md, "Rules in detail"):
- * - Counting is in tips; inches are derived once (tips x inchesPerTip). The threshold in tips is
- *   ceil(thresholdIn / inchesPerTip - 1e-9): 50 tips of 0.01 in; 64 tips of 0.2 mm (63 are 0.496 in).
- * - `rainTips` is a cumulative counter. The increment of a reading is its value minus the previous
- *   counter reading in SOURCE-time order; a drop is a reboot, so the new value is the tips since the
- *   reset (never negative rain). The earliest counter reading is the baseline: its value is not rain.
- * - `rainIn` is rain since the last report. It is converted to tips by rounding the running total of
- *   inches to the nearest tip (so a gauge that reports exact multiples of its tip loses nothing, and one
- *   that reports rounded inches never drifts by more than half a tip). If a reading carries both,
- *   the counter is used.
- * - Tips are timed at the reading that reports them. When a reading reports more than one tip after a
- *   silence of `interEventHours` or more, the tips could have fallen earlier, even in another storm: the
- *   event is still counted (an inspection too many beats one missed) and the alert evidence says
- *   `timingUncertain`.
- * - Events: tips separated by a dry period of at least `interEventHours` (exactly 6 h splits; 5 h 59 min
- *   does not) are two events. start = first tip, end = last tip. The alert opens the moment the running
- *   total reaches the threshold (`at` = source time of that reading). Due: `dueFrom: end` (default) =
- *   last tip + dueHours, moving while it rains ('update' effects); `dueFrom: threshold` = crossing + dueHours.
- * - An event is `closed` once a later reading or a tick shows that interEventHours passed since its last
- *   tip. A tick is arrival time, so it counts as `now - delay`, where delay is how late the gauge's newest
- *   reading arrived (a gauge draining a backlog cannot close a storm by the wall clock). If a backlog still
- *   shows that it rained in that "dry" period, the event grows again and its record says closed: false
- *   until the dry period has really passed. A gauge should send a heartbeat (its counter, unchanged) more
- *   often than its silentAfterMinutes (60 by default) so dry periods are proven by data.
- *
- * Late and out-of-order data: the evaluator keeps the gauge's recent readings (the last 14 days of
- * source time, at most 5000 readings) sorted by source time (`window.ts`), and the events are always
- * those the readings give, so readings in any order give the same events as the same readings in order.
- * A reading that lands inside the window is placed between its neighbours in source time and counted
- * where it belongs: its tips are counted from the counter reading before it, and the reading after it
- * counts from it. Only a drop in source order is a reboot. Each reading costs the same whatever the
- * window holds: a reading newer than every other extends or starts the newest event; a late one derives
- * again only the events it changes (`fold.ts`), and the report of the changes looks at those alone
- * (`reconcile.ts`). A reading older than the window (older than the oldest reading kept) is not
- * counted: it is dropped and tallied in `state.late`; the stored telemetry still has it for a
- * recompute. Duplicates (the same source ts) count once: the first one wins.
- *
- * Late data settles before it raises: a reading that arrives out of order, or one that arrives more
- * than `settleMinutes` after its source time and reports several tips after a silence of
- * `interEventHours`, shows the gauge is delivering a backlog whose readings may still come in between.
- * Until none such came for `settleMinutes` (by arrival time: readings' receivedAt, ticks' now), the
- * storms keep their records up to date but a storm that qualifies does not raise its alert yet: a
- * backlog in pieces would otherwise raise storms made of the tips of hours between two readings, which
- * the readings between them show never were. Then the alerts of the storms that still qualify open (at
- * their crossing, in source time). Alerts already open are still moved, superseded or withdrawn at once.
- *
- * Because events are derived from the data, late data can change an event's start (a late tip before
- * it), merge two events (a late tip in the gap) or move tips (a late counter reading between two
- * others). An event's id and alert key name its start (`${siteId}:${deviceId}:${start}`), so when the
- * start changes the old record gets a last 'storm' effect with `supersededBy` set, its open alert is
- * resolved with evidence `{ superseded: true, supersededBy }`, and the successor opens its own alert. An
- * alert that was already closed (inspected, or resolved by a person) passes that on to its successor,
- * which is opened and resolved at once. In-order data never does this.
- *
- * Stale storms: a storm that arrives late (even days late) still gets its storm record and its alert,
- * with `at` and `dueAt` in source time; it may be overdue on arrival (the engine flags that). The evidence
- * carries `crossingReceivedAt`, when the crossing reading reached the gateway. The inspection duty exists
- * whether or not we heard of the rain in time.
- *
- * Inspections: an 'inspection' input for the site (any kind but 'annual' and 'cleanout', see ../util.ts)
- * at or after an event's threshold crossing resolves its alert, with onTime = inspection <= dueAt.
- * Inspections are remembered (the last 50), so a storm that qualifies later through late data and was
- * already inspected opens and resolves at once.
- *
- * Alerts are raised only for active construction sites; elsewhere the storm records are still produced.
+ * construction, A(2). One evaluator per rain gauge. How it counts, late and out-of-order data, settling,
+ * stale storms and inspections: README.md in this folder.
  */
 import type { Reading } from '../../../../shared/src/telemetry.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput, StormEvent } from '../types.ts';
