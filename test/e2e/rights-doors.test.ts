@@ -32,7 +32,9 @@ const verifyCli = (args: string[], env: Record<string, string> = {}) =>
     );
   });
 
-describe('tokens, Authorization headers and verify, with reads behind a sign-in', () => {
+describe('tokens, Authorization headers and verify, with reads behind a sign-in', {
+  timeout: 240_000,
+}, () => {
   let gw: GatewayChild;
   let api: ReturnType<typeof peopleApi>;
   const dir = mkdtempSync(join(tmpdir(), 'rights-doors-'));
@@ -46,7 +48,7 @@ describe('tokens, Authorization headers and verify, with reads behind a sign-in'
     );
     api = peopleApi(gw.httpUrl, ADMIN);
     await api.account('Mia Minter', 'mia@town.example', 'inspector');
-  });
+  }, 120_000);
   afterAll(async () => {
     await gw?.cleanup();
     rmSync(dir, { recursive: true, force: true });
@@ -161,7 +163,7 @@ describe('tokens, Authorization headers and verify, with reads behind a sign-in'
   });
 });
 
-describe('a first-admin setup code', () => {
+describe('a first-admin setup code', { timeout: 240_000 }, () => {
   const gateways: GatewayChild[] = [];
   afterAll(async () => {
     for (const g of gateways.reverse()) await g.cleanup();
@@ -192,6 +194,10 @@ describe('a first-admin setup code', () => {
     const withToken = await start(first.dataDir, { GATEWAY_ADMIN_TOKEN: ADMIN });
     expect((await setup(withToken, code, 'eve@evil.example')).status).toBe(410);
     expect((await fetch(`${withToken.httpUrl}/setup?code=${code}`)).status).toBe(410);
+    // Reads are open to all here: without a header they answer, with one that is not a bearer they do not.
+    expect((await fetch(`${withToken.httpUrl}/api/sites`)).status).toBe(200);
+    const basic = await fetch(`${withToken.httpUrl}/api/sites`, { headers: { authorization: 'Basic x' } });
+    expect(basic.status).toBe(401);
     const api = peopleApi(withToken.httpUrl, ADMIN);
     expect((await api.call('GET', '/api/users', undefined, api.admin)).body).toEqual([]);
     // The town's admin makes the first admin account with the token.

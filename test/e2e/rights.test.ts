@@ -18,7 +18,7 @@ const ADMIN = 'rights-admin-token';
 /** "Within seconds": the feeds close at once after a change; this is the bound a loaded machine gets. */
 const CLOSE_MS = 10_000;
 
-describe('live feeds end with the rights they were opened with', () => {
+describe('live feeds end with the rights they were opened with', { timeout: 240_000 }, () => {
   let gw: GatewayChild;
   let api: ReturnType<typeof peopleApi>;
   let gauge: MqttClient;
@@ -38,7 +38,7 @@ describe('live feeds end with the rights they were opened with', () => {
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',
     });
-  });
+  }, 120_000);
   afterAll(async () => {
     for (const f of feeds) f.close();
     await gauge?.endAsync();
