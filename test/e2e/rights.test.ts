@@ -167,6 +167,25 @@ describe('live feeds end with the rights they were opened with', { timeout: 240_
     await refused({ authorization: `Bearer ${made.token}` });
   });
 
+  it('an owner’s feed follows a change of their sites; a configured token’s feed goes on', async () => {
+    const id = await api.account('Olive Owner', 'olive@maple.example', 'owner');
+    expect((await api.call('PATCH', `/api/users/${id}`, { sites: ['maple-ridge'] }, api.admin)).status).toBe(
+      200,
+    );
+    const olive = await api.signIn('olive@maple.example');
+    const [mine, town] = [await byCookie(olive), await byToken(ADMIN)];
+    await delivers(mine, town);
+
+    expect((await api.call('PATCH', `/api/users/${id}`, { sites: [] }, api.admin)).status).toBe(200);
+    const since = Date.now();
+    await delivers(town);
+    await delivers(town);
+    // The town's feed has the reading; the owner's, open still, no longer gets that site's.
+    expect(mine.count('readings', since)).toBe(0);
+    expect(mine.closedAt()).toBeUndefined();
+    expect(town.closedAt()).toBeUndefined();
+  });
+
   it('a token’s feed closes when the token expires, not before', async () => {
     await api.account('Eric Expiry', 'eric@town.example');
     const eric = await api.signIn('eric@town.example');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
-import { SCOPED_ROLES, type UserRole } from '../../../shared/src/admin.ts';
+import { type MeResponse, SCOPED_ROLES, type UserRole } from '../../../shared/src/admin.ts';
 import type { Config } from '../config/schema.ts';
 import { ADDRESS_THROTTLE, LoginThrottle, throttleKey } from '../loginThrottle.ts';
 import type { Accounts, Person } from '../people/accounts.ts';
@@ -23,9 +23,9 @@ const RANK: Record<UserRole, number> = {
 
 /** What a caller proved who they are with, to check again while a live feed it opened stays open. */
 export type Credential =
-  | { kind: 'session'; key: string }
-  | { kind: 'token'; id: string }
-  | { kind: 'configuration' };
+  | { kind: Extract<MeResponse['via'], 'session'>; key: string }
+  | { kind: Extract<MeResponse['via'], 'token'>; id: string }
+  | { kind: Extract<MeResponse['via'], 'configuration'> };
 
 export interface Caller {
   name: string;
@@ -34,7 +34,7 @@ export interface Caller {
   sites?: readonly string[];
   /** What the records it makes name: "Name", or "Name (token: token name)". */
   actor: string;
-  via: Credential['kind'];
+  via: MeResponse['via'];
   credential: Credential;
   /** When that credential stops working (a session's or a personal token's end); undefined: never. */
   expiresAt?: number;
