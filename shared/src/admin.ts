@@ -44,6 +44,16 @@ export const meResponse = z.object({
 });
 export type MeResponse = z.infer<typeof meResponse>;
 
+/**
+ * POST /api/auth/password: a person changes their own password. Their other sessions end; the one they
+ * change it in stays signed in, and their personal tokens keep working (each can be revoked).
+ */
+export const passwordChangeBody = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: password,
+});
+export type PasswordChangeBody = z.infer<typeof passwordChangeBody>;
+
 /** POST /api/setup: the first admin, with the one-time code the gateway logged. */
 export const setupBody = z.strictObject({
   code: z.string().min(1),

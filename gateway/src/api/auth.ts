@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
-import { SCOPED_ROLES, type UserRole } from '../../../shared/src/admin.ts';
+import { type MeResponse, SCOPED_ROLES, type UserRole } from '../../../shared/src/admin.ts';
 import type { Config } from '../config/schema.ts';
 import { ADDRESS_THROTTLE, LoginThrottle, throttleKey } from '../loginThrottle.ts';
 import type { Accounts, Person } from '../people/accounts.ts';
-import { SESSION_COOKIE, type Sessions } from '../people/sessions.ts';
+import { SESSION_COOKIE, type Sessions, sessionKey } from '../people/sessions.ts';
 import type { Tokens } from '../people/tokens.ts';
 import { ApiError } from './errors.ts';
 
@@ -21,6 +21,12 @@ const RANK: Record<UserRole, number> = {
   contractor: 1,
 };
 
+/** What a caller proved who they are with, to check again while a live feed it opened stays open. */
+export type Credential =
+  | { kind: Extract<MeResponse['via'], 'session'>; key: string }
+  | { kind: Extract<MeResponse['via'], 'token'>; id: string }
+  | { kind: Extract<MeResponse['via'], 'configuration'> };
+
 export interface Caller {
   name: string;
   role: UserRole;
@@ -28,7 +34,10 @@ export interface Caller {
   sites?: readonly string[];
   /** What the records it makes name: "Name", or "Name (token: token name)". */
   actor: string;
-  via: 'session' | 'token' | 'configuration';
+  via: MeResponse['via'];
+  credential: Credential;
+  /** When that credential stops working (a session's or a personal token's end); undefined: never. */
+  expiresAt?: number;
   userId?: string;
   email?: string;
   tokenName?: string;
@@ -40,12 +49,14 @@ export interface People {
   tokens: Tokens;
 }
 
-const callerOf = (p: Person, via: Caller['via'], tokenName?: string): Caller => ({
+const callerOf = (p: Person, credential: Credential, expiresAt: number, tokenName?: string): Caller => ({
   name: p.name,
   role: p.role,
   ...(SCOPED_ROLES.includes(p.role) ? { sites: p.sites } : {}),
   actor: tokenName ? `${p.name} (token: ${tokenName})` : p.name,
-  via,
+  via: credential.kind,
+  credential,
+  expiresAt,
   userId: p.id,
   email: p.email,
   ...(tokenName ? { tokenName } : {}),
@@ -53,13 +64,16 @@ const callerOf = (p: Person, via: Caller['via'], tokenName?: string): Caller => 
 
 /**
  * Who is asking: a bearer token (one of the configuration's, stored as sha256, or a personal one) or the
- * dashboard's session cookie. Roles: viewer < inspector < engineer < admin; an owner or contractor ranks
+ * dashboard's session cookie. An Authorization header that is not a working bearer token is a 401, never a
+ * fall-through to the cookie. Roles: viewer < inspector < engineer < admin; an owner or contractor ranks
  * as an inspector on their own sites and sees no other. Wrong tokens slow an address down: after a few,
  * its attempts are refused (429, Retry-After) for a time that doubles with each further wrong one.
  */
 export class Auth {
   private byHash = new Map<string, Caller>();
   private readonly throttle = new LoginThrottle(ADDRESS_THROTTLE);
+  /** Each request's caller, found once (the Authorization header is checked before the handler runs). */
+  private readonly seen = new WeakMap<FastifyRequest, Caller | undefined>();
   constructor(
     tokens: Config['auth']['tokens'],
     private readonly authenticateReads: boolean,
@@ -72,6 +86,7 @@ export class Auth {
         role: t.role,
         actor: t.name,
         via: 'configuration',
+        credential: { kind: 'configuration' },
         tokenName: t.name,
       });
   }
@@ -81,26 +96,60 @@ export class Auth {
     return this.authenticateReads;
   }
 
+  /** The caller of a request; throws 401 for an Authorization header that is not a working bearer token. */
   caller(req: FastifyRequest): Caller | undefined {
+    if (this.seen.has(req)) return this.seen.get(req);
     const h = req.headers.authorization;
-    if (h?.startsWith('Bearer ')) return this.resolve(h.slice(7).trim(), req.ip);
     const sid = req.cookies?.[SESSION_COOKIE];
-    return sid ? this.bySession(sid) : undefined;
+    const c =
+      h !== undefined ? this.presented(bearerToken(h), req.ip) : sid ? this.bySession(sid) : undefined;
+    this.seen.set(req, c);
+    return c;
   }
 
   /** The caller of a session cookie, while its account is enabled. */
   bySession(sid: string): Caller | undefined {
-    const userId = this.people?.sessions.userOf(sid);
-    const p = userId ? this.people?.accounts.byId(userId) : undefined;
-    return p && !p.disabled ? callerOf(p, 'session') : undefined;
+    return this.ofSession({ kind: 'session', key: sessionKey(sid) });
   }
 
   byToken(token: string): Caller | undefined {
     const configured = this.byHash.get(createHash('sha256').update(token).digest('hex'));
     if (configured || !this.people) return configured;
     const t = this.people.tokens.resolve(token);
-    const p = t ? this.people.accounts.byId(t.user_id) : undefined;
-    return p && !p.disabled ? callerOf(p, 'token', t!.name) : undefined;
+    return t ? this.ofToken(t.id) : undefined;
+  }
+
+  /**
+   * The caller again, as the store has it now: undefined once its session ended or its token was revoked
+   * or expired, or its account was disabled (its role and sites as they are now otherwise). A configured
+   * token lasts as long as the configuration, which changes only with a restart.
+   */
+  again(c: Caller): Caller | undefined {
+    const k = c.credential;
+    return k.kind === 'configuration' ? c : k.kind === 'session' ? this.ofSession(k) : this.ofToken(k.id);
+  }
+
+  private ofSession(k: { kind: 'session'; key: string }): Caller | undefined {
+    const s = this.people?.sessions.byKey(k.key);
+    const p = s ? this.people?.accounts.byId(s.userId) : undefined;
+    return p && !p.disabled ? callerOf(p, k, s!.expiresAt) : undefined;
+  }
+
+  private ofToken(id: string): Caller | undefined {
+    const t = this.people?.tokens.working(id);
+    const p = t ? this.people?.accounts.byId(t.user_id) : undefined;
+    return p && !p.disabled ? callerOf(p, { kind: 'token', id }, t!.expires_at, t!.name) : undefined;
+  }
+
+  /** A presented token's caller, or a 401 that says why; a wrong one counts against the address. */
+  private presented(token: string, address: string): Caller {
+    const c = this.resolve(token, address);
+    if (!c)
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'This API token does not work: it is wrong, expired or revoked, or its account is disabled.',
+      );
+    return c;
   }
 
   /** A presented token's caller; a wrong one counts against the address, a shut address is refused. */
@@ -142,13 +191,21 @@ export class Auth {
    */
   requireReadStream(req: FastifyRequest): Caller | undefined {
     const q = (req.query ?? {}) as Record<string, unknown>;
-    if (typeof q.access_token === 'string' && !req.headers.authorization) {
-      const c = this.resolve(q.access_token, req.ip);
-      if (!c && this.authenticateReads) throw new ApiError('UNAUTHORIZED');
-      return c;
-    }
+    if (typeof q.access_token === 'string' && !req.headers.authorization)
+      return this.presented(q.access_token, req.ip);
     return this.requireRead(req);
   }
+}
+
+/** The token of an Authorization header; anything but `Bearer <token>` is a 401. */
+function bearerToken(header: string): string {
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  if (!m)
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'The Authorization header must be "Bearer" followed by an API token: sign in, or send a valid token.',
+    );
+  return m[1]!;
 }
 
 /** Whether a caller may see a site (every site unless they are an owner or contractor). */

@@ -83,6 +83,11 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   });
   await app.register(cookie);
   await app.register(csrf, { cookieOpts: cookieOptions(o.https !== undefined) });
+  // An Authorization header is a working bearer token or the request is refused (401) here, before any
+  // handler: never a fall-through to the session cookie, so the CSRF check below skips bearer writes only.
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.authorization !== undefined) o.ctx.auth.caller(req);
+  });
   // A write made with the session cookie (not a bearer token) must come from the gateway's own pages:
   // the same origin, and the CSRF token the sign-in answered (x-csrf-token).
   app.addHook('onRequest', (req, reply, done) => {

@@ -43,7 +43,7 @@ export function openPeople(
     accounts,
     sessions: new Sessions(db, o.now),
     tokens: new Tokens(db, changes, o.now),
-    setup: new SetupCodes(db, o.now),
+    setup: new SetupCodes(db, o.now, () => signInPossible(accounts, o.config)),
     signIn: new SignIn(accounts, o.onThrottled),
   };
   const seed = o.config.auth.users;
@@ -58,9 +58,15 @@ export function openPeople(
 
 export type PeopleStage = ReturnType<typeof openPeople>;
 
+/** Whether anyone can sign in: an account exists, or an API token is configured (GATEWAY_ADMIN_TOKEN too). */
+export function signInPossible(accounts: Accounts, config: Config): boolean {
+  return accounts.count() > 0 || config.auth.tokens.length > 0;
+}
+
 /**
  * With no account and no API token (neither configured nor GATEWAY_ADMIN_TOKEN), nobody could sign in:
- * a one-time link to create the first admin is logged.
+ * a one-time link to create the first admin is logged. Otherwise the codes of earlier links are retired
+ * in the store (they are refused anyway while anyone can sign in).
  */
 export function firstAdminLink(
   people: PeopleStage,
@@ -68,7 +74,16 @@ export function firstAdminLink(
   baseUrl: string,
   log: Log,
 ): string | undefined {
-  if (people.accounts.count() > 0 || config.auth.tokens.length > 0) return undefined;
+  if (signInPossible(people.accounts, config)) {
+    try {
+      const retired = people.setup.retire();
+      if (retired > 0) log.info({ retired }, 'first-admin links retired: an account or an API token exists');
+    } catch (e) {
+      // They are refused all the same while anyone can sign in; the store is most likely read-only.
+      log.warn({ err: (e as Error).message }, 'the earlier first-admin links could not be marked used');
+    }
+    return undefined;
+  }
   const code = people.setup.issue();
   const link = `${baseUrl}/setup?code=${code}`;
   log.warn({ link, expiresInHours: SETUP_HOURS }, `no account yet: create the first admin at ${link}`);

@@ -1,7 +1,9 @@
 /**
  * The first admin. With no account in the store, no configured API token and no GATEWAY_ADMIN_TOKEN, the
  * gateway logs a one-time link, `/setup?code=...`: the code creates the first admin once, within
- * SETUP_HOURS. The store keeps only the code's SHA-256.
+ * SETUP_HOURS. The store keeps only the code's SHA-256. A code is void as soon as anyone can sign in
+ * (an account exists or an API token is configured, GATEWAY_ADMIN_TOKEN included), whatever its age: a
+ * gateway started again with an admin token, or whose first admin was made another way, takes no code.
  */
 import type { Db } from '../store/types.ts';
 import { newSecret, sha256 } from './secrets.ts';
@@ -14,6 +16,8 @@ export class SetupCodes {
   constructor(
     db: Db,
     private readonly now: () => number,
+    /** Whether anyone can sign in already (an account, a configured token): then no code works. */
+    readonly anyoneCanSignIn: () => boolean,
   ) {
     this.stmts = {
       insert: db.prepare('INSERT INTO setup_codes (code_sha256, created_at, expires_at) VALUES (?, ?, ?)'),
@@ -22,6 +26,7 @@ export class SetupCodes {
       ),
       use: db.prepare('UPDATE setup_codes SET used_at = ? WHERE code_sha256 = ? AND used_at IS NULL'),
       retire: db.prepare('UPDATE setup_codes SET used_at = ? WHERE used_at IS NULL'),
+      unused: db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM setup_codes WHERE used_at IS NULL'),
     };
   }
 
@@ -34,8 +39,15 @@ export class SetupCodes {
     return code;
   }
 
+  /** Marks every unused code used (they are void: someone can sign in); how many there were. */
+  retire(): number {
+    if (this.stmts.unused.get()!.n === 0) return 0;
+    return this.stmts.retire.run(this.now()).changes;
+  }
+
   /** Whether a code may be used now. */
   valid(code: string): boolean {
+    if (this.anyoneCanSignIn()) return false;
     const r = this.stmts.get.get(sha256(code));
     return r !== undefined && r.used_at === null && r.expires_at > this.now();
   }

@@ -51,6 +51,9 @@ export class Tokens {
       byHash: db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE token_sha256 = ?'),
       used: db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?'),
       revoke: db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      working: db.prepare<[string, number], TokenRow>(
+        'SELECT * FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?',
+      ),
     };
   }
 
@@ -89,6 +92,19 @@ export class Tokens {
     if (!r || r.revoked_at !== null || r.expires_at <= now) return undefined;
     if (r.last_used_at === null || now - r.last_used_at > 60_000) this.stmts.used.run(now, r.id);
     return r;
+  }
+
+  /** A token's row by its id while it works (not expired, not revoked); its use is not noted. */
+  working(id: string): TokenRow | undefined {
+    const r = this.stmts.byId.get(id);
+    return r && r.revoked_at === null && r.expires_at > this.now() ? r : undefined;
+  }
+
+  /** Revokes every working token of a person (disabled, or password reset); how many. In a transaction. */
+  revokeAll(userId: string, by: string): number {
+    const rows = this.stmts.working.all(userId, this.now());
+    for (const r of rows) this.revoke(userId, r.id, by);
+    return rows.length;
   }
 
   /** Revokes one of a person's tokens; false when it is not theirs or not there. */

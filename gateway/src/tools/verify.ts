@@ -1,11 +1,12 @@
 /**
- * `npm run verify -- REPORT.json --key KEY [--api URL] [--checkpoint FILE]`: checks a compliance report
+ * `npm run verify -- REPORT.json --key KEY [--api URL] [--token TOKEN] [--checkpoint FILE]`: checks a compliance report
  * (its JSON form) offline with only the gateway's public key: the signed checkpoint, every cited
  * record's inclusion proof, and that its totals and statuses follow from its records. KEY is the verifier
  * key (`<name>+<id>+<key>`, as GET /api/evidence/key gives it), or a file holding it (or that JSON).
  * With --api (the gateway, or any copy of its API) it also checks that today's log extends the report's
  * checkpoint; with --checkpoint, a later checkpoint note held by a witness, that this one does (the
- * consistency proof comes from --api, unless the two checkpoints are the same size).
+ * consistency proof comes from --api, unless the two checkpoints are the same size). A gateway that keeps
+ * its reads behind a sign-in (http.authenticateReads) needs an API token: --token, or GATEWAY_TOKEN.
  * Exits 0 when everything holds, 1 with the reasons otherwise, 2 on a usage error.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { type ReportJson, verifyLater, verifyReport } from '../evidence/verify.t
 
 function usage(msg: string): never {
   process.stderr.write(
-    `${msg}\nusage: npm run verify -- REPORT.json --key KEY [--api URL] [--checkpoint FILE]\n`,
+    `${msg}\nusage: npm run verify -- REPORT.json --key KEY [--api URL] [--token TOKEN] [--checkpoint FILE]\n` +
+      '(the token may also be given as GATEWAY_TOKEN)\n',
   );
   process.exit(2);
 }
@@ -30,6 +32,7 @@ const opt = (name: string) => {
 const keyArg = opt('--key');
 const api = opt('--api');
 const checkpointFile = opt('--checkpoint');
+const token = opt('--token') ?? process.env.GATEWAY_TOKEN;
 const file = args[0];
 if (!file) usage('no report given');
 if (!keyArg) usage("--key is required: the gateway's verifier key, from the town (GET /api/evidence/key)");
@@ -41,9 +44,30 @@ function readKey(k: string): string {
   return text;
 }
 
+/** A refusal of the API is a usage error: one line saying what to give, exit 2. */
+function refused(url: string, status: number): never {
+  process.stderr.write(
+    token
+      ? `the gateway refused the token (HTTP ${status} for ${url}): it is wrong, expired or revoked, or its role may not read this\n`
+      : `the gateway needs an API token to answer (HTTP ${status} for ${url}): give one with --token TOKEN or GATEWAY_TOKEN\n`,
+  );
+  process.exit(2);
+}
+
+/** The API's JSON answer; anything else ends the run with one line (no stack trace). */
 async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
-  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  const res = await fetch(url, {
+    signal: AbortSignal.timeout(15_000),
+    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+  }).catch((e: Error) => {
+    process.stdout.write(`NOT VERIFIED: could not reach ${url}: ${e.cause ? String(e.cause) : e.message}\n`);
+    process.exit(1);
+  });
+  if (res.status === 401 || res.status === 403) refused(url, res.status);
+  if (!res.ok) {
+    process.stdout.write(`NOT VERIFIED: ${url} answered HTTP ${res.status}\n`);
+    process.exit(1);
+  }
   return (await res.json()) as T;
 }
 

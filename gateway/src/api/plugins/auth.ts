@@ -1,12 +1,13 @@
 /**
- * Signing in and out, who is asking, and the first admin. POST /api/auth/login sets the session cookie
- * (HttpOnly, SameSite=Strict, Secure over HTTPS) and answers the person with a CSRF token that every write
- * made with the cookie must carry as `x-csrf-token` (server.ts checks it).
+ * Signing in and out, who is asking, a person's own password, and the first admin. POST /api/auth/login
+ * sets the session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) and answers the person with a
+ * CSRF token that every write made with the cookie must carry as `x-csrf-token` (server.ts checks it).
+ * Signing out and changing one's password end the live feeds of the sessions that end.
  */
 import type {} from '@fastify/cookie';
 import type {} from '@fastify/csrf-protection';
 import type { FastifyPluginAsync } from 'fastify';
-import { loginBody, meResponse, setupBody } from '../../../../shared/src/admin.ts';
+import { loginBody, meResponse, passwordChangeBody, setupBody } from '../../../../shared/src/admin.ts';
 import { EmailTaken } from '../../people/accounts.ts';
 import { SESSION_COOKIE, SESSION_HOURS } from '../../people/sessions.ts';
 import type { Caller } from '../auth.ts';
@@ -70,6 +71,7 @@ export const authPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, {
     async (req, reply) => {
       const sid = req.cookies[SESSION_COOKIE];
       if (sid) people.sessions.close(sid);
+      ctx.events.recheck();
       reply.clearCookie(SESSION_COOKIE, cookieOptions(secure));
       reply.clearCookie('_csrf', cookieOptions(secure));
       return { ok: true };
@@ -90,6 +92,43 @@ export const authPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, {
       const caller = ctx.auth.caller(req);
       if (!caller) throw new ApiError('UNAUTHORIZED');
       return me(caller, caller.via === 'session' ? reply.generateCsrf() : undefined);
+    },
+  );
+
+  app.post(
+    '/api/auth/password',
+    {
+      schema: {
+        tags: ['people'],
+        summary: 'Change your own password: your other sessions end, this one stays signed in',
+        body: openapi(passwordChangeBody),
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.require(req, 'viewer');
+      if (!caller.userId || !caller.email)
+        throw new ApiError(
+          'FORBIDDEN',
+          'Only a person signed in to their own account can change its password.',
+        );
+      const b = parseWith(passwordChangeBody, req.body);
+      const r = await people.signIn.check(caller.email, b.currentPassword, req.ip);
+      if (!r.ok && r.reason === 'throttled')
+        throw new ApiError(
+          'TOO_MANY_REQUESTS',
+          `too many wrong passwords: try again in ${r.retryAfterSec} s`,
+          r.retryAfterSec,
+        );
+      if (!r.ok || r.person.id !== caller.userId)
+        throw new ApiError('FORBIDDEN', 'Your current password is not right: the password was not changed.');
+      const keep = caller.credential.kind === 'session' ? caller.credential.key : undefined;
+      const ended = ctx.transaction(() => {
+        people.accounts.update(caller.userId!, { password: b.newPassword }, caller.actor);
+        return people.sessions.closeOthers(caller.userId!, keep);
+      });
+      ctx.events.recheck();
+      return { changed: true, otherSessionsEnded: ended };
     },
   );
 

@@ -14,13 +14,31 @@ function scoped(caller: Caller | undefined, data: unknown): unknown {
   return latest?.length ? { ...d, count: latest.length, latest } : undefined;
 }
 
-/** GET /api/events: server-sent events (readings summaries, device status, alert changes), live. */
+/** How often the open feeds' rights are checked again (expiries; changes are checked at once). */
+const RECHECK_MS = 1000;
+
+const ENDED =
+  'Your access has ended: you signed out, your password was changed, your account was disabled, or the ' +
+  'token was revoked or expired. Sign in again to go on.';
+
+/**
+ * GET /api/events: server-sent events (readings summaries, device status, alert changes), live. A feed
+ * lasts as long as the rights it was opened with: it is checked again right after any change of accounts,
+ * sessions or tokens and every second, and ends (a last `closed` event says why) once they are gone.
+ */
 export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  const ended = ctx.metrics.counter(
+    'gateway_live_feeds_ended_total',
+    'Live feeds ended because their rights ended (rights) or could not be checked again (check_failed)',
+  );
+  const timer = setInterval(() => ctx.events.recheck(), RECHECK_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
   app.get(
     '/api/events',
     { schema: { tags: ['events'], summary: 'Server-sent events, live' } },
     (req, reply) => {
-      const caller = ctx.auth.requireReadStream(req);
+      let caller = ctx.auth.requireReadStream(req);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -31,6 +49,29 @@ export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       });
       res.write(`event: hello\ndata: ${JSON.stringify({ gatewayId: ctx.config.gatewayId })}\n\n`);
       let queued = 0;
+      const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+      const end = (reason: string) => {
+        clearInterval(ping);
+        res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+        return false;
+      };
+      // A feed opened without credentials (reads open to all) has no rights to lose.
+      const stillAllowed = (opened: Caller) => () => {
+        let now: Caller | undefined;
+        try {
+          now = ctx.auth.again(opened);
+        } catch {
+          // Counted, and the client told: a feed whose rights cannot be checked does not go on.
+          ended.inc({ reason: 'check_failed' });
+          return end('The gateway could not check your access again just now: reconnect to go on.');
+        }
+        if (!now) {
+          ended.inc({ reason: 'rights' });
+          return end(ENDED);
+        }
+        caller = now;
+        return true;
+      };
       const unsubscribe = ctx.events.subscribe((e) => {
         const data = scoped(caller, e.data);
         if (queued > MAX_QUEUED || data === undefined) return;
@@ -41,8 +82,7 @@ export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
             queued = 0;
           });
         }
-      });
-      const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+      }, caller && stillAllowed(caller));
       req.raw.on('close', () => {
         clearInterval(ping);
         unsubscribe();

@@ -1,6 +1,8 @@
 /**
  * Accounts (admin) and each person's own API tokens: GET|POST /api/users, PATCH /api/users/{id};
- * GET|POST /api/tokens, DELETE /api/tokens/{id}. A token is answered once, when it is made.
+ * GET|POST /api/tokens, DELETE /api/tokens/{id}. A token is answered once, when it is made. Disabling an
+ * account or resetting its password ends its sessions and revokes its tokens; a token makes none that
+ * outlives it; the live feeds are checked again right after each change (people/rights.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +15,8 @@ import {
   userResponse,
 } from '../../../../shared/src/admin.ts';
 import { EmailTaken, userView } from '../../people/accounts.ts';
-import { MAX_TOKEN_DAYS, tokenView } from '../../people/tokens.ts';
+import { endRightsAfterAdminChange, newTokenExpiry } from '../../people/rights.ts';
+import { tokenView } from '../../people/tokens.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
@@ -90,10 +93,17 @@ export const peoplePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const { id } = parseWith(idParams, req.params);
       const b = parseWith(userPatchBody, req.body);
       knownSites(b.sites);
-      const p = emailChecked(() => ctx.transaction(() => accounts.update(id, b, caller.actor)));
+      const p = emailChecked(() =>
+        ctx.transaction(() => {
+          const changed = accounts.update(id, b, caller.actor);
+          // Disabled, or its password reset: its sessions end and its tokens are revoked.
+          if (changed) endRightsAfterAdminChange({ sessions, tokens }, id, b, caller.actor);
+          return changed;
+        }),
+      );
       if (!p) throw new ApiError('NOT_FOUND', `no account ${id}`);
-      // A disabled account, or a new password, ends the sessions signed in before.
-      if (b.disabled || b.password !== undefined) sessions.closeAll(id);
+      // Its open live feeds end now (and an owner's follow their new sites).
+      ctx.events.recheck();
       return userView(p);
     },
   );
@@ -131,14 +141,11 @@ export const peoplePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
     async (req, reply) => {
       const c = own(req);
       const b = parseWith(tokenCreateBody, req.body);
-      const now = ctx.now();
-      const expiresAt = b.expiresAt === undefined ? undefined : Date.parse(b.expiresAt);
-      if (expiresAt !== undefined && (expiresAt <= now || expiresAt > now + MAX_TOKEN_DAYS * 86_400_000))
-        throw new ApiError(
-          'BAD_REQUEST',
-          `expiresAt: must be in the future, at most ${MAX_TOKEN_DAYS} days ahead`,
-        );
-      const t = ctx.transaction(() => tokens.create(c.userId, b.name, expiresAt, c.actor));
+      const requested = b.expiresAt === undefined ? undefined : Date.parse(b.expiresAt);
+      // A token makes none that outlives it; a signed-in session (a password) may make any.
+      const e = newTokenExpiry(requested, ctx.now(), c.via === 'token' ? c.expiresAt : undefined);
+      if ('refused' in e) throw new ApiError('BAD_REQUEST', e.refused);
+      const t = ctx.transaction(() => tokens.create(c.userId, b.name, e.expiresAt, c.actor));
       reply.code(201);
       return { ...tokenView(t.row), token: t.token };
     },
@@ -159,6 +166,7 @@ export const peoplePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app,
       const { id } = parseWith(idParams, req.params);
       if (!ctx.transaction(() => tokens.revoke(c.userId, id, c.actor)))
         throw new ApiError('NOT_FOUND', `no token ${id}`);
+      ctx.events.recheck();
       return { revoked: id };
     },
   );
