@@ -81,7 +81,11 @@ async function compose(
   const { db, readings, outbox } = store;
   // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
   const changes = new ChangeLog(db, store.evidence, now);
-  const catalogue = new Catalogue(db, changes, { now, log });
+  const catalogue = new Catalogue(db, changes, {
+    now,
+    log,
+    mqttUsers: config.mqtt.users.map((u) => u.username),
+  });
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
   const throttled = metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked');
