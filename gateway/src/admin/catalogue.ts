@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { hashPassword } from '../../../shared/src/password.ts';
 import {
   collisionMessage,
+  configCollisions,
   deviceHolder,
   deviceIdentities,
   deviceKey,
@@ -79,6 +80,10 @@ export class Catalogue {
   ) {
     this.rows = new CatalogueRows(db);
     this.reload();
+    // A store written before identities were checked may hold a collision: said at every start.
+    const users = (this.o.mqttUsers ?? []).map((username) => ({ username }));
+    for (const c of configCollisions(this.list, users))
+      this.o.log.warn({ path: formatIssuePath(c.path) }, c.message);
   }
 
   /** At first start (no site in the store), the configuration's sites become the store's. */
