@@ -3,7 +3,8 @@
  * row each further failure shuts the key for twice as long as the one before (1 s, 2 s, 4 s, … up to
  * `maxMs`). While a key is shut its attempts are refused without checking any password, so guessing
  * costs time, not scrypt work; a success opens the username again, and a key forgotten after
- * `forgetMs` without failures starts afresh. Used for MQTT logins and API tokens.
+ * `forgetMs` without failures starts afresh. Used for API tokens, and through loginGuard.ts (which counts
+ * an attempt before its check) for MQTT logins and sign-ins.
  */
 
 export interface ThrottleOptions {
@@ -70,6 +71,18 @@ export class LoginThrottle {
 
   succeeded(key: string): void {
     this.entries.delete(key);
+  }
+
+  /**
+   * Takes one failure back (a failure counted before its check, when the check then succeeded): within the
+   * free failures the key opens again; past them it stays shut as the other failures set it.
+   */
+  forgive(key: string): void {
+    const e = this.get(key);
+    if (!e) return;
+    e.failures = Math.max(0, e.failures - 1);
+    if (e.failures === 0) this.entries.delete(key);
+    else if (e.failures <= this.opts.free) e.until = 0;
   }
 
   private get(key: string): Entry | undefined {

@@ -81,15 +81,24 @@ async function compose(
   const { db, readings, outbox } = store;
   // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
   const changes = new ChangeLog(db, store.evidence, now);
-  const catalogue = new Catalogue(db, changes, { now, log });
+  const catalogue = new Catalogue(db, changes, {
+    now,
+    log,
+    mqttUsers: config.mqtt.users.map((u) => u.username),
+  });
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
   const throttled = metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked');
+  const checked = metrics.counter(
+    'gateway_password_checks_total',
+    'Passwords checked against their hash (scrypt), by transport',
+  );
   const people = openPeople(db, changes, {
     config,
     now,
     log,
     onThrottled: () => throttled.inc({ transport: 'http' }),
+    onChecked: () => checked.inc({ transport: 'http' }),
   });
   // The configuration with the store's sites (kept up to date as they change).
   const live: Config = { ...config, sites: [...catalogue.sites()] };

@@ -88,4 +88,27 @@ describe('Catalogue', () => {
     ]);
     expect(auditAll(db, log).problems).toEqual([]);
   });
+
+  it('says at start which devices of the store share an MQTT identity, and refuses a new one', () => {
+    const [maple] = sites;
+    const twin = { ...maple!.devices[1]!, id: 'rg-7', username: 'maple-ridge/rg-1' };
+    open().seed([{ ...maple!, devices: [...maple!.devices, twin] }]);
+    const warned: string[] = [];
+    const c = new Catalogue(db, new ChangeLog(db, log, () => now), {
+      now: () => now,
+      log: { ...silentLog, warn: (_o, msg) => warned.push(String(msg)) },
+      mqttUsers: ['ops'],
+    });
+    expect(warned).toEqual([
+      'The MQTT login name or client id "maple-ridge/rg-1" already belongs to device rg-1 of site maple-ridge. Each device needs a login name and client ids of its own.',
+    ]);
+    expect(() =>
+      c.addDevice(
+        'maple-ridge',
+        { id: 'rg-8', kind: 'rain-gauge', inchesPerTip: 0.01, username: 'ops' },
+        'Ada',
+      ),
+    ).toThrow(/already belongs to the MQTT account ops/);
+    expect(c.site('maple-ridge')!.devices.map((d) => d.id)).not.toContain('rg-8');
+  });
 });

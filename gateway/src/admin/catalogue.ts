@@ -8,6 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { hashPassword } from '../../../shared/src/password.ts';
+import {
+  collisionMessage,
+  configCollisions,
+  deviceHolder,
+  deviceIdentities,
+  deviceKey,
+  IdentityIndex,
+  userHolder,
+} from '../config/identities.ts';
 import { formatIssuePath } from '../config/load.ts';
 import { type DeviceConfig, deviceSchema, type SiteConfig, siteSchema } from '../config/schema.ts';
 import type { Log } from '../pipeline.ts';
@@ -62,10 +71,19 @@ export class Catalogue {
   constructor(
     private readonly db: Db,
     private readonly changes: ChangeLog,
-    private readonly o: { now: () => number; log: Log },
+    private readonly o: {
+      now: () => number;
+      log: Log;
+      /** The configured MQTT users' names: no device may take one. */
+      mqttUsers?: readonly string[];
+    },
   ) {
     this.rows = new CatalogueRows(db);
     this.reload();
+    // A store written before identities were checked may hold a collision: said at every start.
+    const users = (this.o.mqttUsers ?? []).map((username) => ({ username }));
+    for (const c of configCollisions(this.list, users))
+      this.o.log.warn({ path: formatIssuePath(c.path) }, c.message);
   }
 
   /** At first start (no site in the store), the configuration's sites become the store's. */
@@ -164,6 +182,7 @@ export class Catalogue {
         `device ${siteId}/${device.id} exists (or existed: ids are not reused)`,
       );
     parse(siteSchema, { ...site, devices: [...site.devices, device] });
+    this.mustOwnIdentities(siteId, device);
     this.commit({ siteId, deviceId: device.id, what: 'device' }, () => {
       this.rows.insertDevice(siteId, device, this.o.now());
       this.changes.record({
@@ -210,6 +229,7 @@ export class Catalogue {
     }
     const next = parse(deviceSchema, { ...cur, ...own, id: deviceId, kind: cur.kind });
     parse(siteSchema, { ...site, devices: site.devices.map((d) => (d.id === deviceId ? next : d)) });
+    this.mustOwnIdentities(siteId, next);
     const recalibrated = next.inchesPerTip !== cur.inchesPerTip && cur.inchesPerTip !== undefined;
     const from = effectiveAt ?? now;
     const lastUntil = cur.calibrations?.at(-1)?.until ?? Number.NEGATIVE_INFINITY;
@@ -256,6 +276,21 @@ export class Catalogue {
       this.changes.record({ entity: 'secret', action: 'rotate', by, siteId, deviceId });
     });
     return password;
+  }
+
+  /**
+   * Refuses a device whose login name or a client id is another's: a device in service, a retired one
+   * (its identities are never given again) or a configured MQTT user (config/identities.ts).
+   */
+  private mustOwnIdentities(siteId: string, device: DeviceConfig): void {
+    const index = new IdentityIndex();
+    for (const s of this.list)
+      for (const d of s.devices) index.add(deviceHolder(s.id, d.id), deviceIdentities(s.id, d));
+    for (const r of this.rows.retiredIdentities())
+      index.add(deviceHolder(r.siteId, r.id, true), deviceIdentities(r.siteId, r));
+    for (const u of this.o.mqttUsers ?? []) index.add(userHolder(u), [u]);
+    const c = index.collision(deviceIdentities(siteId, device), deviceKey(siteId, device.id));
+    if (c) throw new CatalogueError('CONFLICT', collisionMessage(c));
   }
 
   private mustSite(id: string): SiteConfig {

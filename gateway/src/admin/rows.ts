@@ -125,6 +125,22 @@ export class CatalogueRows {
     return { sites, retired };
   }
 
+  /** The retired devices' MQTT identities: their login names and client ids are never given again. */
+  retiredIdentities(): Array<{ siteId: string; id: string; username?: string; clientIds: string[] }> {
+    return this.stmts.devices
+      .all()
+      .filter((d) => d.retired_at !== null)
+      .map((d) => {
+        const own = JSON.parse(d.config) as { username?: string; clientIds?: string[] };
+        return {
+          siteId: d.site_id,
+          id: d.id,
+          ...(own.username ? { username: own.username } : {}),
+          clientIds: own.clientIds ?? [],
+        };
+      });
+  }
+
   deviceRow(siteId: string, deviceId: string): DeviceRow | undefined {
     return this.stmts.device.get(siteId, deviceId);
   }

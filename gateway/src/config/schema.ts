@@ -9,6 +9,7 @@ import {
 import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
+import { configCollisions } from './identities.ts';
 
 const id = entityId;
 
@@ -335,6 +336,8 @@ export const configSchema = z
         devIds.add(d.id);
       });
     });
+    for (const { path, message } of configCollisions(c.sites, c.mqtt.users))
+      ctx.addIssue({ code: 'custom', path, message });
     if (c.mqtt.url !== undefined && c.mqtt.urls !== undefined)
       ctx.addIssue({
         code: 'custom',

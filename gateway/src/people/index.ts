@@ -36,7 +36,7 @@ export function withPeople(site: SiteConfig | undefined, people: readonly Person
 export function openPeople(
   db: Db,
   changes: ChangeLog,
-  o: { config: Config; now: () => number; log: Log; onThrottled?: () => void },
+  o: { config: Config; now: () => number; log: Log; onThrottled?: () => void; onChecked?: () => void },
 ) {
   const accounts = new Accounts(db, changes, o.now);
   const people = {
@@ -44,7 +44,7 @@ export function openPeople(
     sessions: new Sessions(db, o.now),
     tokens: new Tokens(db, changes, o.now),
     setup: new SetupCodes(db, o.now, () => signInPossible(accounts, o.config)),
-    signIn: new SignIn(accounts, o.onThrottled),
+    signIn: new SignIn(accounts, o.onThrottled, o.onChecked),
   };
   const seed = o.config.auth.users;
   if (accounts.count() === 0 && seed.length > 0) {

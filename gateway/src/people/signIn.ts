@@ -1,9 +1,10 @@
 /**
- * Signing in with e-mail and password, slowed down per account and per address as MQTT logins and API
- * tokens are (loginThrottle.ts): after 3 wrong passwords for an account (10 from an address) each further
- * attempt shuts it for 1 s, 2 s, 4 s, … up to 60 s, and while shut attempts are refused unchecked.
+ * Signing in with e-mail and password, slowed down per account and per address as MQTT logins are
+ * (loginGuard.ts): each attempt is counted before its password is hashed, at most a few checks run at once
+ * per account and per address, and after 3 wrong passwords for an account (10 from an address) each
+ * further one shuts it for 1 s, 2 s, 4 s, … up to 60 s; while shut, attempts are refused unchecked.
  */
-import { ADDRESS_THROTTLE, LoginThrottle, throttleKey, USERNAME_THROTTLE } from '../loginThrottle.ts';
+import { LoginGuard, Throttled } from '../loginGuard.ts';
 import type { Accounts, Person } from './accounts.ts';
 
 export type SignInResult =
@@ -11,30 +12,38 @@ export type SignInResult =
   | { ok: false; reason: 'throttled'; retryAfterSec: number }
   | { ok: false; reason: 'bad' };
 
+class WrongPassword extends Error {}
+
 export class SignIn {
-  private readonly accounts = new LoginThrottle(USERNAME_THROTTLE);
-  private readonly addresses = new LoginThrottle(ADDRESS_THROTTLE);
+  private readonly guard = new LoginGuard();
 
   constructor(
     private readonly people: Accounts,
     private readonly onThrottled: () => void = () => {},
+    /** Hears of every password checked against its hash (scrypt). */
+    private readonly onChecked: () => void = () => {},
   ) {}
 
   async check(email: string, password: string, address: string): Promise<SignInResult> {
-    const a = throttleKey('addr', address);
-    const u = throttleKey('email', email.toLowerCase());
-    const shut = Math.max(this.addresses.wait(a), this.accounts.wait(u));
-    if (shut > 0) {
-      this.onThrottled();
-      return { ok: false, reason: 'throttled', retryAfterSec: Math.ceil(shut / 1000) };
-    }
-    const person = await this.people.check(email, password);
-    if (person) {
-      this.accounts.succeeded(u);
+    try {
+      const person = await this.guard.attempt({ address, name: email.toLowerCase() }, async () => {
+        this.onChecked();
+        const p = await this.people.check(email, password);
+        if (!p) throw new WrongPassword('wrong e-mail or password');
+        return p;
+      });
       return { ok: true, person };
+    } catch (e) {
+      if (e instanceof Throttled) {
+        this.onThrottled();
+        return {
+          ok: false,
+          reason: 'throttled',
+          retryAfterSec: Math.max(1, Math.ceil(e.retryAfterMs / 1000)),
+        };
+      }
+      if (e instanceof WrongPassword) return { ok: false, reason: 'bad' };
+      throw e;
     }
-    this.addresses.failed(a);
-    this.accounts.failed(u);
-    return { ok: false, reason: 'bad' };
   }
 }

@@ -1,31 +1,20 @@
 /**
- * `npm run mosquitto-acl -- [config.yaml]`: prints a Mosquitto ACL for an external broker that gives each
- * device write access to its own topics only, and the gateway's account read access to all of them.
- * Device passwords for Mosquitto are set with `mosquitto_passwd` (the gateway keeps only hashes).
+ * `npm run mosquitto-acl -- [CONFIG...]`: prints a Mosquitto ACL for an external broker shared by the
+ * gateways of the files given (default the sample configuration): each device writes only its own topics,
+ * each gateway reads the devices' topics and the other gateways' state, status and checkpoints and writes
+ * only its own (config/mosquittoAcl.ts). Device passwords for Mosquitto are set with `mosquitto_passwd`
+ * (the gateway keeps only hashes). Exits 2 when two gateways share a login or a login name is taken twice.
  */
-import { loadConfig } from '../config/load.ts';
+import { ConfigError, loadConfig } from '../config/load.ts';
+import { AclError, mosquittoAcl } from '../config/mosquittoAcl.ts';
 import { SAMPLE_CONFIG } from '../paths.ts';
 
-const path = process.argv[2] ?? process.env.GATEWAY_CONFIG ?? SAMPLE_CONFIG;
-const config = loadConfig(path, {});
-const gatewayUser = config.mqtt.username ?? 'gateway';
-const lines = [
-  `# Generated from ${path}`,
-  `user ${gatewayUser}`,
-  'topic read sites/+/devices/+/telemetry',
-  'topic read sites/+/devices/+/status',
-  'topic write gateway/#',
-  'topic write alerts/#',
-  '',
-];
-for (const site of config.sites)
-  for (const d of site.devices)
-    lines.push(
-      `user ${d.username ?? `${site.id}/${d.id}`}`,
-      `topic write sites/${site.id}/devices/${d.id}/telemetry`,
-      `topic readwrite sites/${site.id}/devices/${d.id}/status`,
-      '',
-    );
-for (const u of config.mqtt.users)
-  lines.push(`user ${u.username}`, ...u.subscribe.map((t) => `topic read ${t}`), '');
-process.stdout.write(`${lines.join('\n')}\n`);
+const paths = process.argv.slice(2);
+if (paths.length === 0) paths.push(process.env.GATEWAY_CONFIG ?? SAMPLE_CONFIG);
+try {
+  process.stdout.write(mosquittoAcl(paths.map((path) => ({ path, config: loadConfig(path, {}) }))));
+} catch (e) {
+  if (!(e instanceof AclError || e instanceof ConfigError)) throw e;
+  process.stderr.write(`${e.message}\n`);
+  process.exitCode = 2;
+}

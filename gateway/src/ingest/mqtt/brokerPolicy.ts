@@ -10,7 +10,7 @@ import { verifyPasswordAsync } from '../../../../shared/src/password.ts';
 import { parseDeviceTopic } from '../../../../shared/src/topics.ts';
 import type { Config } from '../../config/schema.ts';
 import type { DeviceInfo, DeviceRegistry } from '../../decode/registry.ts';
-import { ADDRESS_THROTTLE, LoginThrottle, throttleKey, USERNAME_THROTTLE } from '../../loginThrottle.ts';
+import { LoginGuard, Throttled } from '../../loginGuard.ts';
 import { filterWithin } from './topicFilters.ts';
 
 export type Principal =
@@ -45,10 +45,12 @@ export class BrokerPolicy {
   /** scrypt needs 16 MB a check: a reconnect storm runs two at a time, not one per thread-pool thread. */
   private scryptSlots = new Semaphore(2);
 
-  private readonly usernames = new LoginThrottle(USERNAME_THROTTLE);
-  private readonly addresses = new LoginThrottle(ADDRESS_THROTTLE);
+  /** Attempts counted before their check, a few checks at a time per username and per address. */
+  private readonly guard = new LoginGuard();
   /** Hears of every attempt refused unchecked because its username or address is shut. */
   onThrottled: (() => void) | undefined;
+  /** Hears of every password checked against its hash (scrypt). */
+  onChecked: (() => void) | undefined;
 
   constructor(
     private readonly mqtt: Config['mqtt'],
@@ -65,28 +67,19 @@ export class BrokerPolicy {
 
   /**
    * Who is logging in; rejects with the CONNACK return code (3 throttled after failed logins, 4 bad
-   * credentials, 5 not authorized). Failures slow the next attempts for the username and the address down.
+   * credentials, 5 not authorized). Each attempt is counted against the username and the address before
+   * its password is checked (loginGuard.ts), so failures slow the next attempts down even when they come
+   * all at once.
    */
   async authenticate(username?: string, password?: Buffer, address = ''): Promise<Principal> {
-    const keys = [throttleKey('addr', address), ...(username ? [throttleKey('user', username)] : [])];
-    const shut = Math.max(this.addresses.wait(keys[0]!), username ? this.usernames.wait(keys[1]!) : 0);
-    if (shut > 0) {
+    try {
+      return await this.guard.attempt({ address, name: username }, () => this.check(username, password));
+    } catch (e) {
+      if (!(e instanceof Throttled)) throw e;
       this.onThrottled?.();
       // Answered after a moment, so a client hammering one login waits for each refusal.
-      await new Promise((r) => setTimeout(r, Math.min(shut, 1000)));
-      throw Object.assign(authError(`too many failed logins: try again in ${Math.ceil(shut / 1000)} s`, 3), {
-        throttled: true,
-      });
-    }
-    try {
-      const p = await this.check(username, password);
-      if (username) this.usernames.succeeded(keys[1]!);
-      return p;
-    } catch (e) {
-      const a = this.addresses.failed(keys[0]!);
-      const u = username ? this.usernames.failed(keys[1]!) : 0;
-      if (a || u) (e as Error & { shutForMs?: number }).shutForMs = Math.max(a, u);
-      throw e;
+      await new Promise((r) => setTimeout(r, Math.min(e.retryAfterMs, 1000)));
+      throw Object.assign(authError(e.message, 3), { throttled: true });
     }
   }
 
@@ -105,6 +98,7 @@ export class BrokerPolicy {
     const pw = password ?? Buffer.alloc(0);
     const digest = createHash('sha256').update(pw).digest('hex');
     if (this.verified.get(username) !== digest) {
+      this.onChecked?.();
       if (!(await this.scryptSlots.run(() => verifyPasswordAsync(pw, hash))))
         throw authError(`bad password for ${username}`, 4);
       this.verified.set(username, digest);

@@ -72,6 +72,10 @@ export class EmbeddedMqttInput implements Input {
         'gateway_login_throttled_total',
         'Logins refused unchecked after failed ones, by transport',
       ),
+      checks: counter(
+        'gateway_password_checks_total',
+        'Passwords checked against their hash (scrypt), by transport',
+      ),
       refused: counter('gateway_mqtt_refused_publish_total', 'Publishes refused by topic policy'),
       oversize: counter(
         'gateway_mqtt_oversize_packets_total',
@@ -84,6 +88,7 @@ export class EmbeddedMqttInput implements Input {
     };
     this.m.clients.collect((set) => set(this.broker?.connectedClients ?? 0));
     this.policy.onThrottled = () => this.m.throttled.inc({ transport: 'mqtt' });
+    this.policy.onChecked = () => this.m.checks.inc({ transport: 'mqtt' });
   }
 
   /** The port the plain listener is bound to (useful with port 0). */
