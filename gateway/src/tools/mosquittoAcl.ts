@@ -15,6 +15,8 @@ const lines = [
   'topic read sites/+/devices/+/telemetry',
   'topic read sites/+/devices/+/status',
   'topic write gateway/#',
+  // The audit at start reads its retained checkpoint back, to find a store cut at its newest entries.
+  `topic read gateway/${config.gatewayId}/checkpoint`,
   'topic write alerts/#',
   '',
 ];
