@@ -2,7 +2,7 @@
  * The gateway listens at once whatever the store's size: on a store of 125,000 entries (built through the
  * store's own API, with a signed checkpoint every 100 entries as a running gateway leaves them) the
  * gateway's own process, run as `npm start` runs it (the bundle), answers /api/health within 5 s of spawn
- * (or, on a machine too loaded for that, no later than it answers on an empty store plus a margin) with
+ * (or, on a machine too loaded for that, within twice the time it needs on an empty store) with
  * the evidence log "auditing"; it takes and acknowledges a reading while it audits; and the audit finishes
  * later, green, having checked every entry.
  */
@@ -72,11 +72,11 @@ describe('a gateway on a store of 125,000 entries', () => {
       expect(first.audit, first.detail).toBe('auditing');
       expect(first.ok).toBe(true);
       expect(first.detail).toMatch(/^auditing the store against its evidence log: [\d,]+ of [\d,]+ entries/);
-      // 5 s, or on a loaded machine no more than 3 s beyond what an empty store takes here.
+      // 5 s, or on a machine too loaded for that, no more than twice what an empty store takes here.
       expect(
         ms,
         `listened after ${Math.round(ms)} ms (empty store: ${Math.round(baselineMs)} ms)`,
-      ).toBeLessThan(Math.max(5000, baselineMs + 3000));
+      ).toBeLessThan(Math.max(5000, 2 * baselineMs));
 
       // A reading is taken, acknowledged and stored while the audit runs.
       const storedBefore = (await components(gw)).find((c) => c.name === 'store')!.readings!;
