@@ -14,8 +14,7 @@ import { ApiStage } from './api/stage.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { liveRegistry } from './decode/registry.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
-import { evidenceStage } from './evidence/compose.ts';
-import { mqttPublisher } from './evidence/publishers.ts';
+import { evidenceStage, mqttCheckpoints } from './evidence/compose.ts';
 import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
 import { loggerImporter } from './import/policy.ts';
@@ -161,7 +160,7 @@ async function compose(
     fleet?.changed();
   });
   notifications.publishWith(publisher);
-  evidence.publishTo(mqttPublisher(config.gatewayId, () => publisher));
+  evidence.publishTo(mqttCheckpoints(config, () => publisher));
 
   fleet = new FleetStage({
     config,

@@ -62,10 +62,18 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
-  const evidenceHealth = async (gw: TestGateway) =>
-    ((await (await fetch(`${gw.httpUrl}/api/health`)).json()) as Health).components.find(
-      (c) => c.name === 'evidence',
-    )!;
+  /** The evidence component once the audit at start (run in the background) and the off-box read-back are done. */
+  const evidenceHealth = (gw: TestGateway) =>
+    waitFor(
+      async () => {
+        const e = ((await (await fetch(`${gw.httpUrl}/api/health`)).json()) as Health).components.find(
+          (c) => c.name === 'evidence',
+        ) as Health['components'][number] & { audit?: string; tail?: string };
+        return e.audit === 'done' && e.tail !== 'checking' ? e : undefined;
+      },
+      60_000,
+      'the audit at start to finish',
+    );
   const report = (gw: TestGateway, siteId: string) =>
     api<ReportJson>(gw, `/api/reports/compliance?siteId=${siteId}&from=2020-01-01`);
 

@@ -49,3 +49,38 @@ export function forgeLog(dataDir: string): void {
   db.pragma('user_version = 2');
   db.close();
 }
+
+/**
+ * A hidden truncation: the newest `readings` readings deleted, and with them the log's tail from the first
+ * of their entries (every record logged from there on, the entries, the stored subtrees that cover them,
+ * and the signed checkpoints above the cut). The store agrees with itself afterwards: only a checkpoint
+ * kept off the box can show it. Returns the log's size after the cut.
+ */
+export function truncateTail(dataDir: string, readings: number): number {
+  const db = new Database(join(dataDir, 'gateway.db'));
+  try {
+    const cut = (
+      db
+        .prepare('SELECT MIN(log_idx) AS idx FROM (SELECT log_idx FROM readings ORDER BY id DESC LIMIT ?)')
+        .get(readings) as { idx: number }
+    ).idx;
+    const tables = (
+      db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%log_idx%'")
+        .all() as Array<{ name: string }>
+    ).map((t) => t.name);
+    for (const t of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as Array<{
+      name: string;
+    }>)
+      db.exec(`DROP TRIGGER "${t.name}"`);
+    db.transaction(() => {
+      for (const t of tables) db.prepare(`DELETE FROM "${t}" WHERE log_idx >= ?`).run(cut);
+      db.prepare('DELETE FROM log_entries WHERE idx >= ?').run(cut);
+      db.prepare('DELETE FROM log_nodes WHERE (idx + 1) * (1 << level) > ?').run(cut);
+      db.prepare('DELETE FROM log_checkpoints WHERE size > ?').run(cut);
+    })();
+    return cut;
+  } finally {
+    db.close();
+  }
+}

@@ -308,8 +308,12 @@ export const configSchema = z
         keyFile: z.string().optional(),
         /** How often a checkpoint is signed while entries arrive. */
         checkpointIntervalSeconds: z.number().int().min(1).max(3600).default(60),
-        /** Witnesses: every checkpoint is POSTed to each, signed like a webhook (needs notify.webhookSecret). */
-        witnesses: z.array(z.strictObject({ url: z.url() })).default([]),
+        /**
+         * Witnesses: every checkpoint is POSTed to each `url`, signed like a webhook (needs
+         * notify.webhookSecret). With `latestUrl`, the witness answers GET there with the newest checkpoint
+         * it holds of this gateway, which the audit at start compares with the log.
+         */
+        witnesses: z.array(z.strictObject({ url: z.url(), latestUrl: z.url().optional() })).default([]),
         /** A daily digest of the day's checkpoints by e-mail (needs notify.smtp), e.g. to the town's officer. */
         digestTo: z.array(z.email()).default([]),
       })

@@ -1,8 +1,11 @@
 /**
  * The evidence stage as the configuration asks for it: its signing key, and the places its checkpoints
- * go off the box besides MQTT (InfluxDB when configured, witnesses, the e-mail digest).
+ * go off the box (InfluxDB when configured, witnesses, the e-mail digest, and the MQTT broker once the
+ * inputs are built), each with the way to read its copy back where there is one.
  */
-import type { Config } from '../config/schema.ts';
+import { readFileSync } from 'node:fs';
+import { type Config, externalBrokerUrls } from '../config/schema.ts';
+import { readRetained } from '../ingest/mqtt/retained.ts';
 import type { NotificationStage } from '../notify/stage.ts';
 import type { Log } from '../pipeline.ts';
 import { Cursor } from '../store/cursor.ts';
@@ -10,8 +13,16 @@ import type { InfluxOutput } from '../store/influx/index.ts';
 import { escapeKey, stringField } from '../store/influx/lineProtocol.ts';
 import type { StoreStage } from '../store/stage.ts';
 import { loadSigningKey } from './keys.ts';
-import { checkpointLine, digestPublisher, influxV1ReadBack, witnessPublisher } from './publishers.ts';
-import { EvidenceStage } from './stage.ts';
+import {
+  checkpointLine,
+  checkpointTopic,
+  digestPublisher,
+  influxV1ReadBack,
+  mqttPublisher,
+  witnessPublisher,
+  witnessReadBack,
+} from './publishers.ts';
+import { type CheckpointPublisher, EvidenceStage } from './stage.ts';
 
 export function evidenceStage(
   config: Config,
@@ -47,6 +58,7 @@ export function evidenceStage(
     const esc = { key: escapeKey, str: stringField };
     stage.publishTo({
       name: 'influxdb',
+      where: config.influx.db ? 'InfluxDB' : 'InfluxDB 2',
       publish: async (cp) => influx.enqueueLine(checkpointLine(config.gatewayId, cp, esc)),
       ...(config.influx.db
         ? { readBack: influxV1ReadBack(config.influx.url, config.influx.db, config.gatewayId) }
@@ -57,7 +69,14 @@ export function evidenceStage(
   for (const w of config.evidence.witnesses) {
     if (!webhook)
       throw new Error('evidence.witnesses needs notify.webhookSecret (checkpoints are signed like webhooks)');
-    stage.publishTo(witnessPublisher(w.url, webhook, config.gatewayId));
+    stage.publishTo(
+      witnessPublisher(
+        w.url,
+        webhook,
+        config.gatewayId,
+        w.latestUrl ? witnessReadBack(w.latestUrl) : undefined,
+      ),
+    );
   }
   if (config.evidence.digestTo.length) {
     const email = notifications.email;
@@ -73,4 +92,31 @@ export function evidenceStage(
     );
   }
   return stage;
+}
+
+/**
+ * Checkpoints retained on the broker the gateway publishes to. An external broker's copy is read back at
+ * start over a connection of its own; the embedded broker's is on this box and proves nothing.
+ */
+export function mqttCheckpoints(
+  config: Config,
+  publisher: Parameters<typeof mqttPublisher>[1],
+): CheckpointPublisher {
+  const urls = externalBrokerUrls(config.mqtt);
+  if (urls.length === 0) return mqttPublisher(config.gatewayId, publisher);
+  const m = config.mqtt;
+  const tls = m.clientTls;
+  const opts = {
+    urls,
+    clientId: m.clientId ?? `gateway-${config.gatewayId}`,
+    protocolVersion: m.protocolVersion,
+    ...(m.username ? { username: m.username } : {}),
+    ...(m.password ? { password: m.password } : {}),
+    ...(tls?.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+    ...(tls?.certFile ? { cert: readFileSync(tls.certFile) } : {}),
+    ...(tls?.keyFile ? { key: readFileSync(tls.keyFile) } : {}),
+  };
+  return mqttPublisher(config.gatewayId, publisher, () =>
+    readRetained(opts, checkpointTopic(config.gatewayId)),
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * Where signed checkpoints go off the box, so that anyone holding an earlier one can detect a truncated
  * or rewritten store:
- * - MQTT: retained on `gateway/{gatewayId}/checkpoint` (readable back from an external broker at start);
+ * - MQTT: retained on `gateway/{gatewayId}/checkpoint` (read back from an external broker at start; the
+ *   embedded broker is on the gateway's own box, so its copy proves nothing about the store);
  * - InfluxDB: measurement `checkpoints` (tag `gateway`; fields `size`, `root`, and `note`, the signed note in
  *   base64, as line protocol has no newline in a string), queued durably in the store like every other
  *   line, and read back at start from an InfluxDB 1.x;
@@ -24,6 +25,9 @@ export function mqttPublisher(
 ): CheckpointPublisher {
   return {
     name: 'mqtt',
+    // Without a read-back the broker is the embedded one, on this box.
+    where: readBack ? 'the external MQTT broker' : "the gateway's embedded MQTT broker",
+    offBox: readBack !== undefined,
     publish: async (cp) => {
       const m = mqtt();
       if (!m) throw new Error('no MQTT connection yet');
@@ -44,7 +48,7 @@ export function checkpointLine(
 }
 
 /** Reads the last checkpoint note this gateway wrote to an InfluxDB 1.x (`/query`). */
-export function influxV1ReadBack(url: string, db: string, gatewayId: string, timeoutMs = 5000) {
+export function influxV1ReadBack(url: string, db: string, gatewayId: string, timeoutMs = 10_000) {
   return async (): Promise<string | undefined> => {
     const q = `SELECT last("note") FROM "checkpoints" WHERE "gateway" = '${gatewayId.replace(/'/g, "\\'")}'`;
     const res = await fetch(
@@ -60,9 +64,32 @@ export function influxV1ReadBack(url: string, db: string, gatewayId: string, tim
   };
 }
 
-export function witnessPublisher(url: string, sender: WebhookSender, gatewayId: string): CheckpointPublisher {
+/**
+ * Reads the newest checkpoint a witness holds of this gateway: GET `url` answers 200 with the signed note,
+ * as text or as JSON with a `checkpoint` member (the body the gateway POSTs), or 404 when it holds none.
+ */
+export function witnessReadBack(url: string, timeoutMs = 10_000) {
+  return async (): Promise<string | undefined> => {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (res.status === 404) return undefined;
+    if (!res.ok) throw new Error(`the witness answered ${res.status}`);
+    const text = await res.text();
+    if (!(res.headers.get('content-type') ?? '').includes('json')) return text;
+    const body = JSON.parse(text) as { checkpoint?: unknown };
+    return typeof body.checkpoint === 'string' ? body.checkpoint : undefined;
+  };
+}
+
+export function witnessPublisher(
+  url: string,
+  sender: WebhookSender,
+  gatewayId: string,
+  readBack?: () => Promise<string | undefined>,
+): CheckpointPublisher {
   return {
     name: `witness ${new URL(url).host}`,
+    where: `the witness at ${new URL(url).host}`,
+    ...(readBack ? { readBack } : {}),
     publish: (cp) =>
       sender.send({
         url,
@@ -94,6 +121,7 @@ export function digestPublisher(
 ): CheckpointPublisher {
   return {
     name: 'e-mail digest',
+    where: 'the daily e-mail digest',
     publish: async (cp) => {
       const last = sent.read() ?? 0;
       if (cp.at - last < DAY) return;

@@ -3,27 +3,23 @@
  * appended, signs a checkpoint at least once a minute while entries arrive (and on demand), and
  * publishes every checkpoint off the box through the publishers it is given (MQTT, InfluxDB, witnesses).
  *
- * At start, before anything else writes: every signed checkpoint the store holds must be a tree head of
- * today's log (a truncated or rewritten log cannot match it), the last published checkpoint read back
- * from off the box (when a publisher can read it back) likewise, and every non-reading entry and the
- * newest readings must match their records. The rest of the log as it was at start is then audited in
- * slices that leave the event loop free, and so is the tree itself (stored subtrees against the leaves). Any problem turns
- * health red with the entry and the reason, and is logged; the gateway keeps running and keeps logging.
+ * Start returns at once: the audit of the log as it was at start runs in the background in slices that
+ * leave the event loop free (`startAudit.ts`), and health says "auditing" until it is done; readings are
+ * taken meanwhile. The copies of the last checkpoint kept off the box are read back and compared with the
+ * log (`offBox.ts`); until that is done, and for good once a checkpoint contradicts the log, no checkpoint
+ * is published, so a truncated store cannot overwrite the copies that show it. Any problem turns health red
+ * with the entry and the reason, and is logged; the gateway keeps running and keeps logging. Where no copy
+ * off the box could be read, health says that a truncation of the newest entries cannot be ruled out.
  * A publisher that failed gets the latest checkpoint again at the next interval, grown or not.
  */
 import type { Log, Stage } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
-import { EvidenceAudit, type Problem, type TreeAudit } from './audit.ts';
-import {
-  type Checkpoint,
-  checkpointText,
-  openNote,
-  parseCheckpoint,
-  signNote,
-  verifyNote,
-} from './checkpoint.ts';
+import { EvidenceAudit, type Problem } from './audit.ts';
+import { type Checkpoint, checkpointText, parseCheckpoint, signNote, verifyNote } from './checkpoint.ts';
 import type { SigningKey } from './keys.ts';
 import type { EvidenceLog } from './log.ts';
+import { type Judgement, type OffBoxCopy, readOffBox, tailSentence } from './offBox.ts';
+import { StartAudit } from './startAudit.ts';
 
 export interface SignedCheckpoint extends Checkpoint {
   /** The signed note, as published. */
@@ -34,6 +30,10 @@ export interface SignedCheckpoint extends Checkpoint {
 /** Somewhere a checkpoint goes off the box; a publisher that can also read its last one back says so. */
 export interface CheckpointPublisher {
   name: string;
+  /** Where the checkpoints go, in plain words ("the external MQTT broker"). */
+  where: string;
+  /** False for a copy kept on the gateway's own box (the embedded broker's retained message). */
+  offBox?: boolean;
   publish(cp: SignedCheckpoint): Promise<void>;
   readBack?(): Promise<string | undefined>;
 }
@@ -46,7 +46,7 @@ export interface EvidenceStageOptions {
   now: () => number;
   /** How often a checkpoint is signed while entries arrive (default 60 s). */
   intervalMs?: number;
-  /** Readings audited synchronously at start, newest first (default 10,000). */
+  /** Readings audited first at start, newest first (default 10,000). */
   tailAtStart?: number;
   /**
    * Why the log is not available (the store runs on its read-only stand-in): then nothing is audited,
@@ -55,8 +55,7 @@ export interface EvidenceStageOptions {
   heldBecause?: string | undefined;
 }
 
-const SLICE_ENTRIES = 2000;
-const SLICE_LEAVES = 20_000;
+type CheckpointRow = { size: number; root: Buffer; at: number; note: string };
 
 export class EvidenceStage implements Stage {
   readonly name = 'evidence';
@@ -66,8 +65,15 @@ export class EvidenceStage implements Stage {
   private readonly publishers: CheckpointPublisher[] = [];
   private readonly problems: Problem[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private auditing: { entriesAt: number; tree: TreeAudit; upTo: number } | undefined;
-  private audited = 0;
+  private startAudit: StartAudit | undefined;
+  private auditDone = false;
+  /** The log's size when the gateway started: what the start-up audit checks. */
+  private sizeAtStart = 0;
+  /** What the copies off the box said (undefined while they are being read). */
+  private offBox: OffBoxCopy[] | undefined;
+  private checkpointsChecked = false;
+  /** Why nothing is published: a checkpoint contradicts the log, and the copies off the box must stay as they are. */
+  private contradicted: string | undefined;
   private publishing = Promise.resolve();
   /** Publishers that have not taken the latest checkpoint yet. */
   private readonly behind = new Set<CheckpointPublisher>();
@@ -80,18 +86,8 @@ export class EvidenceStage implements Stage {
       insert: o.db.prepare(
         'INSERT OR IGNORE INTO log_checkpoints (size, root, at, note) VALUES (?, ?, ?, ?)',
       ),
-      latest: o.db.prepare<[], { size: number; root: Buffer; at: number; note: string }>(
-        'SELECT * FROM log_checkpoints ORDER BY size DESC LIMIT 1',
-      ),
-      bySize: o.db.prepare<[number], { size: number; root: Buffer; at: number; note: string }>(
-        'SELECT * FROM log_checkpoints WHERE size = ?',
-      ),
-      all: o.db.prepare<[], { size: number; root: Buffer; note: string }>(
-        'SELECT size, root, note FROM log_checkpoints ORDER BY size',
-      ),
-      records: o.db.prepare<[number], { idx: number }>(
-        'SELECT idx FROM log_entries WHERE kind != 0 AND idx >= ? ORDER BY idx',
-      ),
+      latest: o.db.prepare<[], CheckpointRow>('SELECT * FROM log_checkpoints ORDER BY size DESC LIMIT 1'),
+      bySize: o.db.prepare<[number], CheckpointRow>('SELECT * FROM log_checkpoints WHERE size = ?'),
     };
   }
 
@@ -102,23 +98,48 @@ export class EvidenceStage implements Stage {
 
   async start(): Promise<void> {
     if (this.o.heldBecause !== undefined) return;
-    const size = this.o.log.size();
-    this.checkCheckpoints();
-    await this.checkPublished();
-    // Every entry that is not a reading (few, and the ones a report leans on most), then the newest readings.
-    for (const { idx } of this.stmts.records.iterate(0)) this.report(this.audit.checkEntries(idx, idx + 1));
-    const tail = Math.max(0, size - (this.o.tailAtStart ?? 10_000));
-    this.report(this.audit.checkEntries(tail, size));
-    this.report(this.audit.unlogged());
-    // The rest in slices: every entry against its record, and the tree against its stored subtrees.
-    this.auditing = { entriesAt: 0, tree: this.audit.treeAudit(), upTo: size };
-    this.scheduleSlice();
+    this.sizeAtStart = this.o.log.size();
+    this.startAudit = new StartAudit({
+      db: this.o.db,
+      log: this.o.log,
+      audit: this.audit,
+      size: this.sizeAtStart,
+      tail: this.o.tailAtStart ?? 10_000,
+      checkpointsUpTo: this.stmts.latest.get()?.size ?? -1,
+      disagreement: (note) => this.judge(note).reason,
+      report: (found) => this.report(found),
+      checkpointsChecked: () => {
+        this.checkpointsChecked = true;
+        this.release();
+      },
+    });
+    const started = this.startAudit;
+    started.done.then(
+      () => {
+        if (this.startAudit !== started) return;
+        this.auditDone = true;
+        this.o.logger.info(
+          { entries: this.sizeAtStart, problems: this.problems.length },
+          'evidence audit done',
+        );
+      },
+      (e: Error) => {
+        this.report([{ idx: -1, kind: 'audit', reason: `the audit could not finish: ${e.message}` }]);
+      },
+    );
+    // The copies off the box are read in the background too: a slow or absent server does not hold the start.
+    void readOffBox(this.publishers, this.key.name, (note) => this.judge(note), this.o.logger).then(
+      (copies) => {
+        for (const c of copies)
+          if (c.state === 'contradicts')
+            this.report([{ idx: -1, kind: `published checkpoint (${c.name})`, reason: c.reason ?? '' }]);
+        this.offBox = copies;
+        this.release();
+      },
+    );
     const every = this.o.intervalMs ?? 60_000;
     this.timer = setInterval(() => {
-      if (!this.checkpointIfGrown() && this.behind.size > 0) {
-        const latest = this.stmts.latest.get();
-        if (latest) this.publish(this.fromRow(latest), [...this.behind]);
-      }
+      if (!this.checkpointIfGrown() && this.behind.size > 0) this.publishLatest([...this.behind]);
     }, every);
     this.timer.unref();
   }
@@ -126,7 +147,8 @@ export class EvidenceStage implements Stage {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    this.auditing = undefined;
+    this.startAudit?.cancel();
+    this.startAudit = undefined;
     await this.publishing;
   }
 
@@ -138,13 +160,27 @@ export class EvidenceStage implements Stage {
         detail: `the evidence log is not available: ${this.o.heldBecause}`,
       };
     const latest = this.stmts.latest.get();
+    const { tail, sentence } = tailSentence(this.offBox, this.sizeAtStart);
+    const auditing = !this.auditDone;
     const base = {
       name: this.name,
       size: this.o.log.size(),
       checkpoint: latest ? { size: latest.size, at: new Date(latest.at).toISOString() } : null,
-      audited: this.audited,
+      audit: auditing ? 'auditing' : 'done',
+      audited: this.startAudit?.progress.audited ?? (this.auditDone ? this.sizeAtStart : 0),
+      tail,
+      offBox: this.offBox ?? [],
+      ...(this.contradicted ? { publishing: `held: ${this.contradicted}` } : {}),
     };
-    if (this.problems.length === 0) return { ...base, ok: true, detail: 'the store matches its log' };
+    if (this.problems.length === 0) {
+      const n = (x: number) => x.toLocaleString('en-US');
+      const detail = auditing
+        ? `auditing the store against its evidence log: ${n(base.audited)} of ${n(this.sizeAtStart)} entries checked so far, nothing wrong found yet; readings are taken meanwhile`
+        : tail === 'ruled-out'
+          ? `the store matches its evidence log, and ${sentence}`
+          : `the store matches its evidence log as far as the gateway can tell, but ${sentence}`;
+      return { ...base, ok: true, detail };
+    }
     const p = this.problems[0]!;
     return {
       ...base,
@@ -157,6 +193,11 @@ export class EvidenceStage implements Stage {
   /** What the audit found so far. */
   found(): readonly Problem[] {
     return this.problems;
+  }
+
+  /** Resolves once the start-up audit has checked the whole log as it was at start. */
+  audited(): Promise<void> {
+    return this.startAudit?.done ?? Promise.resolve();
   }
 
   /** The latest signed checkpoint, signing a new one first when the log grew since (or at `size`). */
@@ -192,7 +233,15 @@ export class EvidenceStage implements Stage {
     return signed;
   }
 
+  /**
+   * Publishes once the copies off the box have been compared with the log and the stored checkpoints
+   * checked; until then (and for good once one contradicts the log) the publishers are only marked behind.
+   */
   private publish(cp: SignedCheckpoint, to: CheckpointPublisher[] = this.publishers): void {
+    if (!this.mayPublish()) {
+      for (const p of to) this.behind.add(p);
+      return;
+    }
     for (const p of to)
       this.publishing = this.publishing.then(() =>
         p.publish(cp).then(
@@ -210,28 +259,47 @@ export class EvidenceStage implements Stage {
       );
   }
 
-  private fromRow(r: { size: number; root: Buffer; at: number; note: string }): SignedCheckpoint {
+  private mayPublish(): boolean {
+    return this.offBox !== undefined && this.checkpointsChecked && this.contradicted === undefined;
+  }
+
+  /** The comparison is done: the publishers held back get the latest checkpoint. */
+  private release(): void {
+    if (this.mayPublish() && this.behind.size > 0) this.publishLatest([...this.behind]);
+  }
+
+  private publishLatest(to: CheckpointPublisher[]): void {
+    const latest = this.stmts.latest.get();
+    if (latest) this.publish(this.fromRow(latest), to);
+  }
+
+  private fromRow(r: CheckpointRow): SignedCheckpoint {
     return { origin: this.o.key.name, size: r.size, root: r.root, extensions: [], note: r.note, at: r.at };
   }
 
-  /** Every checkpoint the store holds must be a tree head of the log as it is now. */
-  private checkCheckpoints(): void {
-    for (const c of this.stmts.all.iterate()) {
-      const reason = this.disagreement(c.note);
-      if (reason) this.report([{ idx: c.size, kind: 'checkpoint', reason }]);
-    }
-  }
-
-  /** Why a signed checkpoint note does not describe today's log, if it does not. */
-  private disagreement(note: string): string | undefined {
+  /**
+   * A signed checkpoint note against the log as it was at start: its size, and why it does not describe
+   * that log, if it does not. A checkpoint that contradicts the log holds publishing for good.
+   */
+  private judge(note: string): Judgement {
     let cp: Checkpoint;
     try {
       cp = parseCheckpoint(verifyNote(note, this.o.key.name, this.o.key.publicKey));
     } catch (e) {
-      return `a checkpoint does not verify with the gateway's key: ${(e as Error).message}`;
+      return {
+        size: -1,
+        reason: `a checkpoint does not verify with the gateway's key: ${(e as Error).message}`,
+      };
     }
-    if (cp.size > this.o.log.size())
-      return `the log has ${this.o.log.size()} entries, fewer than the ${cp.size} a signed checkpoint counts: it was truncated`;
+    const reason = this.disagreement(cp);
+    if (reason) this.contradicted ??= reason;
+    return reason ? { size: cp.size, reason } : { size: cp.size };
+  }
+
+  private disagreement(cp: Checkpoint): string | undefined {
+    const size = this.sizeAtStart;
+    if (cp.size > size)
+      return `the log had ${size} entries at start, fewer than the ${cp.size} a signed checkpoint counts: it was truncated`;
     try {
       if (!this.o.log.rootAt(cp.size).equals(cp.root))
         return `the log's first ${cp.size} entries do not hash to the root a signed checkpoint gives: they were rewritten`;
@@ -239,27 +307,6 @@ export class EvidenceStage implements Stage {
       return `the log's tree head at ${cp.size} cannot be computed: ${(e as Error).message}`;
     }
     return undefined;
-  }
-
-  /** The last checkpoint published off the box, read back where a publisher can. */
-  private async checkPublished(): Promise<void> {
-    for (const p of this.publishers) {
-      if (!p.readBack) continue;
-      let note: string | undefined;
-      try {
-        note = await p.readBack();
-      } catch (e) {
-        this.o.logger.warn(
-          { from: p.name, err: (e as Error).message },
-          'could not read the published checkpoint back',
-        );
-        continue;
-      }
-      if (!note) continue;
-      if (openNote(note).signatures.every((s) => s.name !== this.o.key.name)) continue;
-      const reason = this.disagreement(note);
-      if (reason) this.report([{ idx: -1, kind: `published checkpoint (${p.name})`, reason }]);
-    }
   }
 
   private report(found: Problem[]): void {
@@ -271,32 +318,5 @@ export class EvidenceStage implements Stage {
         );
       if (this.problems.length < 100) this.problems.push(p);
     }
-  }
-
-  private scheduleSlice(): void {
-    const a = this.auditing;
-    if (!a) return;
-    setImmediate(() => {
-      if (this.auditing !== a) return;
-      const to = Math.min(a.upTo, a.entriesAt + SLICE_ENTRIES);
-      if (a.entriesAt < to) {
-        this.report(this.audit.checkEntries(a.entriesAt, to));
-        a.entriesAt = to;
-        this.audited = to;
-        this.scheduleSlice();
-        return;
-      }
-      if (a.tree.step(SLICE_LEAVES, a.upTo)) {
-        this.scheduleSlice();
-        return;
-      }
-      if (a.tree.problem) this.report([a.tree.problem]);
-      else if (!a.tree.root().equals(this.o.log.rootAt(a.upTo)))
-        this.report([
-          { idx: a.upTo, kind: 'tree', reason: 'the leaves do not hash to the tree head the store gives' },
-        ]);
-      this.auditing = undefined;
-      this.o.logger.info({ entries: a.upTo, problems: this.problems.length }, 'evidence audit done');
-    });
   }
 }
