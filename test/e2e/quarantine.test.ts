@@ -8,9 +8,11 @@
 import { createHash } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frameWithCrc } from '../../shared/src/crc16.ts';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
-import { waitFor } from '../helpers/env.ts';
+import { haveBinary, IN_CI, waitFor } from '../helpers/env.ts';
 import { faultConfig, metrics, metricValue, publishOutcome, T } from '../helpers/faults.ts';
+import { makeTempDir, openPtyWriter, type PtyPair, startPtyPair } from '../helpers/socat.ts';
 
 const ADMIN = 'quarantine-admin-token';
 const ENGINEER = 'quarantine-engineer-token';
@@ -21,6 +23,7 @@ const CAP = 5;
 
 interface Item {
   id: number;
+  transport: string;
   deviceId: string;
   reason: string;
   why: string;
@@ -268,4 +271,63 @@ describe('quarantine (gateway process)', () => {
       metricValue(m, 'gateway_quarantined_total', 'reason="unregistered_device"'),
     ).toBeGreaterThanOrEqual(3 + CAP);
   }, 60_000);
+});
+
+describe('quarantine of serial lines (gateway process, socat pseudo-terminals)', () => {
+  let gw: GatewayChild;
+  let pair: PtyPair;
+  beforeAll(async () => {
+    if (IN_CI) expect(haveBinary('socat'), 'socat is needed in CI').toBe(true);
+  });
+  afterAll(async () => {
+    await gw?.cleanup();
+    await pair?.stop();
+  });
+
+  it.runIf(haveBinary('socat'))(
+    'keeps a line stamped 30 days ahead, stores the lines around it, and releases it with a correction',
+    async () => {
+      const dir = await makeTempDir('gw-q-serial-');
+      pair = await startPtyPair({ a: `${dir}/gw`, b: `${dir}/dev` });
+      gw = await startGatewayChild(
+        faultConfig({
+          serial: [{ path: pair.a, baudRate: 9600, reopenMs: 200 }],
+          auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha(ADMIN) }] },
+        }),
+      );
+      const now = Date.now();
+      const line = (seq: number, ts: number) =>
+        frameWithCrc(
+          JSON.stringify({ siteId: 'maple-ridge', deviceId: 'trap-1', ts, seq, sedimentIn: 2 + seq / 10 }),
+        );
+      const w = await openPtyWriter(pair.b);
+      await w.write(
+        `${line(1, now - 120_000)}\n${line(2, now - 90_000 + 30 * DAY)}\n${line(3, now - 60_000)}\n`,
+      );
+      const stored = async () =>
+        (
+          (await (
+            await fetch(
+              `${gw.httpUrl}/api/telemetry?siteId=maple-ridge&deviceId=trap-1&from=0&to=2100-01-01T00:00:00Z`,
+            )
+          ).json()) as { readings: Array<{ seq?: number; ts: string }> }
+        ).readings;
+      await waitFor(async () => (await stored()).length === 2, 20_000, 'two serial readings stored');
+      const q = (await (await fetch(`${gw.httpUrl}/api/quarantine?deviceId=trap-1`)).json()) as QList;
+      expect(q.items).toEqual([
+        expect.objectContaining({ transport: 'serial', reason: 'future_timestamp', status: 'waiting' }),
+      ]);
+      const res = await fetch(`${gw.httpUrl}/api/quarantine/release`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+        body: JSON.stringify({ siteId: 'maple-ridge', deviceId: 'trap-1', offsetSeconds: -30 * 86_400 }),
+      });
+      expect(await res.json()).toMatchObject({ released: 1, stored: 1 });
+      const all = await stored();
+      expect(all.map((r) => r.seq)).toEqual([1, 2, 3]);
+      expect(Date.parse(all[1]!.ts)).toBe(now - 90_000);
+      await w.close();
+    },
+    60_000,
+  );
 });
