@@ -15,10 +15,10 @@ import { siteZone } from './state.js';
 
 /** @param {number} s seconds */
 function duration(s) {
-  const a = Math.abs(s);
-  const d = Math.floor(a / 86_400);
-  const hr = Math.floor((a % 86_400) / 3600);
-  const m = Math.round((a % 3600) / 60);
+  const a = Math.round(Math.abs(s) / 60);
+  const d = Math.floor(a / 1440);
+  const hr = Math.floor((a % 1440) / 60);
+  const m = a % 60;
   return [d && `${d} d`, hr && `${hr} h`, m && `${m} min`].filter(Boolean).join(' ') || '0 min';
 }
 
@@ -36,7 +36,8 @@ function outcomeText(outcome) {
  * @param {WaitingDevice} d
  */
 function releaseForm(d) {
-  const lead = d.maxAheadSeconds ?? 0;
+  // The lead to the minute, as days, hours and minutes.
+  const lead = Math.round((d.maxAheadSeconds ?? 0) / 60);
   const num = (/** @type {string} */ name, /** @type {string} */ label, /** @type {number} */ value) =>
     h(
       'div',
@@ -56,9 +57,9 @@ function releaseForm(d) {
     'form',
     { class: 'filters', 'data-release': `${d.siteId}/${d.deviceId}` },
     h('p', { class: 'small' }, 'Set the clock back by:'),
-    num('days', 'Days', Math.floor(lead / 86_400)),
-    num('hours', 'Hours', Math.floor((lead % 86_400) / 3600)),
-    num('minutes', 'Minutes', Math.round((lead % 3600) / 60)),
+    num('days', 'Days', Math.floor(lead / 1440)),
+    num('hours', 'Hours', Math.floor((lead % 1440) / 60)),
+    num('minutes', 'Minutes', lead % 60),
     h('button', { type: 'submit' }, `Release ${d.waiting} reading${d.waiting === 1 ? '' : 's'}`),
     msg,
   );
@@ -76,12 +77,13 @@ function releaseForm(d) {
       const ahead = r.stillAhead
         ? ` ${r.stillAhead} still ahead of the clock after that correction: they stay.`
         : '';
+      await loadQuarantine();
+      // Said after the list is drawn again (this form goes with it).
       say(
-        msg,
-        `Released ${r.released}: ${r.stored} stored, ${r.duplicates} already stored, ${r.rejected} refused.${ahead}`,
+        byId('quarantine-done'),
+        `Released ${r.released} reading${r.released === 1 ? '' : 's'} of ${d.deviceId}: ${r.stored} stored, ${r.duplicates} already stored, ${r.rejected} refused.${ahead}`,
         'ok',
       );
-      await loadQuarantine();
     } catch (e) {
       say(msg, e instanceof Error ? e.message : String(e), 'bad');
     }
