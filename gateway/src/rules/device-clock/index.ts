@@ -21,6 +21,6 @@ export const deviceClock: RuleModule<ClockState, typeof RULE, typeof params> = {
     extendable: false,
     responsible: ['owner', 'developer'],
   },
-  // A device problem is no duty: listed with the gaps, counted apart.
-  report: { section: 'gaps', duty: false, pastDue: 'overdue' },
+  // A device problem is no duty: listed with the other alerts, counted apart.
+  report: { section: 'other', duty: false, pastDue: 'overdue' },
 };
