@@ -8,7 +8,7 @@ import type { ConfigInput } from '../../gateway/src/config/schema.ts';
 import { buildRegistry } from '../../gateway/src/decode/registry.ts';
 import { IngestStage, type IngestStageOptions } from '../../gateway/src/ingest/stage.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
-import { type IngestResult, type RawMessage } from '../../gateway/src/pipeline.ts';
+import type { IngestResult, RawMessage } from '../../gateway/src/pipeline.ts';
 import { type Db, openDatabase } from '../../gateway/src/store/db.ts';
 import type { StoredReading } from '../../gateway/src/store/readings.ts';
 import { auditAll, readingStore } from '../helpers/evidence.ts';
