@@ -18,6 +18,7 @@ import { connectLive } from './live.js';
 import { loadManageSites } from './manage-sites.js';
 import { renderOverview } from './overview.js';
 import { loadPeople } from './people.js';
+import { loadQuarantine } from './quarantine.js';
 import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
 import { bindSignIn, renderAccount } from './signin.js';
 import { currentSiteId, loadSite } from './site.js';
@@ -38,16 +39,18 @@ const VIEWS = [
   'manage',
   'devices',
   'changes',
+  'quarantine',
   'tokens',
 ];
 /** Views for admins only. */
-const ADMIN_VIEWS = new Set(['people', 'manage', 'devices', 'changes']);
+const ADMIN_VIEWS = new Set(['people', 'manage', 'devices', 'changes', 'quarantine']);
 const TITLES = /** @type {Record<string, string>} */ ({
   signin: 'Sign in',
   people: 'People',
   manage: 'Sites and devices',
   devices: 'Devices',
   changes: 'Change records',
+  quarantine: 'Quarantine',
   tokens: 'My API tokens',
 });
 let view = 'overview';
@@ -115,6 +118,7 @@ async function route() {
   else if (name === 'manage') await loadManageSites();
   else if (name === 'devices') await loadDevices(arg);
   else if (name === 'changes') await loadChanges();
+  else if (name === 'quarantine') await loadQuarantine();
   else if (name === 'tokens') await loadTokens();
 }
 

@@ -67,6 +67,7 @@ export const RULE_LABELS = {
   'septic-pumping': 'Septic tank pumping',
   'holding-tank-pumpout': 'Holding tank pump-out',
   'device-silent': 'Device silent (gap in evidence)',
+  'device-clock': 'Device clock ahead (readings in quarantine)',
 };
 
 /** @param {string} rule */

@@ -25,6 +25,8 @@ import { processMetrics, Registry } from './metrics.ts';
 import { NotificationStage } from './notify/stage.ts';
 import { firstAdminLink, openPeople, withPeople } from './people/index.ts';
 import type { Log, Stage } from './pipeline.ts';
+import { QuarantineRows } from './quarantine/rows.ts';
+import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { InfluxOutput } from './store/influx/index.ts';
@@ -129,7 +131,9 @@ async function compose(
     onNotify: () => notifications.notify(),
   });
   const rules = new RulesStage({ db, readings, engine, log });
+  const quarantineRows = new QuarantineRows(db);
   const ingest = new IngestStage({
+    quarantine: quarantineRows,
     inTransaction: rules.inTransaction,
     db,
     store: readings,
@@ -148,6 +152,16 @@ async function compose(
     log,
     now,
   });
+  const quarantine = new QuarantineService({
+    db,
+    rows: quarantineRows,
+    changes,
+    ingest,
+    registered: (siteId, deviceId) => registry.lookup(siteId, deviceId) !== undefined,
+    clock: (input) => engine.deviceClock(input),
+    now,
+    log,
+  });
   // A change through the API reaches the decoders, the broker and the rules at once.
   catalogue.onChange((e) => {
     // `live` holds the catalogue's sites as they are now, for what reads the configuration's sites.
@@ -157,6 +171,15 @@ async function compose(
     if (site) engine.siteChanged(site);
     if (site) siteAdded(site.id);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+    if (e.deviceId && e.what === 'device') {
+      const { siteId, deviceId } = e;
+      const by = changes.list({ siteId }).findLast((c) => c.deviceId === deviceId)?.by ?? 'an administrator';
+      quarantine
+        .deviceAdded(siteId, deviceId, by)
+        .catch((err: Error) =>
+          log.error({ err: err.message, siteId, deviceId }, 'quarantine release failed'),
+        );
+    }
     fleet?.changed();
   });
   notifications.publishWith(publisher);
@@ -175,7 +198,7 @@ async function compose(
   });
 
   // In start order.
-  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, fleet];
+  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, quarantine, fleet];
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(
@@ -199,6 +222,11 @@ async function compose(
     compliance: engine,
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
+    quarantine: {
+      list: (q, sites) => quarantineRows.list(q, sites),
+      summary: (q, sites) => quarantineRows.summary(q, sites),
+      release: (b, by) => quarantine.release(b, by),
+    },
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
     evidence,
     log: store.evidence,

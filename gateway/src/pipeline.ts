@@ -40,6 +40,8 @@ export type IngestResult =
   | { status: 'stored'; reading: Reading }
   | { status: 'duplicate'; reading: Reading }
   | { status: 'rejected'; reason: RejectReason; detail: string }
+  /** Kept in the quarantine (a clock ahead, a device not registered yet): durable, so acknowledged. */
+  | { status: 'quarantined'; reason: RejectReason; detail: string; id: number }
   | { status: 'ignored' };
 
 /**

@@ -173,7 +173,15 @@ export const deviceCredentials = z.object({
 });
 export const secretResponse = z.object({ password: z.string() });
 
-export const CHANGE_ENTITIES = ['site', 'device', 'recipients', 'user', 'token', 'secret'] as const;
+export const CHANGE_ENTITIES = [
+  'site',
+  'device',
+  'recipients',
+  'user',
+  'token',
+  'secret',
+  'quarantine',
+] as const;
 
 /** A change record (GET /api/changes): who, when, the old and new value, and when it takes effect. */
 export const changeResponse = z.object({

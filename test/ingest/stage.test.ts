@@ -8,7 +8,7 @@ import type { ConfigInput } from '../../gateway/src/config/schema.ts';
 import { buildRegistry } from '../../gateway/src/decode/registry.ts';
 import { IngestStage, type IngestStageOptions } from '../../gateway/src/ingest/stage.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
-import { type IngestResult, type RawMessage, RefusedError } from '../../gateway/src/pipeline.ts';
+import type { IngestResult, RawMessage } from '../../gateway/src/pipeline.ts';
 import { type Db, openDatabase } from '../../gateway/src/store/db.ts';
 import type { StoredReading } from '../../gateway/src/store/readings.ts';
 import { auditAll, readingStore } from '../helpers/evidence.ts';
@@ -368,9 +368,10 @@ describe('ingest stage (real SQLite)', () => {
         },
       ]);
       await settled();
+      // A device not registered yet is no rejection: its message waits in the quarantine.
       expect(out.map((o) => (o.result?.status === 'rejected' ? o.result.reason : o.result?.status))).toEqual([
         'malformed_json',
-        'unregistered_device',
+        'quarantined',
         'unknown_field',
         'field_not_for_kind',
         'bad_crc',
@@ -378,29 +379,18 @@ describe('ingest stage (real SQLite)', () => {
       const rows = read.rejections();
       expect(rows.map((r) => r.reason)).toEqual([
         'malformed_json',
-        'unregistered_device',
         'unknown_field',
         'field_not_for_kind',
         'bad_crc',
       ]);
       expect(rows[0]).toMatchObject({ site_id: SITE, device_id: 'rg-1', excerpt: '{"rainTips":' });
       expect(rows[0]!.detail).toMatch(/^malformed JSON/);
-      expect(rows[1]).toMatchObject({
-        site_id: SITE,
-        device_id: 'ghost',
-        detail: `device ${SITE}/ghost is not in the configuration`,
-      });
-      expect(rows[2]!.excerpt).toBe(long.slice(0, 200));
-      expect(rows[4]).toMatchObject({ site_id: null, device_id: null });
-      for (const reason of [
-        'malformed_json',
-        'unregistered_device',
-        'unknown_field',
-        'field_not_for_kind',
-        'bad_crc',
-      ])
+      expect(rows[1]!.excerpt).toBe(long.slice(0, 200));
+      expect(rows[3]).toMatchObject({ site_id: null, device_id: null });
+      for (const reason of ['malformed_json', 'unknown_field', 'field_not_for_kind', 'bad_crc'])
         expect(counter('gateway_rejections_total', { reason }), reason).toBe(1);
-      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'rejected' })).toBe(4);
+      expect(counter('gateway_quarantined_total', { reason: 'unregistered_device' })).toBe(1);
+      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'rejected' })).toBe(3);
       expect(counter('gateway_messages_total', { transport: 'serial', result: 'rejected' })).toBe(1);
     });
 
@@ -434,8 +424,8 @@ describe('ingest stage (real SQLite)', () => {
   describe('refusals, sampling and bounds', () => {
     const qos1 = (m: RawMessage): RawMessage => ({ ...m, qos: 1, refusable: true });
 
-    it('refuses unacknowledged, for a reason that may pass, what a waiting sender can send again; acknowledges a permanent rejection', async () => {
-      const { stage, read, counter } = open();
+    it('keeps a time ahead of the clock and a device not registered in the quarantine, acknowledged, at any QoS; acknowledges a permanent rejection', async () => {
+      const { stage, read, counter, db } = open();
       const out = hand(stage, [
         qos1(mqttMsg('rg-1', { ts: NOW + 3_600_000, rainTips: 1 })),
         qos1(publish(topic('ghost'), { rainTips: 1 })),
@@ -444,31 +434,37 @@ describe('ingest stage (real SQLite)', () => {
         mqttMsg('rg-1', { ts: NOW + 3_600_000, rainTips: 1 }),
       ]);
       await settled();
-      expect(out[0]!.err).toBeInstanceOf(RefusedError);
-      expect(out[0]!.err).toMatchObject({ reason: 'future_timestamp' });
-      expect(out[1]!.err).toMatchObject({ reason: 'unregistered_device' });
+      expect(out[0]).toMatchObject({
+        err: null,
+        result: { status: 'quarantined', reason: 'future_timestamp' },
+      });
+      expect(out[1]).toMatchObject({
+        err: null,
+        result: { status: 'quarantined', reason: 'unregistered_device' },
+      });
       // Sending a malformed or unknown-field message again never helps: it is rejected, recorded and acknowledged.
       expect(out[2]).toMatchObject({ err: null, result: { status: 'rejected', reason: 'malformed_json' } });
       expect(out[3]).toMatchObject({ err: null, result: { status: 'rejected', reason: 'unknown_field' } });
-      // Without a sender waiting (the external broker, serial), a future timestamp is a recorded rejection.
-      expect(out[4]).toMatchObject({ err: null, result: { status: 'rejected', reason: 'future_timestamp' } });
-      expect(counter('gateway_refused_total', { reason: 'future_timestamp' })).toBe(1);
-      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'refused' })).toBe(2);
-      expect(counter('gateway_rejections_total', { reason: 'future_timestamp' })).toBe(2);
+      // Without a sender waiting (QoS 0, the external broker, serial) the same: kept, not lost.
+      expect(out[4]).toMatchObject({
+        err: null,
+        result: { status: 'quarantined', reason: 'future_timestamp' },
+      });
+      expect(counter('gateway_refused_total', { reason: 'future_timestamp' })).toBe(0);
+      expect(counter('gateway_messages_total', { transport: 'mqtt', result: 'quarantined' })).toBe(3);
+      expect(counter('gateway_quarantined_total', { reason: 'future_timestamp' })).toBe(2);
       expect(
         read
           .rejections()
           .map((r) => r.reason)
           .sort(),
-      ).toEqual(
-        [
-          'future_timestamp',
-          'future_timestamp',
-          'malformed_json',
-          'unknown_field',
-          'unregistered_device',
-        ].sort(),
-      );
+      ).toEqual(['malformed_json', 'unknown_field']);
+      const kept = db.prepare('SELECT device_id, reason, source_ts FROM quarantine ORDER BY id').all();
+      expect(kept).toEqual([
+        { device_id: 'rg-1', reason: 'future_timestamp', source_ts: NOW + 3_600_000 },
+        { device_id: 'ghost', reason: 'unregistered_device', source_ts: null },
+        { device_id: 'rg-1', reason: 'future_timestamp', source_ts: NOW + 3_600_000 },
+      ]);
     });
 
     it('counts every rejection but stores a few per device and reason a minute, with the count of the rest', async () => {

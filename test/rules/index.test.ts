@@ -42,6 +42,10 @@ describe('rule registry', () => {
         'device-silent:trap-1',
         'device-silent:turb-up',
         'device-silent:turb-out',
+        'device-clock:rg-1',
+        'device-clock:trap-1',
+        'device-clock:turb-up',
+        'device-clock:turb-out',
       ].sort(),
     );
     const turb = evaluatorsFor(construction).find((x) => x.name === 'turbidity-contrast')!;
@@ -69,9 +73,19 @@ describe('rule registry', () => {
         .map((x) => `${x.name}:${x.deviceId ?? '-'}`)
         .sort(),
     ).toEqual(
-      ['annual-inspection:-', 'device-silent:panel-1', 'remedy:panel-1', 'septic-pumping:panel-1'].sort(),
+      [
+        'annual-inspection:-',
+        'device-silent:panel-1',
+        'device-clock:panel-1',
+        'remedy:panel-1',
+        'septic-pumping:panel-1',
+      ].sort(),
     );
-    expect(evaluatorsFor(holding).map((x) => x.name)).toEqual(['holding-tank-pumpout', 'device-silent']);
+    expect(evaluatorsFor(holding).map((x) => x.name)).toEqual([
+      'holding-tank-pumpout',
+      'device-silent',
+      'device-clock',
+    ]);
   });
 
   it('gives every binding a unique id and covers every rule id', () => {

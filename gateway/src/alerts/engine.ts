@@ -12,6 +12,7 @@ import type { EvidenceLog } from '../evidence/log.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
+import type { RuleInput } from '../rules/types.ts';
 import { ClockWatch } from './clock.ts';
 import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
@@ -168,6 +169,14 @@ export class ComplianceEngine {
   clockHealth() {
     if (this.scheduler.started) this.clock.now();
     return this.clock.health();
+  }
+
+  /** A device's clock found ahead (a reading quarantined) or corrected: told to the site's rules at once. */
+  deviceClock(input: Extract<RuleInput, { type: 'clock-ahead' | 'clock-corrected' }>): void {
+    this.unit.run(this.now(), (u) => {
+      this.rules.feedSite(u, input.siteId, input);
+      this.unit.flushUpdates(u);
+    });
   }
 
   /** A site was added or changed (its devices, parameters): its rules are bound again, at once. */

@@ -15,6 +15,8 @@ import type { NotificationDispatcher } from '../notify/dispatcher.ts';
 import type { SetupCodes } from '../people/setup.ts';
 import type { SignIn } from '../people/signIn.ts';
 import type { ComponentHealth } from '../pipeline.ts';
+import type { QuarantineRows } from '../quarantine/rows.ts';
+import type { QuarantineService } from '../quarantine/service.ts';
 import type { Cited } from '../reports/cite.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth, People } from './auth.ts';
@@ -74,6 +76,8 @@ export interface ApiContext {
   certify(c: CertificationRecord): number;
   /** Other gateways' sites, when this one follows some. */
   fleet: { view(): FleetView };
+  /** The messages kept until they can be used, and their release with a clock correction. */
+  quarantine: Pick<QuarantineRows, 'list' | 'summary'> & Pick<QuarantineService, 'release'>;
   /** Imports a logger file's text for a rain gauge through the live pipeline. */
   importLogger(text: string, q: ImportQuery): Promise<ImportSummary>;
 }

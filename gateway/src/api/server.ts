@@ -16,6 +16,7 @@ import { authPlugin, cookieOptions } from './plugins/auth.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { peoplePlugin } from './plugins/people.ts';
+import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
@@ -154,6 +155,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     sitesPlugin,
     telemetryPlugin,
     rejectionsPlugin,
+    quarantinePlugin,
     eventsPlugin,
     ...(o.plugins ?? []),
   ])

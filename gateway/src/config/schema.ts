@@ -238,6 +238,11 @@ export const configSchema = z
         rejectionSamplePerMinute: z.number().int().min(1).default(5),
         /** Two messages with the same `seq` within this many seconds of source time are one delivery. */
         seqDedupWindowSec: z.number().positive().default(600),
+        /**
+         * Messages one client may have waiting in the quarantine (a clock ahead, a device not registered
+         * yet); beyond, its messages are refused (`quarantine_full`) until some are released.
+         */
+        quarantinePerClient: z.number().int().positive().default(1000),
       })
       .prefault({}),
     storage: z

@@ -28,6 +28,8 @@ export type Rejection = {
   detail: string;
   siteId?: string;
   deviceId?: string;
+  /** For a timestamp ahead of the clock: the time the device stamped. */
+  ts?: number;
 };
 export type DecodeResult = { ok: true; reading: Reading; device: DeviceInfo } | Rejection;
 
@@ -138,12 +140,15 @@ function finish(
     if (!Number.isFinite(ts))
       return reject('wrong_type', `ts: not a valid time: ${String(p.ts)}`, siteId, deviceId);
     if (ts > receivedAt + opts.maxFutureMs)
-      return reject(
-        'future_timestamp',
-        `ts ${new Date(ts).toISOString()} is ${Math.round((ts - receivedAt) / 1000)} s ahead of the gateway clock`,
-        siteId,
-        deviceId,
-      );
+      return {
+        ...reject(
+          'future_timestamp',
+          `ts ${new Date(ts).toISOString()} is ${Math.round((ts - receivedAt) / 1000)} s ahead of the gateway clock`,
+          siteId,
+          deviceId,
+        ),
+        ts,
+      };
   }
   const reading: Reading = { siteId, deviceId, deviceKind: device.kind, ts, receivedAt, transport, values };
   if (p.ts === undefined) reading.arrivalTs = true;

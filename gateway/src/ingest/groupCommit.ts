@@ -5,6 +5,7 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import { type IngestResult, type Log, RefusedError } from '../pipeline.ts';
+import type { QuarantineRecord, QuarantineRows } from '../quarantine/rows.ts';
 import type { ReadingStore, RejectionRecord, StoredReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
 import type { WriteGate } from '../store/writeGate.ts';
@@ -23,7 +24,8 @@ export type Pending =
       window?: SampleWindow;
       store: boolean;
       settle: Settle;
-    };
+    }
+  | { kind: 'quarantine'; rec: QuarantineRecord; settle: Settle };
 
 export interface GroupCommitOptions {
   db: Db;
@@ -44,6 +46,10 @@ export interface GroupCommitOptions {
   gate?: WriteGate;
   /** The rejection table's row cap, kept as rows are added (default 1000). */
   rejectionsKept?: number;
+  /** The quarantine table, for messages kept until they can be used. */
+  quarantine?: QuarantineRows;
+  /** A quarantined message whose commit failed: it was not kept. */
+  quarantineRolledBack?: (rec: QuarantineRecord) => void;
 }
 
 export class GroupCommit {
@@ -113,6 +119,7 @@ export class GroupCommit {
     try {
       this.o.db.transaction(() => {
         let rejections = 0;
+        let quarantined = 0;
         // Batched: the readings' evidence-log entries are written together at the end.
         store.batch(() => {
           for (let i = 0; i < batch.length; i++) {
@@ -127,6 +134,13 @@ export class GroupCommit {
                 touched.add(p.window);
               }
               outcomes[i] = { status: 'rejected', reason: p.rec.reason, detail: p.rec.detail };
+              continue;
+            }
+            if (p.kind === 'quarantine') {
+              if (!this.o.quarantine) throw new Error('no quarantine table to keep the message in');
+              const id = this.o.quarantine.insert(p.rec);
+              quarantined++;
+              outcomes[i] = { status: 'quarantined', reason: p.rec.reason, detail: p.rec.detail, id };
               continue;
             }
             const row = store.insert(p.reading);
@@ -146,6 +160,7 @@ export class GroupCommit {
         this.o.inTransaction?.();
         m.rows.inc({ table: 'readings' }, stored.length);
         if (rejections) m.rows.inc({ table: 'rejections' }, rejections);
+        if (quarantined) m.rows.inc({ table: 'quarantine' }, quarantined);
       })();
     } catch (e) {
       for (const w of touched) w.pending = 0;
@@ -161,6 +176,10 @@ export class GroupCommit {
       const o = outcomes[i]!;
       const p = batch[i]!;
       if (p.kind === 'reading') m.count(p.reading.transport, o.status);
+      else if (p.kind === 'quarantine') {
+        m.count(p.rec.transport, 'quarantined');
+        m.quarantined.inc({ reason: p.rec.reason });
+      }
       p.settle(null, o);
     }
     if (stored.length)
@@ -188,9 +207,15 @@ export class GroupCommit {
     this.o.rejectionsRolledBack?.();
     this.o.metrics.refused.inc({ reason: 'store_read_only' }, batch.length);
     for (const p of batch) {
-      if (p.kind === 'reading') this.o.rolledBack(p.reading);
+      this.undo(p);
       p.settle(err);
     }
+  }
+
+  /** What a message not committed leaves behind is forgotten (its duplicate stamp, its place in a cap). */
+  private undo(p: Pending): void {
+    if (p.kind === 'reading') this.o.rolledBack(p.reading);
+    else if (p.kind === 'quarantine') this.o.quarantineRolledBack?.(p.rec);
   }
 
   /** The transaction rolled back: the store's chain head is read again and every message is told the error. */
@@ -205,7 +230,7 @@ export class GroupCommit {
       'store commit failed; messages not acknowledged',
     );
     for (const p of batch) {
-      if (p.kind === 'reading') this.o.rolledBack(p.reading);
+      this.undo(p);
       p.settle(err);
     }
   }

@@ -8,6 +8,7 @@ export class IngestMetrics {
   readonly rows: Counter;
   readonly commitSeconds: Histogram;
   readonly refused: Counter;
+  readonly quarantined: Counter;
   readonly pacedTotal: Counter;
   readonly paced: Gauge;
   /** One bound counter per transport and outcome: the label key is not built again for every message. */
@@ -21,6 +22,10 @@ export class IngestMetrics {
     this.refused = metrics.counter(
       'gateway_refused_total',
       'Messages refused unacknowledged (the sender keeps them), by reason',
+    );
+    this.quarantined = metrics.counter(
+      'gateway_quarantined_total',
+      'Messages kept in the quarantine (acknowledged, not yet usable), by reason',
     );
     this.pacedTotal = metrics.counter(
       'gateway_rate_paced_total',

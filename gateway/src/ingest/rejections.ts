@@ -18,12 +18,12 @@ export type Rejected = Pick<RawMessage, 'topic' | 'receivedAt'> & {
 /** How much of a rejected payload is kept with the rejection, in characters. */
 const EXCERPT = 200;
 
-/** Reasons that may pass (a clock set right, a device added): refused unacknowledged when the sender waits. */
-const PASSING: ReadonlySet<RejectReason> = new Set([
-  'future_timestamp',
-  'unregistered_device',
-  'not_authorized',
-]);
+/**
+ * Reasons that may pass on a retry: refused unacknowledged when the sender waits. A full quarantine
+ * empties as it is released. (A timestamp ahead of the clock and a device not registered yet are kept in
+ * the quarantine instead: quarantine.ts.)
+ */
+const PASSING: ReadonlySet<RejectReason> = new Set(['quarantine_full', 'not_authorized']);
 
 /** Why a message is not stored, and whose it is when known. */
 export interface Why {

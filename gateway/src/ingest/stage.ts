@@ -7,9 +7,12 @@
  * - permanently invalid (malformed, unknown field, out of range, an impossible counter jump, …): a
  *   rejection, counted in full, stored sampled, and then acknowledged: sending it again would never help,
  *   and it must not stop the device's later messages;
- * - refused for a passing reason, when the sender waits for an acknowledgement (a QoS 1 publish): a
- *   timestamp ahead of the gateway's clock, a device not configured, a store that cannot commit. It is
- *   counted and refused unacknowledged (RefusedError), so the device keeps it and sends it again;
+ * - usable later (a timestamp ahead of the gateway's clock, a device not registered yet): kept in the
+ *   quarantine with its reason, counted, and acknowledged once that is committed (quarantine.ts), so the
+ *   device's later messages flow on; released later as readings (`release`);
+ * - refused for a passing reason, when the sender waits for an acknowledgement (a QoS 1 publish): a store
+ *   that cannot commit, a client's quarantine full. It is counted and refused unacknowledged
+ *   (RefusedError), so the device keeps it and sends it again;
  * - over the device's rate: a QoS 1 publish (or a serial line) waits for its token, slowing the device
  *   down; a QoS 0 one is dropped and counted;
  * - valid: duplicate-checked and stored.
@@ -34,6 +37,7 @@ import type { DeviceRegistry } from '../decode/registry.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
+import { type Quarantined, QuarantineRows } from '../quarantine/rows.ts';
 import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
 import type { WriteGate } from '../store/writeGate.ts';
@@ -42,6 +46,7 @@ import { DeviceStates } from './deviceStates.ts';
 import { Duplicates } from './duplicates.ts';
 import { GroupCommit, type Settle } from './groupCommit.ts';
 import { IngestMetrics } from './metrics.ts';
+import { QuarantineIntake } from './quarantine.ts';
 import { Pacer, RateLimiter } from './rateLimit.ts';
 import { importMessage, Rejections, type Why } from './rejections.ts';
 
@@ -61,6 +66,16 @@ export interface IngestStageOptions {
   gate?: WriteGate;
   /** The rejection table's row cap (storage.rejectionsKept). */
   rejectionsKept?: number;
+  /** The quarantine table (default: the one of `db`). */
+  quarantine?: QuarantineRows;
+}
+
+/** What became of a quarantined message released: stored, a duplicate, rejected (why), or still ahead. */
+export interface ReleaseOutcome {
+  id: number;
+  outcome: 'stored' | 'duplicate' | 'still_ahead' | `rejected: ${string}`;
+  /** Still ahead: the corrected time. */
+  ts?: number;
 }
 
 type StatusListener = (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void;
@@ -94,6 +109,7 @@ export class IngestStage implements IngestSink, Stage {
   private readonly bounds: CounterBounds;
   private readonly rejections: Rejections;
   private readonly states: DeviceStates;
+  readonly quarantine: QuarantineIntake;
 
   constructor(private readonly o: IngestStageOptions) {
     this.decodeOpts = {
@@ -107,7 +123,10 @@ export class IngestStage implements IngestSink, Stage {
     this.bounds = new CounterBounds(o.store, o.ingest.maxRainInPerHour);
     this.m = new IngestMetrics(o.metrics);
     this.m.paced.collect((set) => set(this.pacer.waiting));
+    const quarantineRows = o.quarantine ?? new QuarantineRows(o.db);
     this.commits = new GroupCommit({
+      quarantine: quarantineRows,
+      quarantineRolledBack: (rec) => this.quarantine.rolledBack(rec),
       db: o.db,
       store: o.store,
       metrics: this.m,
@@ -126,6 +145,12 @@ export class IngestStage implements IngestSink, Stage {
       rejectionsRolledBack: () => this.rejections.rolledBack(),
     });
     this.rejections = new Rejections(this.commits, this.m, o.ingest.rejectionSamplePerMinute);
+    this.quarantine = new QuarantineIntake(
+      quarantineRows,
+      this.commits,
+      this.rejections,
+      o.ingest.quarantinePerClient,
+    );
   }
 
   /** Listeners run after each commit with the readings it stored (not duplicates), in commit order. */
@@ -234,8 +259,11 @@ export class IngestStage implements IngestSink, Stage {
    * allowance is not spent on them) and wait for its tokens too, so a device flooding garbage is slowed
    * down like any other; a QoS 0 one too far over is recorded at once instead.
    */
-  private invalid(msg: RawMessage, why: Why, done: Settle): void {
-    const reject = () => this.rejections.refuseOrRecord(msg, why, done);
+  private invalid(msg: RawMessage, why: Why & { ts?: number }, done: Settle): void {
+    const reject = () =>
+      this.quarantine.keeps(why)
+        ? this.quarantine.keep(msg, why, done)
+        : this.rejections.refuseOrRecord(msg, why, done);
     if (!this.pace(this.invalidLimiter, `${why.siteId ?? ''}/${why.deviceId ?? ''}`, msg, reject)) reject();
   }
 
@@ -280,6 +308,31 @@ export class IngestStage implements IngestSink, Stage {
     return { stored, duplicates, ...(rejected ? { rejected, rejectedByReason } : {}) };
   }
 
+  /**
+   * Quarantined messages released: decoded again with the device as registered now, each time moved by
+   * `offsetMs` (a clock correction), then checked against the clock and the gauge's bound and stored like
+   * late data. One still ahead of the clock after the correction is not released.
+   */
+  async release(msgs: readonly Quarantined[], offsetMs: number): Promise<ReleaseOutcome[]> {
+    const opts = { ...this.decodeOpts, maxFutureMs: Number.POSITIVE_INFINITY };
+    const now = (this.o.now ?? Date.now)();
+    return Promise.all(
+      msgs.map(async (q): Promise<ReleaseOutcome> => {
+        const d =
+          q.transport === 'serial'
+            ? decodeSerialLine(q.payload, q.receivedAt, this.o.registry, opts)
+            : decodeMqttTelemetry(q.topic, q.payload, q.receivedAt, this.o.registry, opts);
+        if (!d.ok) return { id: q.id, outcome: `rejected: ${d.reason}` };
+        const r = { ...d.reading, ts: d.reading.ts + offsetMs };
+        if (r.ts > now + this.decodeOpts.maxFutureMs) return { id: q.id, outcome: 'still_ahead', ts: r.ts };
+        const jump = this.bounds.check(r, d.device);
+        if (jump) return { id: q.id, outcome: 'rejected: implausible_rate' };
+        const res = await promised((done) => this.submit(r, done));
+        return { id: q.id, outcome: res.status === 'stored' ? 'stored' : 'duplicate' };
+      }),
+    );
+  }
+
   /** The newest state of every device seen (latest value per field, with its source time). */
   deviceStates(): DeviceStateRow[] {
     return this.states.all();
@@ -321,8 +374,8 @@ export class IngestStage implements IngestSink, Stage {
 
   private status(msg: RawMessage, siteId: string, deviceId: string, done: Settle): void {
     if (!this.o.registry.lookup(siteId, deviceId)) {
-      const r = unregistered(siteId, deviceId);
-      this.rejections.refuseOrRecord(msg, { ...r, siteId, deviceId }, done);
+      // A status says nothing once the device is added: recorded, not kept.
+      this.rejections.record(msg, { ...unregistered(siteId, deviceId), siteId, deviceId }, done);
       return;
     }
     const decoded = decodeDeviceStatus(msg.payload, msg.receivedAt);

@@ -77,7 +77,20 @@ export type RuleInput =
   | { type: 'reading'; reading: Reading }
   | { type: 'tick'; now: number }
   | { type: 'inspection'; siteId: string; at: number; kind: string; inspector: string; id: string }
-  | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' };
+  | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' }
+  /** A reading of a device quarantined for a timestamp ahead of the gateway's clock (at: its arrival). */
+  | { type: 'clock-ahead'; siteId: string; deviceId: string; at: number; aheadMs: number; waiting: number }
+  /** Quarantined readings of a device released with a clock correction; `waiting`: those still kept. */
+  | {
+      type: 'clock-corrected';
+      siteId: string;
+      deviceId: string;
+      at: number;
+      by: string;
+      offsetMs: number;
+      released: number;
+      waiting: number;
+    };
 
 export interface RuleContext {
   site: SiteConfig;

@@ -571,6 +571,8 @@ export const referenceStormEvaluator: Evaluator<StormState, typeof RULE> = {
         if (s.frozen) state.events.splice(idx, 1);
         return { state, effects };
       }
+      default:
+        return { state: prev, effects };
     }
   },
 };

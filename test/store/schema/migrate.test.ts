@@ -52,6 +52,7 @@ describe('the storage schema', () => {
         'changes',
         'device_secrets',
         'devices',
+        'quarantine',
         'recipients',
         'sessions',
         'setup_codes',

@@ -233,6 +233,8 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE> = {
         }
         return { state, effects };
       }
+      default:
+        return { state: prev, effects };
     }
   },
 };

@@ -248,6 +248,8 @@ export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
         else state.events[idx] = { ...s, alert: 'closed' };
         return { state, effects: [] };
       }
+      default:
+        return { state: prev, effects: [] };
     }
   },
 };

@@ -14,6 +14,7 @@ import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
 import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
+import { v5 } from './v5.ts';
 
 export interface Migration {
   version: number;
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, description: 'rejections stored sampled, with the count of those not stored', up: v2 },
   { version: 3, description: 'the evidence log', up: v3 },
   { version: 4, description: 'people, and the sites and devices managed live', up: v4 },
+  { version: 5, description: 'the quarantine: messages kept until they can be used', up: v5 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

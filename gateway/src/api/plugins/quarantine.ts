@@ -1,0 +1,61 @@
+/**
+ * The quarantine: GET /api/quarantine (the messages kept until they can be used, and the devices they
+ * wait for; scoped to the caller's sites) and POST /api/quarantine/release (admin: a device's readings
+ * kept for a clock ahead, released with a clock correction; a change record names who and the offset).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  quarantineList,
+  quarantineQuery,
+  releaseBody,
+  releaseResponse,
+} from '../../../../shared/src/quarantine.ts';
+import { QuarantineError } from '../../quarantine/service.ts';
+import { mustSee } from '../auth.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith } from '../query.ts';
+
+export const quarantinePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/quarantine',
+    {
+      schema: {
+        tags: ['telemetry'],
+        summary: 'Messages kept in quarantine (a clock ahead, a device not registered yet), newest first',
+        querystring: openapi(quarantineQuery),
+        response: { 200: openapi(quarantineList) },
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.requireRead(req);
+      const q = parseWith(quarantineQuery, req.query);
+      if (q.siteId) mustSee(caller, q.siteId);
+      const sites = caller?.sites;
+      return { items: ctx.quarantine.list(q, sites), devices: ctx.quarantine.summary(q, sites) };
+    },
+  );
+
+  app.post(
+    '/api/quarantine/release',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Release a device's quarantined readings with a clock correction (admin)",
+        body: openapi(releaseBody),
+        response: { 200: openapi(releaseResponse) },
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.require(req, 'admin');
+      const b = parseWith(releaseBody, req.body);
+      try {
+        return await ctx.quarantine.release(b, caller.actor);
+      } catch (e) {
+        if (e instanceof QuarantineError) throw new ApiError(e.code, e.message);
+        throw e;
+      }
+    },
+  );
+};

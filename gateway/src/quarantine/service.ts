@@ -1,0 +1,276 @@
+/**
+ * The quarantine as a stage: it tells the rules of a device whose clock runs ahead the moment one of its
+ * readings is kept (and again at start for what still waits), releases a device's readings with a clock
+ * correction an admin gives (a change record with who and the offset, in the transaction that marks them
+ * released), and releases a device's messages kept before it was registered once it is added.
+ *
+ * A release stores the readings first (the ingest stage's group commit, so they reach the rules, InfluxDB
+ * and the evidence log as late data does) and then marks them released; a crash in between leaves them
+ * waiting, and releasing them again stores each once (duplicates are recognised by their time and seq).
+ */
+import type { ReleaseBody, ReleaseResponse } from '../../../shared/src/quarantine.ts';
+import type { ChangeLog } from '../admin/changes.ts';
+import type { QuarantineIntake } from '../ingest/quarantine.ts';
+import type { ReleaseOutcome } from '../ingest/stage.ts';
+import type { ComponentHealth, IngestResult, Log, Stage } from '../pipeline.ts';
+import type { RuleInput } from '../rules/types.ts';
+import type { Db } from '../store/types.ts';
+import type { Quarantined, QuarantineRows, Release } from './rows.ts';
+
+export class QuarantineError extends Error {
+  constructor(
+    readonly code: 'NOT_FOUND' | 'CONFLICT' | 'BAD_REQUEST',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface QuarantineServiceOptions {
+  db: Db;
+  rows: QuarantineRows;
+  changes: ChangeLog;
+  ingest: {
+    quarantine: QuarantineIntake;
+    release(msgs: readonly Quarantined[], offsetMs: number): Promise<ReleaseOutcome[]>;
+  };
+  /** Whether a device is registered now. */
+  registered(siteId: string, deviceId: string): boolean;
+  /** Tells the rules of a clock ahead or corrected (alerts/engine.ts `deviceClock`). */
+  clock(input: Extract<RuleInput, { type: 'clock-ahead' | 'clock-corrected' }>): void;
+  now: () => number;
+  log: Log;
+}
+
+export class QuarantineService implements Stage {
+  readonly name = 'quarantine';
+  private readonly busy = new Set<string>();
+
+  constructor(private readonly o: QuarantineServiceOptions) {
+    o.ingest.quarantine.onKept((rec, waiting) => {
+      if (rec.reason !== 'future_timestamp' || rec.sourceTs === undefined) return;
+      this.tell({
+        type: 'clock-ahead',
+        siteId: rec.siteId,
+        deviceId: rec.deviceId,
+        at: rec.receivedAt,
+        aheadMs: rec.sourceTs - rec.receivedAt,
+        waiting,
+      });
+    });
+  }
+
+  /** What still waits with a clock ahead is told to the rules again (a problem raised before a crash is kept). */
+  async start(): Promise<void> {
+    for (const d of this.o.rows.waitingDevices('future_timestamp'))
+      this.tell({
+        type: 'clock-ahead',
+        siteId: d.siteId,
+        deviceId: d.deviceId,
+        at: Date.parse(d.firstReceivedAt),
+        aheadMs: (d.maxAheadSeconds ?? 0) * 1000,
+        waiting: d.waiting,
+      });
+  }
+
+  async stop(): Promise<void> {}
+
+  health(): ComponentHealth {
+    const devices = this.o.rows.summary({ status: 'waiting', limit: 1000 });
+    const waiting = devices.reduce((n, d) => n + d.waiting, 0);
+    return {
+      name: this.name,
+      ok: true,
+      detail:
+        waiting === 0
+          ? 'no messages waiting'
+          : `${waiting} message${waiting === 1 ? '' : 's'} of ${devices.length} device${devices.length === 1 ? '' : 's'} waiting in quarantine`,
+      waiting,
+    };
+  }
+
+  /** Releases a device's readings kept for a clock ahead, moved by the correction; answers what became of them. */
+  async release(b: ReleaseBody, by: string): Promise<ReleaseResponse> {
+    if (!this.o.registered(b.siteId, b.deviceId))
+      throw new QuarantineError('NOT_FOUND', `Device ${b.siteId}/${b.deviceId} is not registered.`);
+    const msgs = this.o.rows.waiting(b.siteId, b.deviceId, 'future_timestamp', b.ids);
+    if (msgs.length === 0)
+      throw new QuarantineError(
+        'NOT_FOUND',
+        `No readings of device ${b.deviceId} wait in quarantine for a clock correction${b.ids ? ' with those numbers' : ''}.`,
+      );
+    if (b.ids && msgs.length !== new Set(b.ids).size)
+      throw new QuarantineError(
+        'BAD_REQUEST',
+        `Some of those readings are not waiting for a clock correction of device ${b.deviceId}.`,
+      );
+    const offsetMs = b.offsetSeconds * 1000;
+    return this.exclusive(b.siteId, b.deviceId, async () => {
+      const outcomes = await this.o.ingest.release(msgs, offsetMs);
+      const left = outcomes.filter((o) => o.outcome !== 'still_ahead');
+      const counts = tally(outcomes);
+      const at = this.o.now();
+      let change: { id: number; logIndex: number } | undefined;
+      this.o.db.transaction(() => {
+        if (left.length === 0) return;
+        change = this.o.changes.record({
+          entity: 'quarantine',
+          action: 'release',
+          by,
+          siteId: b.siteId,
+          deviceId: b.deviceId,
+          new: {
+            reason: 'future_timestamp',
+            offsetSeconds: b.offsetSeconds,
+            ids: left.map((o) => o.id),
+            ...counts,
+            ...(b.note ? { note: b.note } : {}),
+          },
+        });
+        this.o.rows.markReleased(releases(left, at, by, offsetMs, change.id));
+      })();
+      this.left(msgs, left);
+      const waiting = this.o.rows.waiting(b.siteId, b.deviceId, 'future_timestamp').length;
+      this.tell({
+        type: 'clock-corrected',
+        siteId: b.siteId,
+        deviceId: b.deviceId,
+        at,
+        by,
+        offsetMs,
+        released: left.length,
+        waiting,
+      });
+      return { ...counts, changeId: change?.id ?? null, logIndex: change?.logIndex ?? null };
+    });
+  }
+
+  /**
+   * A device was added or changed: the messages it sent before it was registered are released, as they
+   * came (a time still ahead of the clock is kept again, for that reason). `by`: who added it.
+   */
+  async deviceAdded(siteId: string, deviceId: string, by: string): Promise<void> {
+    if (!this.o.registered(siteId, deviceId)) return;
+    const msgs = this.o.rows.waiting(siteId, deviceId, 'unregistered_device');
+    if (msgs.length === 0) return;
+    await this.exclusive(siteId, deviceId, async () => {
+      const outcomes = await this.o.ingest.release(msgs, 0);
+      const byId = new Map(msgs.map((m) => [m.id, m]));
+      // A time ahead of the clock: kept again, now for that reason (and the device's clock problem raised).
+      for (const o of outcomes)
+        if (o.outcome === 'still_ahead') {
+          const m = byId.get(o.id)!;
+          const res = await this.keepAgain(m, o.ts!);
+          o.outcome = res.status === 'quarantined' ? 'still_ahead' : 'rejected: quarantine_full';
+        }
+      const at = this.o.now();
+      this.o.db.transaction(() => {
+        const change = this.o.changes.record({
+          entity: 'quarantine',
+          action: 'release',
+          by,
+          siteId,
+          deviceId,
+          new: {
+            reason: 'unregistered_device',
+            offsetSeconds: 0,
+            ids: msgs.map((m) => m.id),
+            ...tally(outcomes),
+          },
+        });
+        this.o.rows.markReleased(
+          releases(outcomes, at, by, 0, change.id).map((r) =>
+            r.outcome === 'still_ahead' ? { ...r, outcome: 'kept again: clock ahead' } : r,
+          ),
+        );
+      })();
+      this.left(
+        msgs,
+        msgs.map((m) => ({ id: m.id })),
+      );
+      this.o.log.info(
+        { siteId, deviceId, released: msgs.length },
+        'messages kept before the device was added released',
+      );
+    });
+  }
+
+  private keepAgain(m: Quarantined, ts: number): Promise<IngestResult> {
+    const ahead = Math.round((ts - m.receivedAt) / 1000);
+    return new Promise((resolve, reject) =>
+      this.o.ingest.quarantine.keep(
+        {
+          transport: m.transport as 'mqtt' | 'serial',
+          topic: m.topic,
+          payload: m.payload,
+          receivedAt: m.receivedAt,
+          clientId: m.client,
+        },
+        {
+          reason: 'future_timestamp',
+          detail: `ts ${new Date(ts).toISOString()} is ${ahead} s ahead of the gateway clock`,
+          siteId: m.siteId,
+          deviceId: m.deviceId,
+          ts,
+        },
+        (err, res) => (err ? reject(err) : resolve(res!)),
+      ),
+    );
+  }
+
+  /** The released messages no longer count against their clients. */
+  private left(msgs: readonly Quarantined[], gone: ReadonlyArray<{ id: number }>): void {
+    const ids = new Set(gone.map((g) => g.id));
+    const per = new Map<string, number>();
+    for (const m of msgs) if (ids.has(m.id)) per.set(m.client, (per.get(m.client) ?? 0) + 1);
+    for (const [client, n] of per) this.o.ingest.quarantine.left(client, n);
+  }
+
+  /** One release of a device at a time. */
+  private async exclusive<T>(siteId: string, deviceId: string, fn: () => Promise<T>): Promise<T> {
+    const key = `${siteId}/${deviceId}`;
+    if (this.busy.has(key))
+      throw new QuarantineError(
+        'CONFLICT',
+        `A release of device ${deviceId} is already under way: try again shortly.`,
+      );
+    this.busy.add(key);
+    try {
+      return await fn();
+    } finally {
+      this.busy.delete(key);
+    }
+  }
+
+  private tell(input: Parameters<QuarantineServiceOptions['clock']>[0]): void {
+    try {
+      this.o.clock(input);
+    } catch (e) {
+      this.o.log.error(
+        { err: (e as Error).message, siteId: input.siteId, deviceId: input.deviceId },
+        'could not tell the rules of a device clock',
+      );
+    }
+  }
+}
+
+function tally(outcomes: readonly ReleaseOutcome[]) {
+  const n = (f: (o: ReleaseOutcome) => boolean) => outcomes.filter(f).length;
+  return {
+    released: n((o) => o.outcome !== 'still_ahead'),
+    stored: n((o) => o.outcome === 'stored'),
+    duplicates: n((o) => o.outcome === 'duplicate'),
+    rejected: n((o) => o.outcome.startsWith('rejected')),
+    stillAhead: n((o) => o.outcome === 'still_ahead'),
+  };
+}
+
+function releases(
+  outcomes: readonly ReleaseOutcome[],
+  at: number,
+  by: string,
+  offsetMs: number,
+  changeId: number,
+): Release[] {
+  return outcomes.map((o) => ({ id: o.id, at, by, offsetMs, outcome: o.outcome, changeId }));
+}

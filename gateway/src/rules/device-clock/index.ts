@@ -1,0 +1,26 @@
+/**
+ * The `device-clock` rule, the product's own: a device whose clock runs ahead has its readings kept in
+ * quarantine, and its site's people are told at once (`evaluator.ts`).
+ */
+import type { RuleModule } from '../module.ts';
+import { firstVersion } from '../state.ts';
+import { type ClockState, clockEvaluator, type RULE } from './evaluator.ts';
+
+const params = { site: {}, device: {} };
+
+export const deviceClock: RuleModule<ClockState, typeof RULE, typeof params> = {
+  name: 'device-clock',
+  law: "the product's own: a reading at a wrong time is no evidence until corrected",
+  params,
+  binds: { perDevice: () => true },
+  state: { version: 1, upgrade: firstVersion },
+  evaluator: clockEvaluator,
+  duty: {
+    meets: () => false,
+    closesBegunAlerts: false,
+    extendable: false,
+    responsible: ['owner', 'developer'],
+  },
+  // A device problem is no duty: listed with the other alerts, counted apart.
+  report: { section: 'other', duty: false, pastDue: 'overdue' },
+};
