@@ -13,6 +13,7 @@ import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { liveRegistry } from './decode/registry.ts';
+import { deviceMetrics } from './deviceMetrics.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage } from './evidence/compose.ts';
 import { mqttPublisher } from './evidence/publishers.ts';
@@ -93,7 +94,15 @@ async function compose(
   });
   // The configuration with the store's sites (kept up to date as they change).
   const live: Config = { ...config, sites: [...catalogue.sites()] };
-  const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
+  const influx = new InfluxOutput({
+    db,
+    outbox,
+    influx: config.influx,
+    metrics,
+    log,
+    now,
+    deviceOf: (siteId, deviceId) => registry.lookup(siteId, deviceId),
+  });
   store.keepReadingsAbove(() => influx.writtenUpTo());
   const notifications = new NotificationStage(config, {
     db,
@@ -117,6 +126,7 @@ async function compose(
       api?.alertEvent(e);
       fleet?.changed();
       if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
+      if (e.type === 'storm') influx.stormChanged(e.storm);
     },
     onNotify: () => notifications.notify(),
   });
@@ -132,6 +142,12 @@ async function compose(
     now,
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
+  });
+  deviceMetrics(metrics, {
+    registry,
+    deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+    openDuties: () => (db.open ? engine.listAlerts({ status: ['open', 'acknowledged'] }) : []),
+    now,
   });
   const { inputs, publisher, mqttPort, deviceChanged, siteAdded } = buildInputs(live, {
     registry,

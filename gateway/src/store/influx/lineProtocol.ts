@@ -5,6 +5,9 @@
  * input (`alarm_<name>`), `seq` as an integer field; timestamp = the source time in milliseconds
  * (write with precision=ms).
  *
+ * Derived fields (rainTotalIn, thresholdIn, sedimentPct, cleanoutPct, highLevelIn): derived.ts; the
+ * `storms` measurement: storms.ts.
+ *
  * `alerts`: tags site, rule (and device); fields status, action, alert_id (strings), overdue (boolean),
  * due_at (integer, epoch ms), by (string); timestamp = the time of the change in milliseconds.
  *
@@ -108,9 +111,10 @@ function fieldKey(name: string): string {
 /**
  * One reading as a line of the `telemetry` measurement. Returns '' when the reading carries no field
  * at all (no values, no alarms, no seq): line protocol has no way to write a point without fields.
- * Built as one string without intermediate arrays: it runs for every reading stored.
+ * Built as one string without intermediate arrays: it runs for every reading stored. `extra`: fields
+ * derived from the configuration (derived.ts), as `,name=value` pairs, written after the reading's own.
  */
-export function readingToLine(r: Reading): string {
+export function readingToLine(r: Reading, extra = ''): string {
   let fs = '';
   const values = r.values as Record<string, number | undefined>;
   for (const name in values) {
@@ -132,7 +136,7 @@ export function readingToLine(r: Reading): string {
     if (seq !== undefined) fs += `${fs === '' ? '' : ','}seq=${seq}`;
   }
   if (fs === '') return '';
-  return `${telemetrySeries(r)} ${fs} ${timestampMs(r.ts)}`;
+  return `${telemetrySeries(r)} ${fs}${extra} ${timestampMs(r.ts)}`;
 }
 
 /** Measurement and tags of a device's series; the same for every reading of it, so it is computed once. */
