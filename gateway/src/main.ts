@@ -102,6 +102,10 @@ async function compose(
     log,
     now,
     deviceOf: (siteId, deviceId) => registry.lookup(siteId, deviceId),
+    dutiesOf: (siteId, rule) => {
+      const open = engine.listAlerts({ siteId, rule, status: ['open', 'acknowledged'] });
+      return { open: open.length, overdue: open.filter((a) => a.overdue).length };
+    },
   });
   store.keepReadingsAbove(() => influx.writtenUpTo());
   const notifications = new NotificationStage(config, {

@@ -6,14 +6,16 @@
  *   at the reading's time), and `thresholdIn`, the site's storm threshold;
  * - sediment traps with `sedimentIn`: `sedimentPct`, the share of the design capacity filled (by volume
  *   when the trap has a stage-storage table), and `cleanoutPct`, the site's cleanout line (50);
- * - tanks with `levelIn` and a high level: `highLevelIn`.
+ * - tanks with `levelIn` and a high level: `highLevelIn`;
+ * - every reading: `receivedAtMs`, when the gateway received it (an integer, epoch ms), so the newest
+ *   point of a device tells when it was last heard from whatever it reported.
  *
- * Every field is a float, like the readings (the same field name always has one type).
+ * The other fields are floats, like the readings (the same field name always has one type).
  */
 import type { Reading } from '../../../../shared/src/telemetry.ts';
 import type { DeviceConfig, SiteConfig } from '../../config/schema.ts';
 import { fractionFilled } from '../../rules/sediment-cleanout/evaluator.ts';
-import { floatField } from './lineProtocol.ts';
+import { floatField, intField } from './lineProtocol.ts';
 
 /** A device and its site, as the live catalogue holds them. */
 export interface DeviceOfReading {
@@ -29,9 +31,11 @@ export function inchesPerTipAt(device: DeviceConfig, ts: number): number | undef
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
-/** The derived fields of one reading as `,name=value` pairs, '' when there are none. */
+/** The derived fields of one reading as `,name=value` pairs. */
 export function derivedFields(r: Reading, of: DeviceOfReading | undefined): string {
-  if (!of) return '';
+  const received = intField(r.receivedAt);
+  const head = received === undefined ? '' : `,receivedAtMs=${received}`;
+  if (!of) return head;
   const { site, device } = of;
   const out: Array<[string, number | undefined]> = [];
   const v = r.values;
@@ -47,7 +51,7 @@ export function derivedFields(r: Reading, of: DeviceOfReading | undefined): stri
   }
   if (v.levelIn !== undefined && device.highLevelIn !== undefined)
     out.push(['highLevelIn', device.highLevelIn]);
-  let fs = '';
+  let fs = head;
   for (const [name, value] of out) {
     const f = value === undefined ? undefined : floatField(value);
     if (f !== undefined) fs += `,${name}=${f}`;

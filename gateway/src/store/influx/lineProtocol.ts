@@ -9,7 +9,8 @@
  * `storms` measurement: storms.ts.
  *
  * `alerts`: tags site, rule (and device); fields status, action, alert_id (strings), overdue (boolean),
- * due_at (integer, epoch ms), by (string); timestamp = the time of the change in milliseconds.
+ * due_at (integer, epoch ms), by (string), open_duties and overdue_duties (integers: the site's unresolved
+ * duties of the rule after the change, and of those the overdue ones); timestamp = the time of the change in milliseconds.
  *
  * A field name always has one type: readings are always floats (an integral value is written as
  * `12`, which line protocol reads as a float, never `12i`), seq and due_at are always integers.
@@ -169,6 +170,8 @@ export interface AlertChange {
   dueAt?: number;
   action: string;
   by?: string;
+  /** The site's unresolved duties of the rule after the change, and how many of them are overdue. */
+  duties?: { open: number; overdue: number };
 }
 
 /** One alert change (raise, ack, extend, overdue, resolve...) as a line of the `alerts` measurement. */
@@ -185,6 +188,8 @@ export function alertChangeToLine(change: AlertChange): string {
     ['alert_id', stringField(change.alertId)],
     ['due_at', change.dueAt === undefined ? undefined : intField(change.dueAt)],
     ['by', change.by === undefined ? undefined : stringField(change.by)],
+    ['open_duties', change.duties === undefined ? undefined : intField(change.duties.open)],
+    ['overdue_duties', change.duties === undefined ? undefined : intField(change.duties.overdue)],
   ]);
   return `${escapeMeasurement(ALERTS_MEASUREMENT)}${tags} ${fs} ${timestampMs(change.at)}`;
 }

@@ -33,6 +33,8 @@ export interface InfluxOutputOptions {
   client?: WriteClient;
   /** A device and its site as configured now: for the fields derived from them (derived.ts). */
   deviceOf?: (siteId: string, deviceId: string) => DeviceOfReading | undefined;
+  /** A site's unresolved duties of a rule now, and the overdue ones: written with each alert change. */
+  dutiesOf?: (siteId: string, rule: string) => { open: number; overdue: number };
 }
 
 /** The alert an alert change is about, with the fields its line is made of. */
@@ -133,6 +135,7 @@ export class InfluxOutput implements Output {
             at: this.now(),
             ...(alert.dueAt ? { dueAt: Date.parse(alert.dueAt) } : {}),
             action,
+            ...(this.o.dutiesOf ? { duties: this.o.dutiesOf(alert.siteId, alert.rule) } : {}),
           }),
         ],
         this.now(),
