@@ -19,6 +19,7 @@ import { evidenceStage } from './evidence/compose.ts';
 import { mqttPublisher } from './evidence/publishers.ts';
 import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
+import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
 import { IngestStage } from './ingest/stage.ts';
@@ -118,6 +119,7 @@ async function compose(
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   let api: ApiStage | undefined;
   let fleet: FleetStage | undefined;
+  let homeAssistant: HomeAssistantStage | undefined;
   const engine = new ComplianceEngine({
     db,
     evidence: store.evidence,
@@ -131,6 +133,7 @@ async function compose(
       fleet?.changed();
       if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
       if (e.type === 'storm') influx.stormChanged(e.storm);
+      if (e.type === 'alert') homeAssistant?.alertChanged(e.alert.siteId);
     },
     onNotify: () => notifications.notify(),
   });
@@ -169,6 +172,8 @@ async function compose(
     if (site) engine.siteChanged(site);
     if (site) siteAdded(site.id);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+    if (e.what === 'retired' && e.deviceId) homeAssistant?.removeDevice(e.siteId, e.deviceId);
+    else homeAssistant?.siteChanged(e.siteId);
     fleet?.changed();
   });
   notifications.publishWith(publisher);
@@ -186,8 +191,27 @@ async function compose(
     now,
   });
 
+  if (config.homeassistant.discovery)
+    homeAssistant = new HomeAssistantStage({
+      settings: config.homeassistant,
+      sources: {
+        gatewayId: config.gatewayId,
+        timezone: config.timezone,
+        sites: () => catalogue.sites(),
+        lookup: (siteId, deviceId) => registry.lookup(siteId, deviceId),
+        retiredDevices: (siteId) => catalogue.retiredDevices(siteId),
+        deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+        openDuties: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+        readings,
+      },
+      publisher,
+      log,
+      now,
+    });
+
   // In start order.
   const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, fleet];
+  if (homeAssistant) stages.push(homeAssistant);
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(
@@ -223,6 +247,7 @@ async function compose(
   ingest.onStored((rs) => influx.offer(rs));
   ingest.onStored(rules.onStored);
   ingest.onStored(api.readingsStored);
+  if (homeAssistant) ingest.onStored(homeAssistant.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
   ingest.onDeviceStatus(fleet.changed);
 

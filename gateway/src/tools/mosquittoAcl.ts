@@ -16,6 +16,8 @@ const lines = [
   'topic read sites/+/devices/+/status',
   'topic write gateway/#',
   'topic write alerts/#',
+  // Home Assistant discovery configs (homeassistant.discovery); their states are under gateway/#.
+  ...(config.homeassistant.discovery ? [`topic write ${config.homeassistant.prefix}/#`] : []),
   '',
 ];
 for (const site of config.sites)
