@@ -251,7 +251,7 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
       },
     );
     const configs = ha.configs();
-    const valueOf = (topic: string) => {
+    const entityValue = (topic: string) => {
       const p = configs.get(topic)!;
       const state = ha.messages.get(p.state_topic as string);
       return state === undefined ? undefined : render(p.value_template as string, state);
@@ -265,26 +265,26 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
     const signal = sensor('gateway/test-gw/ha/maple-ridge/rg-1', 'signal');
     const sediment = sensor('gateway/test-gw/ha/maple-ridge/trap-1', 'sediment');
     // 60 tips of 0.01 in since the first counter reading of the day (2 minutes apart: a rate the gauge counts).
-    await waitFor(() => valueOf(rain) === 0.6 && valueOf(battery) === 3.8, 30_000, 'rain today 0.6 in').catch(
+    await waitFor(() => entityValue(rain) === 0.6 && entityValue(battery) === 3.8, 30_000, 'rain today 0.6 in').catch(
       (e) => {
         throw new Error(`${e}: ${ha.messages.get('gateway/test-gw/ha/maple-ridge/rg-1')}`);
       },
     );
-    expect(valueOf(signal)).toBe(-70);
-    await waitFor(() => valueOf(sediment) === 50, 30_000, 'sediment at 50 %');
+    expect(entityValue(signal)).toBe(-70);
+    await waitFor(() => entityValue(sediment) === 50, 30_000, 'sediment at 50 %');
     // A device that reported no battery yet: Home Assistant's unknown.
-    expect(valueOf(sensor('gateway/test-gw/ha/maple-ridge/trap-1', 'battery'))).toBe('None');
+    expect(entityValue(sensor('gateway/test-gw/ha/maple-ridge/trap-1', 'battery'))).toBe('None');
 
     // 0.6 in at a construction site: a storm inspection is due, its problem is on.
     const storm = [...configs.entries()].find(
       ([, p]) => p.state_topic === 'gateway/test-gw/ha/maple-ridge/duties' && p.name === 'Storm inspection',
     )![0];
-    await waitFor(() => valueOf(storm) === 'ON', 30_000, 'the storm problem on');
+    await waitFor(() => entityValue(storm) === 'ON', 30_000, 'the storm problem on');
     const holding = [...configs.entries()].find(
       ([, p]) =>
         p.state_topic === 'gateway/test-gw/ha/cedar-court/duties' && p.name === 'Holding tank pumpout',
     )![0];
-    expect(valueOf(holding)).toBe('OFF');
+    expect(entityValue(holding)).toBe('OFF');
   }, 60_000);
 
   it('removes a retired device from Home Assistant', async () => {
