@@ -265,11 +265,13 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
     const signal = sensor('gateway/test-gw/ha/maple-ridge/rg-1', 'signal');
     const sediment = sensor('gateway/test-gw/ha/maple-ridge/trap-1', 'sediment');
     // 60 tips of 0.01 in since the first counter reading of the day (2 minutes apart: a rate the gauge counts).
-    await waitFor(() => entityValue(rain) === 0.6 && entityValue(battery) === 3.8, 30_000, 'rain today 0.6 in').catch(
-      (e) => {
-        throw new Error(`${e}: ${ha.messages.get('gateway/test-gw/ha/maple-ridge/rg-1')}`);
-      },
-    );
+    await waitFor(
+      () => entityValue(rain) === 0.6 && entityValue(battery) === 3.8,
+      30_000,
+      'rain today 0.6 in',
+    ).catch((e) => {
+      throw new Error(`${e}: ${ha.messages.get('gateway/test-gw/ha/maple-ridge/rg-1')}`);
+    });
     expect(entityValue(signal)).toBe(-70);
     await waitFor(() => entityValue(sediment) === 50, 30_000, 'sediment at 50 %');
     // A device that reported no battery yet: Home Assistant's unknown.
