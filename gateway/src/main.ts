@@ -131,9 +131,11 @@ async function compose(
     onChange: (e) => {
       api?.alertEvent(e);
       fleet?.changed();
-      if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
+      if (e.type === 'alert') {
+        influx.alertChanged(e.alert, e.action);
+        homeAssistant?.alertChanged(e.alert.siteId);
+      }
       if (e.type === 'storm') influx.stormChanged(e.storm);
-      if (e.type === 'alert') homeAssistant?.alertChanged(e.alert.siteId);
     },
     onNotify: () => notifications.notify(),
   });
