@@ -12,4 +12,7 @@ ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080 MALLOC_ARENA_MAX=1
 VOLUME /data
 EXPOSE 8080 1883
 USER node
+# Healthy while /api/health answers 200 (the store works); docker-compose.yml waits for it.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HTTP_PORT || 8080}/api/health`).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "--enable-source-maps", "--max-semi-space-size=6", "--max-old-space-size=128", "dist/gateway.mjs"]

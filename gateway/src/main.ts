@@ -13,10 +13,12 @@ import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { liveRegistry } from './decode/registry.ts';
+import { deviceMetrics } from './deviceMetrics.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage, mqttCheckpoints } from './evidence/compose.ts';
 import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
+import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
 import { IngestStage } from './ingest/stage.ts';
@@ -103,7 +105,19 @@ async function compose(
   });
   // The configuration with the store's sites (kept up to date as they change).
   const live: Config = { ...config, sites: [...catalogue.sites()] };
-  const influx = new InfluxOutput({ db, outbox, influx: config.influx, metrics, log, now });
+  const influx = new InfluxOutput({
+    db,
+    outbox,
+    influx: config.influx,
+    metrics,
+    log,
+    now,
+    deviceOf: (siteId, deviceId) => registry.lookup(siteId, deviceId),
+    dutiesOf: (siteId, rule) => {
+      const open = engine.listAlerts({ siteId, rule, status: ['open', 'acknowledged'] });
+      return { open: open.length, overdue: open.filter((a) => a.overdue).length };
+    },
+  });
   store.keepReadingsAbove(() => influx.writtenUpTo());
   const notifications = new NotificationStage(config, {
     db,
@@ -115,6 +129,7 @@ async function compose(
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   let api: ApiStage | undefined;
   let fleet: FleetStage | undefined;
+  let homeAssistant: HomeAssistantStage | undefined;
   const engine = new ComplianceEngine({
     db,
     evidence: store.evidence,
@@ -126,7 +141,11 @@ async function compose(
     onChange: (e) => {
       api?.alertEvent(e);
       fleet?.changed();
-      if (e.type === 'alert') influx.alertChanged(e.alert, e.action);
+      if (e.type === 'alert') {
+        influx.alertChanged(e.alert, e.action);
+        homeAssistant?.alertChanged(e.alert.siteId);
+      }
+      if (e.type === 'storm') influx.stormChanged(e.storm);
     },
     onNotify: () => notifications.notify(),
   });
@@ -144,6 +163,12 @@ async function compose(
     now,
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
+  });
+  deviceMetrics(metrics, {
+    registry,
+    deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+    openDuties: () => (db.open ? engine.listAlerts({ status: ['open', 'acknowledged'] }) : []),
+    now,
   });
   const { inputs, publisher, mqttPort, deviceChanged, siteAdded } = buildInputs(live, {
     registry,
@@ -180,6 +205,8 @@ async function compose(
           log.error({ err: err.message, siteId, deviceId }, 'quarantine release failed'),
         );
     }
+    if (e.what === 'retired' && e.deviceId) homeAssistant?.removeDevice(e.siteId, e.deviceId);
+    else homeAssistant?.siteChanged(e.siteId);
     fleet?.changed();
   });
   notifications.publishWith(publisher);
@@ -197,8 +224,27 @@ async function compose(
     now,
   });
 
+  if (config.homeassistant.discovery)
+    homeAssistant = new HomeAssistantStage({
+      settings: config.homeassistant,
+      sources: {
+        gatewayId: config.gatewayId,
+        timezone: config.timezone,
+        sites: () => catalogue.sites(),
+        lookup: (siteId, deviceId) => registry.lookup(siteId, deviceId),
+        retiredDevices: (siteId) => catalogue.retiredDevices(siteId),
+        deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+        openDuties: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+        readings,
+      },
+      publisher,
+      log,
+      now,
+    });
+
   // In start order.
   const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, quarantine, fleet];
+  if (homeAssistant) stages.push(homeAssistant);
   api = new ApiStage(config, () => ({
     config,
     auth: new Auth(
@@ -239,6 +285,7 @@ async function compose(
   ingest.onStored((rs) => influx.offer(rs));
   ingest.onStored(rules.onStored);
   ingest.onStored(api.readingsStored);
+  if (homeAssistant) ingest.onStored(homeAssistant.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
   ingest.onDeviceStatus(fleet.changed);
 

@@ -57,6 +57,10 @@ export class Gauge extends Metric {
   get(labels?: Labels): number {
     return this.values.get(labelKey(labels)) ?? 0;
   }
+  /** Forgets every value (a collector whose label sets come and go clears them before setting). */
+  clear(): void {
+    this.values.clear();
+  }
   render(): string[] {
     for (const c of this.collectors) c((v, l) => this.set(v, l));
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];

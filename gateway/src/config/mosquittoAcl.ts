@@ -44,6 +44,8 @@ export function mosquittoAcl(sources: ReadonlyArray<{ path: string; config: Conf
       'topic read gateway/+/status',
       'topic read gateway/+/checkpoint',
       'topic write alerts/#',
+      // Home Assistant discovery configs (homeassistant.discovery); their states are under its own topics.
+      ...(config.homeassistant.discovery ? [`topic write ${config.homeassistant.prefix}/#`] : []),
       '',
     );
   }

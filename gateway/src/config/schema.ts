@@ -7,6 +7,7 @@ import {
   USER_ROLES,
 } from '../../../shared/src/admin.ts';
 import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
+import { homeAssistantSchema } from '../homeassistant/config.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 import { configCollisions } from './identities.ts';
@@ -327,6 +328,8 @@ export const configSchema = z
     sites: z.array(siteSchema).default([]),
     /** The town-wide view: this gateway's state published on the broker, and other gateways' followed. */
     fleet: fleetSchema,
+    /** Home Assistant MQTT discovery (docs/integrations.md). */
+    homeassistant: homeAssistantSchema,
   })
   .superRefine((c, ctx) => {
     const siteIds = new Set<string>();

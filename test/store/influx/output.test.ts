@@ -96,7 +96,8 @@ describe('InfluxDB output', () => {
     expect(client.written).toEqual([
       `alerts,rule=storm-inspection,site=maple-ridge status="open",overdue=false,action="raised",alert_id="a-1",due_at=${NOW + 86_400_000}i ${NOW}`,
       `alerts,device=rg-1,rule=storm-inspection,site=maple-ridge status="resolved",overdue=false,action="resolved",alert_id="a-1" ${NOW}`,
-      `telemetry,device=rg-1,kind=rain-gauge,site=maple-ridge rainTips=12,seq=3i ${NOW - 60_000}`,
+      // With the arrival time (derived.ts): no device lookup here, so no configuration's fields.
+      `telemetry,device=rg-1,kind=rain-gauge,site=maple-ridge rainTips=12,seq=3i,receivedAtMs=${NOW}i ${NOW - 60_000}`,
     ]);
     await waitFor(() => output.writtenUpTo() === stored[0]!.id, 5000, 'cursor saved');
     expect(output.health()).toMatchObject({ name: 'influxdb', ok: true, backlog: 0 });

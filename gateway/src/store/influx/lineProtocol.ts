@@ -5,8 +5,12 @@
  * input (`alarm_<name>`), `seq` as an integer field; timestamp = the source time in milliseconds
  * (write with precision=ms).
  *
+ * Derived fields (rainTotalIn, thresholdIn, sedimentPct, cleanoutPct, highLevelIn): derived.ts; the
+ * `storms` measurement: storms.ts.
+ *
  * `alerts`: tags site, rule (and device); fields status, action, alert_id (strings), overdue (boolean),
- * due_at (integer, epoch ms), by (string); timestamp = the time of the change in milliseconds.
+ * due_at (integer, epoch ms), by (string), open_duties and overdue_duties (integers: the site's unresolved
+ * duties of the rule after the change, and of those the overdue ones); timestamp = the time of the change in milliseconds.
  *
  * A field name always has one type: readings are always floats (an integral value is written as
  * `12`, which line protocol reads as a float, never `12i`), seq and due_at are always integers.
@@ -108,9 +112,10 @@ function fieldKey(name: string): string {
 /**
  * One reading as a line of the `telemetry` measurement. Returns '' when the reading carries no field
  * at all (no values, no alarms, no seq): line protocol has no way to write a point without fields.
- * Built as one string without intermediate arrays: it runs for every reading stored.
+ * Built as one string without intermediate arrays: it runs for every reading stored. `extra`: fields
+ * derived from the configuration (derived.ts), as `,name=value` pairs, written after the reading's own.
  */
-export function readingToLine(r: Reading): string {
+export function readingToLine(r: Reading, extra = ''): string {
   let fs = '';
   const values = r.values as Record<string, number | undefined>;
   for (const name in values) {
@@ -132,7 +137,7 @@ export function readingToLine(r: Reading): string {
     if (seq !== undefined) fs += `${fs === '' ? '' : ','}seq=${seq}`;
   }
   if (fs === '') return '';
-  return `${telemetrySeries(r)} ${fs} ${timestampMs(r.ts)}`;
+  return `${telemetrySeries(r)} ${fs}${extra} ${timestampMs(r.ts)}`;
 }
 
 /** Measurement and tags of a device's series; the same for every reading of it, so it is computed once. */
@@ -165,6 +170,8 @@ export interface AlertChange {
   dueAt?: number;
   action: string;
   by?: string;
+  /** The site's unresolved duties of the rule after the change, and how many of them are overdue. */
+  duties?: { open: number; overdue: number };
 }
 
 /** One alert change (raise, ack, extend, overdue, resolve...) as a line of the `alerts` measurement. */
@@ -181,6 +188,8 @@ export function alertChangeToLine(change: AlertChange): string {
     ['alert_id', stringField(change.alertId)],
     ['due_at', change.dueAt === undefined ? undefined : intField(change.dueAt)],
     ['by', change.by === undefined ? undefined : stringField(change.by)],
+    ['open_duties', change.duties === undefined ? undefined : intField(change.duties.open)],
+    ['overdue_duties', change.duties === undefined ? undefined : intField(change.duties.overdue)],
   ]);
   return `${escapeMeasurement(ALERTS_MEASUREMENT)}${tags} ${fs} ${timestampMs(change.at)}`;
 }

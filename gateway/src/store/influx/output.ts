@@ -4,6 +4,8 @@
  * lines of the `alerts` measurement itself, so the rest of the gateway only tells it what changed.
  * Without an InfluxDB configured it writes nothing and says so in its health.
  */
+
+import type { StormDto } from '../../alerts/dto.ts';
 import type { Config } from '../../config/schema.ts';
 import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, Log, Output } from '../../pipeline.ts';
@@ -12,9 +14,11 @@ import type { InfluxOutbox } from '../influxOutbox.ts';
 import type { StoredReading } from '../readings.ts';
 import type { Db } from '../types.ts';
 import { influxClientFromConfig } from './client.ts';
-import { type AlertChange, alertChangeToLine } from './lineProtocol.ts';
+import { type DeviceOfReading, derivedFields } from './derived.ts';
+import { type AlertChange, alertChangeToLine, readingToLine } from './lineProtocol.ts';
 import { ReadingsSource } from './readingsSource.ts';
 import type { WriteClient } from './source.ts';
+import { stormToLine } from './storms.ts';
 import { InfluxWriter } from './writer.ts';
 
 export interface InfluxOutputOptions {
@@ -27,6 +31,10 @@ export interface InfluxOutputOptions {
   now?: () => number;
   /** The write client; by default the one `influx` names (none without a url). */
   client?: WriteClient;
+  /** A device and its site as configured now: for the fields derived from them (derived.ts). */
+  deviceOf?: (siteId: string, deviceId: string) => DeviceOfReading | undefined;
+  /** A site's unresolved duties of a rule now, and the overdue ones: written with each alert change. */
+  dutiesOf?: (siteId: string, rule: string) => { open: number; overdue: number };
 }
 
 /** The alert an alert change is about, with the fields its line is made of. */
@@ -53,6 +61,7 @@ export class InfluxOutput implements Output {
       readingsCursor: new Cursor(o.db, 'influx-readings'),
       outboxCursor: new Cursor(o.db, 'influx-outbox'),
       maxBuffered: o.influx.batchSize * 10,
+      toLine: (r) => readingToLine(r, derivedFields(r, o.deviceOf?.(r.siteId, r.deviceId))),
     });
     this.writer = new InfluxWriter({
       source: this.source,
@@ -96,6 +105,20 @@ export class InfluxOutput implements Output {
     this.writer.notify();
   }
 
+  /** A storm event was recorded or changed: queues its `storms` point (storms.ts). */
+  stormChanged(storm: StormDto): void {
+    if (!this.writer) return;
+    try {
+      const thresholdIn = this.o.deviceOf?.(storm.siteId, storm.deviceId)?.site.storm.thresholdIn;
+      this.enqueueLine(stormToLine(storm, thresholdIn));
+    } catch (err) {
+      this.o.log.error(
+        { err: (err as Error).message, storm: storm.id },
+        'could not queue the storm for InfluxDB',
+      );
+    }
+  }
+
   /** An alert changed (raised, acknowledged, extended, overdue, resolved...): queues its line. */
   alertChanged(alert: AlertOfChange, action: string): void {
     if (!this.writer) return;
@@ -112,6 +135,7 @@ export class InfluxOutput implements Output {
             at: this.now(),
             ...(alert.dueAt ? { dueAt: Date.parse(alert.dueAt) } : {}),
             action,
+            ...(this.o.dutiesOf ? { duties: this.o.dutiesOf(alert.siteId, alert.rule) } : {}),
           }),
         ],
         this.now(),
