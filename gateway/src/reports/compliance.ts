@@ -14,6 +14,7 @@ import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
+import type { LongStorm } from './cite.ts';
 import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 
@@ -69,6 +70,11 @@ export const SUMMARY_LABELS = {
 export type SummaryKey = keyof typeof SUMMARY_LABELS;
 
 export interface ComplianceReport {
+  /**
+   * What a reader must know before anything else (first in the JSON, at the top of the page): that the
+   * gateway's audit found its store does not match its evidence log when the report was made.
+   */
+  warnings: string[];
   site: { id: string; name: string; kind: string; timezone: string };
   /** Whole days in the site's time zone: `from` is the first day's midnight, `to` the one after the last. */
   period: { from: string; to: string; firstDay: string; lastDay: string };
@@ -93,6 +99,8 @@ export interface ComplianceReport {
     /** Every record the report cites, as hashed, and one multi-range inclusion proof of them all. */
     entries: Citations['entries'];
     proof: Citations['proof'];
+    /** Storms too long to carry all their readings: cited by their record and first and last readings. */
+    longStorms: LongStorm[];
     /** The hash chains of the alert tables, verified when the report was made. */
     chains: ChainCheck[];
     /** The audit of the store against its evidence log when the report was made. */
@@ -158,7 +166,13 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
   const qualified = i.storms.filter((s) => s.qualified);
   const stormStatus = (s: string) => qualified.filter((x) => x.inspection.status === s).length;
   const duties = rows.filter((r) => r.duty);
+  const audit = i.evidence.audit;
   return {
+    warnings: audit.ok
+      ? []
+      : [
+          `When this report was made, the gateway's own check found that its records do not match its evidence log (${audit.detail ?? 'no detail given'}). Records may have been changed or removed: do not rely on this report until the store has been examined.`,
+        ],
     site: { id: i.site.id, name: i.site.name ?? i.site.id, kind: i.site.kind, timezone: i.timezone },
     period: {
       from: new Date(i.period.from).toISOString(),

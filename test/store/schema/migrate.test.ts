@@ -28,9 +28,11 @@ describe('the storage schema', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('numbers its migrations 1..N', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
-    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  it('numbers its migrations in increasing order, the last one the schema version', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
+    expect(versions[0]).toBe(1);
+    expect(SCHEMA_VERSION).toBe(versions.at(-1));
   });
 
   it('creates every table in an empty store and records the version', () => {

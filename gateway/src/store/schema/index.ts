@@ -14,6 +14,7 @@ import { v1 } from './v1.ts';
 import { v2 } from './v2.ts';
 import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
+import { v6 } from './v6.ts';
 
 export interface Migration {
   version: number;
@@ -26,9 +27,15 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, description: 'rejections stored sampled, with the count of those not stored', up: v2 },
   { version: 3, description: 'the evidence log', up: v3 },
   { version: 4, description: 'people, and the sites and devices managed live', up: v4 },
+  {
+    version: 6,
+    description: "each alert's history and each site's inspections numbered in their log entries",
+    up: v6,
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The last migration's version (versions increase; one may be missing while branches are merged). */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaError extends Error {
   override name = 'SchemaError';
