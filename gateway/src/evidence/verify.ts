@@ -110,7 +110,8 @@ export function verifyReport(report: ReportJson, verifierKey: string): Verdict {
     if (!leaf.equals(b64(e.leaf))) problems.push(`entry ${e.index}: its body does not hash to its leaf`);
     leaves.push(leaf);
     const body = JSON.parse(e.body) as Json;
-    if (body.type !== e.kind) problems.push(`entry ${e.index}: listed as ${e.kind}, its body is ${String(body.type)}`);
+    if (body.type !== e.kind)
+      problems.push(`entry ${e.index}: listed as ${e.kind}, its body is ${String(body.type)}`);
     byIndex.set(e.index, { kind: e.kind, body });
     all.push({ index: e.index, kind: e.kind, body });
   }
@@ -141,7 +142,9 @@ export function verifyReport(report: ReportJson, verifierKey: string): Verdict {
       else if (rec && (ends[0]!.ts !== rec.start || ends[1]!.ts !== rec.end))
         problems.push(`storm ${s.id}: its first and last readings are not at its start and end`);
       if ((rec?.readings as { count?: number } | undefined)?.count !== l.readings)
-        problems.push(`storm ${s.id}: the report says it rests on ${l.readings} readings, its record does not`);
+        problems.push(
+          `storm ${s.id}: the report says it rests on ${l.readings} readings, its record does not`,
+        );
       notes.push(
         `storm ${s.id}: its ${l.readings} readings are not all in the report; its totals are its logged record's, checked against the report but not added up again`,
       );
@@ -226,7 +229,7 @@ function checkStorm(
   if (basis && long) {
     if (!near(rec.inches as number, (rec.tips as number) * basis.inchesPerTip) && !basis.calibrations)
       out.push(`${where}: ${String(rec.tips)} tips are not ${String(rec.inches)} in`);
-    if (((rec.inches as number) >= basis.thresholdIn - 1e-9) !== rec.qualified)
+    if ((rec.inches as number) >= basis.thresholdIn - 1e-9 !== rec.qualified)
       out.push(`${where}: qualified is ${String(rec.qualified)} at ${String(rec.inches)} in`);
   } else if (basis && within.length > 0) {
     const before = mine.filter((r) => (r.ts as number) < start).at(-1);

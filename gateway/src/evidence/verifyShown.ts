@@ -111,7 +111,13 @@ export function checkShown(
     );
   }
   const inspections = all.filter((e) => e.kind === 'inspection');
-  out.push(...gaps(`the inspections of the site`, inspections.map((e) => e.body), 'siteSeq'));
+  out.push(
+    ...gaps(
+      `the inspections of the site`,
+      inspections.map((e) => e.body),
+      'siteSeq',
+    ),
+  );
   if (r.period) {
     const [from, to] = [Date.parse(r.period.from), Date.parse(r.period.to)];
     const listed = new Set(r.inspections.map((x) => x.logIndex));
@@ -163,7 +169,13 @@ export function checkShown(
   for (const d of duties) {
     const where = `duty ${d.alertId}`;
     const history = d.historyIndexes.map(cited).filter((h): h is CitedBody => h !== undefined);
-    out.push(...gaps(`the history of ${where}`, history.map((h) => h.body), 'alertSeq'));
+    out.push(
+      ...gaps(
+        `the history of ${where}`,
+        history.map((h) => h.body),
+        'alertSeq',
+      ),
+    );
     const raised = history.find((h) => h.body.action === 'raised')?.body;
     let message: unknown;
     for (const h of history) {

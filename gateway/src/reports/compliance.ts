@@ -14,9 +14,9 @@ import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
-import type { LongStorm } from './cite.ts';
 import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
+import type { LongStorm } from './cite.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved';
 

@@ -26,7 +26,9 @@ export class HistoryStore {
          VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash, @log_idx,
            @alert_seq)`,
       ),
-      count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM alert_history WHERE alert_id = ?'),
+      count: db.prepare<[string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM alert_history WHERE alert_id = ?',
+      ),
     };
   }
 

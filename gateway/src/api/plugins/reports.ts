@@ -150,8 +150,7 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
           throw e;
         });
       reply.type(`${built.type}; charset=utf-8`);
-      if (q.format === 'csv')
-        reply.header('content-disposition', `attachment; filename="${built.name}.csv"`);
+      if (q.format === 'csv') reply.header('content-disposition', `attachment; filename="${built.name}.csv"`);
       if (q.format === 'json') reply.header('content-disposition', `inline; filename="${built.name}.json"`);
       return built.body;
     },
