@@ -40,16 +40,25 @@ export function drizzleHobo(n: number, stepMin: number, now: number, endAgoMs = 
   return `${lines.join('\n')}\n`;
 }
 
-/** Imports a HOBO text as rain gauge rg-1's; the import's summary. */
-export async function importDrizzle(httpUrl: string, text: string): Promise<{ stored: number }> {
-  const res = await fetch(`${httpUrl}/api/import?siteId=hill-farm&deviceId=rg-1&utcOffsetMinutes=0`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/plain', authorization: `Bearer ${ENGINEER_TOKEN}` },
-    body: text,
-    signal: AbortSignal.timeout(600_000),
-  });
-  if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { stored: number };
+/** Imports a HOBO text as rain gauge rg-1's, in downloads of `linesPer` lines; the readings stored. */
+export async function importDrizzle(
+  httpUrl: string,
+  text: string,
+  linesPer = 10_000,
+): Promise<{ stored: number }> {
+  const lines = text.trimEnd().split('\n');
+  let stored = 0;
+  for (let i = 0; i < lines.length; i += linesPer) {
+    const res = await fetch(`${httpUrl}/api/import?siteId=hill-farm&deviceId=rg-1&utcOffsetMinutes=0`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${ENGINEER_TOKEN}` },
+      body: `${lines.slice(i, i + linesPer).join('\n')}\n`,
+      signal: AbortSignal.timeout(280_000),
+    });
+    if (!res.ok) throw new Error(`import: ${res.status} ${await res.text()}`);
+    stored += ((await res.json()) as { stored: number }).stored;
+  }
+  return { stored };
 }
 
 /** Asks /api/health every `everyMs` until `stop()`; the answers' times (ms), and how many failed. */

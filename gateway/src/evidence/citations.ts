@@ -31,13 +31,23 @@ export function readingIndexAt(db: Db) {
     at.get(siteId, deviceId, ts)?.log_idx ?? undefined;
 }
 
-/** Entries cited per slice: each slice reads and serialises them, then the event loop is let go. */
-const SLICE = 500;
+/** How long one slice of work may hold the event loop before letting it go, ms. */
+const SLICE_MS = 10;
+
+/** A clock of slices: `due()` says when the slice's time is up (checked every few items, cheaply). */
+function slicer() {
+  let started = performance.now();
+  return async () => {
+    if (performance.now() - started < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    started = performance.now();
+  };
+}
 
 /**
- * The cited entries, with their bodies, and their proof against the tree of `size` entries, read in
- * slices with the event loop free between them (entries below `size` never change, so nothing moves
- * between slices).
+ * The cited entries, with their bodies, and their proof against the tree of `size` entries, in slices
+ * of about SLICE_MS with the event loop free between them (entries below `size` never change, so
+ * nothing moves between slices).
  */
 export async function citeSliced(
   db: Db,
@@ -45,13 +55,13 @@ export async function citeSliced(
   indexes: Iterable<number>,
   size: number,
 ): Promise<Citations> {
+  const slice = slicer();
   const sorted = [...new Set(indexes)].filter((i) => i >= 0 && i < size).sort((a, b) => a - b);
   const readingRow = db.prepare<[string], Record<string, unknown>>('SELECT * FROM readings WHERE id = ?');
   const entries: CitedEntry[] = [];
   const ranges: Array<[number, number]> = [];
-  for (let k = 0; k < sorted.length; k++) {
-    if (k > 0 && k % SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const idx = sorted[k]!;
+  for (const idx of sorted) {
+    await slice();
     const e = log.entry(idx);
     if (!e) continue;
     let body = e.body;
@@ -65,7 +75,11 @@ export async function citeSliced(
     if (last && last[1] === idx) last[1] = idx + 1;
     else ranges.push([idx, idx + 1]);
   }
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const hashes = ranges.length ? log.range(ranges as LeafRanges, size).map((h) => h.toString('base64')) : [];
+  const hashes: string[] = [];
+  if (ranges.length)
+    for (const h of log.rangeSteps(ranges as LeafRanges, size)) {
+      hashes.push(h.toString('base64'));
+      await slice();
+    }
   return { entries, proof: { size, ranges, hashes } };
 }

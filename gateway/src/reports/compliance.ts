@@ -157,9 +157,13 @@ export function openDuring(a: AlertDto, from: number, to: number): boolean {
   return Date.parse(a.raisedAt) < to && (a.resolvedAt === undefined || Date.parse(a.resolvedAt) >= from);
 }
 
+/** The alerts a report lists as duties: the storm rule's are the storm records' inspection status, not listed twice. */
+export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
+  return alerts.filter((a) => ruleModule(a.rule)?.storms !== true);
+}
+
 export function buildComplianceReport(i: ReportInputs): ComplianceReport {
-  // The storm rule's duties are the storm records' inspection status; they are not listed twice.
-  const rows = i.alerts.filter((a) => ruleModule(a.rule)?.storms !== true).map((a) => row(a, i.now));
+  const rows = listedAlerts(i.alerts).map((a) => row(a, i.now));
   const section = (s: ReportSection) => rows.filter((r) => reportOf(r.rule).section === s);
   const gaps = section('gaps');
   const count = (rs: DutyRow[], s: DutyStatus) => rs.filter((r) => r.status === s).length;

@@ -10,10 +10,12 @@ import {
   buildComplianceReport,
   type Certification,
   type ComplianceReport,
+  listedAlerts,
   openDuring,
 } from '../../reports/compliance.ts';
 import { reportToCsv } from '../../reports/csv.ts';
 import { reportToHtml } from '../../reports/html.ts';
+import { reportToJson } from '../../reports/json.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
 import { ReportQueue, ReportsBusy } from '../../reports/queue.ts';
 import { type Caller, mustSee } from '../auth.ts';
@@ -89,8 +91,9 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
     // The changes made in the period (the configuration the store was seeded with is not one).
     const changes = ctx.changes.list({ siteId: site.id, from, to }).filter((x) => x.action !== 'seed');
     const cp = ctx.evidence.checkpoint();
+    // The duties listed cite their history; a storm's duty is its record's (its readings are cited).
     const cited = await ctx.citations(
-      { siteId: site.id, storms, alerts, inspections, extensions, certifications: certs, changes },
+      { siteId: site.id, storms, alerts: listedAlerts(alerts), inspections, extensions, certifications: certs, changes },
       cp.size,
     );
     return buildComplianceReport({
@@ -143,7 +146,7 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
           // Rendered inside the queue's place, so that no more than its reports are held at once.
           if (q.format === 'csv') return { name, type: 'text/csv', body: reportToCsv(report) };
           if (q.format === 'html') return { name, type: 'text/html', body: reportToHtml(report) };
-          return { name, type: 'application/json', body: JSON.stringify(report) };
+          return { name, type: 'application/json', body: await reportToJson(report) };
         })
         .catch((e: unknown) => {
           if (e instanceof ReportsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
