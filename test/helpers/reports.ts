@@ -10,8 +10,9 @@ export const ENGINEER_TOKEN = 'reports-engineer-token';
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** A gateway configuration with one construction site and its rain gauge `rg-1`, and an engineer token. */
-export function drizzleConfig(): Record<string, unknown> {
+export function drizzleConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
+    ...extra,
     gatewayId: 'reports',
     auth: { tokens: [{ name: 'Pat Engineer', role: 'engineer', tokenSha256: sha256(ENGINEER_TOKEN) }] },
     evidence: { checkpointIntervalSeconds: 1 },

@@ -68,7 +68,7 @@ export interface ApiContext {
   evidence: EvidenceStage;
   log: EvidenceLog;
   /** The entries a report cites, with their proof against the tree of `size` entries (built in slices). */
-  citations(r: Cited, size: number): Promise<ReportCitations>;
+  citations(r: Cited, size: number, maxReadings: number): Promise<ReportCitations>;
   certifications(siteId: string, from: number, to: number): Array<CertificationRecord & { logIndex: number }>;
   certify(c: CertificationRecord): number;
   /** Other gateways' sites, when this one follows some. */

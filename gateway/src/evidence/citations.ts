@@ -32,7 +32,7 @@ export function readingIndexAt(db: Db) {
 }
 
 /** How long one slice of work may hold the event loop before letting it go, ms. */
-const SLICE_MS = 10;
+const SLICE_MS = 5;
 
 /** A clock of slices: `due()` says when the slice's time is up (checked every few items, cheaply). */
 function slicer() {

@@ -5,7 +5,7 @@
  * the start and end of a gap: the device's reading at each entry's source time), every inspection of
  * the site (numbered, so a removed one is a gap), the extensions and certifications.
  *
- * A report's size is bounded: it cites at most `maxReadings` readings of storms. A storm whose readings
+ * A report's size is bounded: it cites at most `maxReadings` readings of storms (`reports.maxCitedReadings`). A storm whose readings
  * do not fit (a months-long drizzle) is cited by its record, the reading before it and its first and last
  * readings, and is listed in `longStorms`: the verifier then checks its record, not its readings' sum.
  * The work is done in slices that leave the event loop free between them.
@@ -39,15 +39,13 @@ export interface ReportCitations extends Citations {
   longStorms: LongStorm[];
 }
 
-/** The readings of storms a report carries at most (about 3 MB of JSON). */
-export const MAX_CITED_READINGS = 10_000;
-
 export async function reportCitations(
   db: Db,
   log: EvidenceLog,
   r: Cited,
   size: number,
-  maxReadings = MAX_CITED_READINGS,
+  /** Storm readings the report carries at most (`reports.maxCitedReadings`, 10,000: about 4 MB of JSON). */
+  maxReadings: number,
 ): Promise<ReportCitations> {
   const idx: number[] = [];
   const longStorms: LongStorm[] = [];

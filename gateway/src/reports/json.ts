@@ -6,7 +6,7 @@
 import type { ComplianceReport } from './compliance.ts';
 
 const MARK = '"\\u0000entries\\u0000"';
-const PER_SLICE = 250;
+const PER_SLICE = 100;
 
 export async function reportToJson(r: ComplianceReport): Promise<string> {
   const head = JSON.stringify({ ...r, evidence: { ...r.evidence, entries: '\u0000entries\u0000' } });
