@@ -276,7 +276,7 @@ async function compose(
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
     evidence,
     log: store.evidence,
-    citations: (r, size) => reportCitations(db, store.evidence, r, size),
+    citations: (r, size, maxReadings) => reportCitations(db, store.evidence, r, size, maxReadings),
     certifications: (siteId, from, to) => certificationsOf(db, siteId, from, to),
     certify: (c) => certify(store.evidence, c),
     fleet,

@@ -13,7 +13,13 @@ function open(dataDir: string): Database.Database {
   return db;
 }
 
-export type Tampering = 'delete-newest-readings' | 'rewrite-storm' | 'edit-inspection' | 'remove-history-row';
+export type Tampering =
+  | 'delete-newest-readings'
+  | 'rewrite-storm'
+  | 'edit-inspection'
+  | 'remove-history-row'
+  | 'reword-inspection'
+  | 'remove-acknowledgement';
 
 export function tamper(dataDir: string, what: Tampering): void {
   const db = open(dataDir);
@@ -33,6 +39,14 @@ export function tamper(dataDir: string, what: Tampering): void {
     case 'remove-history-row':
       // The history entry of the engineer's extension: the duty's due time is then unexplained.
       db.exec("DELETE FROM alert_history WHERE action = 'extended'");
+      break;
+    case 'reword-inspection':
+      // What the inspector wrote and who they were, not when: no status or total changes.
+      db.exec("UPDATE inspections SET notes = 'all fine', inspector = 'Someone Else'");
+      break;
+    case 'remove-acknowledgement':
+      // An entry in the middle of a resolved duty's history: its due time and status stay the same.
+      db.exec("DELETE FROM alert_history WHERE action = 'acknowledged'");
       break;
   }
   db.close();

@@ -44,6 +44,8 @@ export interface HistoryRow {
   detail: string;
   prev_hash: string;
   hash: string;
+  /** Its place in its alert's history (none on rows of schema versions before 6). */
+  alert_seq?: number | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
   log_idx?: number | null;
   leaf?: Buffer | null;
@@ -90,6 +92,8 @@ export interface InspectionRow {
   recorded_by: string;
   prev_hash: string;
   hash: string;
+  /** Its place among its site's inspections (none on rows of schema versions before 6). */
+  site_seq?: number | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
   log_idx?: number | null;
   leaf?: Buffer | null;

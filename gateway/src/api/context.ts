@@ -4,7 +4,6 @@ import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { CertificationRecord } from '../evidence/certifications.ts';
-import type { Citations } from '../evidence/citations.ts';
 import type { EvidenceLog } from '../evidence/log.ts';
 import type { EvidenceStage } from '../evidence/stage.ts';
 import type { FleetView } from '../fleet/stage.ts';
@@ -17,7 +16,7 @@ import type { SignIn } from '../people/signIn.ts';
 import type { ComponentHealth } from '../pipeline.ts';
 import type { QuarantineRows } from '../quarantine/rows.ts';
 import type { QuarantineService } from '../quarantine/service.ts';
-import type { Cited } from '../reports/cite.ts';
+import type { Cited, ReportCitations } from '../reports/cite.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth, People } from './auth.ts';
 import type { EventHub } from './events.ts';
@@ -70,8 +69,8 @@ export interface ApiContext {
   /** The evidence log's stage (checkpoints, the audit) and the log itself (proofs, entries). */
   evidence: EvidenceStage;
   log: EvidenceLog;
-  /** The entries a report cites, with their proof against the tree of `size` entries. */
-  citations(r: Cited, size: number): Citations;
+  /** The entries a report cites, with their proof against the tree of `size` entries (built in slices). */
+  citations(r: Cited, size: number, maxReadings: number): Promise<ReportCitations>;
   certifications(siteId: string, from: number, to: number): Array<CertificationRecord & { logIndex: number }>;
   certify(c: CertificationRecord): number;
   /** Other gateways' sites, when this one follows some. */

@@ -13,6 +13,10 @@ export const API_ERRORS = {
     status: 403,
     message: 'a write with the session cookie needs its x-csrf-token, from the same site',
   },
+  REPORTS_BUSY: {
+    status: 503,
+    message: 'the gateway is building other reports: try again in a few seconds',
+  },
   SETUP_USED: { status: 410, message: 'this setup link is used up, expired or wrong' },
   EMAIL_TAKEN: { status: 409, message: 'an account with this e-mail exists' },
   STILL_ACTIVE: {

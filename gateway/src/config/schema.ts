@@ -324,6 +324,16 @@ export const configSchema = z
         digestTo: z.array(z.email()).default([]),
       })
       .prefault({}),
+    /** Compliance reports: how much one may carry, and how many are built at once. */
+    reports: z
+      .strictObject({
+        /** Storm readings one report carries at most; a longer storm is cited by its record (docs/reports.md). */
+        maxCitedReadings: z.number().int().min(100).max(1_000_000).default(10_000),
+        /** Reports built at once, and how many more may wait; beyond, 503 with Retry-After. */
+        concurrent: z.number().int().min(1).max(8).default(1),
+        waiting: z.number().int().min(0).max(100).default(2),
+      })
+      .prefault({}),
     /** Seeds the store at first start; after that the store (changed through the API) holds them. */
     sites: z.array(siteSchema).default([]),
     /** The town-wide view: this gateway's state published on the broker, and other gateways' followed. */

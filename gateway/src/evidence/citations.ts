@@ -22,21 +22,6 @@ export interface Citations {
   proof: { size: number; ranges: Array<[number, number]>; hashes: string[] };
 }
 
-/** Log indexes of a gauge's readings a storm rests on: those from `start` to `end`, and the one before. */
-export function stormReadingIndexes(db: Db) {
-  const within = db.prepare<[string, string, number, number], { log_idx: number | null }>(
-    'SELECT log_idx FROM readings WHERE site_id = ? AND device_id = ? AND ts >= ? AND ts <= ? ORDER BY ts',
-  );
-  const before = db.prepare<[string, string, number], { log_idx: number | null }>(
-    'SELECT log_idx FROM readings WHERE site_id = ? AND device_id = ? AND ts < ? ORDER BY ts DESC LIMIT 1',
-  );
-  return (siteId: string, deviceId: string, start: number, end: number): number[] => {
-    const out = within.all(siteId, deviceId, start, end).map((r) => r.log_idx);
-    const b = before.get(siteId, deviceId, start)?.log_idx;
-    return [...(b === undefined ? [] : [b]), ...out].filter((i): i is number => i !== null);
-  };
-}
-
 /** The log index of a device's reading at a source time (the reading behind an alert's change). */
 export function readingIndexAt(db: Db) {
   const at = db.prepare<[string, string, number], { log_idx: number | null }>(
@@ -46,13 +31,37 @@ export function readingIndexAt(db: Db) {
     at.get(siteId, deviceId, ts)?.log_idx ?? undefined;
 }
 
-/** The cited entries, with their bodies, and their proof against the tree of `size` entries. */
-export function cite(db: Db, log: EvidenceLog, indexes: Iterable<number>, size: number): Citations {
+/** How long one slice of work may hold the event loop before letting it go, ms. */
+const SLICE_MS = 5;
+
+/** A clock of slices: `due()` says when the slice's time is up (checked every few items, cheaply). */
+function slicer() {
+  let started = performance.now();
+  return async () => {
+    if (performance.now() - started < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    started = performance.now();
+  };
+}
+
+/**
+ * The cited entries, with their bodies, and their proof against the tree of `size` entries, in slices
+ * of about SLICE_MS with the event loop free between them (entries below `size` never change, so
+ * nothing moves between slices).
+ */
+export async function citeSliced(
+  db: Db,
+  log: EvidenceLog,
+  indexes: Iterable<number>,
+  size: number,
+): Promise<Citations> {
+  const slice = slicer();
   const sorted = [...new Set(indexes)].filter((i) => i >= 0 && i < size).sort((a, b) => a - b);
   const readingRow = db.prepare<[string], Record<string, unknown>>('SELECT * FROM readings WHERE id = ?');
   const entries: CitedEntry[] = [];
   const ranges: Array<[number, number]> = [];
   for (const idx of sorted) {
+    await slice();
     const e = log.entry(idx);
     if (!e) continue;
     let body = e.body;
@@ -66,6 +75,11 @@ export function cite(db: Db, log: EvidenceLog, indexes: Iterable<number>, size: 
     if (last && last[1] === idx) last[1] = idx + 1;
     else ranges.push([idx, idx + 1]);
   }
-  const hashes = ranges.length ? log.range(ranges as LeafRanges, size).map((h) => h.toString('base64')) : [];
+  const hashes: string[] = [];
+  if (ranges.length)
+    for (const h of log.rangeSteps(ranges as LeafRanges, size)) {
+      hashes.push(h.toString('base64'));
+      await slice();
+    }
   return { entries, proof: { size, ranges, hashes } };
 }

@@ -18,6 +18,7 @@ import {
   leafHash,
   nodeHash,
   rangeProof,
+  rangeProofSteps,
   rangeRoot,
   type SubtreeSource,
   treeRoot,
@@ -225,6 +226,12 @@ export class EvidenceLog implements SubtreeSource {
   range(ranges: LeafRanges, size: number): Hash[] {
     this.checkSize(size);
     return rangeProof(this, ranges, size);
+  }
+
+  /** The hashes of `range`, one at a time (a caller may let the event loop go between them). */
+  rangeSteps(ranges: LeafRanges, size: number): Generator<Hash> {
+    this.checkSize(size);
+    return rangeProofSteps(this, ranges, size);
   }
 
   /** MTH of leaves [lo, hi) (a subtree RFC 9162's recursion reaches). */

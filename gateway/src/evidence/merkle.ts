@@ -179,11 +179,18 @@ export function verifyConsistency(
 export type LeafRanges = ReadonlyArray<readonly [start: number, end: number]>;
 
 function overlaps(ranges: LeafRanges, lo: number, hi: number): 'all' | 'none' | 'some' {
-  for (const [a, b] of ranges) {
-    if (b <= lo || a >= hi) continue;
-    return a <= lo && b >= hi ? 'all' : 'some';
+  // The first range ending after lo (the ranges are sorted and apart): a binary search, not a scan, so a
+  // proof of many ranges costs O(log r) per node it visits.
+  let l = 0;
+  let h = ranges.length;
+  while (l < h) {
+    const m = (l + h) >>> 1;
+    if (ranges[m]![1] <= lo) l = m + 1;
+    else h = m;
   }
-  return 'none';
+  const r = ranges[l];
+  if (!r || r[0] >= hi) return 'none';
+  return r[0] <= lo && r[1] >= hi ? 'all' : 'some';
 }
 
 /**
@@ -192,21 +199,25 @@ function overlaps(ranges: LeafRanges, lo: number, hi: number): 'all' | 'none' | 
  * root: one proof for many contiguous leaves costs O(log n) hashes per range, not per leaf.
  */
 export function rangeProof(src: SubtreeSource, ranges: LeafRanges, size: number): Hash[] {
+  return [...rangeProofSteps(src, ranges, size)];
+}
+
+/** The hashes of `rangeProof` one at a time, so that a caller can let the event loop go between them. */
+export function* rangeProofSteps(src: SubtreeSource, ranges: LeafRanges, size: number): Generator<Hash> {
   checkRanges(ranges, size);
-  const out: Hash[] = [];
-  const walk = (lo: number, hi: number): void => {
+  // The recursion's subtrees still to visit, leftmost on top.
+  const todo: Array<[number, number]> = [[0, size]];
+  while (todo.length) {
+    const [lo, hi] = todo.pop()!;
     const o = overlaps(ranges, lo, hi);
-    if (o === 'all') return;
+    if (o === 'all') continue;
     if (o === 'none') {
-      out.push(rangeRoot(src, lo, hi));
-      return;
+      yield rangeRoot(src, lo, hi);
+      continue;
     }
     const k = splitPoint(hi - lo);
-    walk(lo, lo + k);
-    walk(lo + k, hi);
-  };
-  walk(0, size);
-  return out;
+    todo.push([lo + k, hi], [lo, lo + k]);
+  }
 }
 
 /** Whether leaves (their hashes, range by range, in order) and `proof` give `root` for a tree of `size`. */

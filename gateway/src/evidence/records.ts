@@ -109,11 +109,14 @@ export function historyRecord(
     actor: string;
     action: string;
     detail: string;
+    /** Its place in its alert's history, 1, 2, … (rows logged before schema version 6 have none). */
+    alert_seq?: number | null;
   },
   alert: AlertOf,
 ): Record<string, unknown> {
   return {
     seq: h.seq,
+    alertSeq: h.alert_seq ?? undefined,
     alertId: h.alert_id,
     siteId: alert.siteId,
     rule: alert.rule,
@@ -135,9 +138,12 @@ export function inspectionRecord(i: {
   notes: string;
   recorded_at: number;
   recorded_by: string;
+  /** Its place among its site's inspections, 1, 2, … (rows logged before schema version 6 have none). */
+  site_seq?: number | null;
 }): Record<string, unknown> {
   return {
     seq: i.seq,
+    siteSeq: i.site_seq ?? undefined,
     id: i.id,
     siteId: i.site_id,
     at: i.at,

@@ -12,11 +12,12 @@ import type { StormBasis } from '../rules/types.ts';
 import { canonicalJson } from '../store/chain.ts';
 import { parseCheckpoint, parseVerifierKey, verifyNote } from './checkpoint.ts';
 import { type Hash, verifyConsistency, verifyRangeProof } from './merkle.ts';
+import { checkShown, type ShownDuty, type ShownReport } from './verifyShown.ts';
 
 type Json = Record<string, unknown>;
 
 /** The parts of a report JSON the verifier reads. */
-export interface ReportJson {
+export interface ReportJson extends ShownReport {
   generatedAt: string;
   summary: Record<string, number>;
   storms: Array<{
@@ -32,8 +33,6 @@ export interface ReportJson {
     logIndex?: number;
     inspection: { status: string; inspectionId?: string; inspectedAt?: string };
   }>;
-  inspections: Array<{ id: string; at: string; kind: string; logIndex?: number }>;
-  extensions: Array<{ alertId: string; newDueAt: string; logIndex?: number }>;
   routine: Duty[];
   cleanouts: Duty[];
   remedies: Duty[];
@@ -45,6 +44,10 @@ export interface ReportJson {
     checkpoint: { origin: string; size: number; root: string; note: string };
     entries: Array<{ index: number; kind: string; body: string; leaf: string }>;
     proof: { size: number; ranges: Array<[number, number]>; hashes: string[] };
+    /** Storms cited by their record and first and last readings only (reports before these have none). */
+    longStorms?: Array<{ stormId: string; readings: number; first: number; last: number }>;
+    /** The gateway's audit of its store against the log when it made the report. */
+    audit?: { ok: boolean; detail?: string };
   };
 }
 
@@ -53,7 +56,7 @@ type ReportChange = Pick<
   'id' | 'logIndex' | 'effectiveAt' | 'by' | 'entity' | 'action' | 'deviceId' | 'old' | 'new'
 >;
 
-interface Duty {
+interface Duty extends ShownDuty {
   alertId: string;
   rule: string;
   dueAt: string | null;
@@ -67,6 +70,8 @@ interface Duty {
 export interface Verdict {
   ok: boolean;
   problems: string[];
+  /** What was checked less than in full, and why (a long storm's readings not carried). */
+  notes: string[];
   checked: { entries: number; storms: number; duties: number };
   checkpoint: { size: number; root: string };
 }
@@ -98,13 +103,22 @@ export function verifyReport(report: ReportJson, verifierKey: string): Verdict {
   }
   // Every cited entry: its leaf is its body's, and together they prove against the checkpoint.
   const byIndex = new Map<number, { kind: string; body: Json }>();
+  const all: Array<{ index: number; kind: string; body: Json }> = [];
   const leaves: Hash[] = [];
   for (const e of ev.entries) {
     const leaf = leafOf(e.body);
     if (!leaf.equals(b64(e.leaf))) problems.push(`entry ${e.index}: its body does not hash to its leaf`);
     leaves.push(leaf);
-    byIndex.set(e.index, { kind: e.kind, body: JSON.parse(e.body) as Json });
+    const body = JSON.parse(e.body) as Json;
+    if (body.type !== e.kind)
+      problems.push(`entry ${e.index}: listed as ${e.kind}, its body is ${String(body.type)}`);
+    byIndex.set(e.index, { kind: e.kind, body });
+    all.push({ index: e.index, kind: e.kind, body });
   }
+  if (ev.audit && !ev.audit.ok)
+    problems.push(
+      `the gateway's own audit found, when it made this report, that its store does not match its log: ${ev.audit.detail ?? 'no detail given'}`,
+    );
   const covered = ev.proof.ranges.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i));
   if (covered.join() !== ev.entries.map((e) => e.index).join())
     problems.push('the proof covers other entries than the report cites');
@@ -115,8 +129,28 @@ export function verifyReport(report: ReportJson, verifierKey: string): Verdict {
   const inspections = [...byIndex.values()].filter((e) => e.kind === 'inspection').map((e) => e.body);
   const generatedAt = Date.parse(report.generatedAt);
 
-  for (const s of report.storms)
-    problems.push(...checkStorm(s, cited(s.logIndex)?.body, readings, inspections, generatedAt));
+  const notes: string[] = [];
+  const long = new Map((ev.longStorms ?? []).map((l) => [l.stormId, l]));
+  for (const s of report.storms) {
+    const l = long.get(s.id);
+    if (l) {
+      // Its readings are not all carried: its first and last must be its gauge's, at its start and end.
+      const ends = [cited(l.first)?.body, cited(l.last)?.body];
+      const rec = cited(s.logIndex)?.body;
+      if (ends.some((b) => b?.type !== 'reading' || b.deviceId !== s.deviceId))
+        problems.push(`storm ${s.id}: its first and last readings are not cited`);
+      else if (rec && (ends[0]!.ts !== rec.start || ends[1]!.ts !== rec.end))
+        problems.push(`storm ${s.id}: its first and last readings are not at its start and end`);
+      if ((rec?.readings as { count?: number } | undefined)?.count !== l.readings)
+        problems.push(
+          `storm ${s.id}: the report says it rests on ${l.readings} readings, its record does not`,
+        );
+      notes.push(
+        `storm ${s.id}: its ${l.readings} readings are not all in the report; its totals are its logged record's, checked against the report but not added up again`,
+      );
+    }
+    problems.push(...checkStorm(s, cited(s.logIndex)?.body, readings, inspections, generatedAt, !!l));
+  }
   const duties = [
     ...report.routine,
     ...report.cleanouts,
@@ -126,10 +160,12 @@ export function verifyReport(report: ReportJson, verifierKey: string): Verdict {
   ];
   for (const d of duties) problems.push(...checkDuty(d, d.historyIndexes.map(cited), generatedAt));
   problems.push(...checkSummary(report, duties));
+  problems.push(...checkShown(report, duties, cited, all));
   for (const c of report.changes ?? []) problems.push(...checkChange(c, cited(c.logIndex)));
   return {
     ok: problems.length === 0,
     problems,
+    notes,
     checked: { entries: ev.entries.length, storms: report.storms.length, duties: duties.length },
     checkpoint: { size, root: root.toString('base64') },
   };
@@ -163,6 +199,8 @@ function checkStorm(
   readings: Json[],
   inspections: Json[],
   generatedAt: number,
+  /** Its readings are not all cited (a long storm): its totals are checked against its record only. */
+  long = false,
 ): string[] {
   const where = `storm ${s.id}`;
   if (!rec) return [`${where}: its log entry is not cited`];
@@ -185,10 +223,15 @@ function checkStorm(
     .sort((a, b) => (a.ts as number) - (b.ts as number));
   const within = mine.filter((r) => (r.ts as number) >= start && (r.ts as number) <= end);
   const count = (rec.readings as { count?: number } | undefined)?.count;
-  if (count !== within.length)
+  if (!long && count !== within.length)
     out.push(`${where}: its record rests on ${count} readings, the report cites ${within.length}`);
   const basis = rec.basis as StormBasis | undefined;
-  if (basis && within.length > 0) {
+  if (basis && long) {
+    if (!near(rec.inches as number, (rec.tips as number) * basis.inchesPerTip) && !basis.calibrations)
+      out.push(`${where}: ${String(rec.tips)} tips are not ${String(rec.inches)} in`);
+    if ((rec.inches as number) >= basis.thresholdIn - 1e-9 !== rec.qualified)
+      out.push(`${where}: qualified is ${String(rec.qualified)} at ${String(rec.inches)} in`);
+  } else if (basis && within.length > 0) {
     const before = mine.filter((r) => (r.ts as number) < start).at(-1);
     // Each reading's tips at the calibration in force at its time (a recalibrated gauge lists the earlier ones).
     const iptAt = (ts: number) =>

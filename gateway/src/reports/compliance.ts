@@ -16,6 +16,7 @@ import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
+import type { LongStorm } from './cite.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved';
 
@@ -69,6 +70,11 @@ export const SUMMARY_LABELS = {
 export type SummaryKey = keyof typeof SUMMARY_LABELS;
 
 export interface ComplianceReport {
+  /**
+   * What a reader must know before anything else (first in the JSON, at the top of the page): that the
+   * gateway's audit found its store does not match its evidence log when the report was made.
+   */
+  warnings: string[];
   site: { id: string; name: string; kind: string; timezone: string };
   /** Whole days in the site's time zone: `from` is the first day's midnight, `to` the one after the last. */
   period: { from: string; to: string; firstDay: string; lastDay: string };
@@ -93,6 +99,8 @@ export interface ComplianceReport {
     /** Every record the report cites, as hashed, and one multi-range inclusion proof of them all. */
     entries: Citations['entries'];
     proof: Citations['proof'];
+    /** Storms too long to carry all their readings: cited by their record and first and last readings. */
+    longStorms: LongStorm[];
     /** The hash chains of the alert tables, verified when the report was made. */
     chains: ChainCheck[];
     /** The audit of the store against its evidence log when the report was made. */
@@ -149,16 +157,26 @@ export function openDuring(a: AlertDto, from: number, to: number): boolean {
   return Date.parse(a.raisedAt) < to && (a.resolvedAt === undefined || Date.parse(a.resolvedAt) >= from);
 }
 
+/** The alerts a report lists as duties: the storm rule's are the storm records' inspection status, not listed twice. */
+export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
+  return alerts.filter((a) => ruleModule(a.rule)?.storms !== true);
+}
+
 export function buildComplianceReport(i: ReportInputs): ComplianceReport {
-  // The storm rule's duties are the storm records' inspection status; they are not listed twice.
-  const rows = i.alerts.filter((a) => ruleModule(a.rule)?.storms !== true).map((a) => row(a, i.now));
+  const rows = listedAlerts(i.alerts).map((a) => row(a, i.now));
   const section = (s: ReportSection) => rows.filter((r) => reportOf(r.rule).section === s);
   const gaps = section('gaps');
   const count = (rs: DutyRow[], s: DutyStatus) => rs.filter((r) => r.status === s).length;
   const qualified = i.storms.filter((s) => s.qualified);
   const stormStatus = (s: string) => qualified.filter((x) => x.inspection.status === s).length;
   const duties = rows.filter((r) => r.duty);
+  const audit = i.evidence.audit;
   return {
+    warnings: audit.ok
+      ? []
+      : [
+          `When this report was made, the gateway's own check found that its records do not match its evidence log (${audit.detail ?? 'no detail given'}). Records may have been changed or removed: do not rely on this report until the store has been examined.`,
+        ],
     site: { id: i.site.id, name: i.site.name ?? i.site.id, kind: i.site.kind, timezone: i.timezone },
     period: {
       from: new Date(i.period.from).toISOString(),

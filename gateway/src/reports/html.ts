@@ -15,7 +15,7 @@ const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}tab
 th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f3f3f3}
 .st{padding:1px 6px;border-radius:3px;font-weight:600}.st-on-time,.st-resolved{background:#d8f3dc}.st-late,.st-overdue,.st-missing{background:#ffd6d6}
 .st-open,.st-pending{background:#fff3c4}.st-not-required{background:#eee}.none{color:#777}code{font-size:12px;word-break:break-all}
-.sig td{height:2.5em}pre{white-space:pre-wrap;font-size:12px;background:#f7f7f7;padding:.5em}
+.warn{border:2px solid #b00020;background:#ffe8e8;padding:.6em .8em;font-size:15px}.sig td{height:2.5em}pre{white-space:pre-wrap;font-size:12px;background:#f7f7f7;padding:.5em}
 @media print{body{margin:1cm;font-size:11pt}h2{break-after:avoid}table,tr{break-inside:avoid}th{background:#eee!important;-webkit-print-color-adjust:exact;print-color-adjust:exact}.st{-webkit-print-color-adjust:exact;print-color-adjust:exact}}`;
 
 export function reportToHtml(r: ComplianceReport): string {
@@ -57,6 +57,7 @@ export function reportToHtml(r: ComplianceReport): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Compliance report: ${esc(r.site.name)}</title>
 <style>${STYLE}</style></head><body>
 <h1>Compliance report: ${esc(r.site.name)}</h1>
+${r.warnings.map((w) => `<p class="warn" role="alert"><b>Warning:</b> ${esc(w)}</p>`).join('\n')}
 <p>Site <b>${esc(r.site.id)}</b> (${esc(r.site.kind)}), <b>${esc(day(r.period.firstDay))} to ${esc(day(r.period.lastDay))}</b>
 (whole days in ${esc(r.site.timezone)}); generated ${t(r.generatedAt)} by ${esc(r.generatedBy)}.</p>
 <h2>Summary</h2><table>${(Object.keys(SUMMARY_LABELS) as SummaryKey[])
@@ -126,7 +127,16 @@ Audit of the store against its log: ${r.evidence.audit.ok ? 'it matches' : `<b>I
 <table><tr><th>Checkpoint</th><td><code>${esc(cp.origin)}</code>, ${cp.size} entries</td></tr>
 <tr><th>Fingerprint (tree head)</th><td><code>${esc(cp.root)}</code></td></tr>
 <tr><th>Signing key</th><td><code>${esc(r.evidence.verifierKey)}</code> (key id ${esc(keyId)})</td></tr>
-<tr><th>Cited records</th><td>${r.evidence.entries.length}</td></tr></table>
+<tr><th>Cited records</th><td>${r.evidence.entries.length}</td></tr></table>${
+    r.evidence.longStorms.length
+      ? `<p>${r.evidence.longStorms
+          .map(
+            (l) =>
+              `The storm that began ${t(r.storms.find((s) => s.id === l.stormId)?.start)} rests on ${l.readings.toLocaleString('en-US')} readings, too many to attach: this report cites its logged record and its first and last readings (log entries ${l.first} and ${l.last}), and the verifier checks the record rather than adding up the readings.`,
+          )
+          .join(' ')}</p>`
+      : ''
+  }
 <pre>${esc(cp.note)}</pre>
 <p><b>How to verify:</b> download the JSON form of this report (the same URL with <code>format=json</code>) and run
 <code>npm run verify -- report.json --key KEY</code> in the gateway's source, where KEY is the signing key above

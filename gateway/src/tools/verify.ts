@@ -103,6 +103,7 @@ if (api || checkpointFile) {
   else lines.push(`  the log at ${laterSize} entries extends the report's checkpoint`);
 }
 for (const l of lines) process.stdout.write(`${l}\n`);
+for (const n of v.notes) process.stdout.write(`  note: ${n}\n`);
 if (problems.length) {
   for (const p of problems) process.stdout.write(`NOT VERIFIED: ${p}\n`);
   process.exit(1);

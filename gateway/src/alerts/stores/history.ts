@@ -21,8 +21,13 @@ export class HistoryStore {
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM alert_history WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
       ),
       insert: db.prepare(
-        `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash, log_idx)
-         VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash, @log_idx)`,
+        `INSERT INTO alert_history (seq, alert_id, at, source_at, actor, action, detail, prev_hash, hash, log_idx,
+           alert_seq)
+         VALUES (@seq, @alert_id, @at, @source_at, @actor, @action, @detail, @prev_hash, @hash, @log_idx,
+           @alert_seq)`,
+      ),
+      count: db.prepare<[string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM alert_history WHERE alert_id = ?',
       ),
     };
   }
@@ -62,6 +67,8 @@ export class HistoryStore {
         actor: h.actor,
         action: h.action,
         detail: canonicalJson(h.detail),
+        // Its place in the alert's history: a report citing the history shows a removed entry as a gap.
+        alert_seq: this.stmts.count.get(h.alertId)!.n + 1,
       },
       this.stmts.insert,
     );

@@ -13,10 +13,12 @@ export class InspectionStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
-           prev_hash, hash, log_idx)
+           prev_hash, hash, log_idx, site_seq)
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
-           @prev_hash, @hash, @log_idx)`,
+           @prev_hash, @hash, @log_idx, @site_seq)`,
       ),
+      count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM inspections WHERE site_id = ?'),
+
       byId: db.prepare<[string], InspectionRow>(
         'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE id = ?',
       ),
@@ -27,8 +29,10 @@ export class InspectionStore {
     };
   }
 
-  append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash'>): number {
-    return this.chains.append('inspections', { ...i }, this.stmts.insert).seq;
+  append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash' | 'site_seq'>): number {
+    // Its place among the site's inspections: a report citing them all shows a removed one as a gap.
+    const site_seq = this.stmts.count.get(i.site_id)!.n + 1;
+    return this.chains.append('inspections', { ...i, site_seq }, this.stmts.insert).seq;
   }
 
   byId(id: string): InspectionRow | undefined {

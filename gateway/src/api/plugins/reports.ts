@@ -5,10 +5,21 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { buildComplianceReport, type Certification, openDuring } from '../../reports/compliance.ts';
+import type { ChainCheck } from '../../alerts/dto.ts';
+import type { SiteConfig } from '../../config/schema.ts';
+import { verifyChainSliced } from '../../reports/chains.ts';
+import {
+  buildComplianceReport,
+  type Certification,
+  type ComplianceReport,
+  listedAlerts,
+  openDuring,
+} from '../../reports/compliance.ts';
 import { reportToCsv } from '../../reports/csv.ts';
 import { reportToHtml } from '../../reports/html.ts';
-import { reportPeriod } from '../../reports/period.ts';
+import { reportToJson } from '../../reports/json.ts';
+import { type Period, reportPeriod } from '../../reports/period.ts';
+import { ReportQueue, ReportsBusy } from '../../reports/queue.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -41,6 +52,12 @@ const certifyBody = z.strictObject({
 const b64 = (b: Buffer) => b.toString('base64');
 
 export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+  // As many reports built at once as configured (one), a few more waiting; the rest told to come back.
+  const queue = new ReportQueue({
+    running: ctx.config.reports.concurrent,
+    waiting: ctx.config.reports.waiting,
+    retryAfterSec: 10,
+  });
   const siteOf = (id: string, caller: Caller | undefined) => {
     mustSee(caller, id);
     const site = ctx.catalogue.site(id);
@@ -57,6 +74,70 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       period: { from: new Date(c.from).toISOString(), to: new Date(c.to).toISOString() },
       checkpoint: c.checkpoint,
     }));
+
+  const build = async (
+    site: SiteConfig,
+    tz: string,
+    period: Period,
+    now: number,
+    caller: Caller | undefined,
+  ): Promise<ComplianceReport> => {
+    const { from, to } = period;
+    const c = ctx.compliance;
+    // Every duty open at some time in the period, whenever it was raised.
+    const alerts = c
+      .listAlerts({ siteId: site.id, to, limit: 100_000 })
+      .filter((a) => openDuring(a, from, to));
+    // The extensions of the period's duties, whenever the letter was recorded.
+    const ids = new Set(alerts.map((a) => a.id));
+    const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
+    const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
+    const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
+    const certs = certifications(site.id, from, to);
+    // The changes made in the period (the configuration the store was seeded with is not one).
+    const changes = ctx.changes.list({ siteId: site.id, from, to }).filter((x) => x.action !== 'seed');
+    const cp = ctx.evidence.checkpoint();
+    // The duties listed cite their history; a storm's duty is its record's (its readings are cited).
+    const cited = await ctx.citations(
+      {
+        siteId: site.id,
+        storms,
+        alerts: listedAlerts(alerts),
+        inspections,
+        extensions,
+        certifications: certs,
+        changes,
+      },
+      cp.size,
+      ctx.config.reports.maxCitedReadings,
+    );
+    const heads = c.chainHeads();
+    const chains: ChainCheck[] = [];
+    for (const t of ['alert_history', 'inspections', 'extensions'] as const)
+      chains.push(await verifyChainSliced(t, (f, to, tb) => c.verifyChain(f, to, tb), heads[t]));
+    return buildComplianceReport({
+      site,
+      timezone: tz,
+      period,
+      now,
+      generatedBy: caller?.actor ?? 'an unauthenticated reader',
+      alerts,
+      storms,
+      inspections,
+      extensions,
+      certifications: certs,
+      changes,
+      evidence: {
+        checkpoint: { origin: cp.origin, size: cp.size, root: b64(cp.root), note: cp.note },
+        verifierKey: ctx.evidence.key.verifierKey,
+        entries: cited.entries,
+        proof: cited.proof,
+        longStorms: cited.longStorms,
+        chains,
+        audit: ctx.evidence.health(),
+      },
+    });
+  };
 
   app.get(
     '/api/reports/compliance',
@@ -75,61 +156,23 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       const now = ctx.now();
       const period = reportPeriod(q, tz, now);
       if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
-      const { from, to } = period;
-      const c = ctx.compliance;
-      // Every duty open at some time in the period, whenever it was raised.
-      const alerts = c
-        .listAlerts({ siteId: site.id, to, limit: 100_000 })
-        .filter((a) => openDuring(a, from, to));
-      // The extensions of the period's duties, whenever the letter was recorded.
-      const ids = new Set(alerts.map((a) => a.id));
-      const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
-      const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
-      const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
-      const certs = certifications(site.id, from, to);
-      // The changes made in the period (the configuration the store was seeded with is not one).
-      const changes = ctx.changes.list({ siteId: site.id, from, to }).filter((x) => x.action !== 'seed');
-      const cp = ctx.evidence.checkpoint();
-      const cited = ctx.citations(
-        { storms, alerts, inspections, extensions, certifications: certs, changes },
-        cp.size,
-      );
-      const report = buildComplianceReport({
-        site,
-        timezone: tz,
-        period,
-        now,
-        generatedBy: caller?.actor ?? 'an unauthenticated reader',
-        alerts,
-        storms,
-        inspections,
-        extensions,
-        certifications: certs,
-        changes,
-        evidence: {
-          checkpoint: { origin: cp.origin, size: cp.size, root: b64(cp.root), note: cp.note },
-          verifierKey: ctx.evidence.key.verifierKey,
-          entries: cited.entries,
-          proof: cited.proof,
-          chains: (['alert_history', 'inspections', 'extensions'] as const).map((t) =>
-            c.verifyChain(undefined, undefined, t),
-          ),
-          audit: ctx.evidence.health(),
-        },
-      });
-      const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
-      if (q.format === 'csv') {
-        reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${name}.csv"`);
-        return reportToCsv(report);
-      }
-      if (q.format === 'html') {
-        reply.type('text/html; charset=utf-8');
-        return reportToHtml(report);
-      }
-      reply.header('content-disposition', `inline; filename="${name}.json"`);
-      return report;
+      const built = await queue
+        .run(async () => {
+          const report = await build(site, tz, period, ctx.now(), caller);
+          const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
+          // Rendered inside the queue's place, so that no more than its reports are held at once.
+          if (q.format === 'csv') return { name, type: 'text/csv', body: reportToCsv(report) };
+          if (q.format === 'html') return { name, type: 'text/html', body: reportToHtml(report) };
+          return { name, type: 'application/json', body: await reportToJson(report) };
+        })
+        .catch((e: unknown) => {
+          if (e instanceof ReportsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
+          throw e;
+        });
+      reply.type(`${built.type}; charset=utf-8`);
+      if (q.format === 'csv') reply.header('content-disposition', `attachment; filename="${built.name}.csv"`);
+      if (q.format === 'json') reply.header('content-disposition', `inline; filename="${built.name}.json"`);
+      return built.body;
     },
   );
 

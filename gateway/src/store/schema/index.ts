@@ -15,6 +15,7 @@ import { v2 } from './v2.ts';
 import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
 import { v5 } from './v5.ts';
+import { v6 } from './v6.ts';
 
 export interface Migration {
   version: number;
@@ -28,6 +29,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, description: 'the evidence log', up: v3 },
   { version: 4, description: 'people, and the sites and devices managed live', up: v4 },
   { version: 5, description: 'the quarantine: messages kept until they can be used', up: v5 },
+  {
+    version: 6,
+    description: "each alert's history and each site's inspections numbered in their log entries",
+    up: v6,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
