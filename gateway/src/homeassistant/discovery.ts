@@ -206,7 +206,7 @@ export function siteRules(site: SiteConfig): string[] {
   return out;
 }
 
-/** A rule id as a name: `storm-inspection` -> `Storm inspection`. */
+/** A rule id as a name: its words, the first capitalised (`a-b` -> `A b`). */
 export function ruleName(rule: string): string {
   const words = rule.replace(/-/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
