@@ -67,19 +67,23 @@ describe('backpressure instead of drops (gateway process)', () => {
     60_000,
   );
 
-  it('refuses at QoS 1 before acknowledging: no PUBACK, the connection closed, counted with its reason', async () => {
+  it('keeps a reading ahead of the clock in the quarantine and acknowledges it; refuses one outside its topics', async () => {
     const c = await device(gw.mqttUrl, 'rg-2');
+    // Ahead of the gateway's clock: kept out of the readings in the quarantine, then acknowledged, so the
+    // device's next readings flow.
     const future = JSON.stringify({ ts: Date.now() + 3_600_000, rainTips: 1 });
-    expect(await publishOutcome(c, T('rg-2'), future)).toBe('closed');
+    expect(await publishOutcome(c, T('rg-2'), future)).toBe('acknowledged');
+    c.end(true);
     const c2 = await device(gw.mqttUrl, 'rg-2');
-    // Outside its own topics: not authorized.
+    // Outside its own topics: not authorized, refused before acknowledging.
     expect(await publishOutcome(c2, T('rg-3'), JSON.stringify({ rainTips: 1 }))).toBe('closed');
     expect(count(gw, "device_id IN ('rg-2', 'rg-3')")).toBe(0);
     const m = await metrics(gw.httpUrl);
-    expect(metricValue(m, 'gateway_refused_total', 'reason="future_timestamp"')).toBe(1);
+    expect(metricValue(m, 'gateway_quarantined_total', 'reason="future_timestamp"')).toBe(1);
+    expect(metricValue(m, 'gateway_refused_total', 'reason="future_timestamp"')).toBe(0);
     expect(metricValue(m, 'gateway_mqtt_refused_publish_total')).toBe(1);
     const rej = (await (await fetch(`${gw.httpUrl}/api/rejections`)).json()) as Array<{ reason: string }>;
-    expect(rej.map((r) => r.reason)).toEqual(expect.arrayContaining(['future_timestamp', 'not_authorized']));
+    expect(rej.map((r) => r.reason)).toEqual(expect.arrayContaining(['not_authorized']));
   });
 
   it('records and acknowledges a permanently invalid QoS 1 message, and the next ones flow', async () => {
