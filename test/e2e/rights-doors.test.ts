@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import { waitFor } from '../helpers/env.ts';
 import { faultConfig } from '../helpers/faults.ts';
-import { PASSWORD, peopleApi, sha } from '../helpers/people.ts';
+import { PASSWORD, peopleApi, signedInGateway } from '../helpers/people.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const ADMIN = 'doors-admin-token';
@@ -40,12 +40,7 @@ describe('tokens, Authorization headers and verify, with reads behind a sign-in'
   const dir = mkdtempSync(join(tmpdir(), 'rights-doors-'));
 
   beforeAll(async () => {
-    gw = await startGatewayChild(
-      faultConfig({
-        http: { authenticateReads: true },
-        auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha(ADMIN) }] },
-      }),
-    );
+    gw = await signedInGateway(ADMIN);
     api = peopleApi(gw.httpUrl, ADMIN);
     await api.account('Mia Minter', 'mia@town.example', 'inspector');
   }, 120_000);

@@ -8,10 +8,9 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import type { GatewayChild } from '../helpers/child.ts';
 import { waitFor } from '../helpers/env.ts';
-import { faultConfig } from '../helpers/faults.ts';
-import { type Browser, PASSWORD, peopleApi, sha } from '../helpers/people.ts';
+import { type Browser, PASSWORD, peopleApi, signedInGateway } from '../helpers/people.ts';
 import { FeedRefused, type LiveFeed, openFeed } from '../helpers/sse.ts';
 
 const ADMIN = 'rights-admin-token';
@@ -26,12 +25,7 @@ describe('live feeds end with the rights they were opened with', { timeout: 240_
   const feeds: LiveFeed[] = [];
 
   beforeAll(async () => {
-    gw = await startGatewayChild(
-      faultConfig({
-        http: { authenticateReads: true },
-        auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha(ADMIN) }] },
-      }),
-    );
+    gw = await signedInGateway(ADMIN);
     api = peopleApi(gw.httpUrl, ADMIN);
     gauge = await mqtt.connectAsync(gw.mqttUrl, {
       clientId: 'maple-ridge/rg-1',

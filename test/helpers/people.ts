@@ -3,9 +3,21 @@
  * API, a signed-in browser (its cookies and CSRF token) and personal tokens.
  */
 import { createHash } from 'node:crypto';
+import { type GatewayChild, startGatewayChild } from './child.ts';
+import { faultConfig } from './faults.ts';
 
 export const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 export const PASSWORD = 'correct horse battery';
+
+/** A gateway process whose reads need a sign-in, with one admin token (named Ada Admin). */
+export function signedInGateway(adminToken: string): Promise<GatewayChild> {
+  return startGatewayChild(
+    faultConfig({
+      http: { authenticateReads: true },
+      auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha(adminToken) }] },
+    }),
+  );
+}
 
 export interface Answer {
   status: number;

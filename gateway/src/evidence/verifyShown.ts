@@ -11,6 +11,16 @@ export type CitedBody = { kind: string; body: Json };
 
 const t = (iso: string | null | undefined) => (iso ? Date.parse(iso) : undefined);
 
+/** A certification as a report shows it (the report's own adds the checkpoint it was made at). */
+export interface ShownCertification {
+  logIndex: number;
+  by: string;
+  role: string;
+  at: string;
+  statement: string;
+  period: { from: string; to: string };
+}
+
 /** The parts of the report these checks read. */
 export interface ShownReport {
   site?: { id: string };
@@ -35,14 +45,7 @@ export interface ShownReport {
     by?: string;
     logIndex?: number;
   }>;
-  certifications?: Array<{
-    logIndex: number;
-    by: string;
-    role: string;
-    at: string;
-    statement: string;
-    period: { from: string; to: string };
-  }>;
+  certifications?: ShownCertification[];
 }
 
 export interface ShownDuty {

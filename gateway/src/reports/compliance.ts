@@ -14,6 +14,7 @@ import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
+import type { ShownCertification } from '../evidence/verifyShown.ts';
 import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { LongStorm } from './cite.ts';
@@ -40,13 +41,7 @@ export interface DutyRow {
 }
 
 /** A person's statement on the record, logged (`POST /api/reports/compliance/certify`). */
-export interface Certification {
-  logIndex: number;
-  by: string;
-  role: string;
-  at: string;
-  statement: string;
-  period: { from: string; to: string };
+export interface Certification extends ShownCertification {
   checkpoint: { size: number; root: string };
 }
 
