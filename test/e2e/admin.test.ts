@@ -116,12 +116,16 @@ describe('sites and devices managed live through the API', () => {
     const alerts = await waitFor(
       async () => {
         const a = (await api('GET', '/api/alerts?siteId=birch-hill')).body as unknown as Alert[];
-        return a.length ? a : undefined;
+        return a.some((x) => x.rule === 'storm-inspection') ? a : undefined;
       },
       15_000,
       'the storm alert of the new gauge',
     );
-    expect(alerts.map((a) => a.rule)).toEqual(['storm-inspection']);
+    // The new construction site also starts its 7-day routine clock at the scheduler's next tick,
+    // which may come before or after the storm: either way those two are all it raises.
+    const rules = alerts.map((a) => a.rule);
+    expect(rules.filter((r) => r === 'storm-inspection')).toHaveLength(1);
+    expect(rules.filter((r) => r !== 'storm-inspection' && r !== 'routine-inspection')).toEqual([]);
   });
 
   it('rotating the secret locks the old one out at once and ends the live session', async () => {
