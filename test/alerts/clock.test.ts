@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClockWatch } from '../../gateway/src/alerts/clock.ts';
 import { ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { evaluatorsFor } from '../../gateway/src/rules/index.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { H, openDb, reading, T0, tempDir, testConfig } from './support.ts';
 
 const MIN = 60_000;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type AlertEvent, ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
@@ -12,6 +11,7 @@ import { bindRule, evaluatorsFor, type RuleId } from '../../gateway/src/rules/in
 import type { RuleState } from '../../gateway/src/rules/module.ts';
 import { firstVersion } from '../../gateway/src/rules/state.ts';
 import type { Effect, Evaluator, RuleInput } from '../../gateway/src/rules/types.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 

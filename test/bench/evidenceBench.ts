@@ -12,11 +12,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkpointText, signNote } from '../../gateway/src/evidence/checkpoint.ts';
 import { loadSigningKey } from '../../gateway/src/evidence/keys.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
-import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
+import { checkpointText, signNote } from '../../gateway/src/ledger/checkpoint.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { median, startBenchGateway } from './gatewayProcess.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src/evidence/checkpoint.ts';
+import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src/ledger/checkpoint.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReportJson, verifyReport } from '../../gateway/src/evidence/verify.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
 import { zonedMidnight } from '../../gateway/src/rules/util.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';

@@ -9,8 +9,8 @@ import {
   signNote,
   verifierKey,
   verifyNote,
-} from '../../gateway/src/evidence/checkpoint.ts';
-import { leafHash } from '../../gateway/src/evidence/merkle.ts';
+} from '../../gateway/src/ledger/checkpoint.ts';
+import { leafHash } from '../../gateway/src/ledger/merkle.ts';
 
 // The example key and note of the signed-note reference implementation (golang.org/x/mod/sumdb/note).
 const VKEY = 'PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW';

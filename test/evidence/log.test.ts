@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EvidenceLog, STORED_LEVEL } from '../../gateway/src/evidence/log.ts';
 import {
   EMPTY_ROOT,
   type Hash,
@@ -11,8 +10,9 @@ import {
   verifyConsistency,
   verifyInclusion,
   verifyRangeProof,
-} from '../../gateway/src/evidence/merkle.ts';
+} from '../../gateway/src/ledger/merkle.ts';
 import { type Db, openDatabase } from '../../gateway/src/store/db.ts';
+import { EvidenceLog, STORED_LEVEL } from '../../gateway/src/store/evidenceLog.ts';
 
 function mth(leaves: Hash[]): Hash {
   if (leaves.length === 0) return EMPTY_ROOT;

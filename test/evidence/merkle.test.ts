@@ -14,7 +14,7 @@ import {
   verifyConsistency,
   verifyInclusion,
   verifyRangeProof,
-} from '../../gateway/src/evidence/merkle.ts';
+} from '../../gateway/src/ledger/merkle.ts';
 
 // The inputs and tree heads of the RFC 6962 reference tests (certificate-transparency, merkle_tree_test).
 const INPUTS = [

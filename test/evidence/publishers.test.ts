@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src/evidence/checkpoint.ts';
+import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src/ledger/checkpoint.ts';
 import { verifySignature } from '../../gateway/src/notify/channels/webhook.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readingBody, readingRecord } from '../../gateway/src/evidence/records.ts';
-import { canonicalJson } from '../../gateway/src/store/chain.ts';
+import { canonicalJson } from '../../gateway/src/ledger/canonical.ts';
+import { readingBody, readingRecord } from '../../gateway/src/ledger/records.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 
 describe('canonical record bodies', () => {

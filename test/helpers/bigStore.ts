@@ -5,10 +5,11 @@
  * checkpoint is kept every `checkpointEvery` entries (as a running gateway signs one a minute), with the
  * key the gateway will find in the data directory.
  */
-import { checkpointText, signNote } from '../../gateway/src/evidence/checkpoint.ts';
+
 import { loadSigningKey } from '../../gateway/src/evidence/keys.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
+import { checkpointText, signNote } from '../../gateway/src/ledger/checkpoint.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { ReadingStore } from '../../gateway/src/store/readings.ts';
 
 export interface BigStoreOptions {

@@ -1,6 +1,6 @@
 /** Test helpers for stores that log to the evidence log. */
 import { EvidenceAudit, type Problem } from '../../gateway/src/evidence/audit.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { ReadingStore } from '../../gateway/src/store/readings.ts';
 import type { Db } from '../../gateway/src/store/types.ts';
 

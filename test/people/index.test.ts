@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChangeLog } from '../../gateway/src/admin/changes.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { routeRecipients } from '../../gateway/src/notify/routing.ts';
 import { Accounts, EmailTaken } from '../../gateway/src/people/accounts.ts';
 import { withPeople } from '../../gateway/src/people/index.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
 describe('people', () => {

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeLog } from '../../gateway/src/admin/changes.ts';
 import { EventHub } from '../../gateway/src/api/events.ts';
-import { EvidenceLog } from '../../gateway/src/evidence/log.ts';
 import { Accounts } from '../../gateway/src/people/accounts.ts';
 import { endRightsAfterAdminChange, newTokenExpiry } from '../../gateway/src/people/rights.ts';
 import { Sessions, sessionKey } from '../../gateway/src/people/sessions.ts';
 import { SetupCodes } from '../../gateway/src/people/setup.ts';
 import { Tokens } from '../../gateway/src/people/tokens.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
+import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import type { Db } from '../../gateway/src/store/types.ts';
 
 const DAY = 86_400_000;

@@ -6,8 +6,8 @@
  * (README "Evidence anyone can verify").
  */
 import type { CHANGE_ENTITIES, ChangeResponse } from '../../../shared/src/admin.ts';
-import type { EvidenceLog } from '../evidence/log.ts';
-import { recordBody } from '../evidence/records.ts';
+import { recordBody } from '../ledger/records.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
 import { where } from '../store/where.ts';
 

@@ -137,6 +137,4 @@ export const extensionDtoSchema = z.object({
 });
 export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 
-export { type ChainCheck, chainCheckSchema } from '../store/chain.ts';
-
 export const toIso = (ms: number): string => new Date(ms).toISOString();

@@ -8,11 +8,11 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
-import type { EvidenceLog } from '../evidence/log.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import { ClockWatch } from './clock.ts';
 import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
@@ -200,7 +200,4 @@ export class ComplianceEngine {
   listStorms: Queries['listStorms'] = (q) => this.queries.listStorms(q);
   listInspections: Queries['listInspections'] = (q) => this.queries.listInspections(q);
   listExtensions: Queries['listExtensions'] = (q) => this.queries.listExtensions(q);
-  verifyChain: Queries['verifyChain'] = (fromSeq, toSeq, table) =>
-    this.queries.verifyChain(fromSeq, toSeq, table);
-  chainHeads: Queries['chainHeads'] = () => this.queries.chainHeads();
 }

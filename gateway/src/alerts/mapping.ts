@@ -14,7 +14,7 @@ import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } 
  * An alert's DTO. `history` is its rows, or a function that reads them: then the DTO's `history` is read
  * (once) only when something reads it, so building the DTO of an alert with a long history costs no more
  * than that of a new one. The function must return the history as it was when the DTO was built (e.g.
- * the rows up to the chain's head at that time: the history is append-only).
+ * the rows up to the last seq at that time: the history is append-only).
  */
 export function alertDto(r: AlertRow, history: HistoryRow[] | (() => HistoryRow[]), now: number): AlertDto {
   const dto: AlertDto = {

@@ -1,17 +1,14 @@
-/** The engine's queries for the API and the reports: alerts, storms, inspections, extensions, chains. */
+/** The engine's queries for the API and the reports: alerts, storms, inspections, extensions. */
 
 import { meetsStormInspection } from '../rules/index.ts';
-import type { ChainHead } from '../store/chain.ts';
 import {
   type AlertDto,
-  type ChainCheck,
   type ExtensionDto,
   INSPECTION_KINDS,
   type InspectionDto,
   type StormDto,
 } from './dto.ts';
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
-import type { ChainedTable } from './stores/chains.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
 
@@ -26,13 +23,13 @@ export class Queries {
 
   /**
    * Alerts with their history. The histories are read (all at once, as they were at this call: up to the
-   * chain's head) only when one of them is read, so a caller that wants the alerts alone (the fleet's
+   * last entry) only when one of them is read, so a caller that wants the alerts alone (the fleet's
    * state) does not pay for long histories.
    */
   listAlerts(q: AlertQuery = {}): AlertDto[] {
     const now = this.now();
     const rows = this.stores.alerts.query(q, now);
-    const headSeq = this.stores.chains.chainHead('alert_history')?.seq ?? 0;
+    const headSeq = this.stores.logged.lastSeq('alert_history');
     let hist: Map<string, HistoryRow[]> | undefined;
     const of = (id: string) => {
       hist ??= this.stores.history.ofMany(rows.map((r) => r.id));
@@ -67,20 +64,5 @@ export class Queries {
 
   listExtensions(q: RangeQuery & { alertId?: string } = {}): ExtensionDto[] {
     return this.stores.extensions.query(q).map(extensionDto);
-  }
-
-  /** Recomputes a hash chain (alert history by default) and reports the first broken link. */
-  verifyChain(fromSeq?: number, toSeq?: number, table: ChainedTable = 'alert_history'): ChainCheck {
-    return this.stores.chains.verifyChain(fromSeq, toSeq, table);
-  }
-
-  /** The last row of each chain: what a report cites so later removal of rows can be detected. */
-  chainHeads(): Record<ChainedTable, ChainHead | null> {
-    const c = this.stores.chains;
-    return {
-      alert_history: c.chainHead('alert_history'),
-      inspections: c.chainHead('inspections'),
-      extensions: c.chainHead('extensions'),
-    };
   }
 }

@@ -8,10 +8,10 @@
  * long the history of the alert it changes).
  */
 
-import type { EvidenceLog } from '../evidence/log.ts';
 import { type NotificationKind, recordNotificationEvent } from '../notify/queue.ts';
 import type { Log } from '../pipeline.ts';
 import type { Evidence, StormEvent } from '../rules/types.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import { type AlertDto, type HistoryAction, toIso } from './dto.ts';
 import { AlertError } from './errors.ts';
 import { alertDto } from './mapping.ts';
@@ -244,8 +244,8 @@ export class UnitOfWork {
     this.o.beforeFinish?.(u);
     this.flushUpdates(u);
     // Each DTO's history is read only when something reads it (a notification's payload, a subscriber of
-    // the live feed, a command's answer), as it is at the end of this transaction: up to the chain's head.
-    const headSeq = stores.chains.chainHead('alert_history')?.seq ?? 0;
+    // the live feed, a command's answer), as it is at the end of this transaction: up to its last entry.
+    const headSeq = stores.logged.lastSeq('alert_history');
     for (const id of u.touched) {
       const row = stores.alerts.byId(id);
       if (!row) throw new AlertError('NOT_FOUND', `no alert "${id}"`);

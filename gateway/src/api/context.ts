@@ -4,7 +4,6 @@ import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { CertificationRecord } from '../evidence/certifications.ts';
-import type { EvidenceLog } from '../evidence/log.ts';
 import type { EvidenceStage } from '../evidence/stage.ts';
 import type { FleetView } from '../fleet/stage.ts';
 import type { ImportQuery } from '../import/request.ts';
@@ -17,6 +16,7 @@ import type { ComponentHealth } from '../pipeline.ts';
 import type { QuarantineRows } from '../quarantine/rows.ts';
 import type { QuarantineService } from '../quarantine/service.ts';
 import type { Cited, ReportCitations } from '../reports/cite.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth, People } from './auth.ts';
 import type { EventHub } from './events.ts';
@@ -49,7 +49,7 @@ export interface ApiContext {
   metrics: Registry;
   events: EventHub;
   now(): number;
-  /** Alerts, storms, inspections, extensions and the evidence chains. */
+  /** Alerts, storms, inspections and extensions. */
   compliance: Pick<
     ComplianceEngine,
     | 'listAlerts'
@@ -61,8 +61,6 @@ export interface ApiContext {
     | 'listStorms'
     | 'listInspections'
     | 'listExtensions'
-    | 'verifyChain'
-    | 'chainHeads'
   >;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];

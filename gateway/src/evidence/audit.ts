@@ -7,12 +7,8 @@
  * `checkEntries` takes a range, so a caller can check a store of any size in slices that leave the
  * event loop free between them (the evidence stage does, at start, and then keeps up with new entries).
  */
-import type { StormBasis } from '../rules/types.ts';
-import { rowToReading } from '../store/readings.ts';
-import { stormReadingsQuery } from '../store/schema/legacy.ts';
-import type { Db } from '../store/types.ts';
-import { codeOf, type EvidenceLog, type LogEntry } from './log.ts';
-import { Frontier, type Hash, leafHash } from './merkle.ts';
+
+import { Frontier, type Hash, leafHash } from '../ledger/merkle.ts';
 import {
   type EntryType,
   extensionRecord,
@@ -20,8 +16,11 @@ import {
   inspectionRecord,
   readingBody,
   recordBody,
-  stormRecord,
-} from './records.ts';
+} from '../ledger/records.ts';
+import { codeOf, type EvidenceLog, type LogEntry } from '../store/evidenceLog.ts';
+import { rowToReading } from '../store/readings.ts';
+import { stormReadingsQuery, stormRowBody } from '../store/stormRecords.ts';
+import type { Db } from '../store/types.ts';
 
 export interface Problem {
   idx: number;
@@ -72,17 +71,7 @@ export class EvidenceAudit {
         table: 'storms',
         key: 'id',
         // The row as the entry logged it; the readings it rests on are the entry's own account.
-        body: (r, e) => {
-          const logged = JSON.parse(e.body ?? '{}') as {
-            readings?: unknown;
-            supersedes?: number;
-            basis?: StormBasis;
-          };
-          return recordBody(
-            'storm',
-            stormRecord(r as never, logged.readings as never, logged.supersedes ?? null, logged.basis),
-          );
-        },
+        body: (r, e) => stormRowBody(r, e.body),
       },
     };
     const rowOf = (t: RecordTable) =>

@@ -3,9 +3,10 @@
  * are true; the statement is an entry of the evidence log naming the person, their role, the period, and
  * the checkpoint it was made against. Reports list those of their site whose period overlaps theirs.
  */
+
+import { recordBody } from '../ledger/records.ts';
+import { codeOf, type EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
-import { codeOf, type EvidenceLog } from './log.ts';
-import { recordBody } from './records.ts';
 
 export interface CertificationRecord {
   siteId: string;

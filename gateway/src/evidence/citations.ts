@@ -4,11 +4,12 @@
  * merkle.ts `rangeProof`) of all of them against a signed checkpoint. Contiguous entries cost one range,
  * so a year of a busy gauge's readings stays a few megabytes.
  */
+
+import type { LeafRanges } from '../ledger/merkle.ts';
+import { readingBody } from '../ledger/records.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import { rowToReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
-import type { EvidenceLog } from './log.ts';
-import type { LeafRanges } from './merkle.ts';
-import { readingBody } from './records.ts';
 
 export interface CitedEntry {
   index: number;

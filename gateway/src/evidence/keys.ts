@@ -6,7 +6,7 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rawPublicKey, verifierKey } from './checkpoint.ts';
+import { rawPublicKey, verifierKey } from '../ledger/checkpoint.ts';
 
 export interface SigningKey {
   /** The note signer name, which is also the checkpoint origin. */

@@ -8,8 +8,9 @@
  * that answers with its latest checkpoint) is read at start and compared with the log as it was then.
  * Where no copy could be read, health says that a truncation of the tail cannot be ruled out.
  */
+
+import { openNote } from '../ledger/checkpoint.ts';
 import type { Log } from '../pipeline.ts';
-import { openNote } from './checkpoint.ts';
 import type { CheckpointPublisher } from './stage.ts';
 
 export type OffBoxState = 'holds' | 'contradicts' | 'empty' | 'unreachable' | 'write-only';

@@ -12,12 +12,19 @@
  * off the box could be read, health says that a truncation of the newest entries cannot be ruled out.
  * A publisher that failed gets the latest checkpoint again at the next interval, grown or not.
  */
+
+import {
+  type Checkpoint,
+  checkpointText,
+  parseCheckpoint,
+  signNote,
+  verifyNote,
+} from '../ledger/checkpoint.ts';
 import type { Log, Stage } from '../pipeline.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
 import { EvidenceAudit, type Problem } from './audit.ts';
-import { type Checkpoint, checkpointText, parseCheckpoint, signNote, verifyNote } from './checkpoint.ts';
 import type { SigningKey } from './keys.ts';
-import type { EvidenceLog } from './log.ts';
 import { type Judgement, type OffBoxCopy, readOffBox, tailSentence } from './offBox.ts';
 import { StartAudit } from './startAudit.ts';
 

@@ -8,9 +8,10 @@
  * rewritten log cannot be); every entry that is not a reading, then the newest readings, then every entry,
  * must match its record; no record may lack an entry; and the stored subtrees must match the leaves.
  */
+
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
 import type { EvidenceAudit, Problem } from './audit.ts';
-import type { EvidenceLog } from './log.ts';
 
 export interface StartAuditInput {
   db: Db;

@@ -218,7 +218,7 @@ export class GroupCommit {
     else if (p.kind === 'quarantine') this.o.quarantineRolledBack?.(p.rec);
   }
 
-  /** The transaction rolled back: the store's chain head is read again and every message is told the error. */
+  /** The transaction rolled back: the evidence log's edge is read again and every message is told the error. */
   private failed(batch: Pending[], e: Error): void {
     this.o.store.resyncHead();
     this.o.rejectionsRolledBack?.();

@@ -12,7 +12,7 @@
  */
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import { type Citations, citeSliced, readingIndexAt } from '../evidence/citations.ts';
-import type { EvidenceLog } from '../evidence/log.ts';
+import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
 
 export interface Cited {

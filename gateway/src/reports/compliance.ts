@@ -11,10 +11,10 @@
  * listed again. Renderers: `csv.ts`, `html.ts`.
  */
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
-import type { AlertDto, ChainCheck, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
+import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
-import type { ShownCertification } from '../evidence/verifyShown.ts';
+import type { ShownCertification } from '../ledger/verifyShown.ts';
 import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { LongStorm } from './cite.ts';
@@ -96,8 +96,6 @@ export interface ComplianceReport {
     proof: Citations['proof'];
     /** Storms too long to carry all their readings: cited by their record and first and last readings. */
     longStorms: LongStorm[];
-    /** The hash chains of the alert tables, verified when the report was made. */
-    chains: ChainCheck[];
     /** The audit of the store against its evidence log when the report was made. */
     audit: { ok: boolean; detail?: string | undefined };
   };

@@ -8,6 +8,7 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { SiteConfig } from '../config/schema.ts';
+import type { StormBasis } from '../ledger/records.ts';
 
 /** JSON-serialisable evidence attached to an alert change. */
 export type Evidence = Record<string, unknown>;
@@ -35,15 +36,8 @@ export type Effect<Id extends string = string> =
   | { type: 'storm'; event: StormEvent };
 
 /** A storm event at one rain gauge (a record for /api/storms and the compliance report). */
-/**
- * What a storm's totals were computed with: the calibration in force and the threshold, and for a gauge
- * recalibrated, the earlier calibrations (readings before `until` counted at that entry's inches per tip).
- */
-export interface StormBasis {
-  inchesPerTip: number;
-  thresholdIn: number;
-  calibrations?: Array<{ until: number; inchesPerTip: number }>;
-}
+/** What a storm's totals were computed with (the ledger's, as the storm record logs it). */
+export type { StormBasis } from '../ledger/records.ts';
 
 export interface StormEvent {
   /** Stable id: `${siteId}:${deviceId}:${startTs}`. */

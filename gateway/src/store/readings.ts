@@ -2,14 +2,14 @@
  * Readings, device state and rejections in the local store. Readings are append-only, and each is an
  * entry of the evidence log, appended in the same transaction: the row keeps its entry's index
  * (`log_idx`) and leaf hash (`hash`, hex), the leaf being SHA-256(0x00 || its canonical body,
- * `evidence/records.ts`). Retention deletes old rows only, and says so in the log.
+ * `ledger/records.ts`). Retention deletes old rows only, and says so in the log.
  */
 
 import type { Statement } from 'better-sqlite3';
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
-import type { EvidenceLog } from '../evidence/log.ts';
-import { leafHash } from '../evidence/merkle.ts';
-import { readingStrings, recordBody } from '../evidence/records.ts';
+import { leafHash } from '../ledger/merkle.ts';
+import { readingStrings, recordBody } from '../ledger/records.ts';
+import type { EvidenceLog } from './evidenceLog.ts';
 import type { Db } from './types.ts';
 import { where } from './where.ts';
 

@@ -6,9 +6,9 @@
  * (`standIn` says why). It starts before every other stage and stops after them all, closing the store.
  */
 import type { Config } from '../config/schema.ts';
-import { EvidenceLog } from '../evidence/log.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import type { Db } from './db.ts';
+import { EvidenceLog } from './evidenceLog.ts';
 import { InfluxOutbox } from './influxOutbox.ts';
 import { openStore } from './open.ts';
 import { ReadingStore } from './readings.ts';

@@ -10,7 +10,7 @@
  * Exits 0 when everything holds, 1 with the reasons otherwise, 2 on a usage error.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { type ReportJson, verifyLater, verifyReport } from '../evidence/verify.ts';
+import { type ReportJson, verifyLater, verifyReport } from '../ledger/verify.ts';
 
 function usage(msg: string): never {
   process.stderr.write(

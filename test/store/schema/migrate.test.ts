@@ -3,8 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EvidenceChains } from '../../../gateway/src/alerts/stores/chains.ts';
+import { LoggedRows } from '../../../gateway/src/alerts/stores/logged.ts';
+import { canonicalJson } from '../../../gateway/src/ledger/canonical.ts';
+import { historyRecord, inspectionRecord, recordBody } from '../../../gateway/src/ledger/records.ts';
 import { openDatabase } from '../../../gateway/src/store/db.ts';
+import { EvidenceLog } from '../../../gateway/src/store/evidenceLog.ts';
+import {
+  type ChainedTable,
+  chainedContent,
+  GENESIS_HASH,
+  legacyChain,
+  linkHash,
+} from '../../../gateway/src/store/schema/chains.ts';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../../gateway/src/store/schema/index.ts';
 import { auditAll, readingStore } from '../../helpers/evidence.ts';
 
@@ -104,13 +114,14 @@ describe('the storage schema', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     for (const [t, n] of Object.entries(counts)) expect(count(db, t), t).toBe(n);
     const { store: readings, log } = readingStore(db);
-    const alerts = new EvidenceChains(db, log);
-    expect(alerts.chainHead('alert_history')).toEqual(heads);
+    // The release's chains are as they were (no version rewrote them).
+    expect(legacyChain(db, 'alert_history').head()).toEqual(heads);
     for (const table of ['alert_history', 'inspections', 'extensions'] as const)
-      expect(alerts.verifyChain(undefined, undefined, table), table).toMatchObject({ ok: true });
-    expect(alerts.verifyChain(undefined, undefined, 'alert_history').checked).toBe(20);
+      expect(legacyChain(db, table).verify(), table).toMatchObject({ ok: true });
+    expect(legacyChain(db, 'alert_history').verify().checked).toBe(20);
     // Every record is in the evidence log now, and the log's entry after them says the release's chains
-    // (readings, history, inspections, extensions) were intact when it took them over.
+    // (readings, history, inspections, extensions) were intact when it took them over. Version 7 adds no
+    // verdict of its own: version 3's covers every chained row.
     const records =
       counts.readings! + counts.alert_history! + counts.inspections! + counts.extensions! + counts.storms!;
     expect(log.size()).toBe(records + 1);
@@ -145,6 +156,100 @@ describe('the storage schema', () => {
     // Opening again changes nothing.
     const again = openDatabase(dir);
     expect(count(again, 'readings')).toBe(67);
+    again.close();
+  });
+
+  it('verifies the chains of a version-6 store once, logs the verdict, and chains no new row', () => {
+    const db = new Database(join(dir, 'gateway.db'));
+    db.transaction(() => {
+      for (const m of MIGRATIONS) if (m.version <= 6) m.up(db);
+      db.pragma('user_version = 6');
+    })();
+    const log = new EvidenceLog(db);
+    // Rows as version 6 wrote them: chained, and each logged.
+    let prev: Record<ChainedTable, string> = {
+      alert_history: GENESIS_HASH,
+      inspections: GENESIS_HASH,
+      extensions: GENESIS_HASH,
+    };
+    const chained = (table: ChainedTable, row: Record<string, unknown>, body: string, kind: string) => {
+      const hash = linkHash(prev[table], chainedContent(table, row));
+      const [idx] = log.append([{ kind: kind as never, ref: String(row.seq), at: 1, body, keepBody: true }]);
+      const cols = Object.keys(row);
+      db.prepare(
+        `INSERT INTO ${table} (${cols.join(', ')}, prev_hash, hash, log_idx) VALUES (${cols.map((c) => `@${c}`).join(', ')}, @prev_hash, @hash, @log_idx)`,
+      ).run({ ...row, prev_hash: prev[table], hash, log_idx: idx });
+      prev = { ...prev, [table]: hash };
+    };
+    db.prepare(
+      "INSERT INTO alerts (id, key, rule, site_id, status, raised_at, message, evidence, created_at, updated_at) VALUES ('a1', 'k', 'equipment-remedy', 's1', 'open', 1, 'm', '{}', 1, 1)",
+    ).run();
+    const alert = { siteId: 's1', rule: 'equipment-remedy' };
+    for (const seq of [1, 2]) {
+      const h = {
+        seq,
+        alert_id: 'a1',
+        at: seq,
+        source_at: null,
+        actor: 'system',
+        action: 'raised',
+        detail: canonicalJson({}),
+        alert_seq: seq,
+      };
+      chained('alert_history', h, recordBody('alert-history', historyRecord(h, alert)), 'alert-history');
+    }
+    const i = {
+      seq: 1,
+      id: 'i1',
+      site_id: 's1',
+      at: 5,
+      inspector: 'I',
+      kind: 'routine',
+      notes: '',
+      recorded_at: 5,
+      recorded_by: 'x',
+      site_seq: 1,
+    };
+    chained('inspections', i, recordBody('inspection', inspectionRecord(i)), 'inspection');
+    const size = log.size();
+    db.close();
+
+    const migrated = openDatabase(dir);
+    expect(migrated.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const after = new EvidenceLog(migrated);
+    expect(after.size()).toBe(size + 1);
+    const verdict = JSON.parse(after.entry(size)!.body!) as {
+      type: string;
+      records: number;
+      chains: Array<{ table: string; ok: boolean; checked: number }>;
+    };
+    expect(after.entry(size)!.ref).toBe('schema-7');
+    expect(verdict.type).toBe('legacy-chains');
+    expect(verdict.records).toBe(3);
+    expect(verdict.chains.map((c) => [c.table, c.ok, c.checked])).toEqual([
+      ['alert_history', true, 2],
+      ['inspections', true, 1],
+      ['extensions', true, 0],
+    ]);
+    // A row appended now is logged and not chained; the audit covers it, and opening again adds nothing.
+    const insert = migrated.prepare(
+      `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by, prev_hash, hash, log_idx, site_seq)
+       VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by, @prev_hash, @hash, @log_idx, @site_seq)`,
+    );
+    migrated.transaction(() =>
+      new LoggedRows(migrated, after).append(
+        'inspections',
+        { ...i, id: 'i2', site_seq: 2, seq: undefined },
+        insert,
+      ),
+    )();
+    const row = migrated.prepare('SELECT * FROM inspections WHERE seq = 2').get() as Record<string, unknown>;
+    expect(row.prev_hash).toBe('');
+    expect(row.hash).toBe(after.entry(row.log_idx as number)!.leaf.toString('hex'));
+    expect(auditAll(migrated, after)).toEqual({ size: size + 2, problems: [] });
+    migrated.close();
+    const again = openDatabase(dir);
+    expect(new EvidenceLog(again).size()).toBe(size + 2);
     again.close();
   });
 

@@ -1,14 +1,14 @@
-/** The engineers' extension letters: append-only and chained (`chains.ts`). */
+/** The engineers' extension letters: append-only, each row logged (`logged.ts`). */
 import { where } from '../../store/where.ts';
 import type { Db, ExtensionListRow, ExtensionRow, RangeQuery } from '../types.ts';
-import type { EvidenceChains } from './chains.ts';
+import type { LoggedRows } from './logged.ts';
 
 export class ExtensionStore {
   private readonly insert;
 
   constructor(
     private readonly db: Db,
-    private readonly chains: EvidenceChains,
+    private readonly logged: LoggedRows,
   ) {
     this.insert = db.prepare(
       `INSERT INTO extensions (seq, alert_id, old_due, new_due, engineer, letter_ref, note, at, by,
@@ -19,7 +19,7 @@ export class ExtensionStore {
   }
 
   append(e: Omit<ExtensionRow, 'seq' | 'prev_hash' | 'hash'>): number {
-    return this.chains.append('extensions', { ...e }, this.insert).seq;
+    return this.logged.append('extensions', { ...e }, this.insert).seq;
   }
 
   /** Extensions, with the site and rule of their alert. */

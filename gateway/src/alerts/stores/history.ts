@@ -1,14 +1,14 @@
-/** The alert history: every change of an alert, append-only and chained (`chains.ts`). */
-import { canonicalJson } from '../../store/chain.ts';
+/** The alert history: every change of an alert, append-only, each row logged (`logged.ts`). */
+import { canonicalJson } from '../../ledger/canonical.ts';
 import type { Db, HistoryInput, HistoryRow } from '../types.ts';
-import type { EvidenceChains } from './chains.ts';
+import type { LoggedRows } from './logged.ts';
 
 export class HistoryStore {
   private readonly stmts;
 
   constructor(
     db: Db,
-    private readonly chains: EvidenceChains,
+    private readonly logged: LoggedRows,
   ) {
     this.stmts = {
       of: db.prepare<[string], HistoryRow>(
@@ -36,7 +36,7 @@ export class HistoryStore {
     return this.stmts.of.all(alertId);
   }
 
-  /** An alert's history up to `seq` (the chain's head at some time): the history as it was then. */
+  /** An alert's history up to `seq` (the last seq at some time): the history as it was then. */
   upTo(alertId: string, seq: number): HistoryRow[] {
     return this.stmts.upTo.all(alertId, seq);
   }
@@ -58,7 +58,7 @@ export class HistoryStore {
 
   /** Appends an entry; returns its seq. Call inside a transaction. */
   append(h: HistoryInput): number {
-    const { seq } = this.chains.append(
+    const { seq } = this.logged.append(
       'alert_history',
       {
         alert_id: h.alertId,

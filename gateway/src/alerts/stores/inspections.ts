@@ -1,14 +1,14 @@
-/** The inspections: append-only and chained (`chains.ts`). */
+/** The inspections: append-only, each row logged (`logged.ts`). */
 import { where } from '../../store/where.ts';
 import type { Db, InspectionRow, RangeQuery } from '../types.ts';
-import type { EvidenceChains } from './chains.ts';
+import type { LoggedRows } from './logged.ts';
 
 export class InspectionStore {
   private readonly stmts;
 
   constructor(
     private readonly db: Db,
-    private readonly chains: EvidenceChains,
+    private readonly logged: LoggedRows,
   ) {
     this.stmts = {
       insert: db.prepare(
@@ -32,7 +32,7 @@ export class InspectionStore {
   append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash' | 'site_seq'>): number {
     // Its place among the site's inspections: a report citing them all shows a removed one as a gap.
     const site_seq = this.stmts.count.get(i.site_id)!.n + 1;
-    return this.chains.append('inspections', { ...i, site_seq }, this.stmts.insert).seq;
+    return this.logged.append('inspections', { ...i, site_seq }, this.stmts.insert).seq;
   }
 
   byId(id: string): InspectionRow | undefined {

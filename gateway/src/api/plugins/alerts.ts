@@ -58,7 +58,7 @@ const doc = (tags: string, summary: string, extra: Record<string, unknown> = {})
 });
 const secured = { security: [{ bearer: [] }] };
 
-/** Alerts (list, ack, resolve, extend), inspections, storms, extensions, notifications and the evidence chains. */
+/** Alerts (list, ack, resolve, extend), inspections, storms, extensions, and notifications. */
 export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
   const c = ctx.compliance;
   const knownSite = (siteId: string | undefined, caller: Caller | undefined) => {

@@ -5,8 +5,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { publicKeyFromRaw } from '../../evidence/checkpoint.ts';
-import { readingBody } from '../../evidence/records.ts';
+import { publicKeyFromRaw } from '../../ledger/checkpoint.ts';
+import { readingBody } from '../../ledger/records.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
@@ -45,9 +45,6 @@ export const evidencePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (ap
         root: b64(log.root()),
         checkpoint: { size: cp.size, root: b64(cp.root), at: new Date(cp.at).toISOString(), note: cp.note },
         audit: evidence.health(),
-        chains: (['alert_history', 'inspections', 'extensions'] as const).map((t) =>
-          ctx.compliance.verifyChain(undefined, undefined, t),
-        ),
       };
     },
   );

@@ -5,9 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { ChainCheck } from '../../alerts/dto.ts';
 import type { SiteConfig } from '../../config/schema.ts';
-import { verifyChainSliced } from '../../reports/chains.ts';
 import {
   buildComplianceReport,
   type Certification,
@@ -111,10 +109,6 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
       cp.size,
       ctx.config.reports.maxCitedReadings,
     );
-    const heads = c.chainHeads();
-    const chains: ChainCheck[] = [];
-    for (const t of ['alert_history', 'inspections', 'extensions'] as const)
-      chains.push(await verifyChainSliced(t, (f, to, tb) => c.verifyChain(f, to, tb), heads[t]));
     return buildComplianceReport({
       site,
       timezone: tz,
@@ -133,7 +127,6 @@ export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app
         entries: cited.entries,
         proof: cited.proof,
         longStorms: cited.longStorms,
-        chains,
         audit: ctx.evidence.health(),
       },
     });

@@ -5,7 +5,6 @@
  * Without an InfluxDB configured it writes nothing and says so in its health.
  */
 
-import type { StormDto } from '../../alerts/dto.ts';
 import type { Config } from '../../config/schema.ts';
 import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, Log, Output } from '../../pipeline.ts';
@@ -18,7 +17,7 @@ import { type DeviceOfReading, derivedFields } from './derived.ts';
 import { type AlertChange, alertChangeToLine, readingToLine } from './lineProtocol.ts';
 import { ReadingsSource } from './readingsSource.ts';
 import type { WriteClient } from './source.ts';
-import { stormToLine } from './storms.ts';
+import { type StormPoint, stormToLine } from './storms.ts';
 import { InfluxWriter } from './writer.ts';
 
 export interface InfluxOutputOptions {
@@ -106,7 +105,7 @@ export class InfluxOutput implements Output {
   }
 
   /** A storm event was recorded or changed: queues its `storms` point (storms.ts). */
-  stormChanged(storm: StormDto): void {
+  stormChanged(storm: StormPoint): void {
     if (!this.writer) return;
     try {
       const thresholdIn = this.o.deviceOf?.(storm.siteId, storm.deviceId)?.site.storm.thresholdIn;

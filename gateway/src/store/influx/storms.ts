@@ -4,12 +4,24 @@
  * fields inches, tips, thresholdIn (the site's storm threshold) as floats, qualified and closed
  * (booleans), event_id (string). A dashboard draws rain per storm against the site's threshold from it.
  */
-import type { StormDto } from '../../alerts/dto.ts';
 import { boolField, escapeKey, floatField, stringField } from './lineProtocol.ts';
 
 export const STORMS_MEASUREMENT = 'storms';
 
-export function stormToLine(storm: StormDto, thresholdIn: number | undefined): string {
+/** What a storm's point is made of (a storm as the API shows it has these and more). */
+export interface StormPoint {
+  id: string;
+  siteId: string;
+  deviceId: string;
+  /** ISO 8601: the point's time. */
+  start: string;
+  tips: number;
+  inches: number;
+  qualified: boolean;
+  closed: boolean;
+}
+
+export function stormToLine(storm: StormPoint, thresholdIn: number | undefined): string {
   const fields: Array<[string, string | undefined]> = [
     ['inches', floatField(storm.inches)],
     ['tips', floatField(storm.tips)],

@@ -1,7 +1,7 @@
 /**
  * The store's protections, applied at every open after the migrations: append-only tables refuse UPDATE
  * (and, where rows are never removed, DELETE). A trigger that someone dropped is back at the next start.
- * Readings may be deleted, by retention only, which anchors the chain first.
+ * Readings may be deleted, by retention only, which logs a `retention` entry first.
  */
 import type { Db } from '../types.ts';
 

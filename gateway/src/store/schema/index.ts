@@ -16,6 +16,7 @@ import { v3 } from './v3.ts';
 import { v4 } from './v4.ts';
 import { v5 } from './v5.ts';
 import { v6 } from './v6.ts';
+import { v7 } from './v7.ts';
 
 export interface Migration {
   version: number;
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "each alert's history and each site's inspections numbered in their log entries",
     up: v6,
   },
+  { version: 7, description: 'the per-table hash chains verified once and ended: the log alone', up: v7 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

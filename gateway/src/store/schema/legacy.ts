@@ -1,29 +1,15 @@
 /**
  * The records of a release-0.1.0 store, read for the evidence log in each table's order and put in the
- * form the log serialises (`evidence/records.ts`).
+ * form the log serialises (`ledger/records.ts`).
  */
 
 import type { Reading } from '../../../../shared/src/telemetry.ts';
-import {
-  extensionRecord,
-  historyRecord,
-  inspectionRecord,
-  type StormReadings,
-  stormRecord,
-} from '../../evidence/records.ts';
+import { extensionRecord, historyRecord, inspectionRecord, stormRecord } from '../../ledger/records.ts';
 import { rowToReading } from '../readings.ts';
+import { stormReadingsQuery } from '../stormRecords.ts';
 import type { Db } from '../types.ts';
 
 type Row = Record<string, unknown>;
-
-export function stormReadingsQuery(db: Db) {
-  const stmt = db.prepare<[string, string, number, number], StormReadings>(
-    // Counted on the (site, device, ts) index alone: cheap enough for every version of a growing storm.
-    `SELECT COUNT(*) AS count FROM readings WHERE site_id = ? AND device_id = ? AND ts >= ? AND ts <= ?`,
-  );
-  return (siteId: string, deviceId: string, start: number, end: number): StormReadings =>
-    stmt.get(siteId, deviceId, start, end)!;
-}
 
 export function legacyRecords(db: Db) {
   const n = (t: string) =>

@@ -1,7 +1,7 @@
 /**
  * Version 3: the evidence log (an RFC 9162 Merkle tree over every record a report may cite).
  * - `log_entries`: one row per entry, in log order (`idx` from 0): its type (its position in
- *   `ENTRY_TYPES`, evidence/records.ts), the id of the record it
+ *   `ENTRY_TYPES`, ledger/records.ts), the id of the record it
  *   logs, when it was appended, its canonical body when the record is not kept elsewhere in that form
  *   (NULL for readings, whose row is the record), and its leaf hash SHA-256(0x00 || body).
  * - `log_nodes`: complete subtrees of 2^level leaves (level >= 8) as they complete; smaller subtrees are
@@ -13,13 +13,14 @@
  * A store from release 0.1.0 had hash chains instead. They are verified here, every record is appended to
  * the log in its table's order, and the verification is itself the log's first entry after them
  * (`legacy-chains`), so the log says whether the records it took over were intact. From then on a
- * reading's `hash` is its leaf hash; the other tables keep their chains as well.
+ * reading's `hash` is its leaf hash; the other tables kept their chains as well, until version 7.
  */
-import { EvidenceLog } from '../../evidence/log.ts';
-import { leafHash } from '../../evidence/merkle.ts';
-import { readingBody, recordBody } from '../../evidence/records.ts';
-import { canonicalJson, HashChain } from '../chain.ts';
+
+import { leafHash } from '../../ledger/merkle.ts';
+import { readingBody, recordBody } from '../../ledger/records.ts';
+import { EvidenceLog } from '../evidenceLog.ts';
 import type { Db } from '../types.ts';
+import { legacyChain, legacyReadingsChain } from './chains.ts';
 import { legacyRecords } from './legacy.ts';
 
 const LOG = `
@@ -51,33 +52,6 @@ ALTER TABLE alert_history ADD COLUMN log_idx INTEGER;
 ALTER TABLE inspections ADD COLUMN log_idx INTEGER;
 ALTER TABLE extensions ADD COLUMN log_idx INTEGER;
 `;
-
-/** Release 0.1.0's readings chain: sha256(prev + "|" + identity and content), rows in id order. */
-function legacyReadingsChain(db: Db): HashChain {
-  return new HashChain(db, {
-    table: 'readings',
-    seq: 'id',
-    content: (r) => `|${r.site_id}|${r.device_id}|${r.kind}|${r.ts}|${r.seq ?? ''}|${r.data}`,
-    storesPrev: false,
-    contiguous: false,
-  });
-}
-
-const CHAINED = {
-  alert_history: ['seq', 'alert_id', 'at', 'source_at', 'actor', 'action', 'detail'],
-  inspections: ['seq', 'id', 'site_id', 'at', 'inspector', 'kind', 'notes', 'recorded_at', 'recorded_by'],
-  extensions: ['seq', 'alert_id', 'old_due', 'new_due', 'engineer', 'letter_ref', 'note', 'at', 'by'],
-} as const;
-
-function legacyChain(db: Db, table: keyof typeof CHAINED): HashChain {
-  return new HashChain(db, {
-    table,
-    seq: 'seq',
-    content: (row) => canonicalJson(Object.fromEntries(CHAINED[table].map((c) => [c, row[c] ?? null]))),
-    storesPrev: true,
-    contiguous: true,
-  });
-}
 
 export function v3(db: Db, now: number = Date.now()): void {
   db.exec(LOG);

@@ -8,7 +8,6 @@
  * edge ahead of the store; the next append notices (the store's last index differs) and rebuilds it.
  */
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../store/types.ts';
 import {
   consistencyProof,
   Frontier,
@@ -22,8 +21,9 @@ import {
   rangeRoot,
   type SubtreeSource,
   treeRoot,
-} from './merkle.ts';
-import { ENTRY_TYPES, type EntryType } from './records.ts';
+} from '../ledger/merkle.ts';
+import { ENTRY_TYPES, type EntryType } from '../ledger/records.ts';
+import type { Db } from './types.ts';
 
 /** An entry's type is stored as its position in ENTRY_TYPES (a list that only ever grows at its end). */
 const CODE = new Map<string, number>(ENTRY_TYPES.map((t, i) => [t, i]));

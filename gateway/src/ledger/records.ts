@@ -9,8 +9,7 @@
  * Pure: no I/O.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import type { StormBasis } from '../rules/types.ts';
-import { canonicalJson } from '../store/chain.ts';
+import { canonicalJson } from './canonical.ts';
 
 /** Stored by position: append new types at the end, never reorder ('reading' is 0, which an index uses). */
 export const ENTRY_TYPES = [
@@ -182,6 +181,17 @@ export function extensionRecord(
     at: e.at,
     by: e.by,
   };
+}
+
+/**
+ * What a storm's totals were computed with, as its record logs it: the calibration in force and the
+ * threshold, and for a gauge recalibrated, the earlier calibrations (readings before `until` counted at
+ * that entry's inches per tip).
+ */
+export interface StormBasis {
+  inchesPerTip: number;
+  thresholdIn: number;
+  calibrations?: Array<{ until: number; inchesPerTip: number }>;
 }
 
 /** The readings a storm record rests on: how many of its gauge's readings fall from its start to its end. */

@@ -8,10 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
-import type { StormBasis } from '../rules/types.ts';
-import { canonicalJson } from '../store/chain.ts';
+import { canonicalJson } from './canonical.ts';
 import { parseCheckpoint, parseVerifierKey, verifyNote } from './checkpoint.ts';
 import { type Hash, verifyConsistency, verifyRangeProof } from './merkle.ts';
+import type { StormBasis } from './records.ts';
 import { checkShown, type ShownDuty, type ShownReport } from './verifyShown.ts';
 
 type Json = Record<string, unknown>;

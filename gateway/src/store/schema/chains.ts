@@ -1,9 +1,12 @@
 /**
- * The one hash chain, used by every append-only table a report may cite (readings, alert history,
- * inspections, extensions). Each row's hash is sha256(previous row's hash + the row's content), the
- * content being the table's canonical serialisation of the row; the first row links to GENESIS_HASH.
- * Retention may delete a chain's oldest rows: it first records the hash of the newest deleted row as
- * an anchor (`chain_anchors`), from which verification of the remaining rows starts.
+ * The per-table hash chains of earlier releases, kept only to verify them once when a store is migrated
+ * (versions 3 and 7, whose verdicts are `legacy-chains` entries of the evidence log). Release 0.1.0
+ * chained readings, alert history, inspections and extensions; from schema version 3 a reading's `hash`
+ * is its log entry's leaf hash and readings are no longer chained; from version 7 no table is, the
+ * evidence log being the one integrity mechanism. Each chained row's hash was sha256(previous row's hash
+ * + the row's content), the content being the table's canonical serialisation of the row; the first row
+ * links to GENESIS_HASH. Retention of 0.1.0 recorded the hash of the newest deleted row as an anchor
+ * (`chain_anchors`), from which verification of the remaining rows starts.
  *
  * Verification gives one result shape for every chain (`ChainCheck`): the first row that was altered
  * (`hash-mismatch`), whose stored link does not match its predecessor (`prev-mismatch`), or where a row
@@ -11,25 +14,10 @@
  */
 import { hash } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from './types.ts';
+import { canonicalJson } from '../../ledger/canonical.ts';
+import type { Db } from '../types.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
-
-/** JSON with object keys sorted at every level and undefined members left out: the form that is hashed. */
-export function canonicalJson(v: unknown): string {
-  return JSON.stringify(sortKeys(v));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === 'object') {
-    const src = v as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(src).sort()) if (src[k] !== undefined) out[k] = sortKeys(src[k]);
-    return out;
-  }
-  return v;
-}
 
 /** One link: sha256 over the previous hash followed by the row's content, in hex. */
 export function linkHash(prev: string, content: string): string {
@@ -67,7 +55,7 @@ export interface ChainSpec {
   contiguous: boolean;
 }
 
-/** A chained table: its head, the next link, anchors for retention, and verification. */
+/** A chained table of an earlier release: its head and the verification of its links. */
 export class HashChain {
   private readonly headStmt;
 
@@ -80,16 +68,9 @@ export class HashChain {
     );
   }
 
-  /** The last row: what a report cites, so later removal of rows can be detected. */
+  /** The last row. */
   head(): ChainHead | null {
     return this.headStmt.get() ?? null;
-  }
-
-  /** Records that rows up to `seq` (whose hash is `hash`) are about to be deleted by retention. */
-  anchor(seq: number, rowHash: string, at: number): void {
-    this.db
-      .prepare('INSERT INTO chain_anchors (chain, upto_id, hash, at) VALUES (?, ?, ?, ?)')
-      .run(this.spec.table, seq, rowHash, at);
   }
 
   /** Recomputes the chain over seq in [fromSeq, toSeq] and reports the first broken link. */
@@ -140,4 +121,39 @@ export class HashChain {
     }
     return { table, ok: true, checked, head };
   }
+}
+
+/** Release 0.1.0's readings chain: sha256(prev + "|" + identity and content), rows in id order. */
+export function legacyReadingsChain(db: Db): HashChain {
+  return new HashChain(db, {
+    table: 'readings',
+    seq: 'id',
+    content: (r) => `|${r.site_id}|${r.device_id}|${r.kind}|${r.ts}|${r.seq ?? ''}|${r.data}`,
+    storesPrev: false,
+    contiguous: false,
+  });
+}
+
+/** The tables chained until schema version 7, and the columns their hash covered (sorted when hashed). */
+export const CHAINED = {
+  alert_history: ['seq', 'alert_id', 'at', 'source_at', 'actor', 'action', 'detail'],
+  inspections: ['seq', 'id', 'site_id', 'at', 'inspector', 'kind', 'notes', 'recorded_at', 'recorded_by'],
+  extensions: ['seq', 'alert_id', 'old_due', 'new_due', 'engineer', 'letter_ref', 'note', 'at', 'by'],
+} as const;
+export type ChainedTable = keyof typeof CHAINED;
+
+/** The content a chained row's hash covered: canonical JSON of its chained columns. */
+export function chainedContent(table: ChainedTable, row: Record<string, unknown>): string {
+  return canonicalJson(Object.fromEntries(CHAINED[table].map((c) => [c, row[c] ?? null])));
+}
+
+/** One of the tables chained until schema version 7. */
+export function legacyChain(db: Db, table: ChainedTable): HashChain {
+  return new HashChain(db, {
+    table,
+    seq: 'seq',
+    content: (row) => chainedContent(table, row),
+    storesPrev: true,
+    contiguous: true,
+  });
 }
