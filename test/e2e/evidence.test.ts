@@ -174,6 +174,14 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
     // A storm appears once: not also among the other alerts.
     expect(r.other.filter((d) => d.rule === 'storm-inspection')).toEqual([]);
     expect(verifyReport(reports['oak-lane']!, key).problems).toEqual([]);
+    // The log is the one integrity mechanism: no per-table hash chains. A report of an earlier release
+    // carried them too; the verifier ignores them and checks everything else as before.
+    expect(r.evidence).not.toHaveProperty('chains');
+    const chains = [{ table: 'alert_history', ok: true, checked: 3, head: { seq: 3, hash: '00' } }];
+    const older = { ...r, evidence: { ...r.evidence, chains } };
+    expect(verifyReport(older, key).problems).toEqual([]);
+    older.storms = [{ ...older.storms[0]!, tips: 1 }];
+    expect(verifyReport(older, key).problems.join('\n')).toMatch(/report says tips 1/);
   });
 
   it('the verifier refuses a report edited by hand, and a wrong key', () => {
