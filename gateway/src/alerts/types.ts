@@ -42,6 +42,7 @@ export interface HistoryRow {
   actor: string;
   action: HistoryAction;
   detail: string;
+  /** Empty, and `hash` its entry's leaf hash (hex), since schema version 7; a chain link before. */
   prev_hash: string;
   hash: string;
   /** Its place in its alert's history (none on rows of schema versions before 6). */
@@ -90,6 +91,7 @@ export interface InspectionRow {
   notes: string;
   recorded_at: number;
   recorded_by: string;
+  /** Empty, and `hash` its entry's leaf hash (hex), since schema version 7; a chain link before. */
   prev_hash: string;
   hash: string;
   /** Its place among its site's inspections (none on rows of schema versions before 6). */
@@ -109,6 +111,7 @@ export interface ExtensionRow {
   note: string | null;
   at: number;
   by: string;
+  /** Empty, and `hash` its entry's leaf hash (hex), since schema version 7; a chain link before. */
   prev_hash: string;
   hash: string;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */

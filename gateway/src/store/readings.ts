@@ -15,7 +15,7 @@ import { where } from './where.ts';
 
 export interface StoredReading extends Reading {
   id: number;
-  /** The leaf hash of its log entry, hex (for a reading stored before the log: its old chain hash). */
+  /** The leaf hash of its log entry, hex (version 3 put it in place of a release-0.1.0 chain hash). */
   hash: string;
   /** Its entry in the evidence log. */
   logIdx: number;
