@@ -19,7 +19,7 @@ import {
 } from '../ledger/records.ts';
 import { codeOf, type EvidenceLog, type LogEntry } from '../store/evidenceLog.ts';
 import { rowToReading } from '../store/readings.ts';
-import { stormReadingsQuery, stormRowBody } from '../store/stormRecords.ts';
+import { stormRowBody } from '../store/stormRecords.ts';
 import type { Db } from '../store/types.ts';
 
 export interface Problem {
@@ -150,11 +150,6 @@ export class EvidenceAudit {
       if (r) out.push({ idx: -1, kind, reason: `${t.table} record ${String(r.ref)} has no log entry` });
     }
     return out;
-  }
-
-  /** How many readings a storm record rests on, for a storm entry being written. */
-  stormReadings(): ReturnType<typeof stormReadingsQuery> {
-    return stormReadingsQuery(this.db);
   }
 }
 

@@ -2,8 +2,9 @@
  * The storm records' persistence: one `storms` row per storm event, upserted as late data changes it,
  * and every version an entry of the evidence log (`storm`) naming the readings it was computed from (how
  * many of its gauge's readings fall from its start to its end) and the entry it supersedes; the row
- * keeps its latest entry's index. Writing a version, counting its readings, and rebuilding a row's
- * logged body for the audit all live here; the body's form is the ledger's (`ledger/records.ts`).
+ * keeps its latest entry's index. Writing a version, counting its readings, taking a release-0.1.0
+ * store's storms over, and rebuilding a row's logged body for the audit all live here; the body's form
+ * is the ledger's (`ledger/records.ts`).
  */
 import { recordBody, type StormBasis, type StormReadings, stormRecord } from '../ledger/records.ts';
 import type { StormEvent } from '../rules/types.ts';
@@ -18,6 +19,27 @@ export function stormReadingsQuery(db: Db) {
   );
   return (siteId: string, deviceId: string, start: number, end: number): StormReadings =>
     stmt.get(siteId, deviceId, start, end)!;
+}
+
+/**
+ * The storm rows no entry logs yet (a release-0.1.0 store's), as the log takes them over: each with its
+ * record, in the order they were written.
+ */
+export function unloggedStorms(db: Db): Array<{ ref: string; record: Record<string, unknown> }> {
+  const readings = stormReadingsQuery(db);
+  return db
+    .prepare<[], Record<string, unknown>>(
+      'SELECT * FROM storms WHERE log_idx IS NULL ORDER BY created_at, id',
+    )
+    .all()
+    .map((s) => ({
+      ref: s.id as string,
+      record: stormRecord(
+        s as never,
+        readings(s.site_id as string, s.device_id as string, s.start as number, s.end as number),
+        null,
+      ),
+    }));
 }
 
 /**

@@ -4,9 +4,9 @@
  */
 
 import type { Reading } from '../../../../shared/src/telemetry.ts';
-import { extensionRecord, historyRecord, inspectionRecord, stormRecord } from '../../ledger/records.ts';
+import { extensionRecord, historyRecord, inspectionRecord } from '../../ledger/records.ts';
 import { rowToReading } from '../readings.ts';
-import { stormReadingsQuery } from '../stormRecords.ts';
+import { unloggedStorms } from '../stormRecords.ts';
 import type { Db } from '../types.ts';
 
 type Row = Record<string, unknown>;
@@ -48,16 +48,6 @@ export function legacyRecords(db: Db) {
         ref: String(e.seq),
         record: extensionRecord(e as never, of(e.alert_id as string)),
       })),
-    storms: () => {
-      const readings = stormReadingsQuery(db);
-      return rows('SELECT * FROM storms WHERE log_idx IS NULL ORDER BY created_at, id').map((s) => ({
-        ref: s.id as string,
-        record: stormRecord(
-          s as never,
-          readings(s.site_id as string, s.device_id as string, s.start as number, s.end as number),
-          null,
-        ),
-      }));
-    },
+    storms: () => unloggedStorms(db),
   };
 }
