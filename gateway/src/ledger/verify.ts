@@ -48,6 +48,7 @@ export interface ReportJson extends ShownReport {
     longStorms?: Array<{ stormId: string; readings: number; first: number; last: number }>;
     /** The gateway's audit of its store against the log when it made the report. */
     audit?: { ok: boolean; detail?: string };
+    // Reports of earlier releases also carry `chains` (the per-table hash chains, since ended): not read.
   };
 }
 
