@@ -196,12 +196,12 @@ export function makeEngine(
     now: () => clock.now,
     log: silentLog,
     metrics,
-    onChange: (e) => events.push(e),
     onNotify: () => {
       notifyCalls.n++;
     },
     ...(opts.tickIntervalMs !== undefined ? { tickIntervalMs: opts.tickIntervalMs } : {}),
   });
+  engine.onChange((e) => events.push(e));
   return { engine, db, events, metrics, clock, notifyCalls };
 }
 

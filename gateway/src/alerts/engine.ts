@@ -8,6 +8,7 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
+import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { EvidenceLog } from '../evidence/log.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
@@ -17,6 +18,7 @@ import { ClockWatch } from './clock.ts';
 import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
+import type { AlertDto, HistoryAction, StormDto } from './dto.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { type EngineMetrics, engineMetrics } from './metrics.ts';
 import { Queries } from './queries.ts';
@@ -29,6 +31,17 @@ import { UnitOfWork } from './unit.ts';
 
 export type { AlertEvent, ExtensionInput, InspectionInput, TickResult } from './types.ts';
 
+/** An engine listener for an output that takes alerts and storms apart (the InfluxDB output). */
+export function alertsAndStorms(out: {
+  alertChanged(alert: AlertDto, action: HistoryAction): void;
+  stormChanged(storm: StormDto): void;
+}): (event: AlertEvent) => void {
+  return (e) => {
+    if (e.type === 'alert') out.alertChanged(e.alert, e.action);
+    if (e.type === 'storm') out.stormChanged(e.storm);
+  };
+}
+
 export interface ComplianceEngineOptions {
   db: Db;
   config: Config;
@@ -37,7 +50,8 @@ export interface ComplianceEngineOptions {
   now: () => number;
   log: Log;
   metrics: Registry;
-  onChange?: (event: AlertEvent) => void;
+  /** The live sites the rules are bound to (default: the configuration's); `siteEvent` follows their changes. */
+  sites?: Pick<SiteCatalogue, 'sites' | 'site'>;
   /** Called after a commit that wrote notification events (e.g. the dispatcher's notify()). */
   onNotify?: () => void;
   /** Longest wait between two scheduled ticks (default 60 s); a pending reminder or deadline wakes it sooner. */
@@ -58,8 +72,11 @@ export class ComplianceEngine {
   private readonly queries: Queries;
   private readonly scheduler: Scheduler;
   private readonly clock: ClockWatch;
+  private readonly listeners = new Set<(event: AlertEvent) => void>();
+  private readonly catalogue: Pick<SiteCatalogue, 'sites' | 'site'> | undefined;
 
   constructor(opts: ComplianceEngineOptions) {
+    this.catalogue = opts.sites;
     const { db, config, log } = opts;
     this.clock = new ClockWatch({
       wall: opts.now,
@@ -93,7 +110,7 @@ export class ComplianceEngine {
       states,
       reminderHours,
       log,
-      onChange: opts.onChange,
+      listeners: this.listeners,
       onNotify: opts.onNotify,
       onTimers: (earliest) => this.scheduler.wake(earliest),
       beforeFinish: (u) => this.rules.writeStorms(u),
@@ -102,6 +119,7 @@ export class ComplianceEngine {
     this.queries = new Queries(stores, this.now);
     this.rules = new RuleRunner({
       config,
+      sites: opts.sites?.sites() ?? config.sites,
       evaluatorsFor: opts.evaluatorsFor,
       states,
       stores,
@@ -112,6 +130,18 @@ export class ComplianceEngine {
     });
     this.deadlines = new Deadlines(stores, this.unit, this.m);
     this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: this.now });
+  }
+
+  /**
+   * Listens to every committed change (an alert raised or changed, a storm, an inspection), after its
+   * commit and in commit order; a listener that throws is logged and the others still run. Returns the
+   * unsubscribe.
+   */
+  onChange(listener: (event: AlertEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   // ---------------------------------------------------------------- inputs
@@ -183,6 +213,12 @@ export class ComplianceEngine {
   siteChanged(site: SiteConfig): void {
     this.rules.bindSite(site);
   }
+
+  /** For the site catalogue's listeners: the changed site, as it is now, is bound again. */
+  readonly siteEvent = (e: SiteChange): void => {
+    const site = this.catalogue?.site(e.siteId);
+    if (site) this.siteChanged(site);
+  };
 
   // ---------------------------------------------------------------- people's actions
 

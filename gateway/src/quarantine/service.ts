@@ -9,6 +9,7 @@
  * waiting, and releasing them again stores each once (duplicates are recognised by their time and seq).
  */
 import type { ReleaseBody, ReleaseResponse } from '../../../shared/src/quarantine.ts';
+import type { SiteChange } from '../config/sites.ts';
 import type { ComponentHealth, IngestResult, Log, RawMessage, Stage } from '../pipeline.ts';
 import type { RuleInput } from '../rules/types.ts';
 import type { Db } from '../store/types.ts';
@@ -165,6 +166,15 @@ export class QuarantineService implements Stage {
       return { ...counts, changeId: change?.id ?? null, logIndex: change?.logIndex ?? null };
     });
   }
+
+  /** For the site catalogue's listeners: a device added or changed has its early messages released. */
+  readonly siteEvent = (e: SiteChange): void => {
+    if (!e.deviceId || e.what !== 'device') return;
+    const { siteId, deviceId } = e;
+    this.deviceAdded(siteId, deviceId, e.by).catch((err: Error) =>
+      this.o.log.error({ err: err.message, siteId, deviceId }, 'quarantine release failed'),
+    );
+  };
 
   /**
    * A device was added or changed: the messages it sent before it was registered are released, as they

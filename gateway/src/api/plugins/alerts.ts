@@ -59,7 +59,13 @@ const doc = (tags: string, summary: string, extra: Record<string, unknown> = {})
 const secured = { security: [{ bearer: [] }] };
 
 /** Alerts (list, ack, resolve, extend), inspections, storms, extensions, notifications and the evidence chains. */
-export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the alert, inspection, storm and notification routes use. */
+export type AlertsServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'deadLetters' | 'devices' | 'notifications' | 'now'
+>;
+
+export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx) => {
   const c = ctx.compliance;
   const knownSite = (siteId: string | undefined, caller: Caller | undefined) => {
     if (siteId === undefined) return;
