@@ -1,6 +1,7 @@
 /**
- * The composition root: it builds the stages, connects them through their interfaces, and starts them
- * outputs first and inputs last; they stop in reverse, so no input hands data to a stage that is gone,
+ * The composition root: it builds each stage after everything it reads, connects them through their
+ * subscriptions (the site catalogue's and the engine's `onChange`, the ingest stage's `onStored`), each
+ * made once its listener exists, and starts them outputs first and inputs last; they stop in reverse, so no input hands data to a stage that is gone,
  * and the store closes after everything that writes to it. Each stage owns its own health, mapping and
  * housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
  * its live feed, the importer its policy).
@@ -256,11 +257,7 @@ async function compose(
     compliance: engine,
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
-    quarantine: {
-      list: (q, sites) => quarantineRows.list(q, sites),
-      summary: (q, sites) => quarantineRows.summary(q, sites),
-      release: (b, by) => quarantine.release(b, by),
-    },
+    quarantine,
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
     evidence,
     log: store.evidence,
