@@ -136,10 +136,7 @@ async function compose(
     log,
     now,
     deviceOf: (siteId, deviceId) => registry.lookup(siteId, deviceId),
-    dutiesOf: (siteId, rule) => {
-      const open = engine.listAlerts({ siteId, rule, status: ['open', 'acknowledged'] });
-      return { open: open.length, overdue: open.filter((a) => a.overdue).length };
-    },
+    dutiesOf: engine.dutiesOf,
   });
   store.keepReadingsAbove(() => influx.writtenUpTo());
   engine.onChange(alertsAndStorms(influx));
@@ -166,7 +163,7 @@ async function compose(
   deviceMetrics(metrics, {
     registry,
     deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
-    openDuties: () => (db.open ? engine.listAlerts({ status: ['open', 'acknowledged'] }) : []),
+    openDuties: () => (db.open ? engine.openDuties() : []),
     now,
   });
   const { inputs, publisher, mqttPort, siteEvent } = buildInputs(config, {
@@ -203,7 +200,7 @@ async function compose(
           lookup: (siteId, deviceId) => registry.lookup(siteId, deviceId),
           retiredDevices: (siteId) => catalogue.retiredDevices(siteId),
           deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
-          openDuties: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+          openDuties: engine.openDuties,
           readings,
         },
         publisher,
@@ -222,7 +219,7 @@ async function compose(
       sites: () => catalogue.sites(),
       timezone: config.timezone,
       deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
-      openAlerts: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+      openAlerts: engine.openDuties,
     },
     publisher,
     log,

@@ -239,4 +239,13 @@ export class ComplianceEngine {
   verifyChain: Queries['verifyChain'] = (fromSeq, toSeq, table) =>
     this.queries.verifyChain(fromSeq, toSeq, table);
   chainHeads: Queries['chainHeads'] = () => this.queries.chainHeads();
+
+  /** The alerts not resolved yet (open or acknowledged): the duties the fleet, Home Assistant and metrics show. */
+  readonly openDuties = () => this.listAlerts({ status: ['open', 'acknowledged'] });
+
+  /** A site's unresolved duties of a rule now, and how many of them are overdue (InfluxDB's alert lines). */
+  readonly dutiesOf = (siteId: string, rule: string): { open: number; overdue: number } => {
+    const open = this.listAlerts({ siteId, rule, status: ['open', 'acknowledged'] });
+    return { open: open.length, overdue: open.filter((a) => a.overdue).length };
+  };
 }
