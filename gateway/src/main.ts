@@ -125,9 +125,9 @@ async function compose(
     now,
     log,
     metrics,
-    onNotify: () => notifications.notify(),
   });
   catalogue.onChange(engine.siteEvent);
+  engine.onNotify(() => notifications.notify());
   const influx = new InfluxOutput({
     db,
     outbox,

@@ -196,12 +196,12 @@ export function makeEngine(
     now: () => clock.now,
     log: silentLog,
     metrics,
-    onNotify: () => {
-      notifyCalls.n++;
-    },
     ...(opts.tickIntervalMs !== undefined ? { tickIntervalMs: opts.tickIntervalMs } : {}),
   });
   engine.onChange((e) => events.push(e));
+  engine.onNotify(() => {
+    notifyCalls.n++;
+  });
   return { engine, db, events, metrics, clock, notifyCalls };
 }
 

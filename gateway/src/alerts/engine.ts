@@ -52,8 +52,6 @@ export interface ComplianceEngineOptions {
   metrics: Registry;
   /** The live sites the rules are bound to (default: the configuration's); `siteEvent` follows their changes. */
   sites?: Pick<SiteCatalogue, 'sites' | 'site'>;
-  /** Called after a commit that wrote notification events (e.g. the dispatcher's notify()). */
-  onNotify?: () => void;
   /** Longest wait between two scheduled ticks (default 60 s); a pending reminder or deadline wakes it sooner. */
   tickIntervalMs?: number;
   /** The evidence log every history entry, inspection, extension and storm record is appended to. */
@@ -73,6 +71,7 @@ export class ComplianceEngine {
   private readonly scheduler: Scheduler;
   private readonly clock: ClockWatch;
   private readonly listeners = new Set<(event: AlertEvent) => void>();
+  private readonly notifyListeners = new Set<() => void>();
   private readonly catalogue: Pick<SiteCatalogue, 'sites' | 'site'> | undefined;
 
   constructor(opts: ComplianceEngineOptions) {
@@ -111,7 +110,7 @@ export class ComplianceEngine {
       reminderHours,
       log,
       listeners: this.listeners,
-      onNotify: opts.onNotify,
+      notifyListeners: this.notifyListeners,
       onTimers: (earliest) => this.scheduler.wake(earliest),
       beforeFinish: (u) => this.rules.writeStorms(u),
     });
@@ -141,6 +140,17 @@ export class ComplianceEngine {
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Listens to commits that wrote notification events (the dispatcher's `notify()`, so it sends them at
+   * once rather than at its next poll). Returns the unsubscribe.
+   */
+  onNotify(listener: () => void): () => void {
+    this.notifyListeners.add(listener);
+    return () => {
+      this.notifyListeners.delete(listener);
     };
   }
 

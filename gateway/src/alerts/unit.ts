@@ -94,8 +94,8 @@ export interface UnitOptions {
   log: Log;
   /** The engine's change listeners, told of each committed change (events are gathered only while there are some). */
   listeners: ReadonlySet<(event: AlertEvent) => void>;
-  /** Called after a commit that wrote notification events (e.g. the dispatcher's notify()). */
-  onNotify?: (() => void) | undefined;
+  /** The engine's notification listeners, told after a commit that wrote notification events. */
+  notifyListeners: ReadonlySet<() => void>;
   /** Called after every commit with the earliest timer it armed (infinity for none). */
   onTimers?: (earliest: number) => void;
   /** Runs first at the end of each unit, inside its transaction (the rules write their storm records). */
@@ -266,7 +266,7 @@ export class UnitOfWork {
   }
 
   private afterCommit(u: Unit): void {
-    const { listeners, onNotify, log } = this.o;
+    const { listeners, notifyListeners, log } = this.o;
     this.o.states.commit(u.staged);
     for (const q of listeners.size > 0 ? u.events : []) {
       const e: AlertEvent =
@@ -278,13 +278,12 @@ export class UnitOfWork {
           log.error({ err: String(err) }, 'alert change listener failed');
         }
     }
-    if (u.notified > 0 && onNotify) {
+    for (const listener of u.notified > 0 ? notifyListeners : [])
       try {
-        onNotify();
+        listener();
       } catch (err) {
         log.error({ err: String(err) }, 'notification hook failed; the dispatcher will find the events');
       }
-    }
     this.o.onTimers?.(u.earliestTimer);
   }
 }
