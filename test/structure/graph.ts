@@ -98,7 +98,7 @@ function edgesWithin(graph: Graph, members: string[]): string[] {
   return members.flatMap((a) => (graph.get(a) ?? []).filter((b) => set.has(b)).map((b) => `${a} -> ${b}`));
 }
 
-/** File cycles, each listed as the imports that close it. */
+/** File cycles, each listed as the imports between its files. */
 export function fileCycles(graph: Graph): string[][] {
   return cycles(graph).map((scc) => edgesWithin(graph, scc));
 }
