@@ -1,13 +1,14 @@
 /**
- * The composition root: it builds the stages, connects them through their interfaces, and starts them
- * outputs first and inputs last; they stop in reverse, so no input hands data to a stage that is gone,
+ * The composition root: it builds each stage after everything it reads, connects them through their
+ * subscriptions (the site catalogue's and the engine's `onChange`, the ingest stage's `onStored`), each
+ * made once its listener exists, and starts them outputs first and inputs last; they stop in reverse, so no input hands data to a stage that is gone,
  * and the store closes after everything that writes to it. Each stage owns its own health, mapping and
  * housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
  * its live feed, the importer its policy).
  */
 import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
-import { ComplianceEngine } from './alerts/engine.ts';
+import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
@@ -83,6 +84,8 @@ async function compose(
   const { log, now, startedAt, metrics } = deps;
   const { db, readings, outbox } = store;
   // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
+  // The catalogue is the one source of the live sites; what follows it subscribes to its changes, the
+  // decoders first so every later listener sees the change.
   const changes = new ChangeLog(db, store.evidence, now);
   const catalogue = new Catalogue(db, changes, {
     now,
@@ -91,6 +94,7 @@ async function compose(
   });
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
+  catalogue.onChange(registry.refresh);
   const throttled = metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked');
   const checked = metrics.counter(
     'gateway_password_checks_total',
@@ -103,8 +107,27 @@ async function compose(
     onThrottled: () => throttled.inc({ transport: 'http' }),
     onChecked: () => checked.inc({ transport: 'http' }),
   });
-  // The configuration with the store's sites (kept up to date as they change).
-  const live: Config = { ...config, sites: [...catalogue.sites()] };
+
+  // Outputs, and the rules whose changes they carry.
+  const notifications = new NotificationStage(config, {
+    db,
+    now,
+    log,
+    metrics,
+    siteOf: (id) => withPeople(catalogue.site(id), people.accounts.ofSite(id)),
+  });
+  const engine = new ComplianceEngine({
+    db,
+    evidence: store.evidence,
+    config,
+    sites: catalogue,
+    evaluatorsFor,
+    now,
+    log,
+    metrics,
+  });
+  catalogue.onChange(engine.siteEvent);
+  engine.onNotify(() => notifications.notify());
   const influx = new InfluxOutput({
     db,
     outbox,
@@ -113,43 +136,14 @@ async function compose(
     log,
     now,
     deviceOf: (siteId, deviceId) => registry.lookup(siteId, deviceId),
-    dutiesOf: (siteId, rule) => {
-      const open = engine.listAlerts({ siteId, rule, status: ['open', 'acknowledged'] });
-      return { open: open.length, overdue: open.filter((a) => a.overdue).length };
-    },
+    dutiesOf: engine.dutiesOf,
   });
   store.keepReadingsAbove(() => influx.writtenUpTo());
-  const notifications = new NotificationStage(config, {
-    db,
-    now,
-    log,
-    metrics,
-    siteOf: (id) => withPeople(catalogue.site(id), people.accounts.ofSite(id)),
-  });
+  engine.onChange(alertsAndStorms(influx));
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
-  let api: ApiStage | undefined;
-  let fleet: FleetStage | undefined;
-  let homeAssistant: HomeAssistantStage | undefined;
-  const engine = new ComplianceEngine({
-    db,
-    evidence: store.evidence,
-    config: live,
-    evaluatorsFor,
-    now,
-    log,
-    metrics,
-    onChange: (e) => {
-      api?.alertEvent(e);
-      fleet?.changed();
-      if (e.type === 'alert') {
-        influx.alertChanged(e.alert, e.action);
-        homeAssistant?.alertChanged(e.alert.siteId);
-      }
-      if (e.type === 'storm') influx.stormChanged(e.storm);
-    },
-    onNotify: () => notifications.notify(),
-  });
   const rules = new RulesStage({ db, readings, engine, log });
+
+  // The ingest stage, its quarantine and the inputs that feed it.
   const quarantineRows = new QuarantineRows(db);
   const ingest = new IngestStage({
     quarantine: quarantineRows,
@@ -164,19 +158,23 @@ async function compose(
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
   });
+  ingest.onStored((rs) => influx.offer(rs));
+  ingest.onStored(rules.onStored);
   deviceMetrics(metrics, {
     registry,
     deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
-    openDuties: () => (db.open ? engine.listAlerts({ status: ['open', 'acknowledged'] }) : []),
+    openDuties: () => (db.open ? engine.openDuties() : []),
     now,
   });
-  const { inputs, publisher, mqttPort, deviceChanged, siteAdded } = buildInputs(live, {
+  const { inputs, publisher, mqttPort, siteEvent } = buildInputs(config, {
+    sites: catalogue,
     registry,
     stage: ingest,
     metrics,
     log,
     now,
   });
+  catalogue.onChange(siteEvent);
   const quarantine = new QuarantineService({
     db,
     rows: quarantineRows,
@@ -187,65 +185,54 @@ async function compose(
     now,
     log,
   });
-  // A change through the API reaches the decoders, the broker and the rules at once.
-  catalogue.onChange((e) => {
-    // `live` holds the catalogue's sites as they are now, for what reads the configuration's sites.
-    live.sites.splice(0, live.sites.length, ...catalogue.sites());
-    registry.refresh();
-    const site = catalogue.site(e.siteId);
-    if (site) engine.siteChanged(site);
-    if (site) siteAdded(site.id);
-    if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
-    if (e.deviceId && e.what === 'device') {
-      const { siteId, deviceId } = e;
-      const by = changes.list({ siteId }).findLast((c) => c.deviceId === deviceId)?.by ?? 'an administrator';
-      quarantine
-        .deviceAdded(siteId, deviceId, by)
-        .catch((err: Error) =>
-          log.error({ err: err.message, siteId, deviceId }, 'quarantine release failed'),
-        );
-    }
-    if (e.what === 'retired' && e.deviceId) homeAssistant?.removeDevice(e.siteId, e.deviceId);
-    else homeAssistant?.siteChanged(e.siteId);
-    fleet?.changed();
-  });
+  catalogue.onChange(quarantine.siteEvent);
   notifications.publishWith(publisher);
   evidence.publishTo(mqttCheckpoints(config, () => publisher));
 
-  fleet = new FleetStage({
+  // What publishes the gateway's state: the fleet view and Home Assistant.
+  const homeAssistant = config.homeassistant.discovery
+    ? new HomeAssistantStage({
+        settings: config.homeassistant,
+        sources: {
+          gatewayId: config.gatewayId,
+          timezone: config.timezone,
+          sites: () => catalogue.sites(),
+          lookup: (siteId, deviceId) => registry.lookup(siteId, deviceId),
+          retiredDevices: (siteId) => catalogue.retiredDevices(siteId),
+          deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
+          openDuties: engine.openDuties,
+          readings,
+        },
+        publisher,
+        log,
+        now,
+      })
+    : undefined;
+  if (homeAssistant) {
+    engine.onChange(homeAssistant.alertEvent);
+    catalogue.onChange(homeAssistant.siteEvent);
+    ingest.onStored(homeAssistant.readingsStored);
+  }
+  const fleet = new FleetStage({
     config,
     sources: {
-      config: live,
+      sites: () => catalogue.sites(),
+      timezone: config.timezone,
       deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
-      openAlerts: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
+      openAlerts: engine.openDuties,
     },
     publisher,
     log,
     now,
   });
+  engine.onChange(fleet.changed);
+  catalogue.onChange(fleet.changed);
+  ingest.onDeviceStatus(fleet.changed);
 
-  if (config.homeassistant.discovery)
-    homeAssistant = new HomeAssistantStage({
-      settings: config.homeassistant,
-      sources: {
-        gatewayId: config.gatewayId,
-        timezone: config.timezone,
-        sites: () => catalogue.sites(),
-        lookup: (siteId, deviceId) => registry.lookup(siteId, deviceId),
-        retiredDevices: (siteId) => catalogue.retiredDevices(siteId),
-        deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
-        openDuties: () => engine.listAlerts({ status: ['open', 'acknowledged'] }),
-        readings,
-      },
-      publisher,
-      log,
-      now,
-    });
-
-  // In start order.
-  const stages: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, quarantine, fleet];
-  if (homeAssistant) stages.push(homeAssistant);
-  api = new ApiStage(config, () => ({
+  // The HTTP API, over all of the above; its live feed follows the rules, the ingest stage and the inputs.
+  const parts: Stage<never[]>[] = [store, evidence, influx, notifications, ingest, rules, quarantine, fleet];
+  if (homeAssistant) parts.push(homeAssistant);
+  const api = new ApiStage(config, {
     config,
     auth: new Auth(
       config.auth.tokens,
@@ -261,18 +248,13 @@ async function compose(
     readings,
     devices: ingest,
     storeReadOnly: () => store.gate.readOnly,
-    health: () =>
-      healthReport([...stages, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }),
+    health: () => healthReport([...parts, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }),
     metrics,
     now,
     compliance: engine,
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
-    quarantine: {
-      list: (q, sites) => quarantineRows.list(q, sites),
-      summary: (q, sites) => quarantineRows.summary(q, sites),
-      release: (b, by) => quarantine.release(b, by),
-    },
+    quarantine,
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
     evidence,
     log: store.evidence,
@@ -280,14 +262,12 @@ async function compose(
     certifications: (siteId, from, to) => certificationsOf(db, siteId, from, to),
     certify: (c) => certify(store.evidence, c),
     fleet,
-  }));
-  stages.push(api);
-  ingest.onStored((rs) => influx.offer(rs));
-  ingest.onStored(rules.onStored);
+  });
+  engine.onChange(api.alertEvent);
   ingest.onStored(api.readingsStored);
-  if (homeAssistant) ingest.onStored(homeAssistant.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
-  ingest.onDeviceStatus(fleet.changed);
+  // In start order: outputs first, the API, then the inputs; they stop in reverse.
+  const stages: Stage<never[]>[] = [...parts, api];
 
   const started: Array<Pick<Stage, 'stop'>> = [];
   const stopAll = async (what: string) => {

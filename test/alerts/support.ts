@@ -196,11 +196,11 @@ export function makeEngine(
     now: () => clock.now,
     log: silentLog,
     metrics,
-    onChange: (e) => events.push(e),
-    onNotify: () => {
-      notifyCalls.n++;
-    },
     ...(opts.tickIntervalMs !== undefined ? { tickIntervalMs: opts.tickIntervalMs } : {}),
+  });
+  engine.onChange((e) => events.push(e));
+  engine.onNotify(() => {
+    notifyCalls.n++;
   });
   return { engine, db, events, metrics, clock, notifyCalls };
 }

@@ -12,7 +12,8 @@ function setup() {
   const stage = new FleetStage({
     config,
     sources: {
-      config,
+      sites: () => config.sites,
+      timezone: config.timezone,
       deviceState: () => undefined,
       openAlerts: () => [],
     },

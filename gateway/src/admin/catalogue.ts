@@ -19,18 +19,14 @@ import {
 } from '../config/identities.ts';
 import { formatIssuePath } from '../config/load.ts';
 import { type DeviceConfig, deviceSchema, type SiteConfig, siteSchema } from '../config/schema.ts';
+import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Log } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
 import type { ChangeLog } from './changes.ts';
 import { CatalogueRows, deviceOwn, siteOwn } from './rows.ts';
 
 /** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
-export interface CatalogueEvent {
-  siteId: string;
-  deviceId?: string;
-  /** `secret` and `retired`: the device's live MQTT session must end. */
-  what: 'site' | 'device' | 'secret' | 'retired';
-}
+export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
 
 export class CatalogueError extends Error {
   constructor(
@@ -61,12 +57,12 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
 /** A device password: 24 random URL-safe characters, kept only as its scrypt hash. */
 const newPassword = () => randomBytes(18).toString('base64url');
 
-export class Catalogue {
+export class Catalogue implements SiteCatalogue {
   private readonly rows: CatalogueRows;
   private list: SiteConfig[] = [];
   private byId = new Map<string, SiteConfig>();
   private retired = new Map<string, string[]>();
-  private readonly listeners: Array<(e: CatalogueEvent) => void> = [];
+  private readonly listeners: Array<(e: SiteChange) => void> = [];
 
   constructor(
     private readonly db: Db,
@@ -121,14 +117,14 @@ export class Catalogue {
     return this.retired.get(siteId) ?? [];
   }
 
-  onChange(listener: (e: CatalogueEvent) => void): void {
+  onChange(listener: (e: SiteChange) => void): void {
     this.listeners.push(listener);
   }
 
   addSite(input: Record<string, unknown>, by: string): SiteConfig {
     const site = parse(siteSchema, { ...input, devices: [] });
     if (this.byId.has(site.id)) throw new CatalogueError('CONFLICT', `site ${site.id} exists`);
-    return this.commit({ siteId: site.id, what: 'site' }, () => {
+    return this.commit({ siteId: site.id, what: 'site', by }, () => {
       this.rows.insertSite(site, this.o.now());
       this.changes.record({
         entity: 'site',
@@ -144,7 +140,7 @@ export class Catalogue {
     const cur = this.mustSite(id);
     const { recipients, ...own } = patch;
     const next = parse(siteSchema, { ...siteOwn(cur), ...own, id, recipients: recipients ?? cur.recipients });
-    return this.commit({ siteId: id, what: 'site' }, () => {
+    return this.commit({ siteId: id, what: 'site', by }, () => {
       const at = this.o.now();
       if (Object.keys(own).length > 0) {
         this.rows.updateSite(next, at);
@@ -183,7 +179,7 @@ export class Catalogue {
       );
     parse(siteSchema, { ...site, devices: [...site.devices, device] });
     this.mustOwnIdentities(siteId, device);
-    this.commit({ siteId, deviceId: device.id, what: 'device' }, () => {
+    this.commit({ siteId, deviceId: device.id, what: 'device', by }, () => {
       this.rows.insertDevice(siteId, device, this.o.now());
       this.changes.record({
         entity: 'device',
@@ -214,7 +210,7 @@ export class Catalogue {
     const { effectiveAt, retired, ...own } = patch;
     const now = this.o.now();
     if (retired) {
-      this.commit({ siteId, deviceId, what: 'retired' }, () => {
+      this.commit({ siteId, deviceId, what: 'retired', by }, () => {
         this.rows.retireDevice(siteId, deviceId, now);
         this.changes.record({
           entity: 'device',
@@ -235,7 +231,7 @@ export class Catalogue {
     const lastUntil = cur.calibrations?.at(-1)?.until ?? Number.NEGATIVE_INFINITY;
     if (recalibrated && from <= lastUntil)
       throw new CatalogueError('BAD_REQUEST', 'effectiveAt: must be later than the last calibration change');
-    this.commit({ siteId, deviceId, what: 'device' }, () => {
+    this.commit({ siteId, deviceId, what: 'device', by }, () => {
       this.rows.updateDevice(siteId, next);
       const { inchesPerTip: oldIpt, ...oldRest } = deviceOwn(cur);
       const { inchesPerTip: newIpt, ...newRest } = deviceOwn(next);
@@ -271,7 +267,7 @@ export class Catalogue {
     this.mustDevice(this.mustSite(siteId), deviceId);
     const password = newPassword();
     const hash = hashPassword(password);
-    this.commit({ siteId, deviceId, what: 'secret' }, () => {
+    this.commit({ siteId, deviceId, what: 'secret', by }, () => {
       this.rows.setSecret(siteId, deviceId, hash, this.o.now());
       this.changes.record({ entity: 'secret', action: 'rotate', by, siteId, deviceId });
     });
@@ -306,7 +302,7 @@ export class Catalogue {
   }
 
   /** Runs a change in one transaction, reloads, and tells the listeners. */
-  private commit(e: CatalogueEvent, change: () => void): this {
+  private commit(e: SiteChange, change: () => void): this {
     this.db.transaction(change)();
     this.reload();
     for (const l of this.listeners) {

@@ -5,7 +5,6 @@
  * times). Loaded by a gateway with an empty store, it seeds the same sites and devices.
  */
 import type { SiteConfig } from '../config/schema.ts';
-import type { accountsForExport } from '../people/accounts.ts';
 
 const iso = (t: number) => new Date(t).toISOString();
 
@@ -23,7 +22,8 @@ export function siteForExport(site: SiteConfig): Record<string, unknown> {
 export function exportConfig(
   raw: Record<string, unknown>,
   sites: readonly SiteConfig[],
-  accounts: ReturnType<typeof accountsForExport>,
+  /** The accounts as configuration (`auth.users`, people/accounts.ts `accountsForExport`). */
+  accounts: readonly Record<string, unknown>[],
 ): Record<string, unknown> {
   const auth = (raw.auth ?? {}) as Record<string, unknown>;
   return {

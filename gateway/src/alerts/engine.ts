@@ -8,6 +8,7 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
+import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
@@ -17,6 +18,7 @@ import { ClockWatch } from './clock.ts';
 import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
+import type { AlertDto, HistoryAction, StormDto } from './dto.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { type EngineMetrics, engineMetrics } from './metrics.ts';
 import { Queries } from './queries.ts';
@@ -29,6 +31,17 @@ import { UnitOfWork } from './unit.ts';
 
 export type { AlertEvent, ExtensionInput, InspectionInput, TickResult } from './types.ts';
 
+/** An engine listener for an output that takes alerts and storms apart (the InfluxDB output). */
+export function alertsAndStorms(out: {
+  alertChanged(alert: AlertDto, action: HistoryAction): void;
+  stormChanged(storm: StormDto): void;
+}): (event: AlertEvent) => void {
+  return (e) => {
+    if (e.type === 'alert') out.alertChanged(e.alert, e.action);
+    if (e.type === 'storm') out.stormChanged(e.storm);
+  };
+}
+
 export interface ComplianceEngineOptions {
   db: Db;
   config: Config;
@@ -37,9 +50,8 @@ export interface ComplianceEngineOptions {
   now: () => number;
   log: Log;
   metrics: Registry;
-  onChange?: (event: AlertEvent) => void;
-  /** Called after a commit that wrote notification events (e.g. the dispatcher's notify()). */
-  onNotify?: () => void;
+  /** The live sites the rules are bound to (default: the configuration's); `siteEvent` follows their changes. */
+  sites?: Pick<SiteCatalogue, 'sites' | 'site'>;
   /** Longest wait between two scheduled ticks (default 60 s); a pending reminder or deadline wakes it sooner. */
   tickIntervalMs?: number;
   /** The evidence log every history entry, inspection, extension and storm record is appended to. */
@@ -58,8 +70,12 @@ export class ComplianceEngine {
   private readonly queries: Queries;
   private readonly scheduler: Scheduler;
   private readonly clock: ClockWatch;
+  private readonly listeners = new Set<(event: AlertEvent) => void>();
+  private readonly notifyListeners = new Set<() => void>();
+  private readonly catalogue: Pick<SiteCatalogue, 'sites' | 'site'> | undefined;
 
   constructor(opts: ComplianceEngineOptions) {
+    this.catalogue = opts.sites;
     const { db, config, log } = opts;
     this.clock = new ClockWatch({
       wall: opts.now,
@@ -93,8 +109,8 @@ export class ComplianceEngine {
       states,
       reminderHours,
       log,
-      onChange: opts.onChange,
-      onNotify: opts.onNotify,
+      listeners: this.listeners,
+      notifyListeners: this.notifyListeners,
       onTimers: (earliest) => this.scheduler.wake(earliest),
       beforeFinish: (u) => this.rules.writeStorms(u),
     });
@@ -102,6 +118,7 @@ export class ComplianceEngine {
     this.queries = new Queries(stores, this.now);
     this.rules = new RuleRunner({
       config,
+      sites: opts.sites?.sites() ?? config.sites,
       evaluatorsFor: opts.evaluatorsFor,
       states,
       stores,
@@ -112,6 +129,29 @@ export class ComplianceEngine {
     });
     this.deadlines = new Deadlines(stores, this.unit, this.m);
     this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: this.now });
+  }
+
+  /**
+   * Listens to every committed change (an alert raised or changed, a storm, an inspection), after its
+   * commit and in commit order; a listener that throws is logged and the others still run. Returns the
+   * unsubscribe.
+   */
+  onChange(listener: (event: AlertEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Listens to commits that wrote notification events (the dispatcher's `notify()`, so it sends them at
+   * once rather than at its next poll). Returns the unsubscribe.
+   */
+  onNotify(listener: () => void): () => void {
+    this.notifyListeners.add(listener);
+    return () => {
+      this.notifyListeners.delete(listener);
+    };
   }
 
   // ---------------------------------------------------------------- inputs
@@ -184,6 +224,12 @@ export class ComplianceEngine {
     this.rules.bindSite(site);
   }
 
+  /** For the site catalogue's listeners: the changed site, as it is now, is bound again. */
+  readonly siteEvent = (e: SiteChange): void => {
+    const site = this.catalogue?.site(e.siteId);
+    if (site) this.siteChanged(site);
+  };
+
   // ---------------------------------------------------------------- people's actions
 
   acknowledge: Commands['acknowledge'] = (id, actor, note) => this.commands.acknowledge(id, actor, note);
@@ -200,4 +246,12 @@ export class ComplianceEngine {
   listStorms: Queries['listStorms'] = (q) => this.queries.listStorms(q);
   listInspections: Queries['listInspections'] = (q) => this.queries.listInspections(q);
   listExtensions: Queries['listExtensions'] = (q) => this.queries.listExtensions(q);
+  /** The alerts not resolved yet (open or acknowledged): the duties the fleet, Home Assistant and metrics show. */
+  readonly openDuties = () => this.listAlerts({ status: ['open', 'acknowledged'] });
+
+  /** A site's unresolved duties of a rule now, and how many of them are overdue (InfluxDB's alert lines). */
+  readonly dutiesOf = (siteId: string, rule: string): { open: number; overdue: number } => {
+    const open = this.listAlerts({ siteId, rule, status: ['open', 'acknowledged'] });
+    return { open: open.length, overdue: open.filter((a) => a.overdue).length };
+  };
 }

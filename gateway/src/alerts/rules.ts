@@ -31,6 +31,8 @@ export interface RuleWork {
 
 export interface RuleRunnerOptions {
   config: Config;
+  /** The sites bound at start (the live catalogue's). */
+  sites: readonly SiteConfig[];
   evaluatorsFor: (site: SiteConfig) => SiteRule[];
   states: RuleStates;
   stores: AlertStores;
@@ -44,7 +46,7 @@ export class RuleRunner {
   private readonly sites = new Map<string, SiteIndex>();
 
   constructor(private readonly o: RuleRunnerOptions) {
-    for (const site of o.config.sites) this.bindSite(site);
+    for (const site of o.sites) this.bindSite(site);
   }
 
   /**

@@ -92,9 +92,10 @@ export interface UnitOptions {
   states: RuleStates;
   reminderHours: readonly number[];
   log: Log;
-  onChange?: ((event: AlertEvent) => void) | undefined;
-  /** Called after a commit that wrote notification events (e.g. the dispatcher's notify()). */
-  onNotify?: (() => void) | undefined;
+  /** The engine's change listeners, told of each committed change (events are gathered only while there are some). */
+  listeners: ReadonlySet<(event: AlertEvent) => void>;
+  /** The engine's notification listeners, told after a commit that wrote notification events. */
+  notifyListeners: ReadonlySet<() => void>;
   /** Called after every commit with the earliest timer it armed (infinity for none). */
   onTimers?: (earliest: number) => void;
   /** Runs first at the end of each unit, inside its transaction (the rules write their storm records). */
@@ -106,7 +107,7 @@ export class UnitOfWork {
   constructor(private readonly o: UnitOptions) {}
 
   begin(now: number): Unit {
-    return new Unit(now, this.o.onChange !== undefined);
+    return new Unit(now, this.o.listeners.size > 0);
   }
 
   /** Runs `fn` in one transaction with the evaluators' state; memory and listeners see it only after commit. */
@@ -265,25 +266,24 @@ export class UnitOfWork {
   }
 
   private afterCommit(u: Unit): void {
-    const { onChange, onNotify, log } = this.o;
+    const { listeners, notifyListeners, log } = this.o;
     this.o.states.commit(u.staged);
-    if (onChange)
-      for (const q of u.events) {
-        const e: AlertEvent =
-          q.type === 'alert' ? { type: 'alert', action: q.action, alert: u.dtos.get(q.alertId)! } : q;
+    for (const q of listeners.size > 0 ? u.events : []) {
+      const e: AlertEvent =
+        q.type === 'alert' ? { type: 'alert', action: q.action, alert: u.dtos.get(q.alertId)! } : q;
+      for (const listener of listeners)
         try {
-          onChange(e);
+          listener(e);
         } catch (err) {
           log.error({ err: String(err) }, 'alert change listener failed');
         }
-      }
-    if (u.notified > 0 && onNotify) {
+    }
+    for (const listener of u.notified > 0 ? notifyListeners : [])
       try {
-        onNotify();
+        listener();
       } catch (err) {
         log.error({ err: String(err) }, 'notification hook failed; the dispatcher will find the events');
       }
-    }
     this.o.onTimers?.(u.earliestTimer);
   }
 }

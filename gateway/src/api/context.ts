@@ -29,7 +29,10 @@ export interface HealthReport {
   components: ComponentHealth[];
 }
 
-/** What the API plugins may use: small read interfaces, never the stages' internals. */
+/**
+ * The services the API is built with: small read interfaces, never the stages' internals. No plugin sees
+ * all of them: `server.ts` gives each the few its routes use (its `...Services` type).
+ */
 export interface ApiContext {
   config: Config;
   auth: Auth;

@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { AlertError } from '../alerts/errors.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import { SESSION_COOKIE } from '../people/sessions.ts';
@@ -12,19 +12,23 @@ import type { ApiContext } from './context.ts';
 import { dashboardSchemasPlugin } from './dashboardSchemas.ts';
 import { API_ERRORS, ApiError } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
+import { alertsPlugin } from './plugins/alerts.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
 import { eventsPlugin } from './plugins/events.ts';
+import { evidencePlugin } from './plugins/evidence.ts';
+import { fleetPlugin } from './plugins/fleet.ts';
 import { healthPlugin } from './plugins/health.ts';
+import { importsPlugin } from './plugins/imports.ts';
 import { peoplePlugin } from './plugins/people.ts';
 import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
+import { reportsPlugin } from './plugins/reports.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
 
 export interface ApiOptions {
-  ctx: ApiContext;
-  /** Further resource plugins (alerts, inspections, storms, reports), each given the same context. */
-  plugins?: Array<FastifyPluginAsync<{ ctx: ApiContext }>>;
+  /** Every service the routes use; each plugin is given only the few it needs. */
+  services: ApiContext;
   https?: { cert: Buffer; key: Buffer };
   logger?: boolean;
 }
@@ -79,7 +83,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   // While the store is read-only (a full disk) nothing can be saved: writes are refused, reads go on.
   app.addHook('onRequest', async (req) => {
     if (READS.has(req.method)) return;
-    const readOnly = o.ctx.storeReadOnly();
+    const readOnly = o.services.storeReadOnly();
     if (readOnly !== undefined) throw new ApiError('READ_ONLY', `the store is read-only: ${readOnly}`);
   });
   await app.register(cookie);
@@ -87,7 +91,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   // An Authorization header is a working bearer token or the request is refused (401) here, before any
   // handler: never a fall-through to the session cookie, so the CSRF check below skips bearer writes only.
   app.addHook('onRequest', async (req) => {
-    if (req.headers.authorization !== undefined) o.ctx.auth.caller(req);
+    if (req.headers.authorization !== undefined) o.services.auth.caller(req);
   });
   // A write made with the session cookie (not a bearer token) must come from the gateway's own pages:
   // the same origin, and the CSRF token the sign-in answered (x-csrf-token).
@@ -147,19 +151,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     // The API explorer sets inline styles as it renders: allowed on /docs alone; scripts stay 'self'.
     transformStaticCSP: (csp) => csp.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
   });
-  for (const p of [
-    healthPlugin,
-    authPlugin,
-    peoplePlugin,
-    adminPlugin,
-    sitesPlugin,
-    telemetryPlugin,
-    rejectionsPlugin,
-    quarantinePlugin,
-    eventsPlugin,
-    ...(o.plugins ?? []),
-  ])
-    await app.register(p, { ctx: o.ctx });
+  await registerPlugins(app, o.services);
   await app.register(dashboardSchemasPlugin);
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR,
@@ -168,4 +160,44 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     wildcard: false,
   });
   return app;
+}
+
+/** One plugin per resource, each given only the services its routes use. */
+async function registerPlugins(app: FastifyInstance, services: ApiContext): Promise<void> {
+  const { auth, catalogue, changes, compliance, config, devices, events, evidence, people, readings } =
+    services;
+  const { metrics, now, registry, transaction } = services;
+  await app.register(healthPlugin, { auth, health: services.health, metrics });
+  await app.register(authPlugin, { auth, config, events, people, transaction });
+  await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
+  await app.register(adminPlugin, { auth, catalogue, changes, config, devices });
+  await app.register(sitesPlugin, { auth, catalogue, config, devices });
+  await app.register(telemetryPlugin, { auth, catalogue, now, readings, registry });
+  await app.register(rejectionsPlugin, { auth, readings });
+  await app.register(quarantinePlugin, { auth, quarantine: services.quarantine });
+  await app.register(eventsPlugin, { auth, config, events, metrics });
+  await app.register(alertsPlugin, {
+    auth,
+    catalogue,
+    compliance,
+    deadLetters: services.deadLetters,
+    devices,
+    notifications: services.notifications,
+    now,
+  });
+  await app.register(reportsPlugin, {
+    auth,
+    catalogue,
+    certifications: services.certifications,
+    certify: services.certify,
+    changes,
+    citations: services.citations,
+    compliance,
+    config,
+    evidence,
+    now,
+  });
+  await app.register(importsPlugin, { auth, importLogger: services.importLogger, registry });
+  await app.register(evidencePlugin, { auth, compliance, evidence, log: services.log, readings });
+  await app.register(fleetPlugin, { auth, fleet: services.fleet });
 }

@@ -1,6 +1,6 @@
 /**
- * The HTTP API as a stage: it builds the fastify app (one plugin per resource, the dashboard, OpenAPI),
- * listens, and closes. It owns the live feed (`GET /api/events`): what the rules, the ingest stage and
+ * The HTTP API as a stage: it builds the fastify app (one plugin per resource, each given the services
+ * it uses; the dashboard, OpenAPI), listens, and closes. It owns the live feed (`GET /api/events`): what the rules, the ingest stage and
  * the inputs report is turned into the feed's event payloads here.
  */
 import { readFileSync } from 'node:fs';
@@ -11,11 +11,6 @@ import type { ComponentHealth, Stage } from '../pipeline.ts';
 import type { StoredReading } from '../store/readings.ts';
 import type { ApiContext } from './context.ts';
 import { EventHub } from './events.ts';
-import { alertsPlugin } from './plugins/alerts.ts';
-import { evidencePlugin } from './plugins/evidence.ts';
-import { fleetPlugin } from './plugins/fleet.ts';
-import { importsPlugin } from './plugins/imports.ts';
-import { reportsPlugin } from './plugins/reports.ts';
 import { buildApi } from './server.ts';
 
 export class ApiStage implements Stage {
@@ -26,10 +21,10 @@ export class ApiStage implements Stage {
 
   constructor(
     private readonly config: Config,
-    private readonly ctx: () => Omit<ApiContext, 'events'>,
+    private readonly services: Omit<ApiContext, 'events'>,
   ) {}
 
-  /** An alert, storm or inspection change, committed. */
+  /** For the engine's listeners: an alert, storm or inspection change, committed. */
   readonly alertEvent = (e: AlertEvent): void => {
     if (this.events.size === 0) return;
     this.events.publish(
@@ -38,7 +33,7 @@ export class ApiStage implements Stage {
     );
   };
 
-  /** A committed batch of readings: the newest reading of each device in it. */
+  /** For the ingest stage's listeners: a committed batch of readings, the newest reading of each device in it. */
   readonly readingsStored = (rs: StoredReading[]): void => {
     if (this.events.size === 0) return;
     const latest = new Map<string, StoredReading>();
@@ -55,7 +50,7 @@ export class ApiStage implements Stage {
     });
   };
 
-  /** A device said it is online or offline. */
+  /** For the ingest stage's listeners: a device said it is online or offline. */
   readonly deviceStatus = (siteId: string, deviceId: string, status: string, at: number): void => {
     this.events.publish('device-status', { siteId, deviceId, status, at: new Date(at).toISOString() });
   };
@@ -63,8 +58,7 @@ export class ApiStage implements Stage {
   async start(): Promise<void> {
     const { http } = this.config;
     this.app = await buildApi({
-      ctx: { ...this.ctx(), events: this.events },
-      plugins: [alertsPlugin, reportsPlugin, importsPlugin, evidencePlugin, fleetPlugin],
+      services: { ...this.services, events: this.events },
       ...(http.tls
         ? { https: { cert: readFileSync(http.tls.certFile), key: readFileSync(http.tls.keyFile) } }
         : {}),

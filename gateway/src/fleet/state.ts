@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { AlertDto } from '../alerts/dto.ts';
 import { alertDtoSchema } from '../alerts/dto.ts';
-import type { Config } from '../config/schema.ts';
+import type { SiteConfig } from '../config/schema.ts';
 import type { DeviceStateRow } from '../store/readings.ts';
 
 const iso = z.iso.datetime({ offset: true });
@@ -59,7 +59,10 @@ export const STATUS_FILTER = 'gateway/+/status';
 
 /** What the state is built from: the configuration, each device's state, the alerts not resolved. */
 export interface StateSources {
-  config: Config;
+  /** The live sites (the catalogue's). */
+  sites(): readonly SiteConfig[];
+  /** The gateway's time zone, for a site without its own. */
+  timezone: string;
   deviceState(siteId: string, deviceId: string): DeviceStateRow | undefined;
   openAlerts(): AlertDto[];
 }
@@ -73,11 +76,11 @@ export function ownSites(src: StateSources): FleetSite[] {
     if (list) list.push(duty);
     else bySite.set(a.siteId, [duty]);
   }
-  return src.config.sites.map((s) => ({
+  return src.sites().map((s) => ({
     id: s.id,
     name: s.name ?? s.id,
     kind: s.kind,
-    timezone: s.timezone ?? src.config.timezone,
+    timezone: s.timezone ?? src.timezone,
     devices: s.devices.map((d) => {
       const st = src.deviceState(s.id, d.id);
       return {

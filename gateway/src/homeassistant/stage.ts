@@ -12,7 +12,9 @@
  */
 
 import { FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
+import type { AlertEvent } from '../alerts/types.ts';
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
+import type { SiteChange } from '../config/sites.ts';
 import type { Publisher } from '../ingest/inputs.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import { fractionFilled } from '../rules/sediment-cleanout/evaluator.ts';
@@ -120,6 +122,17 @@ export class HomeAssistantStage implements Stage {
   /** An alert of the site changed: its duty state goes out at the next flush. */
   readonly alertChanged = (siteId: string): void => {
     this.queueState('duties', siteId);
+  };
+
+  /** For the engine's listeners: an alert's change puts its site's duty state out at the next flush. */
+  readonly alertEvent = (e: AlertEvent): void => {
+    if (e.type === 'alert') this.alertChanged(e.alert.siteId);
+  };
+
+  /** For the site catalogue's listeners: a retired device is removed, any other change goes out again. */
+  readonly siteEvent = (e: SiteChange): void => {
+    if (e.what === 'retired' && e.deviceId) this.removeDevice(e.siteId, e.deviceId);
+    else this.siteChanged(e.siteId);
   };
 
   /** A site or one of its devices was added or changed: its configs and states go out again. */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import { type Config, externalBrokerUrls } from '../config/schema.ts';
+import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { DeviceRegistry } from '../decode/registry.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
@@ -25,24 +26,32 @@ export interface GatewayInputs {
   /** The embedded broker's port once it listens (0 with an external broker). */
   mqttPort(): number;
   /**
-   * A device changed (added, edited, retired, its secret rotated): the embedded broker takes its client
-   * ids again and, with `endSession`, closes its live connections (an external broker keeps its own logins).
+   * For the site catalogue's listeners. A device changed (added, edited, retired, its secret rotated): the
+   * embedded broker takes its client ids again and, when its secret changed or it was retired, closes its
+   * live connections (an external broker keeps its own logins). A site added: an external broker's topics
+   * for it are subscribed to (the embedded broker has all).
    */
-  deviceChanged(siteId: string, deviceId: string, endSession: boolean): void;
-  /** A site added live: an external broker's topics for it are subscribed to (the embedded broker has all). */
-  siteAdded(siteId: string): void;
+  siteEvent(e: SiteChange): void;
 }
 
 export function buildInputs(
   config: Config,
-  deps: { registry: DeviceRegistry; stage: IngestStage; metrics: Registry; log: Log; now: () => number },
+  deps: {
+    /** The live sites (the catalogue's), not the configuration's. */
+    sites: Pick<SiteCatalogue, 'sites' | 'site'>;
+    registry: DeviceRegistry;
+    stage: IngestStage;
+    metrics: Registry;
+    log: Log;
+    now: () => number;
+  },
 ): GatewayInputs {
-  const { registry, stage, metrics, log, now } = deps;
+  const { sites, registry, stage, metrics, log, now } = deps;
   const inputs: Input[] = [];
   let publisher: Publisher;
   let mqttPort = () => 0;
-  let deviceChanged: GatewayInputs['deviceChanged'] = () => {};
-  let siteAdded: GatewayInputs['siteAdded'] = () => {};
+  let deviceChanged = (_siteId: string, _deviceId: string, _endSession: boolean): void => {};
+  let siteAdded = (_siteId: string): void => {};
   const brokerUrls = externalBrokerUrls(config.mqtt);
   if (brokerUrls.length > 0) {
     const tls = config.mqtt.clientTls;
@@ -51,7 +60,7 @@ export function buildInputs(
       protocolVersion: config.mqtt.protocolVersion,
       maxInFlight: config.mqtt.maxInFlight,
       // A shared broker carries other gateways' sites too: only this gateway's own are taken.
-      siteIds: config.sites.map((s) => s.id),
+      siteIds: sites.sites().map((s) => s.id),
       gatewayId: config.gatewayId,
       clientId: config.mqtt.clientId ?? `gateway-${config.gatewayId}`,
       ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
@@ -100,5 +109,9 @@ export function buildInputs(
         now,
       }),
     );
-  return { inputs, publisher, mqttPort, deviceChanged, siteAdded };
+  const siteEvent = (e: SiteChange): void => {
+    if (sites.site(e.siteId)) siteAdded(e.siteId);
+    if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+  };
+  return { inputs, publisher, mqttPort, siteEvent };
 }

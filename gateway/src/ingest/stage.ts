@@ -37,7 +37,7 @@ import type { DeviceRegistry } from '../decode/registry.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
-import { type Quarantined, QuarantineRows } from '../quarantine/rows.ts';
+import { type Quarantined, QuarantineRows, type ReleaseOutcome } from '../quarantine/rows.ts';
 import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readings.ts';
 import type { Db } from '../store/types.ts';
 import type { WriteGate } from '../store/writeGate.ts';
@@ -68,14 +68,6 @@ export interface IngestStageOptions {
   rejectionsKept?: number;
   /** The quarantine table (default: the one of `db`). */
   quarantine?: QuarantineRows;
-}
-
-/** What became of a quarantined message released: stored, a duplicate, rejected (why), or still ahead. */
-export interface ReleaseOutcome {
-  id: number;
-  outcome: 'stored' | 'duplicate' | 'still_ahead' | `rejected: ${string}`;
-  /** Still ahead: the corrected time. */
-  ts?: number;
 }
 
 type StatusListener = (siteId: string, deviceId: string, status: DeviceStatus, at: number) => void;

@@ -54,6 +54,14 @@ export interface Quarantined extends QuarantineRecord {
 }
 
 /** How a quarantined message left. */
+/** What became of a quarantined message released: stored, a duplicate, rejected (why), or still ahead. */
+export interface ReleaseOutcome {
+  id: number;
+  outcome: 'stored' | 'duplicate' | 'still_ahead' | `rejected: ${string}`;
+  /** Still ahead: the corrected time. */
+  ts?: number;
+}
+
 export interface Release {
   id: number;
   at: number;

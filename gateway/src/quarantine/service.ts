@@ -9,13 +9,11 @@
  * waiting, and releasing them again stores each once (duplicates are recognised by their time and seq).
  */
 import type { ReleaseBody, ReleaseResponse } from '../../../shared/src/quarantine.ts';
-import type { ChangeLog } from '../admin/changes.ts';
-import type { QuarantineIntake } from '../ingest/quarantine.ts';
-import type { ReleaseOutcome } from '../ingest/stage.ts';
-import type { ComponentHealth, IngestResult, Log, Stage } from '../pipeline.ts';
+import type { SiteChange } from '../config/sites.ts';
+import type { ComponentHealth, IngestResult, Log, RawMessage, Stage } from '../pipeline.ts';
 import type { RuleInput } from '../rules/types.ts';
 import type { Db } from '../store/types.ts';
-import type { Quarantined, QuarantineRows, Release } from './rows.ts';
+import type { Quarantined, QuarantineRecord, QuarantineRows, Release, ReleaseOutcome } from './rows.ts';
 
 export class QuarantineError extends Error {
   constructor(
@@ -26,12 +24,36 @@ export class QuarantineError extends Error {
   }
 }
 
+/** A release as the change log records it (admin/changes.ts), in the release's own transaction. */
+export interface ReleaseChange {
+  entity: 'quarantine';
+  action: 'release';
+  by: string;
+  siteId: string;
+  deviceId: string;
+  new: Record<string, unknown>;
+}
+
+/** What the service asks of the ingest stage's quarantine intake (ingest/quarantine.ts). */
+export interface Intake {
+  /** Listeners run once a message is kept (committed), with its client's count of messages waiting. */
+  onKept(fn: (rec: QuarantineRecord, waiting: number) => void): void;
+  /** Keeps a message again, for a time still ahead of the clock. */
+  keep(
+    msg: RawMessage,
+    why: { reason: 'future_timestamp'; detail: string; siteId: string; deviceId: string; ts: number },
+    done: (err: Error | null, result?: IngestResult) => void,
+  ): void;
+  /** Messages of a client released: they no longer count against it. */
+  left(client: string, n: number): void;
+}
+
 export interface QuarantineServiceOptions {
   db: Db;
   rows: QuarantineRows;
-  changes: ChangeLog;
+  changes: { record(c: ReleaseChange): { id: number; logIndex: number } };
   ingest: {
-    quarantine: QuarantineIntake;
+    quarantine: Intake;
     release(msgs: readonly Quarantined[], offsetMs: number): Promise<ReleaseOutcome[]>;
   };
   /** Whether a device is registered now. */
@@ -144,6 +166,19 @@ export class QuarantineService implements Stage {
       return { ...counts, changeId: change?.id ?? null, logIndex: change?.logIndex ?? null };
     });
   }
+
+  /** The messages kept, for the API (the table's own queries). */
+  readonly list: QuarantineRows['list'] = (q, sites) => this.o.rows.list(q, sites);
+  readonly summary: QuarantineRows['summary'] = (q, sites) => this.o.rows.summary(q, sites);
+
+  /** For the site catalogue's listeners: a device added or changed has its early messages released. */
+  readonly siteEvent = (e: SiteChange): void => {
+    if (!e.deviceId || e.what !== 'device') return;
+    const { siteId, deviceId } = e;
+    this.deviceAdded(siteId, deviceId, e.by).catch((err: Error) =>
+      this.o.log.error({ err: err.message, siteId, deviceId }, 'quarantine release failed'),
+    );
+  };
 
   /**
    * A device was added or changed: the messages it sent before it was registered are released, as they

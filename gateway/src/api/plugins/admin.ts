@@ -39,7 +39,10 @@ function checked<T>(fn: () => T): T {
   }
 }
 
-export const adminPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the admin routes (sites, devices, recipients, the change log) use. */
+export type AdminServices = Pick<ApiContext, 'auth' | 'catalogue' | 'changes' | 'config' | 'devices'>;
+
+export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) => {
   const cat = ctx.catalogue;
   const doc = (summary: string, extra: Record<string, unknown>) => ({
     schema: { tags: ['admin'], summary, ...extra, ...secured },

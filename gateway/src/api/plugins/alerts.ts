@@ -58,8 +58,14 @@ const doc = (tags: string, summary: string, extra: Record<string, unknown> = {})
 });
 const secured = { security: [{ bearer: [] }] };
 
+/** What the alert, inspection, storm and notification routes use. */
+export type AlertsServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'deadLetters' | 'devices' | 'notifications' | 'now'
+>;
+
 /** Alerts (list, ack, resolve, extend), inspections, storms, extensions, and notifications. */
-export const alertsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx) => {
   const c = ctx.compliance;
   const knownSite = (siteId: string | undefined, caller: Caller | undefined) => {
     if (siteId === undefined) return;

@@ -32,7 +32,10 @@ export const cookieOptions = (secure: boolean) => ({
   path: '/',
 });
 
-export const authPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What sign-in, sign-out and the first admin's setup use. */
+export type AuthServices = Pick<ApiContext, 'auth' | 'config' | 'events' | 'people' | 'transaction'>;
+
+export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => {
   const secure = ctx.config.http.tls !== undefined;
   const { people } = ctx;
 

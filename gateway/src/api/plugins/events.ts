@@ -26,7 +26,10 @@ const ENDED =
  * lasts as long as the rights it was opened with: it is checked again right after any change of accounts,
  * sessions or tokens and every second, and ends (a last `closed` event says why) once they are gone.
  */
-export const eventsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the live feed use. */
+export type EventsServices = Pick<ApiContext, 'auth' | 'config' | 'events' | 'metrics'>;
+
+export const eventsPlugin: FastifyPluginAsync<EventsServices> = async (app, ctx) => {
   const ended = ctx.metrics.counter(
     'gateway_live_feeds_ended_total',
     'Live feeds ended because their rights ended (rights) or could not be checked again (check_failed)',

@@ -26,7 +26,10 @@ const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
   schema: { tags: ['evidence'], summary, ...extra },
 });
 
-export const evidencePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the evidence routes use. */
+export type EvidenceServices = Pick<ApiContext, 'auth' | 'compliance' | 'evidence' | 'log' | 'readings'>;
+
+export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, ctx) => {
   const { evidence, log } = ctx;
   const sizeOr = (size: number | undefined) => {
     const n = size ?? log.size();

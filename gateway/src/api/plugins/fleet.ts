@@ -6,7 +6,10 @@ import type { ApiContext } from '../context.ts';
  * GET /api/fleet: the gateways this one follows, read-only, each with its sites, status and staleness; for
  * an owner or contractor, only their own sites.
  */
-export const fleetPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the fleet view use. */
+export type FleetServices = Pick<ApiContext, 'auth' | 'fleet'>;
+
+export const fleetPlugin: FastifyPluginAsync<FleetServices> = async (app, ctx) => {
   app.get(
     '/api/fleet',
     {

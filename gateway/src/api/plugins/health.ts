@@ -5,7 +5,10 @@ import type { ApiContext } from '../context.ts';
  * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
  * details; /api/health still answers an unauthenticated liveness probe with its status alone.
  */
-export const healthPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What health and metrics use. */
+export type HealthServices = Pick<ApiContext, 'auth' | 'health' | 'metrics'>;
+
+export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx) => {
   app.get(
     '/api/health',
     {

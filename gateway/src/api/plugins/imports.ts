@@ -19,7 +19,10 @@ export const MAX_UPLOAD = 4 * 1024 * 1024;
  * POST /api/import: a rain-gauge logger download (HOBO CSV or Campbell TOA5) as the request body, fed
  * through the same store and rules as live data. Importing a file twice stores nothing new.
  */
-export const importsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What logger file imports use. */
+export type ImportsServices = Pick<ApiContext, 'auth' | 'importLogger' | 'registry'>;
+
+export const importsPlugin: FastifyPluginAsync<ImportsServices> = async (app, ctx) => {
   app.addHook('onError', async (_req, _reply, err) => {
     // Fastify refuses an oversized body before the handler runs; say what to do about it.
     if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE')

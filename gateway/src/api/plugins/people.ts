@@ -34,7 +34,13 @@ function emailChecked<T>(fn: () => T): T {
   }
 }
 
-export const peoplePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What accounts and personal tokens use. */
+export type PeopleServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'events' | 'now' | 'people' | 'transaction'
+>;
+
+export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx) => {
   const { accounts, tokens, sessions } = ctx.people;
   const knownSites = (sites: readonly string[] | undefined) => {
     for (const s of sites ?? [])

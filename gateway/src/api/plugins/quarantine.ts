@@ -16,7 +16,10 @@ import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
 
-export const quarantinePlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the quarantine use. */
+export type QuarantineServices = Pick<ApiContext, 'auth' | 'quarantine'>;
+
+export const quarantinePlugin: FastifyPluginAsync<QuarantineServices> = async (app, ctx) => {
   app.get(
     '/api/quarantine',
     {

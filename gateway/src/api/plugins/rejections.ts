@@ -12,7 +12,10 @@ const query = z.strictObject({
 });
 
 /** GET /api/rejections: the latest rejected messages with their reasons. */
-export const rejectionsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the rejected messages use. */
+export type RejectionsServices = Pick<ApiContext, 'auth' | 'readings'>;
+
+export const rejectionsPlugin: FastifyPluginAsync<RejectionsServices> = async (app, ctx) => {
   app.get(
     '/api/rejections',
     {

@@ -49,7 +49,22 @@ const certifyBody = z.strictObject({
 
 const b64 = (b: Buffer) => b.toString('base64');
 
-export const reportsPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What compliance reports and certifications use. */
+export type ReportsServices = Pick<
+  ApiContext,
+  | 'auth'
+  | 'catalogue'
+  | 'certifications'
+  | 'certify'
+  | 'changes'
+  | 'citations'
+  | 'compliance'
+  | 'config'
+  | 'evidence'
+  | 'now'
+>;
+
+export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ctx) => {
   // As many reports built at once as configured (one), a few more waiting; the rest told to come back.
   const queue = new ReportQueue({
     running: ctx.config.reports.concurrent,

@@ -5,7 +5,11 @@ import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 
-export function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boolean) {
+export function siteSummary(
+  ctx: Pick<ApiContext, 'config' | 'catalogue' | 'devices'>,
+  site: SiteConfig,
+  withLatest: boolean,
+) {
   return {
     id: site.id,
     name: site.name ?? site.id,
@@ -42,7 +46,10 @@ export function siteSummary(ctx: ApiContext, site: SiteConfig, withLatest: boole
 }
 
 /** GET /api/sites and GET /api/sites/{id} (with the latest reading of every field of every device). */
-export const sitesPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What the sites use. */
+export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'devices'>;
+
+export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) => {
   app.get(
     '/api/sites',
     { schema: { tags: ['sites'], summary: 'All sites with their devices' } },

@@ -80,7 +80,10 @@ class Buckets {
 }
 
 /** GET /api/telemetry: a device's readings in a time range, downsampled when the range is long. */
-export const telemetryPlugin: FastifyPluginAsync<{ ctx: ApiContext }> = async (app, { ctx }) => {
+/** What readings and devices use. */
+export type TelemetryServices = Pick<ApiContext, 'auth' | 'catalogue' | 'now' | 'readings' | 'registry'>;
+
+export const telemetryPlugin: FastifyPluginAsync<TelemetryServices> = async (app, ctx) => {
   app.get(
     '/api/telemetry',
     {
