@@ -3,10 +3,11 @@
  * its timers and its notification, inside a unit of work. Who may do what, and when, is checked by the
  * callers (the effects of the evaluators, and people's commands).
  */
+
+import { toIso } from '../../../shared/src/time.ts';
 import type { RuleId, SiteRule } from '../rules/index.ts';
 import type { Effect, Evidence } from '../rules/types.ts';
 import { canonicalJson } from '../store/chain.ts';
-import { toIso } from './dto.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertRow, ExtensionInput } from './types.ts';

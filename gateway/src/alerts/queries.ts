@@ -1,15 +1,14 @@
 /** The engine's queries for the API and the reports: alerts, storms, inspections, extensions, chains. */
 
-import { meetsStormInspection } from '../rules/index.ts';
-import type { ChainHead } from '../store/chain.ts';
 import {
   type AlertDto,
-  type ChainCheck,
   type ExtensionDto,
   INSPECTION_KINDS,
   type InspectionDto,
   type StormDto,
-} from './dto.ts';
+} from '../../../shared/src/api/alerts.ts';
+import { meetsStormInspection } from '../rules/index.ts';
+import type { ChainCheck, ChainHead } from '../store/chain.ts';
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
 import type { ChainedTable } from './stores/chains.ts';
 import type { AlertStores } from './stores/index.ts';

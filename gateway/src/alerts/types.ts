@@ -1,10 +1,17 @@
 /**
  * The alert engine's leaf types: the rows of its tables as stored, the inputs of people's actions, and
- * the events it reports to live listeners. Times are epoch ms; the DTOs the API sees are in `dto.ts`.
+ * the events it reports to live listeners. Times are epoch ms; the DTOs the API sees are the contract's (`shared/src/api/alerts.ts`).
  */
 import type Database from 'better-sqlite3';
+import type {
+  AlertDto,
+  AlertStatus,
+  HistoryAction,
+  InspectionDto,
+  InspectionKind,
+  StormDto,
+} from '../../../shared/src/api/alerts.ts';
 import type { RuleId } from '../rules/index.ts';
-import type { AlertDto, AlertStatus, HistoryAction, InspectionDto, InspectionKind, StormDto } from './dto.ts';
 
 export type Db = Database.Database;
 

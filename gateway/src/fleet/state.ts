@@ -4,8 +4,8 @@
  * builds it, a follower checks what it receives against it, the API serves it.
  */
 import { z } from 'zod';
-import type { AlertDto } from '../alerts/dto.ts';
-import { alertDtoSchema } from '../alerts/dto.ts';
+import type { AlertDto } from '../../../shared/src/api/alerts.ts';
+import { alertDtoSchema } from '../../../shared/src/api/alerts.ts';
 import type { Config } from '../config/schema.ts';
 import type { DeviceStateRow } from '../store/readings.ts';
 

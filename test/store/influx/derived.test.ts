@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StormDto } from '../../../gateway/src/alerts/dto.ts';
+import type { StormDto } from '../../../shared/src/api/alerts.ts';
 import { parseConfig } from '../../../gateway/src/config/load.ts';
 import { derivedFields } from '../../../gateway/src/store/influx/derived.ts';
 import { readingToLine } from '../../../gateway/src/store/influx/lineProtocol.ts';

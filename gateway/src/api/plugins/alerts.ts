@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ALERT_STATUSES, INSPECTION_KINDS } from '../../alerts/dto.ts';
+import { ALERT_STATUSES, INSPECTION_KINDS } from '../../../../shared/src/api/alerts.ts';
 import { RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';

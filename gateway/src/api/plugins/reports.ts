@@ -5,7 +5,6 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { ChainCheck } from '../../alerts/dto.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { verifyChainSliced } from '../../reports/chains.ts';
 import {
@@ -20,6 +19,7 @@ import { reportToHtml } from '../../reports/html.ts';
 import { reportToJson } from '../../reports/json.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
 import { ReportQueue, ReportsBusy } from '../../reports/queue.ts';
+import type { ChainCheck } from '../../store/chain.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';

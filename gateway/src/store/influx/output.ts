@@ -5,7 +5,7 @@
  * Without an InfluxDB configured it writes nothing and says so in its health.
  */
 
-import type { StormDto } from '../../alerts/dto.ts';
+import type { StormDto } from '../../../../shared/src/api/alerts.ts';
 import type { Config } from '../../config/schema.ts';
 import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, Log, Output } from '../../pipeline.ts';

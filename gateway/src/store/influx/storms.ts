@@ -4,7 +4,7 @@
  * fields inches, tips, thresholdIn (the site's storm threshold) as floats, qualified and closed
  * (booleans), event_id (string). A dashboard draws rain per storm against the site's threshold from it.
  */
-import type { StormDto } from '../../alerts/dto.ts';
+import type { StormDto } from '../../../../shared/src/api/alerts.ts';
 import { boolField, escapeKey, floatField, stringField } from './lineProtocol.ts';
 
 export const STORMS_MEASUREMENT = 'storms';
