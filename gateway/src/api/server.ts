@@ -20,6 +20,7 @@ import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
+import { validateResponses } from './responses.ts';
 
 export interface ApiOptions {
   ctx: ApiContext;
@@ -27,6 +28,8 @@ export interface ApiOptions {
   plugins?: Array<FastifyPluginAsync<{ ctx: ApiContext }>>;
   https?: { cert: Buffer; key: Buffer };
   logger?: boolean;
+  /** Parse every JSON 2xx answer with its route's zod schema; a mismatch is a 500 (tests, not service). */
+  validateResponses?: boolean;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -75,6 +78,10 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
   // Route schemas document the API; values are parsed with zod in the handlers, so errors name their paths.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Response schemas are the contract's zod schemas, documented (responses.ts): answers are sent as
+  // JSON.stringify writes them, never cut down to the schema's fields.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  if (o.validateResponses) validateResponses(app);
   await app.register(helmet, securityHeaders(o.https !== undefined));
   // While the store is read-only (a full disk) nothing can be saved: writes are refused, reads go on.
   app.addHook('onRequest', async (req) => {

@@ -65,6 +65,7 @@ export class ApiStage implements Stage {
     this.app = await buildApi({
       ctx: { ...this.ctx(), events: this.events },
       plugins: [alertsPlugin, reportsPlugin, importsPlugin, evidencePlugin, fleetPlugin],
+      validateResponses: http.validateResponses,
       ...(http.tls
         ? { https: { cert: readFileSync(http.tls.certFile), key: readFileSync(http.tls.keyFile) } }
         : {}),

@@ -17,7 +17,7 @@ const logged = {
  * A rule's id. The gateway's rule modules define the ids; the contract carries them as strings, so that
  * a reader of another release (a follower, a report verifier) can read every alert.
  */
-export const ruleIdSchema = z.string().min(1);
+export const ruleIdSchema = z.string();
 
 export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export const alertStatusSchema = z.enum(ALERT_STATUSES);
