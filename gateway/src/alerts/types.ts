@@ -68,24 +68,7 @@ export interface HistoryInput {
   detail: Record<string, unknown>;
 }
 
-export interface StormRow {
-  id: string;
-  site_id: string;
-  device_id: string;
-  start: number;
-  end: number;
-  tips: number;
-  inches: number;
-  qualified: number;
-  threshold_at: number | null;
-  due_at: number | null;
-  closed: number;
-  created_at: number;
-  updated_at: number;
-  /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
-  log_idx?: number | null;
-  leaf?: Buffer | null;
-}
+export type { StormRow } from '../store/types.ts';
 
 export interface InspectionRow {
   seq: number;

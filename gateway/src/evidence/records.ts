@@ -11,6 +11,7 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { StormBasis } from '../rules/types.ts';
 import { canonicalJson } from '../store/chain.ts';
+import type { StormFields } from '../store/types.ts';
 
 /** Stored by position: append new types at the end, never reorder ('reading' is 0, which an index uses). */
 export const ENTRY_TYPES = [
@@ -191,20 +192,7 @@ export interface StormReadings {
 
 /** A storm record as logged: the event, and the readings (of its gauge, start to end) it was computed from. */
 export function stormRecord(
-  s: {
-    id: string;
-    site_id: string;
-    device_id: string;
-    start: number;
-    end: number;
-    tips: number;
-    inches: number;
-    qualified: number;
-    threshold_at: number | null;
-    due_at: number | null;
-    closed: number;
-    superseded_by: string | null;
-  },
+  s: StormFields,
   readings: StormReadings,
   supersedes: number | null,
   basis?: StormBasis,

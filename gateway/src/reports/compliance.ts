@@ -15,7 +15,7 @@ import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../s
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { ShownCertification } from '../evidence/verifyShown.ts';
-import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
+import { reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { ChainCheck } from '../store/chain.ts';
 import type { LongStorm } from './cite.ts';
