@@ -23,7 +23,10 @@ export const healthSchema = z.object({
 export type Health = z.infer<typeof healthSchema>;
 
 /** GET /api/health: the whole report, or its status alone to an unauthenticated probe when reads need a token. */
-export const healthAnswerSchema = z.union([healthSchema, z.object({ status: z.enum(['ok', 'degraded']) })]);
+export const healthAnswerSchema = z.union([
+  healthSchema,
+  z.strictObject({ status: z.enum(['ok', 'degraded']) }),
+]);
 
 export const checkpointViewSchema = z.object({
   size: z.number(),
