@@ -21,12 +21,13 @@ describe('the OpenAPI document', () => {
     await gw?.cleanup();
   });
 
-  it('gives every operation a 2xx answer with a schema', async () => {
+  it('gives every operation a 2xx answer with a schema, and its refusals the error body', async () => {
     const doc = (await (await fetch(`${gw.httpUrl}/docs/json`)).json()) as {
       paths: Record<string, Record<string, Operation>>;
     };
     const operations: string[] = [];
     const missing: string[] = [];
+    const noErrors: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths))
       for (const [method, op] of Object.entries(methods)) {
         const name = `${method.toUpperCase()} ${path}`;
@@ -36,9 +37,13 @@ describe('the OpenAPI document', () => {
           Object.values(r.content ?? {}).some((c) => c.schema !== undefined),
         );
         if (!described) missing.push(name);
+        const refusal = Object.entries(op.responses ?? {}).find(([status]) => /^4xx$/i.test(status))?.[1];
+        if (!refusal?.content?.['application/json']?.schema) noErrors.push(name);
       }
     expect(operations.length).toBeGreaterThan(40);
     expect(missing).toEqual([]);
+    // Their refusals answer with the error body.
+    expect(noErrors).toEqual([]);
   });
 });
 

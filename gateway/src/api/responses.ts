@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { errorBodySchema } from '../../../shared/src/api.ts';
 import { formatIssuePath } from '../config/load.ts';
 
 /** The zod schema behind each route response's JSON schema. */
@@ -23,6 +24,19 @@ function documented(schema: z.ZodType): Record<string, unknown> {
   }) as Record<string, unknown>;
   zodOf.set(json, schema);
   return json;
+}
+
+/**
+ * Every documented route also answers its refusals and failures (4xx, 5xx) with the contract's error
+ * body (shared/src/api.ts), added here once rather than in each route.
+ */
+export function documentErrors(app: FastifyInstance): void {
+  const error = documented(errorBodySchema);
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
+    if (!schema || schema.hide) return;
+    schema.response = { ...schema.response, '4xx': error, '5xx': error };
+  });
 }
 
 /** An answer that is not JSON (a text, a page, an event stream): its media types, described. */
