@@ -1,5 +1,7 @@
-/** Rows as stored to the DTOs of the contract (`shared/src/api/alerts.ts`): times to ISO 8601 UTC, JSON columns parsed, flags to booleans. */
-
+/**
+ * Rows as stored to the DTOs of the contract (`shared/src/api/alerts.ts`): times to ISO 8601 UTC, JSON
+ * columns parsed, flags to booleans.
+ */
 import type {
   AlertDto,
   AlertHistoryEntry,
