@@ -10,12 +10,9 @@ import { isScoped, session } from './session.js';
 import { isOverdue } from './state.js';
 
 /**
- * @typedef {{id: string, rule: string, siteId: string, deviceId?: string, status: 'open'|'acknowledged'|'resolved',
- *   overdue: boolean, raisedAt: string, dueAt: string|null, message: string}} Duty
- * @typedef {{id: string, name: string, kind: string, timezone: string,
- *   devices: {id: string, kind: string, status: string, lastReadingAt: string|null}[], duties: Duty[]}} FleetSite
- * @typedef {{gatewayId: string, url?: string, status: string, stale: boolean, publishedAt: string|null,
- *   sites: FleetSite[]}} FollowedGateway
+ * @typedef {import('../shared/src/api.ts').FleetSite['duties'][number]} Duty
+ * @typedef {import('../shared/src/api.ts').FleetSite} FleetSite
+ * @typedef {import('../shared/src/api.ts').FollowedGateway} FollowedGateway
  */
 
 /** @type {FollowedGateway[]} */

@@ -10,8 +10,8 @@ import { fill, say, table } from './form.js';
 import { formatTime } from './format.js';
 import { siteZone } from './state.js';
 
-/** @typedef {{siteId: string, deviceId: string, reason: string, waiting: number, firstReceivedAt: string, lastReceivedAt: string, maxAheadSeconds: number | null}} WaitingDevice */
-/** @typedef {{id: number, receivedAt: string, siteId: string, deviceId: string, reason: string, why: string, sourceTs: string | null, status: string, releasedBy: string | null, offsetSeconds: number | null, outcome: string | null}} Item */
+/** @typedef {import('../shared/src/api.ts').QuarantineDevice} WaitingDevice */
+/** @typedef {import('../shared/src/api.ts').QuarantineItem} Item */
 
 /** @param {number} s seconds */
 function duration(s) {

@@ -3,15 +3,11 @@ import { get } from './api.js';
 import { h, replace } from './dom.js';
 
 /**
- * @typedef {{id: string, kind: string, role?: string, status: 'online'|'offline'|'unknown', statusAt: string|null,
- *   lastReadingAt: string|null, lastReceivedAt: string|null, latest?: Record<string, {value: number|boolean, ts: string}>}} Device
- * @typedef {{id: string, name: string, kind: string, timezone: string, devices: Device[]}} Site
- * @typedef {{seq: number, at: string, sourceAt?: string, actor: string, action: string, detail: Record<string, unknown>}} HistoryEntry
- * @typedef {{id: string, rule: string, siteId: string, deviceId?: string, status: 'open'|'acknowledged'|'resolved',
- *   overdue: boolean, raisedAt: string, dueAt: string|null, originalDueAt?: string, acknowledgedAt?: string,
- *   acknowledgedBy?: string, resolvedAt?: string, withinDeadline?: boolean,
- *   resolution?: {how: string, by: string, message?: string, evidence: Record<string, unknown>},
- *   message: string, evidence: Record<string, unknown>, history: HistoryEntry[]}} Alert
+ * The shapes the API answers with: the contract's types (shared/src/api.ts).
+ * @typedef {import('../shared/src/api.ts').DeviceView} Device
+ * @typedef {import('../shared/src/api.ts').SiteView} Site
+ * @typedef {import('../shared/src/api.ts').AlertHistoryEntry} HistoryEntry
+ * @typedef {import('../shared/src/api.ts').AlertDto} Alert
  */
 
 export const state = {

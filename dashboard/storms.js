@@ -6,11 +6,7 @@ import { badge, byId, h, replace } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
 import { siteZone, state } from './state.js';
 
-/**
- * @typedef {{id: string, siteId: string, deviceId: string, start: string, end: string, tips: number, inches: number,
- *   qualified: boolean, thresholdAt?: string, dueAt?: string, closed: boolean,
- *   inspection: {status: string, inspectionId?: string, inspectedAt?: string}}} Storm
- */
+/** @typedef {import('../shared/src/api.ts').StormDto} Storm */
 
 /** @type {Record<string, string>} */
 const INSPECTION_KIND = {

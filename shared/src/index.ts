@@ -1,3 +1,4 @@
+export * from './api.ts';
 export * from './crc16.ts';
 export * from './password.ts';
 export * from './telemetry.ts';

@@ -1,8 +1,8 @@
 /** Deadlines: reminders before the due time and the overdue escalation, once each (alerts/deadlines.ts). */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { alertDtoSchema } from '../../gateway/src/alerts/dto.ts';
 import type { Effect } from '../../gateway/src/rules/types.ts';
+import { alertDtoSchema } from '../../shared/src/api/alerts.ts';
 import {
   closeHarness,
   type Driven,

@@ -1,8 +1,8 @@
 /** The rules bound to a site: their effects become alerts and storm records (alerts/rules.ts). */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { alertDtoSchema } from '../../gateway/src/alerts/dto.ts';
 import type { Effect } from '../../gateway/src/rules/types.ts';
+import { alertDtoSchema } from '../../shared/src/api/alerts.ts';
 import {
   closeHarness,
   type Driven,

@@ -1,7 +1,7 @@
 /** The unit of work: the updates to an alert in one transaction are one history row and one event (alerts/unit.ts). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { alertDtoSchema } from '../../gateway/src/alerts/dto.ts';
 import type { Effect } from '../../gateway/src/rules/types.ts';
+import { alertDtoSchema } from '../../shared/src/api/alerts.ts';
 import { auditAll } from '../helpers/evidence.ts';
 import {
   closeHarness,

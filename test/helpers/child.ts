@@ -38,6 +38,8 @@ export interface ChildOptions {
   root?: string;
   /** Run the bundle `npm start` runs (dist/gateway.mjs, built by `npm run build`) instead of the sources. */
   bundle?: boolean;
+  /** Check every answer against the API's published schemas (default: yes, except for the bundle). */
+  validateResponses?: boolean;
 }
 
 /** Starts the gateway with `config` (dataDir and free loopback ports are filled in). */
@@ -53,7 +55,12 @@ export async function startGatewayChild(
   const full = {
     ...config,
     dataDir,
-    http: { host: '127.0.0.1', ...((config.http as object) ?? {}), port: httpPort },
+    http: {
+      host: '127.0.0.1',
+      validateResponses: opts.validateResponses ?? !opts.bundle,
+      ...((config.http as object) ?? {}),
+      port: httpPort,
+    },
     mqtt: { host: '127.0.0.1', ...((config.mqtt as object) ?? {}), port: mqttPort },
   };
   const file = join(dir, 'config.json');

@@ -60,7 +60,8 @@ export async function startTestGateway(
   const config: Config = parseConfig({
     ...input,
     dataDir,
-    http: { port: await freePort(), host: '127.0.0.1', ...(input.http ?? {}) },
+    // Every answer a test reads is checked against the API's published schemas.
+    http: { port: await freePort(), host: '127.0.0.1', validateResponses: true, ...(input.http ?? {}) },
     mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
   });
   const gw = await startGateway(config, { log: opts.log ?? silentLog });

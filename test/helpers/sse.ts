@@ -1,9 +1,11 @@
 /**
  * A client of the gateway's live feed (`GET /api/events`, server-sent events) over a plain HTTP
  * connection, the way a browser's EventSource holds it: every event with the time it arrived, and when
- * the gateway ended the stream.
+ * the gateway ended the stream. Each event's data is checked against the contract (shared/src/api.ts).
  */
 import { request } from 'node:http';
+import { z } from 'zod';
+import { liveEventSchemas } from '../../shared/src/api.ts';
 
 export interface FeedEvent {
   type: string;
@@ -81,7 +83,14 @@ export function openFeed(url: string, headers: Record<string, string> = {}): Pro
             else if (line.startsWith('data: ')) data.push(line.slice(6));
           }
           if (data.length === 0) continue; // a comment (ping)
-          events.push({ type, data: JSON.parse(data.join('\n')), at: Date.now() });
+          const parsed: unknown = JSON.parse(data.join('\n'));
+          // Every event read is checked against the contract's schema of its kind: a mismatch fails the test.
+          const checked = (liveEventSchemas as Record<string, z.ZodType>)[type]?.safeParse(parsed);
+          if (checked && !checked.success)
+            throw new Error(
+              `the live feed's ${type} event does not match its schema: ${z.prettifyError(checked.error)}`,
+            );
+          events.push({ type, data: parsed, at: Date.now() });
           if (type === 'hello' && !settled) {
             settled = true;
             resolve(feed);

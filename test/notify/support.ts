@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import type { AlertDto } from '../../gateway/src/alerts/dto.ts';
 import { type Config, type ConfigInput, configSchema } from '../../gateway/src/config/schema.ts';
 import type { Delivery } from '../../gateway/src/notify/delivery.ts';
 import type { NotificationKind } from '../../gateway/src/notify/queue.ts';
 import { recordNotificationEvent } from '../../gateway/src/notify/queue.ts';
 import type { Log } from '../../gateway/src/pipeline.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
+import type { AlertDto } from '../../shared/src/api/alerts.ts';
 import { freePort } from '../helpers/env.ts';
 
 export const WEBHOOK_SECRET = 'whsec-Zq8vN3kP0r7Lm2Xa';

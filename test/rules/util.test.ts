@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { formatInZone } from '../../gateway/src/notify/channels/email.ts';
 import { formatLocal } from '../../gateway/src/rules/util.ts';
 
-/** The label straight from Intl, as e-mails write it, without any of formatLocal's caches. */
-const reference = formatInZone;
+/** The label straight from Intl, without any of formatLocal's caches. */
+function reference(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(new Date(ms));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  const zone = timeZone === 'UTC' ? 'UTC' : get('timeZoneName');
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
+}
 
 describe('formatLocal', () => {
   it('names the zone as it is at that moment, across daylight-saving changes', () => {

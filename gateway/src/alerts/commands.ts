@@ -2,10 +2,12 @@
  * People's commands: acknowledge, resolve with a note, extend by an engineer's letter, and record an
  * inspection. Each is checked, then runs as one unit of work; refusals are `AlertError`s with a code.
  */
+
+import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../shared/src/api/alerts.ts';
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
+import { toIso } from '../../../shared/src/time.ts';
 import { allowsExtension, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
-import { type AlertDto, INSPECTION_KINDS, type InspectionDto, toIso } from './dto.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { inspectionDto } from './mapping.ts';

@@ -2,7 +2,7 @@
  * Deadlines: the reminders before an alert's due time and its escalation once overdue, each once,
  * recorded in the store (timers and flags), so a restart neither loses nor repeats one.
  */
-import { toIso } from './dto.ts';
+import { toIso } from '../../../shared/src/time.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertRow, TimerRow } from './types.ts';

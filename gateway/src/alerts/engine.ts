@@ -6,6 +6,8 @@
  * `queries.ts`). Every change is one unit of work (`unit.ts`): one SQLite transaction with the
  * evaluators' new state, its history rows and its notification events.
  */
+
+import type { AlertDto, HistoryAction, StormDto } from '../../../shared/src/api/alerts.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
@@ -18,7 +20,6 @@ import { ClockWatch } from './clock.ts';
 import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
-import type { AlertDto, HistoryAction, StormDto } from './dto.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { type EngineMetrics, engineMetrics } from './metrics.ts';
 import { Queries } from './queries.ts';

@@ -4,10 +4,10 @@
  * callers (the effects of the evaluators, and people's commands).
  */
 
+import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
 import type { RuleId, SiteRule } from '../rules/index.ts';
 import type { Effect, Evidence } from '../rules/types.ts';
-import { toIso } from './dto.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertRow, ExtensionInput } from './types.ts';

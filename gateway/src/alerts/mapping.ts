@@ -1,13 +1,16 @@
-/** Rows as stored to the DTOs of `dto.ts`: times to ISO 8601 UTC, JSON columns parsed, flags to booleans. */
+/**
+ * Rows as stored to the DTOs of the contract (`shared/src/api/alerts.ts`): times to ISO 8601 UTC, JSON
+ * columns parsed, flags to booleans.
+ */
+import type {
+  AlertDto,
+  AlertHistoryEntry,
+  ExtensionDto,
+  InspectionDto,
+  StormDto,
+} from '../../../shared/src/api/alerts.ts';
+import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
-import {
-  type AlertDto,
-  type AlertHistoryEntry,
-  type ExtensionDto,
-  type InspectionDto,
-  type StormDto,
-  toIso,
-} from './dto.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
 
 /**

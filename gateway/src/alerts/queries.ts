@@ -1,13 +1,13 @@
 /** The engine's queries for the API and the reports: alerts, storms, inspections, extensions. */
 
-import { meetsStormInspection } from '../rules/index.ts';
 import {
   type AlertDto,
   type ExtensionDto,
   INSPECTION_KINDS,
   type InspectionDto,
   type StormDto,
-} from './dto.ts';
+} from '../../../shared/src/api/alerts.ts';
+import { meetsStormInspection } from '../rules/index.ts';
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';

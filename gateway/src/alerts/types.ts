@@ -1,10 +1,17 @@
 /**
  * The alert engine's leaf types: the rows of its tables as stored, the inputs of people's actions, and
- * the events it reports to live listeners. Times are epoch ms; the DTOs the API sees are in `dto.ts`.
+ * the events it reports to live listeners. Times are epoch ms; the DTOs the API sees are the contract's (`shared/src/api/alerts.ts`).
  */
 import type Database from 'better-sqlite3';
+import type {
+  AlertDto,
+  AlertStatus,
+  HistoryAction,
+  InspectionDto,
+  InspectionKind,
+  StormDto,
+} from '../../../shared/src/api/alerts.ts';
 import type { RuleId } from '../rules/index.ts';
-import type { AlertDto, AlertStatus, HistoryAction, InspectionDto, InspectionKind, StormDto } from './dto.ts';
 
 export type Db = Database.Database;
 
@@ -62,24 +69,7 @@ export interface HistoryInput {
   detail: Record<string, unknown>;
 }
 
-export interface StormRow {
-  id: string;
-  site_id: string;
-  device_id: string;
-  start: number;
-  end: number;
-  tips: number;
-  inches: number;
-  qualified: number;
-  threshold_at: number | null;
-  due_at: number | null;
-  closed: number;
-  created_at: number;
-  updated_at: number;
-  /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
-  log_idx?: number | null;
-  leaf?: Buffer | null;
-}
+export type { StormRow } from '../store/types.ts';
 
 export interface InspectionRow {
   seq: number;

@@ -1,3 +1,4 @@
+import type { Health } from '../../../shared/src/api.ts';
 import type { Catalogue } from '../admin/catalogue.ts';
 import type { ChangeLog } from '../admin/changes.ts';
 import type { ComplianceEngine } from '../alerts/engine.ts';
@@ -12,7 +13,6 @@ import type { Registry } from '../metrics.ts';
 import type { NotificationDispatcher } from '../notify/dispatcher.ts';
 import type { SetupCodes } from '../people/setup.ts';
 import type { SignIn } from '../people/signIn.ts';
-import type { ComponentHealth } from '../pipeline.ts';
 import type { QuarantineRows } from '../quarantine/rows.ts';
 import type { QuarantineService } from '../quarantine/service.ts';
 import type { Cited, ReportCitations } from '../reports/cite.ts';
@@ -21,13 +21,8 @@ import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth, People } from './auth.ts';
 import type { EventHub } from './events.ts';
 
-export interface HealthReport {
-  status: 'ok' | 'degraded';
-  gatewayId: string;
-  startedAt: string;
-  uptimeSeconds: number;
-  components: ComponentHealth[];
-}
+/** GET /api/health's report: the contract's shape. */
+export type HealthReport = Health;
 
 /**
  * The services the API is built with: small read interfaces, never the stages' internals. No plugin sees

@@ -1,3 +1,5 @@
+import type { ErrorBody } from '../../../shared/src/api.ts';
+
 /** The API's error catalogue: every error a client can see has a stable code. */
 export const API_ERRORS = {
   UNAUTHORIZED: { status: 401, message: 'a bearer token or a signed-in session is required' },
@@ -38,3 +40,6 @@ export class ApiError extends Error {
     this.status = API_ERRORS[code].status;
   }
 }
+
+/** The body of every refusal and failure: the contract's error shape. */
+export const errorBody = (error: string, message: string): ErrorBody => ({ error, message });

@@ -10,7 +10,7 @@ import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import { SESSION_COOKIE } from '../people/sessions.ts';
 import type { ApiContext } from './context.ts';
 import { dashboardSchemasPlugin } from './dashboardSchemas.ts';
-import { API_ERRORS, ApiError } from './errors.ts';
+import { API_ERRORS, ApiError, errorBody } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
@@ -25,12 +25,15 @@ import { rejectionsPlugin } from './plugins/rejections.ts';
 import { reportsPlugin } from './plugins/reports.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
+import { documentErrors, validateResponses } from './responses.ts';
 
 export interface ApiOptions {
   /** Every service the routes use; each plugin is given only the few it needs. */
   services: ApiContext;
   https?: { cert: Buffer; key: Buffer };
   logger?: boolean;
+  /** Parse every JSON 2xx answer with its route's zod schema; a mismatch is a 500 (tests, not service). */
+  validateResponses?: boolean;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -79,6 +82,11 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
   // Route schemas document the API; values are parsed with zod in the handlers, so errors name their paths.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Response schemas are the contract's zod schemas, documented (responses.ts): answers are sent as
+  // JSON.stringify writes them, never cut down to the schema's fields.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  documentErrors(app);
+  if (o.validateResponses) validateResponses(app);
   await app.register(helmet, securityHeaders(o.https !== undefined));
   // While the store is read-only (a full disk) nothing can be saved: writes are refused, reads go on.
   app.addHook('onRequest', async (req) => {
@@ -109,13 +117,12 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof ApiError) {
       if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
-      return reply.code(err.status).send({ error: err.code, message: err.message });
+      return reply.code(err.status).send(errorBody(err.code, err.message));
     }
-    if (err instanceof AlertError)
-      return reply.code(err.httpStatus).send({ error: err.code, message: err.message });
+    if (err instanceof AlertError) return reply.code(err.httpStatus).send(errorBody(err.code, err.message));
     const e = err as Error & { statusCode?: number; code?: string };
     if (e.code?.startsWith('FST_CSRF'))
-      return reply.code(403).send({ error: 'CSRF', message: API_ERRORS.CSRF.message });
+      return reply.code(403).send(errorBody('CSRF', API_ERRORS.CSRF.message));
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) reply.log.error(err);
     const code =
@@ -126,12 +133,10 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
           : status === 500
             ? 'INTERNAL'
             : 'BAD_REQUEST';
-    return reply.code(status).send({ error: code, message: status === 500 ? 'internal error' : e.message });
+    return reply.code(status).send(errorBody(code, status === 500 ? 'internal error' : e.message));
   });
   app.setNotFoundHandler((req, reply) =>
-    reply
-      .code(404)
-      .send({ error: 'NOT_FOUND', message: `${API_ERRORS.NOT_FOUND.message}: ${req.method} ${req.url}` }),
+    reply.code(404).send(errorBody('NOT_FOUND', `${API_ERRORS.NOT_FOUND.message}: ${req.method} ${req.url}`)),
   );
   await app.register(swagger, {
     openapi: {

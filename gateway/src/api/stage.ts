@@ -3,8 +3,10 @@
  * it uses; the dashboard, OpenAPI), listens, and closes. It owns the live feed (`GET /api/events`): what the rules, the ingest stage and
  * the inputs report is turned into the feed's event payloads here.
  */
+
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { LiveEvent } from '../../../shared/src/api.ts';
 import type { AlertEvent } from '../alerts/types.ts';
 import type { Config } from '../config/schema.ts';
 import type { ComponentHealth, Stage } from '../pipeline.ts';
@@ -29,7 +31,11 @@ export class ApiStage implements Stage {
     if (this.events.size === 0) return;
     this.events.publish(
       e.type,
-      e.type === 'alert' ? { action: e.action, alert: e.alert } : e.type === 'storm' ? e.storm : e.inspection,
+      e.type === 'alert'
+        ? ({ action: e.action, alert: e.alert } satisfies LiveEvent<'alert'>)
+        : e.type === 'storm'
+          ? (e.storm satisfies LiveEvent<'storm'>)
+          : (e.inspection satisfies LiveEvent<'inspection'>),
     );
   };
 
@@ -47,18 +53,20 @@ export class ApiStage implements Stage {
         values: r.values,
         ...(r.alarms ? { alarms: r.alarms } : {}),
       })),
-    });
+    } satisfies LiveEvent<'readings'>);
   };
 
   /** For the ingest stage's listeners: a device said it is online or offline. */
   readonly deviceStatus = (siteId: string, deviceId: string, status: string, at: number): void => {
-    this.events.publish('device-status', { siteId, deviceId, status, at: new Date(at).toISOString() });
+    const data: LiveEvent<'device-status'> = { siteId, deviceId, status, at: new Date(at).toISOString() };
+    this.events.publish('device-status', data);
   };
 
   async start(): Promise<void> {
     const { http } = this.config;
     this.app = await buildApi({
       services: { ...this.services, events: this.events },
+      validateResponses: http.validateResponses,
       ...(http.tls
         ? { https: { cert: readFileSync(http.tls.certFile), key: readFileSync(http.tls.keyFile) } }
         : {}),

@@ -151,6 +151,11 @@ export const configSchema = z
          * details of /api/health (which answers an unauthenticated liveness probe with its status only).
          */
         authenticateReads: z.boolean().default(false),
+        /**
+         * Check every JSON answer against its published schema, answering 500 with the differences when one
+         * does not match. For tests of the gateway; leave it off in service.
+         */
+        validateResponses: z.boolean().default(false),
       })
       .prefault({}),
     mqtt: z

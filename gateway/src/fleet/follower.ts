@@ -7,19 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { FleetState, FollowedGateway } from '../../../shared/src/api/fleet.ts';
 import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import { failoverServers } from '../ingest/mqtt/failover.ts';
 import { redactor } from '../ingest/mqtt/redact.ts';
 import type { ComponentHealth, Log } from '../pipeline.ts';
-import { type FleetState, fleetStateSchema, STATE_FILTER, STATUS_FILTER } from './state.ts';
+import { fleetStateSchema, STATE_FILTER, STATUS_FILTER } from './state.ts';
 
-export interface FollowedGateway extends Omit<FleetState, 'publishedAt' | 'sites'> {
-  publishedAt: string | null;
-  /** What its retained status says; unknown before any was seen. */
-  status: 'online' | 'offline' | 'unknown';
-  stale: boolean;
-  sites: FleetState['sites'];
-}
+export type { FollowedGateway } from '../../../shared/src/api/fleet.ts';
 
 export class Follower {
   private client: MqttClient | undefined;

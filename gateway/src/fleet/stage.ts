@@ -8,10 +8,11 @@
  * other gateways, it follows theirs (follower.ts) for the API and the dashboard, read-only.
  */
 import { hash } from 'node:crypto';
+import type { FleetView } from '../../../shared/src/api/fleet.ts';
 import type { Config } from '../config/schema.ts';
 import type { Publisher } from '../ingest/inputs.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
-import { type FollowedGateway, Follower } from './follower.ts';
+import { Follower } from './follower.ts';
 import { type FleetState, ownSites, type StateSources, stateTopic } from './state.ts';
 
 /** How soon after a change the state goes out (changes in a burst go together). */
@@ -23,11 +24,7 @@ const MIN_GAP_MS = 2000;
 /** ...and at least this many times as long as building and handing over that one took (2% of a core). */
 const GAP_PER_COST = 50;
 
-export interface FleetView {
-  gatewayId: string;
-  following: string[];
-  gateways: FollowedGateway[];
-}
+export type { FleetView } from '../../../shared/src/api/fleet.ts';
 
 export class FleetStage implements Stage {
   readonly name = 'fleet';

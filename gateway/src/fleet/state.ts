@@ -1,57 +1,20 @@
 /**
  * What a gateway tells the others about its sites, retained on the broker under `gateway/{gatewayId}/state`:
- * each site with its devices' status and its open and overdue duties. One zod schema: the publisher
- * builds it, a follower checks what it receives against it, the API serves it.
+ * each site with its devices' status and its open and overdue duties. Its schema is the contract's
+ * (shared/src/api/fleet.ts): the publisher builds it, a follower checks what it receives against it.
  */
-import { z } from 'zod';
-import type { AlertDto } from '../alerts/dto.ts';
-import { alertDtoSchema } from '../alerts/dto.ts';
+import type { AlertDto } from '../../../shared/src/api/alerts.ts';
+import { type FleetSite, fleetDutySchema } from '../../../shared/src/api/fleet.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { DeviceStateRow } from '../store/readings.ts';
 
-const iso = z.iso.datetime({ offset: true });
-
-/** An open duty as others see it (the rule as a plain string: a follower may run another release). */
-export const fleetDutySchema = alertDtoSchema
-  .pick({
-    id: true,
-    siteId: true,
-    deviceId: true,
-    status: true,
-    overdue: true,
-    raisedAt: true,
-    dueAt: true,
-    message: true,
-  })
-  .extend({ rule: z.string() });
-
-export const fleetSiteSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  timezone: z.string(),
-  devices: z.array(
-    z.object({
-      id: z.string(),
-      kind: z.string(),
-      status: z.enum(['online', 'offline', 'unknown']),
-      lastReadingAt: iso.nullable(),
-    }),
-  ),
-  duties: z.array(fleetDutySchema),
-});
-
-export const fleetStateSchema = z.object({
-  gatewayId: z.string(),
-  /** Where this gateway's own dashboard and API answer, when configured (fleet.url). */
-  url: z.string().optional(),
-  publishedAt: iso,
-  /** It publishes at least this often: a follower counts a state older than three of these as stale. */
-  everySeconds: z.number().int().positive(),
-  sites: z.array(fleetSiteSchema),
-});
-export type FleetState = z.infer<typeof fleetStateSchema>;
-export type FleetSite = z.infer<typeof fleetSiteSchema>;
+export {
+  type FleetSite,
+  type FleetState,
+  fleetDutySchema,
+  fleetSiteSchema,
+  fleetStateSchema,
+} from '../../../shared/src/api/fleet.ts';
 
 export const stateTopic = (gatewayId: string) => `gateway/${gatewayId}/state`;
 export const STATE_FILTER = 'gateway/+/state';

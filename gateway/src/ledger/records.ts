@@ -194,6 +194,22 @@ export interface StormBasis {
   calibrations?: Array<{ until: number; inchesPerTip: number }>;
 }
 
+/** The columns of a storm (the `storms` table, store/schema/) that its logged record is made of. */
+export interface StormFields {
+  id: string;
+  site_id: string;
+  device_id: string;
+  start: number;
+  end: number;
+  tips: number;
+  inches: number;
+  qualified: number;
+  threshold_at: number | null;
+  due_at: number | null;
+  closed: number;
+  superseded_by: string | null;
+}
+
 /** The readings a storm record rests on: how many of its gauge's readings fall from its start to its end. */
 export interface StormReadings {
   count: number;
@@ -201,20 +217,7 @@ export interface StormReadings {
 
 /** A storm record as logged: the event, and the readings (of its gauge, start to end) it was computed from. */
 export function stormRecord(
-  s: {
-    id: string;
-    site_id: string;
-    device_id: string;
-    start: number;
-    end: number;
-    tips: number;
-    inches: number;
-    qualified: number;
-    threshold_at: number | null;
-    due_at: number | null;
-    closed: number;
-    superseded_by: string | null;
-  },
+  s: StormFields,
   readings: StormReadings,
   supersedes: number | null,
   basis?: StormBasis,

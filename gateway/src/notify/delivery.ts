@@ -2,7 +2,7 @@
  * A queued delivery as the channels see it: the row with its event's payload read. A payload that
  * cannot be read fails the delivery permanently: sending it again would fail the same way.
  */
-import { type AlertDto, alertDtoSchema } from '../alerts/dto.ts';
+import { type AlertDto, alertDtoSchema } from '../../../shared/src/api/alerts.ts';
 import { DeliveryError, type SendFailure } from './errors.ts';
 import type { Channel, DeliveryRow } from './queue.ts';
 
@@ -49,7 +49,7 @@ export function readDelivery(row: DeliveryRow): Delivery | SendFailure {
 }
 
 /**
- * The payload's alert as an alert DTO (alerts/dto.ts), for the channels that read its fields (e-mail).
+ * The payload's alert as an alert DTO (the contract's, `shared/src/api/alerts.ts`), for the channels that read its fields (e-mail).
  * The event's own columns fill in `id`, `rule` and `siteId` when the payload lacks them; the payload
  * wins where both are present. Throws a permanent DeliveryError naming the fields that do not fit.
  */

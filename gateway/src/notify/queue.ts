@@ -9,22 +9,28 @@
  * running a step again after a crash never duplicates or loses a delivery.
  */
 import type Database from 'better-sqlite3';
-import { z } from 'zod';
-import type { AlertDto } from '../alerts/dto.ts';
+import type {
+  AlertDto,
+  Channel,
+  DeliveryStatus,
+  DeliveryView,
+  NotificationKind,
+} from '../../../shared/src/api/alerts.ts';
 import { where } from '../store/where.ts';
 import { displayTarget } from './errors.ts';
 
-export const NOTIFICATION_KINDS = ['raise', 'reminder', 'overdue', 'extension', 'resolve'] as const;
-export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
-export type NotificationKind = z.infer<typeof notificationKindSchema>;
-
-export const CHANNELS = ['mqtt', 'webhook', 'email'] as const;
-export const channelSchema = z.enum(CHANNELS);
-export type Channel = z.infer<typeof channelSchema>;
-
-export const DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
-export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
-export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+export {
+  CHANNELS,
+  type Channel,
+  channelSchema,
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type DeliveryView,
+  deliveryStatusSchema,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  notificationKindSchema,
+} from '../../../shared/src/api/alerts.ts';
 
 export interface NotificationEventInput {
   eventId: string;
@@ -90,24 +96,6 @@ export interface DeliveryRow {
 export interface DeliveryTarget {
   channel: Channel;
   target: string;
-}
-
-/** A delivery as the API shows it (webhook URLs without user info or query string). */
-export interface DeliveryView {
-  id: number;
-  eventId: string;
-  kind: string | null;
-  alertId: string | null;
-  siteId: string | null;
-  rule: string | null;
-  channel: Channel;
-  target: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAt: string | null;
-  lastError: string | null;
-  sentAt: string | null;
-  createdAt: string | null;
 }
 
 export interface ListOptions {

@@ -10,7 +10,7 @@
  * readings, and is listed in `longStorms`: the verifier then checks its record, not its readings' sum.
  * The work is done in slices that leave the event loop free between them.
  */
-import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
+import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import { type Citations, citeSliced, readingIndexAt } from '../evidence/citations.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';

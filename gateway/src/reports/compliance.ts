@@ -11,11 +11,11 @@
  * listed again. Renderers: `csv.ts`, `html.ts`.
  */
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
-import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../alerts/dto.ts';
+import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { ShownCertification } from '../ledger/verifyShown.ts';
-import { type RuleId, reportOf, ruleModule } from '../rules/index.ts';
+import { reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { LongStorm } from './cite.ts';
 
@@ -23,7 +23,7 @@ export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | '
 
 export interface DutyRow {
   alertId: string;
-  rule: RuleId;
+  rule: string;
   deviceId: string | null;
   began: string;
   dueAt: string | null;

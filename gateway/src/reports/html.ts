@@ -3,6 +3,7 @@
  * labels, a signature block (who generated it, who certified it and when), and the evidence: the
  * checkpoint's fingerprint and how anyone can verify the report.
  */
+import { formatDay, formatLong } from '../../../shared/src/time.ts';
 import { type ComplianceReport, type DutyRow, SUMMARY_LABELS, type SummaryKey } from './compliance.ts';
 
 const esc = (s: unknown) =>
@@ -19,23 +20,9 @@ th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;vertical-align:top}t
 @media print{body{margin:1cm;font-size:11pt}h2{break-after:avoid}table,tr{break-inside:avoid}th{background:#eee!important;-webkit-print-color-adjust:exact;print-color-adjust:exact}.st{-webkit-print-color-adjust:exact;print-color-adjust:exact}}`;
 
 export function reportToHtml(r: ComplianceReport): string {
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone: r.site.timezone,
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-  const day = (d: string) =>
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: 'UTC',
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-    }).format(new Date(`${d}T00:00:00Z`));
-  const t = (iso: string | null | undefined) => (iso ? `${esc(fmt.format(new Date(iso)))}` : '—');
+  const day = formatDay;
+  const t = (iso: string | null | undefined) =>
+    iso ? `${esc(formatLong(Date.parse(iso), r.site.timezone))}` : '—';
   const badge = (s: string) => `<span class="st st-${esc(s)}">${esc(s)}</span>`;
   const dutyTable = (title: string, rows: DutyRow[]) =>
     `<h2>${esc(title)}</h2>${

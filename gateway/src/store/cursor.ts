@@ -1,6 +1,9 @@
 import type { Db } from './types.ts';
 
-/** A named position in the readings table (e.g. how far the rules have evaluated), kept in the store. */
+/**
+ * A named position in the readings table (e.g. how far the rules have evaluated), kept in the store's
+ * `cursors` table (created with the schema, store/schema/).
+ */
 export class Cursor {
   private readonly get;
   private readonly set;
@@ -8,7 +11,6 @@ export class Cursor {
     db: Db,
     private readonly name: string,
   ) {
-    db.exec('CREATE TABLE IF NOT EXISTS cursors (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
     this.get = db.prepare('SELECT position FROM cursors WHERE name = ?');
     this.set = db.prepare(
       'INSERT INTO cursors (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',

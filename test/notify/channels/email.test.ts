@@ -3,11 +3,11 @@ import {
   composeAlertEmail,
   type EmailRequest,
   emailChannel,
-  formatInZone,
   SmtpEmailSender,
   summarizeEvidence,
 } from '../../../gateway/src/notify/channels/email.ts';
 import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
+import { formatLocal } from '../../../shared/src/time.ts';
 import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
@@ -47,7 +47,7 @@ describe('composeAlertEmail', () => {
   });
 
   it('shows daylight time in summer and leaves out a missing deadline', () => {
-    expect(formatInZone(Date.parse('2026-07-01T16:30:00Z'), 'America/New_York')).toBe('2026-07-01 12:30 EDT');
+    expect(formatLocal(Date.parse('2026-07-01T16:30:00Z'), 'America/New_York')).toBe('2026-07-01 12:30 EDT');
     const mail = composeAlertEmail(
       { to: 'a@b.example', kind: 'raise', eventId: 'e', alert: makeAlert({ dueAt: null }), timeZone: 'UTC' },
       { from: 'gateway@localhost' },

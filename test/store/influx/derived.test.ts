@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { StormDto } from '../../../gateway/src/alerts/dto.ts';
 import { parseConfig } from '../../../gateway/src/config/load.ts';
 import { derivedFields } from '../../../gateway/src/store/influx/derived.ts';
 import { readingToLine } from '../../../gateway/src/store/influx/lineProtocol.ts';
 import { stormToLine } from '../../../gateway/src/store/influx/storms.ts';
+import type { StormDto } from '../../../shared/src/api/alerts.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 
 const config = parseConfig({

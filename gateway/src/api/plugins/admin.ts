@@ -16,11 +16,13 @@ import {
   siteCreateBody,
   sitePatchBody,
 } from '../../../../shared/src/admin.ts';
+import { devicePatchedSchema, siteViewSchema } from '../../../../shared/src/api.ts';
 import { CatalogueError } from '../../admin/catalogue.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
+import { answers } from '../responses.ts';
 import { siteSummary } from './sites.ts';
 
 const siteParams = z.strictObject({ id: z.string().min(1) });
@@ -48,19 +50,24 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
     schema: { tags: ['admin'], summary, ...extra, ...secured },
   });
 
-  app.post('/api/sites', doc('Add a site (admin)', { body: openapi(siteCreateBody) }), async (req, reply) => {
-    const caller = ctx.auth.require(req, 'admin');
-    const b = parseWith(siteCreateBody, req.body);
-    const site = checked(() => cat.addSite(b, caller.actor));
-    reply.code(201);
-    return siteSummary(ctx, site, false);
-  });
+  app.post(
+    '/api/sites',
+    doc('Add a site (admin)', { body: openapi(siteCreateBody), response: answers({ 201: siteViewSchema }) }),
+    async (req, reply) => {
+      const caller = ctx.auth.require(req, 'admin');
+      const b = parseWith(siteCreateBody, req.body);
+      const site = checked(() => cat.addSite(b, caller.actor));
+      reply.code(201);
+      return siteSummary(ctx, site, false);
+    },
+  );
 
   app.patch(
     '/api/sites/:id',
     doc('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
       params: openapi(siteParams),
       body: openapi(sitePatchBody),
+      response: answers({ 200: siteViewSchema }),
     }),
     async (req) => {
       const caller = ctx.auth.require(req, 'admin');
@@ -79,7 +86,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
     doc('Add a device (admin): answers its MQTT username and password, shown this once', {
       params: openapi(devicesParams),
       body: openapi(deviceCreateBody),
-      response: { 201: openapi(deviceCredentials) },
+      response: answers({ 201: deviceCredentials }),
     }),
     async (req, reply) => {
       const caller = ctx.auth.require(req, 'admin');
@@ -96,6 +103,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
     doc('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
       params: openapi(deviceParams),
       body: openapi(devicePatchBody),
+      response: answers({ 200: devicePatchedSchema }),
     }),
     async (req) => {
       const caller = ctx.auth.require(req, 'admin');
@@ -121,7 +129,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
       "Rotate a device's MQTT secret (admin): the new password, shown this once; the old one stops at once",
       {
         params: openapi(deviceParams),
-        response: { 200: openapi(secretResponse) },
+        response: answers({ 200: secretResponse }),
       },
     ),
     async (req) => {
@@ -139,7 +147,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
         summary:
           'Change records (who, when, old and new value, effective time) with their log index and leaf hash',
         querystring: openapi(changesFilter),
-        response: { 200: openapi(z.array(changeResponse)) },
+        response: answers({ 200: z.array(changeResponse) }),
       },
     },
     async (req) => {

@@ -1,11 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ALERT_STATUSES, INSPECTION_KINDS } from '../../alerts/dto.ts';
+import { ALERT_STATUSES, INSPECTION_KINDS } from '../../../../shared/src/api/alerts.ts';
+import {
+  alertDtoSchema,
+  deadLetterSchema,
+  deliveryViewSchema,
+  extensionDtoSchema,
+  inspectionDtoSchema,
+  inspectionRecordedSchema,
+  retriedSchema,
+  stormDtoSchema,
+} from '../../../../shared/src/api.ts';
 import { RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
+import { answers } from '../responses.ts';
 
 const alertsQuery = z.strictObject({
   siteId: z.string().optional(),
@@ -83,7 +94,10 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.get(
     '/api/alerts',
-    doc('alerts', 'Alerts, filtered by site, status and rule', { querystring: openapi(alertsQuery) }),
+    doc('alerts', 'Alerts, filtered by site, status and rule', {
+      querystring: openapi(alertsQuery),
+      response: answers({ 200: z.array(alertDtoSchema) }),
+    }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(alertsQuery, req.query);
@@ -106,7 +120,10 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.get(
     '/api/alerts/:id',
-    doc('alerts', 'One alert with its full history', { params: openapi(idParams) }),
+    doc('alerts', 'One alert with its full history', {
+      params: openapi(idParams),
+      response: answers({ 200: alertDtoSchema }),
+    }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);
       const { id } = parseWith(idParams, req.params);
@@ -119,6 +136,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     doc('alerts', 'Acknowledge an alert (inspector or above)', {
       params: openapi(idParams),
       body: openapi(ackBody),
+      response: answers({ 200: alertDtoSchema }),
       ...secured,
     }),
     async (req) => {
@@ -135,6 +153,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     doc('alerts', 'Resolve an alert with a note (inspector or above)', {
       params: openapi(idParams),
       body: openapi(resolveBody),
+      response: answers({ 200: alertDtoSchema }),
       ...secured,
     }),
     async (req) => {
@@ -167,6 +186,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       {
         params: openapi(idParams),
         body: openapi(extendBody),
+        response: answers({ 200: alertDtoSchema }),
         ...secured,
       },
     ),
@@ -191,6 +211,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       'Record an inspection; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock',
       {
         body: openapi(inspectionBody),
+        response: answers({ 201: inspectionRecordedSchema }),
         ...secured,
       },
     ),
@@ -218,7 +239,10 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.get(
     '/api/inspections',
-    doc('inspections', 'Inspections of a site in a time range', { querystring: openapi(rangeQuery) }),
+    doc('inspections', 'Inspections of a site in a time range', {
+      querystring: openapi(rangeQuery),
+      response: answers({ 200: z.array(inspectionDtoSchema) }),
+    }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
@@ -231,6 +255,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     '/api/storms',
     doc('storms', 'Storm events with totals, qualification, due time and inspection status', {
       querystring: openapi(rangeQuery),
+      response: answers({ 200: z.array(stormDtoSchema) }),
     }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);
@@ -242,7 +267,10 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.get(
     '/api/extensions',
-    doc('alerts', "Engineers' extensions", { querystring: openapi(rangeQuery) }),
+    doc('alerts', "Engineers' extensions", {
+      querystring: openapi(rangeQuery),
+      response: answers({ 200: z.array(extensionDtoSchema) }),
+    }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
@@ -255,6 +283,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     '/api/notifications',
     doc('alerts', 'Notification deliveries (MQTT, webhook, e-mail) and their state', {
       querystring: openapi(notificationsQuery),
+      response: answers({ 200: z.array(deliveryViewSchema) }),
     }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);
@@ -273,7 +302,10 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.post(
     '/api/notifications/retry',
-    doc('alerts', 'Retry every failed delivery (admin)', secured),
+    doc('alerts', 'Retry every failed delivery (admin)', {
+      ...secured,
+      response: answers({ 200: retriedSchema }),
+    }),
     async (req) => {
       ctx.auth.require(req, 'admin');
       return { retried: ctx.notifications.retryFailed() };
@@ -282,7 +314,9 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.get(
     '/api/influx/dead-letters',
-    doc('health', 'Points InfluxDB refused for good, with the reason'),
+    doc('health', 'Points InfluxDB refused for good, with the reason', {
+      response: answers({ 200: z.array(deadLetterSchema) }),
+    }),
     async (req) => {
       ctx.auth.requireRead(req);
       return ctx.deadLetters(100);

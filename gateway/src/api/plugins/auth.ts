@@ -8,12 +8,14 @@ import type {} from '@fastify/cookie';
 import type {} from '@fastify/csrf-protection';
 import type { FastifyPluginAsync } from 'fastify';
 import { loginBody, meResponse, passwordChangeBody, setupBody } from '../../../../shared/src/admin.ts';
+import { okSchema, passwordChangedSchema, setupDoneSchema } from '../../../../shared/src/api.ts';
 import { EmailTaken } from '../../people/accounts.ts';
 import { SESSION_COOKIE, SESSION_HOURS } from '../../people/sessions.ts';
 import type { Caller } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 const me = (c: Caller, csrfToken?: string) => ({
   name: c.name,
@@ -46,7 +48,7 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
         tags: ['people'],
         summary: 'Sign in with e-mail and password: sets the session cookie',
         body: openapi(loginBody),
-        response: { 200: openapi(meResponse) },
+        response: answers({ 200: meResponse }),
       },
     },
     async (req, reply) => {
@@ -70,7 +72,13 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
 
   app.post(
     '/api/auth/logout',
-    { schema: { tags: ['people'], summary: 'Sign out: ends the session' } },
+    {
+      schema: {
+        tags: ['people'],
+        summary: 'Sign out: ends the session',
+        response: answers({ 200: okSchema }),
+      },
+    },
     async (req, reply) => {
       const sid = req.cookies[SESSION_COOKIE];
       if (sid) people.sessions.close(sid);
@@ -88,7 +96,7 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
         tags: ['people'],
         summary: 'Who is asking (bearer token or session), with a CSRF token for a session',
         security: [{ bearer: [] }],
-        response: { 200: openapi(meResponse) },
+        response: answers({ 200: meResponse }),
       },
     },
     async (req, reply) => {
@@ -105,6 +113,7 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
         tags: ['people'],
         summary: 'Change your own password: your other sessions end, this one stays signed in',
         body: openapi(passwordChangeBody),
+        response: answers({ 200: passwordChangedSchema }),
         security: [{ bearer: [] }],
       },
     },
@@ -142,6 +151,10 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
         tags: ['people'],
         summary: 'Create the first admin with the one-time code the gateway logged at its first start',
         body: openapi(setupBody),
+        response: answers({
+          201: setupDoneSchema,
+          302: { description: 'From the HTML form: on to the dashboard', content: { 'text/plain': 'text' } },
+        }),
       },
     },
     async (req, reply) => {

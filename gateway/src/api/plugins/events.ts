@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { liveEventSchemas } from '../../../../shared/src/api.ts';
 import { type Caller, maySee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
+import { answers } from '../responses.ts';
 
 const MAX_QUEUED = 1000;
 
@@ -39,7 +41,16 @@ export const eventsPlugin: FastifyPluginAsync<EventsServices> = async (app, ctx)
   app.addHook('onClose', async () => clearInterval(timer));
   app.get(
     '/api/events',
-    { schema: { tags: ['events'], summary: 'Server-sent events, live' } },
+    {
+      schema: {
+        tags: ['events'],
+        summary: 'Server-sent events, live',
+        description: `Events: ${Object.keys(liveEventSchemas).join(', ')}; their data are the contract's liveEventSchemas.`,
+        response: answers({
+          200: { description: 'The event stream', content: { 'text/event-stream': 'text' } },
+        }),
+      },
+    },
     (req, reply) => {
       let caller = ctx.auth.requireReadStream(req);
       reply.hijack();

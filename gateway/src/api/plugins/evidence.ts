@@ -5,11 +5,20 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import {
+  checkpointViewSchema,
+  consistencyProofSchema,
+  evidenceKeySchema,
+  evidenceSummarySchema,
+  inclusionProofSchema,
+  logEntrySchema,
+} from '../../../../shared/src/api.ts';
 import { publicKeyFromRaw } from '../../ledger/checkpoint.ts';
 import { readingBody } from '../../ledger/records.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 const count = z.coerce.number().int().min(0);
 const checkpointQuery = z.strictObject({
@@ -39,7 +48,9 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
 
   app.get(
     '/api/evidence',
-    doc('The evidence log: its size, head, latest checkpoint and the audit of the store'),
+    doc('The evidence log: its size, head, latest checkpoint and the audit of the store', {
+      response: answers({ 200: evidenceSummarySchema }),
+    }),
     async (req) => {
       ctx.auth.requireRead(req);
       const cp = evidence.checkpoint();
@@ -52,20 +63,30 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
     },
   );
 
-  app.get('/api/evidence/key', doc('The public key that signs the checkpoints'), async () => {
-    const k = evidence.key;
-    return {
-      origin: k.name,
-      verifierKey: k.verifierKey,
-      publicKey: b64(k.publicKey),
-      pem: publicKeyFromRaw(k.publicKey).export({ format: 'pem', type: 'spki' }),
-    };
-  });
+  app.get(
+    '/api/evidence/key',
+    doc('The public key that signs the checkpoints', { response: answers({ 200: evidenceKeySchema }) }),
+    async () => {
+      const k = evidence.key;
+      return {
+        origin: k.name,
+        verifierKey: k.verifierKey,
+        publicKey: b64(k.publicKey),
+        pem: publicKeyFromRaw(k.publicKey).export({ format: 'pem', type: 'spki' }),
+      };
+    },
+  );
 
   app.get(
     '/api/evidence/checkpoint',
     doc('The latest signed checkpoint (signed now if the log grew), or the one of a size', {
       querystring: openapi(checkpointQuery),
+      response: answers({
+        200: {
+          description: 'The checkpoint (format=json), or its signed note alone (format=note)',
+          content: { 'application/json': checkpointViewSchema, 'text/plain': 'text' },
+        },
+      }),
     }),
     async (req, reply) => {
       ctx.auth.requireRead(req);
@@ -80,6 +101,7 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
     '/api/evidence/consistency',
     doc('A consistency proof from an earlier tree size to a later one (RFC 9162)', {
       querystring: openapi(consistencyQuery),
+      response: answers({ 200: consistencyProofSchema }),
     }),
     async (req) => {
       ctx.auth.requireRead(req);
@@ -94,6 +116,7 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
     '/api/evidence/inclusion',
     doc('An inclusion proof of one entry in the tree of a size (RFC 9162)', {
       querystring: openapi(inclusionQuery),
+      response: answers({ 200: inclusionProofSchema }),
     }),
     async (req) => {
       ctx.auth.requireRead(req);
@@ -110,6 +133,7 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
     '/api/evidence/entries',
     doc(`Entries [from, to) with their bodies as hashed (at most ${MAX_ENTRIES})`, {
       querystring: openapi(entriesQuery),
+      response: answers({ 200: z.array(logEntrySchema) }),
     }),
     async (req) => {
       const caller = ctx.auth.requireRead(req);

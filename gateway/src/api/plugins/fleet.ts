@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { fleetViewSchema } from '../../../../shared/src/api.ts';
 import { maySee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
+import { answers } from '../responses.ts';
 
 /**
  * GET /api/fleet: the gateways this one follows, read-only, each with its sites, status and staleness; for
@@ -16,6 +18,7 @@ export const fleetPlugin: FastifyPluginAsync<FleetServices> = async (app, ctx) =
       schema: {
         tags: ['fleet'],
         summary: "Followed gateways' sites with their devices and open duties (read-only)",
+        response: answers({ 200: fleetViewSchema }),
       },
     },
     async (req) => {

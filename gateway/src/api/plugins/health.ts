@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { healthAnswerSchema } from '../../../../shared/src/api.ts';
 import type { ApiContext } from '../context.ts';
+import { answers } from '../responses.ts';
 
 /**
  * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
@@ -15,6 +17,7 @@ export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx)
       schema: {
         tags: ['health'],
         summary: 'Gateway health: broker, serial ports, store, InfluxDB and its backlog',
+        response: answers({ 200: healthAnswerSchema }),
       },
     },
     async (req, reply) => {
@@ -26,7 +29,13 @@ export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx)
   );
   app.get(
     '/metrics',
-    { schema: { tags: ['health'], summary: 'Prometheus metrics (text exposition format)' } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Prometheus metrics (text exposition format)',
+        response: answers({ 200: { description: 'The metrics', content: { 'text/plain': 'text' } } }),
+      },
+    },
     async (req, reply) => {
       ctx.auth.requireRead(req);
       reply.type('text/plain; version=0.0.4; charset=utf-8');

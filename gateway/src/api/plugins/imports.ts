@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { importSummarySchema } from '../../../../shared/src/api.ts';
 import { importQuery } from '../../import/request.ts';
 import { ImportFormatError } from '../../import/types.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 export { type ImportQuery, importQuery } from '../../import/request.ts';
 
@@ -41,6 +43,7 @@ export const importsPlugin: FastifyPluginAsync<ImportsServices> = async (app, ct
         tags: ['telemetry'],
         summary: 'Import a rain-gauge logger file (engineer or above); the body is the file',
         querystring: openapi(importQuery),
+        response: answers({ 200: importSummarySchema }),
         security: [{ bearer: [] }],
       },
     },

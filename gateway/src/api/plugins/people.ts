@@ -14,12 +14,14 @@ import {
   userPatchBody,
   userResponse,
 } from '../../../../shared/src/admin.ts';
+import { tokenRevokedSchema } from '../../../../shared/src/api.ts';
 import { EmailTaken, userView } from '../../people/accounts.ts';
 import { endRightsAfterAdminChange, newTokenExpiry } from '../../people/rights.ts';
 import { tokenView } from '../../people/tokens.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 const idParams = z.strictObject({ id: z.string().min(1) });
 const secured = { security: [{ bearer: [] }] };
@@ -53,7 +55,7 @@ export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx)
       schema: {
         tags: ['people'],
         summary: 'Every account (admin)',
-        response: { 200: openapi(z.array(userResponse)) },
+        response: answers({ 200: z.array(userResponse) }),
         ...secured,
       },
     },
@@ -70,6 +72,7 @@ export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx)
         tags: ['people'],
         summary: 'Create an account (admin)',
         body: openapi(userCreateBody),
+        response: answers({ 201: userResponse }),
         ...secured,
       },
     },
@@ -91,6 +94,7 @@ export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx)
         summary: 'Change an account (admin): name, e-mail, role, sites, password, disabled',
         params: openapi(idParams),
         body: openapi(userPatchBody),
+        response: answers({ 200: userResponse }),
         ...secured,
       },
     },
@@ -126,7 +130,7 @@ export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx)
       schema: {
         tags: ['people'],
         summary: 'Your own API tokens',
-        response: { 200: openapi(z.array(tokenResponse)) },
+        response: answers({ 200: z.array(tokenResponse) }),
         ...secured,
       },
     },
@@ -140,7 +144,7 @@ export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx)
         tags: ['people'],
         summary: 'Create a personal API token: it is shown this once',
         body: openapi(tokenCreateBody),
-        response: { 201: openapi(tokenCreatedResponse) },
+        response: answers({ 201: tokenCreatedResponse }),
         ...secured,
       },
     },
@@ -164,6 +168,7 @@ export const peoplePlugin: FastifyPluginAsync<PeopleServices> = async (app, ctx)
         tags: ['people'],
         summary: 'Revoke one of your tokens: it stops working at once',
         params: openapi(idParams),
+        response: answers({ 200: tokenRevokedSchema }),
         ...secured,
       },
     },

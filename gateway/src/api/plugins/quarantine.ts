@@ -15,6 +15,7 @@ import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 /** What the quarantine use. */
 export type QuarantineServices = Pick<ApiContext, 'auth' | 'quarantine'>;
@@ -27,7 +28,7 @@ export const quarantinePlugin: FastifyPluginAsync<QuarantineServices> = async (a
         tags: ['telemetry'],
         summary: 'Messages kept in quarantine (a clock ahead, a device not registered yet), newest first',
         querystring: openapi(quarantineQuery),
-        response: { 200: openapi(quarantineList) },
+        response: answers({ 200: quarantineList }),
       },
     },
     async (req) => {
@@ -46,7 +47,7 @@ export const quarantinePlugin: FastifyPluginAsync<QuarantineServices> = async (a
         tags: ['admin'],
         summary: "Release a device's quarantined readings with a clock correction (admin)",
         body: openapi(releaseBody),
-        response: { 200: openapi(releaseResponse) },
+        response: answers({ 200: releaseResponse }),
         security: [{ bearer: [] }],
       },
     },

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { rejectionSchema } from '../../../../shared/src/api.ts';
 import { REJECT_REASONS } from '../../../../shared/src/telemetry.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 const query = z.strictObject({
   reason: z.enum(REJECT_REASONS).optional(),
@@ -23,6 +25,7 @@ export const rejectionsPlugin: FastifyPluginAsync<RejectionsServices> = async (a
         tags: ['telemetry'],
         summary: 'Latest rejected messages, newest first',
         querystring: openapi(query),
+        response: answers({ 200: z.array(rejectionSchema) }),
       },
     },
     async (req) => {

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { certificationSchema, complianceReportSchema } from '../../../../shared/src/api.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import {
   buildComplianceReport,
@@ -22,6 +23,7 @@ import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
 
 /** A day (YYYY-MM-DD, in the site's zone), an ISO 8601 time, or epoch ms. */
 const dayParam = z.union([
@@ -155,6 +157,12 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         summary:
           'Compliance report of a site over whole days: storms and inspections, cleanouts, remedies, extensions and gaps, each on time or not, with its evidence',
         querystring: openapi(query),
+        response: answers({
+          200: {
+            description: 'The report as JSON (with its evidence), CSV or a printable page',
+            content: { 'application/json': complianceReportSchema, 'text/csv': 'text', 'text/html': 'text' },
+          },
+        }),
       },
     },
     async (req, reply) => {
@@ -191,6 +199,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         tags: ['reports'],
         summary: "Certifies a site's records for a period (inspector or engineer); the statement is logged",
         body: openapi(certifyBody),
+        response: answers({ 201: certificationSchema }),
         security: [{ bearer: [] }],
       },
     },

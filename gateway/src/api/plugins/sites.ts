@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { siteViewSchema } from '../../../../shared/src/api.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { deviceParams } from '../../rules/index.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { answers } from '../responses.ts';
 
 export function siteSummary(
   ctx: Pick<ApiContext, 'config' | 'catalogue' | 'devices'>,
@@ -52,7 +55,13 @@ export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | '
 export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) => {
   app.get(
     '/api/sites',
-    { schema: { tags: ['sites'], summary: 'All sites with their devices' } },
+    {
+      schema: {
+        tags: ['sites'],
+        summary: 'All sites with their devices',
+        response: answers({ 200: z.array(siteViewSchema) }),
+      },
+    },
     async (req) => {
       const caller = ctx.auth.requireRead(req);
       return ctx.catalogue
@@ -68,6 +77,7 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
         tags: ['sites'],
         summary: 'One site with the latest readings of its devices',
         params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        response: answers({ 200: siteViewSchema }),
       },
     },
     async (req) => {

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { telemetryAnswerSchema } from '../../../../shared/src/api.ts';
 import { READING_NAMES } from '../../../../shared/src/telemetry.ts';
 import type { StoredReading } from '../../store/readings.ts';
 import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
+import { answers } from '../responses.ts';
 
 const DAY = 86_400_000;
 
@@ -92,6 +94,7 @@ export const telemetryPlugin: FastifyPluginAsync<TelemetryServices> = async (app
         summary:
           'Readings of a site or device over a time range (from/to: ISO 8601 or epoch ms; default the last day)',
         querystring: openapi(telemetryQuery),
+        response: answers({ 200: telemetryAnswerSchema }),
       },
     },
     async (req) => {

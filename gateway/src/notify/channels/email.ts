@@ -12,7 +12,8 @@
  * rejected sender (MAIL FROM), which are configuration problems that a fix and a restart cure.
  */
 import nodemailer from 'nodemailer';
-import type { AlertDto } from '../../alerts/dto.ts';
+import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
+import { formatLocal, formatUtc } from '../../../../shared/src/time.ts';
 import type { Config, SiteConfig } from '../../config/schema.ts';
 import { type Delivery, storedAlert } from '../delivery.ts';
 import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
@@ -52,30 +53,6 @@ const SUBJECT_TAG: Record<string, string> = {
   resolve: 'RESOLVED',
 };
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `2026-12-01 14:00 EST` in the given zone (`UTC` for the UTC form). */
-export function formatInZone(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(new Date(ms));
-  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
-  const zone = timeZone === 'UTC' ? 'UTC' : get('timeZoneName');
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${zone}`;
-}
-
-function isoUtc(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-}
-
 function parseTime(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) return undefined;
@@ -87,7 +64,7 @@ function parseTime(v: unknown): number | undefined {
 function bothZones(v: unknown, timeZone: string): string {
   const t = parseTime(v);
   if (t === undefined) return v === undefined || v === null ? '-' : String(v);
-  return `${formatInZone(t, timeZone)} (${isoUtc(t)})`;
+  return `${formatLocal(t, timeZone)} (${formatUtc(t)})`;
 }
 
 const LINK = /\b[a-z][a-z0-9+.-]*:\/\/\S+|\bwww\.\S+/gi;
@@ -163,7 +140,7 @@ export function composeAlertEmail(req: EmailRequest, opts: ComposeOptions): Comp
   const tag = SUBJECT_TAG[req.kind] ?? req.kind.toUpperCase();
   const due = parseTime(a.dueAt);
   const dueText =
-    due === undefined ? '' : ` — ${req.kind === 'resolve' ? 'was due' : 'due'} ${formatInZone(due, tz)}`;
+    due === undefined ? '' : ` — ${req.kind === 'resolve' ? 'was due' : 'due'} ${formatLocal(due, tz)}`;
   const subject = `[${tag}] ${a.rule} at ${a.siteId}${dueText}`;
 
   const site = req.siteName ? `${req.siteName} (${a.siteId})` : a.siteId;

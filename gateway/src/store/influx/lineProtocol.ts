@@ -15,6 +15,7 @@
  * A field name always has one type: readings are always floats (an integral value is written as
  * `12`, which line protocol reads as a float, never `12i`), seq and due_at are always integers.
  */
+import type { AlertChangePoint } from '../../../../shared/src/api/alerts.ts';
 import type { Reading } from '../../../../shared/src/telemetry.ts';
 
 export const TELEMETRY_MEASUREMENT = 'telemetry';
@@ -158,21 +159,8 @@ function telemetrySeries(r: Reading): string {
   return series;
 }
 
-export interface AlertChange {
-  siteId: string;
-  rule: string;
-  alertId: string;
-  deviceId?: string;
-  status: string;
-  overdue: boolean;
-  /** Time of the change, epoch ms. */
-  at: number;
-  dueAt?: number;
-  action: string;
-  by?: string;
-  /** The site's unresolved duties of the rule after the change, and how many of them are overdue. */
-  duties?: { open: number; overdue: number };
-}
+/** An alert change as written to InfluxDB: the contract's point (shared/src/api/alerts.ts). */
+export type AlertChange = AlertChangePoint;
 
 /** One alert change (raise, ack, extend, overdue, resolve...) as a line of the `alerts` measurement. */
 export function alertChangeToLine(change: AlertChange): string {

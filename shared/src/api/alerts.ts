@@ -1,8 +1,9 @@
 /**
- * The shapes the alert engine hands to the API, reports and notifications. Times are ISO 8601 UTC.
+ * The alerts as they leave the gateway: over the API, in notifications, on the live feed and in reports.
+ * An alert with its history, a storm, an inspection, an engineer's extension, a notification delivery,
+ * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { RULE_IDS } from '../rules/index.ts';
 
 const iso = z.iso.datetime();
 
@@ -11,6 +12,12 @@ const logged = {
   logIndex: z.number().int().optional(),
   leafHash: z.string().optional(),
 };
+
+/**
+ * A rule's id. The gateway's rule modules define the ids; the contract carries them as strings, so that
+ * a reader of another release (a follower, a report verifier) can read every alert.
+ */
+export const ruleIdSchema = z.string();
 
 export const ALERT_STATUSES = ['open', 'acknowledged', 'resolved'] as const;
 export const alertStatusSchema = z.enum(ALERT_STATUSES);
@@ -51,7 +58,7 @@ export type AlertHistoryEntry = z.infer<typeof alertHistoryEntrySchema>;
 
 export const alertDtoSchema = z.object({
   id: z.string(),
-  rule: z.enum(RULE_IDS),
+  rule: ruleIdSchema,
   siteId: z.string(),
   deviceId: z.string().optional(),
   status: alertStatusSchema,
@@ -120,11 +127,18 @@ export const inspectionDtoSchema = z.object({
 });
 export type InspectionDto = z.infer<typeof inspectionDtoSchema>;
 
+/** POST /api/inspections: the inspection recorded and the alerts it closed. */
+export const inspectionRecordedSchema = z.object({
+  inspection: inspectionDtoSchema,
+  closedAlertIds: z.array(z.string()),
+});
+export type InspectionRecorded = z.infer<typeof inspectionRecordedSchema>;
+
 export const extensionDtoSchema = z.object({
   seq: z.number().int(),
   alertId: z.string(),
   siteId: z.string(),
-  rule: z.enum(RULE_IDS),
+  rule: ruleIdSchema,
   oldDueAt: iso,
   newDueAt: iso,
   engineer: z.string(),
@@ -137,4 +151,54 @@ export const extensionDtoSchema = z.object({
 });
 export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 
-export const toIso = (ms: number): string => new Date(ms).toISOString();
+export const NOTIFICATION_KINDS = ['raise', 'reminder', 'overdue', 'extension', 'resolve'] as const;
+export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
+export type NotificationKind = z.infer<typeof notificationKindSchema>;
+
+export const CHANNELS = ['mqtt', 'webhook', 'email'] as const;
+export const channelSchema = z.enum(CHANNELS);
+export type Channel = z.infer<typeof channelSchema>;
+
+export const DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
+export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+
+/** A notification delivery as the API shows it (webhook URLs without user info or query string). */
+export const deliveryViewSchema = z.object({
+  id: z.number(),
+  eventId: z.string(),
+  kind: z.string().nullable(),
+  alertId: z.string().nullable(),
+  siteId: z.string().nullable(),
+  rule: z.string().nullable(),
+  channel: channelSchema,
+  target: z.string(),
+  status: deliveryStatusSchema,
+  attempts: z.number(),
+  nextAt: iso.nullable(),
+  lastError: z.string().nullable(),
+  sentAt: iso.nullable(),
+  createdAt: iso.nullable(),
+});
+export type DeliveryView = z.infer<typeof deliveryViewSchema>;
+
+/**
+ * An alert change as the InfluxDB output writes it (measurement `alerts`): tags site, rule and
+ * device; the rest fields. Times are epoch milliseconds here.
+ */
+export const alertChangePointSchema = z.object({
+  siteId: z.string(),
+  rule: ruleIdSchema,
+  alertId: z.string(),
+  deviceId: z.string().optional(),
+  status: z.string(),
+  overdue: z.boolean(),
+  /** Time of the change, epoch ms. */
+  at: z.number(),
+  dueAt: z.number().optional(),
+  action: z.string(),
+  by: z.string().optional(),
+  /** The site's unresolved duties of the rule after the change, and how many of them are overdue. */
+  duties: z.object({ open: z.number(), overdue: z.number() }).optional(),
+});
+export type AlertChangePoint = z.infer<typeof alertChangePointSchema>;

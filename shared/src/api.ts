@@ -1,0 +1,12 @@
+/**
+ * The public contract: the zod schema of every shape that leaves the gateway (API answers, the live
+ * feed, notifications, the InfluxDB alert point, the fleet state). The gateway builds and validates
+ * with them, its OpenAPI document is generated from them, the dashboard reads its types from them.
+ */
+export * from './admin.ts';
+export * from './api/alerts.ts';
+export * from './api/common.ts';
+export * from './api/fleet.ts';
+export * from './api/sites.ts';
+export * from './api/system.ts';
+export * from './quarantine.ts';
