@@ -1,8 +1,8 @@
 import type { Catalogue } from '../admin/catalogue.ts';
 import type { ChangeLog } from '../admin/changes.ts';
 import type { ComplianceEngine } from '../alerts/engine.ts';
+import type { DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
-import type { DeviceRegistry } from '../decode/registry.ts';
 import type { CertificationRecord } from '../evidence/certifications.ts';
 import type { EvidenceLog } from '../evidence/log.ts';
 import type { EvidenceStage } from '../evidence/stage.ts';
