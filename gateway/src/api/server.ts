@@ -18,6 +18,7 @@ import { healthPlugin } from './plugins/health.ts';
 import { peoplePlugin } from './plugins/people.ts';
 import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
+import { rulesPlugin } from './plugins/rules.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
 
@@ -155,6 +156,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     sitesPlugin,
     telemetryPlugin,
     rejectionsPlugin,
+    rulesPlugin,
     quarantinePlugin,
     eventsPlugin,
     ...(o.plugins ?? []),

@@ -3,8 +3,10 @@
  * questions the engine, the stores, the reports and the API ask of the rule modules instead of naming a
  * rule id (which inspections meet which duties, which deadlines may be extended, what the report shows).
  */
+
+import type { RuleInfo } from '../../../shared/src/rules.ts';
 import type { DeviceView, RecipientRole } from './context.ts';
-import { meetsDuty, type RuleModule, type RuleReport, ruleIdsOf } from './module.ts';
+import { meetsDuty, type RuleModule, type RuleReport, ruleIdsOf, wordsOf } from './module.ts';
 import { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
 
 export {
@@ -71,4 +73,27 @@ export function reportOf(id: string): RuleReport {
 export function deviceParams(device: DeviceView): Record<string, unknown> {
   const modules: readonly RuleModule[] = RULE_MODULES;
   return Object.assign({}, ...modules.map((m) => m.deviceView?.(device) ?? {}));
+}
+
+/** Every rule id with its words, its law and its duty, as GET /api/rules serves them. */
+export function ruleCatalogue(): RuleInfo[] {
+  const modules: readonly RuleModule[] = RULE_MODULES;
+  return modules.flatMap((m) =>
+    ruleIdsOf(m).map((id) => ({
+      id,
+      module: m.name,
+      ...wordsOf(m, id),
+      law: m.law,
+      duty: m.report.duty,
+      extendable: m.duty.extendable,
+      meetsInspections: [...m.duty.meets],
+      responsible: [...m.duty.responsible],
+    })),
+  );
+}
+
+/** A rule id's label ("Storm inspection"); an id no module serves is its own label. */
+export function ruleLabel(id: string): string {
+  const m = byId.get(id);
+  return m ? wordsOf(m, id).label : id;
 }
