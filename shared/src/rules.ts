@@ -6,6 +6,10 @@
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from './admin.ts';
 
+/** The lists of the compliance report; `gaps` holds the gaps in the evidence (a silent device). */
+export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
+export type ReportSection = (typeof REPORT_SECTIONS)[number];
+
 export const ruleInfoSchema = z.strictObject({
   /** The rule id its alerts carry. */
   id: z.string(),
@@ -25,6 +29,8 @@ export const ruleInfoSchema = z.strictObject({
   meetsInspections: z.array(z.string()),
   /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */
   responsible: z.array(z.enum(RECIPIENT_ROLES)),
+  /** The compliance report's list its alerts are shown in. */
+  section: z.enum(REPORT_SECTIONS),
 });
 export type RuleInfo = z.infer<typeof ruleInfoSchema>;
 

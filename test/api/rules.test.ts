@@ -61,7 +61,7 @@ describe('GET /api/rules', () => {
     expect(byId('field-remedy')).toMatchObject({ module: 'remedy', extendable: true });
     expect(byId('field-remedy').label).not.toBe(byId('equipment-remedy').label);
     // Device problems are no duty.
-    expect(byId('device-silent')).toMatchObject({ duty: false, extendable: false });
+    expect(byId('device-silent')).toMatchObject({ duty: false, extendable: false, section: 'gaps' });
     expect(byId('device-clock')).toMatchObject({ duty: false, extendable: false });
     expect(rules.filter((r) => r.extendable).map((r) => r.id)).toEqual(['equipment-remedy', 'field-remedy']);
   });

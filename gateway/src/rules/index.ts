@@ -88,6 +88,7 @@ export function ruleCatalogue(): RuleInfo[] {
       extendable: m.duty.extendable,
       meetsInspections: [...m.duty.meets],
       responsible: [...m.duty.responsible],
+      section: m.report.section,
     })),
   );
 }

@@ -4,6 +4,8 @@
  * engine, the stores, the reports, the API and the configuration ask them (through `index.ts`) instead of
  * naming a rule id.
  */
+
+import type { ReportSection } from '../../../shared/src/rules.ts';
 import type { DeviceView, ParamShape, RecipientRole, RuleContext, RuleParams, SiteView } from './context.ts';
 import type { Evaluator } from './types.ts';
 
@@ -45,9 +47,7 @@ export interface RuleDuty {
   responsible: readonly RecipientRole[];
 }
 
-/** The lists of the compliance report. */
-export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
-export type ReportSection = (typeof REPORT_SECTIONS)[number];
+export { REPORT_SECTIONS, type ReportSection } from '../../../shared/src/rules.ts';
 
 /** What the compliance report shows for a rule's alerts. */
 export interface RuleReport {
