@@ -225,7 +225,7 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
     const cedarDuties = [...configs.values()].filter(
       (p) => p.state_topic === 'gateway/test-gw/ha/cedar-court/duties',
     );
-    expect(cedarDuties.map((p) => p.name)).toContain('Holding tank pumpout');
+    expect(cedarDuties.map((p) => p.name)).toContain('Holding tank pump-out');
     expect(cedarDuties.every((p) => p.device_class === 'problem')).toBe(true);
   }, 60_000);
 
