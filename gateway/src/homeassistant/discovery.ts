@@ -17,8 +17,8 @@ import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
-import { ruleIdsOf } from '../rules/module.ts';
 import { ruleLabel } from '../rules/index.ts';
+import { ruleIdsOf } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 
 /** A discovery config payload, as the gateway writes it (Home Assistant's MQTT sensor and binary sensor). */
