@@ -1,9 +1,19 @@
 /** The alerts table with its filters, and the alert dialog: message, evidence, history and actions. */
 import { ApiError, describeError, get, post } from './api.js';
-import { badge, byId, h, RULE_LABELS, replace, ruleLabel } from './dom.js';
+import { badge, byId, h, replace } from './dom.js';
 import { formatTime, relativeDue, utcToZonedInput, zonedToUtc } from './format.js';
 import { session } from './session.js';
-import { changed, fillSiteFilter, isOverdue, siteById, siteZone, state, upsertAlert } from './state.js';
+import {
+  changed,
+  fillSiteFilter,
+  isOverdue,
+  ruleLabel,
+  ruleOf,
+  siteById,
+  siteZone,
+  state,
+  upsertAlert,
+} from './state.js';
 
 /** @typedef {import('./state.js').Alert} Alert */
 /** @typedef {import('./dom.js').Child} Child */
@@ -25,8 +35,7 @@ export function initAlertFilters() {
   fillSiteFilter(/** @type {HTMLSelectElement} */ (byId('f-site')));
   const rule = /** @type {HTMLSelectElement} */ (byId('f-rule'));
   if (rule.options.length <= 1)
-    for (const [id, label] of Object.entries(RULE_LABELS))
-      rule.appendChild(h('option', { value: id }, label));
+    for (const r of state.rules) rule.appendChild(h('option', { value: r.id }, r.label));
 }
 
 function filters() {
@@ -336,7 +345,8 @@ function actions(a) {
       ),
       h('button', { type: 'submit' }, 'Resolve'),
     ),
-    a.dueAt
+    // Only a rule whose deadline the law lets an engineer's letter move offers it.
+    a.dueAt && ruleOf(a.rule)?.extendable
       ? h(
           'form',
           {

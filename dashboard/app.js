@@ -11,7 +11,7 @@ import { ApiError, describeError } from './api.js';
 import { initChangeFilters, loadChanges } from './changes.js';
 import { loadDevices } from './devices.js';
 import { bindDialogs } from './dialogs.js';
-import { byId, h, ruleLabel } from './dom.js';
+import { byId, h } from './dom.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
 import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
 import { connectLive } from './live.js';
@@ -22,7 +22,16 @@ import { loadQuarantine } from './quarantine.js';
 import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
 import { bindSignIn, renderAccount } from './signin.js';
 import { currentSiteId, loadSite } from './site.js';
-import { state as appState, changed, deviceOf, loadAll, onChange, siteById, upsertAlert } from './state.js';
+import {
+  state as appState,
+  changed,
+  deviceOf,
+  loadAll,
+  onChange,
+  ruleLabel,
+  siteById,
+  upsertAlert,
+} from './state.js';
 import { initStormSites, loadStorms, stormSite } from './storms.js';
 import { loadTokens } from './tokens.js';
 

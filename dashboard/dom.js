@@ -56,24 +56,6 @@ export function byId(id) {
 }
 
 /** @type {Record<string, string>} */
-export const RULE_LABELS = {
-  'storm-inspection': 'Storm inspection',
-  'routine-inspection': 'Routine 7-day inspection',
-  'sediment-cleanout': 'Sediment cleanout',
-  'turbidity-contrast': 'Turbidity contrast',
-  'equipment-remedy': 'Equipment remedy (5 d)',
-  'field-remedy': 'Absorption field remedy (30 d)',
-  'annual-inspection': 'Annual inspection',
-  'septic-pumping': 'Septic tank pumping',
-  'holding-tank-pumpout': 'Holding tank pump-out',
-  'device-silent': 'Device silent (gap in evidence)',
-  'device-clock': 'Device clock ahead (readings in quarantine)',
-};
-
-/** @param {string} rule */
-export const ruleLabel = (rule) => RULE_LABELS[rule] ?? rule;
-
-/** @type {Record<string, string>} */
 export const SITE_KINDS = {
   construction: 'Construction site',
   'alternative-system': 'Alternative septic system',

@@ -4,10 +4,10 @@
  * list of their open duties.
  */
 import { get } from './api.js';
-import { badge, byId, h, replace, ruleLabel, SITE_KINDS } from './dom.js';
+import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
 import { isScoped, session } from './session.js';
-import { isOverdue } from './state.js';
+import { isOverdue, ruleLabel } from './state.js';
 
 /**
  * @typedef {import('../shared/src/api.ts').FleetSite['duties'][number]} Duty

@@ -3,7 +3,7 @@ import { describeError, post } from './api.js';
 import { byId, h, replace } from './dom.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
 import { session } from './session.js';
-import { siteZone, state } from './state.js';
+import { ruleLabel, siteZone, state } from './state.js';
 
 const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id));
 
@@ -70,8 +70,19 @@ export function bindInspectionForm() {
       });
       out.className = 'msg msg-ok';
       const closed = res.closedAlertIds.length;
+      // The rules of the alerts it closed, as far as the page knows them (those it holds as active).
+      const rules = [
+        ...new Set(
+          res.closedAlertIds.flatMap((id) => {
+            const a = state.active.get(id);
+            return a ? [ruleLabel(a.rule)] : [];
+          }),
+        ),
+      ];
       out.textContent = `Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
-        closed ? ` It closed ${closed} storm-inspection alert${closed === 1 ? '' : 's'}.` : ''
+        closed
+          ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
+          : ''
       }`;
       field('i-notes').value = '';
     } catch (err) {

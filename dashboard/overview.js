@@ -1,7 +1,7 @@
 /** The officer's page: every site, its devices (gaps shown as gaps) and its open and overdue duties. */
-import { badge, byId, h, replace, ruleLabel, SITE_KINDS } from './dom.js';
+import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, isSilent, relativeDue, relativePast } from './format.js';
-import { isOverdue, state } from './state.js';
+import { isOverdue, ruleLabel, ruleOf, state } from './state.js';
 
 /** @typedef {import('./state.js').Alert} Alert */
 
@@ -136,7 +136,10 @@ export function renderOverview(openAlert) {
   replace(
     root,
     perSite.map(({ site, alerts, overdue }) => {
-      const silentDevices = new Set(alerts.filter((a) => a.rule === 'device-silent').map((a) => a.deviceId));
+      // A rule whose alerts the report lists as gaps: the device is silent, its evidence has a hole.
+      const silentDevices = new Set(
+        alerts.filter((a) => ruleOf(a.rule)?.section === 'gaps').map((a) => a.deviceId),
+      );
       const headingId = `site-h-${site.id}`;
       return h(
         'article',

@@ -1,4 +1,7 @@
-/** What the page knows: the sites with their devices, and every alert that is not resolved. */
+/**
+ * What the page knows: the sites with their devices, every alert that is not resolved, and the rules
+ * (their labels and what may be done with their alerts, from GET /api/rules).
+ */
 import { get } from './api.js';
 import { h, replace } from './dom.js';
 
@@ -8,6 +11,7 @@ import { h, replace } from './dom.js';
  * @typedef {import('../shared/src/api.ts').SiteView} Site
  * @typedef {import('../shared/src/api.ts').AlertHistoryEntry} HistoryEntry
  * @typedef {import('../shared/src/api.ts').AlertDto} Alert
+ * @typedef {import('../shared/src/rules.ts').RuleInfo} Rule
  */
 
 export const state = {
@@ -15,6 +19,8 @@ export const state = {
   sites: [],
   /** @type {Map<string, Alert>} open and acknowledged alerts */
   active: new Map(),
+  /** @type {Rule[]} every rule id an alert may carry, read once */
+  rules: [],
   gatewayId: '',
   loaded: false,
 };
@@ -45,13 +51,25 @@ export const siteZone = (siteId) => siteById(siteId)?.timezone ?? 'UTC';
 export const isOverdue = (a, now) =>
   a.status !== 'resolved' && (a.overdue || (a.dueAt !== null && Date.parse(a.dueAt) < now));
 
+/** @param {string} id */
+export const ruleOf = (id) => state.rules.find((r) => r.id === id);
+
+/**
+ * A rule id's label ("Storm inspection"), as the gateway names it.
+ * @param {string} id
+ */
+export const ruleLabel = (id) => ruleOf(id)?.label ?? id;
+
 export async function loadAll() {
-  const [sites, open, acked] = await Promise.all([
+  const [sites, open, acked, rules] = await Promise.all([
     get('/api/sites'),
     get('/api/alerts', { status: 'open', limit: 5000 }),
     get('/api/alerts', { status: 'acknowledged', limit: 5000 }),
+    // The rules change only with the gateway's release: read once.
+    state.rules.length ? state.rules : get('/api/rules'),
   ]);
   state.sites = sites;
+  state.rules = rules;
   state.active = new Map([...open, ...acked].map((a) => [a.id, a]));
   state.loaded = true;
   changed();

@@ -14,7 +14,7 @@
  * site and device order), and duties give at most sites x rules x 2 series. A retired device's series go
  * at the next scrape.
  */
-import type { DeviceRegistry } from './decode/registry.ts';
+import type { DeviceRegistry } from './config/registry.ts';
 import type { Registry } from './metrics.ts';
 import type { DeviceStateRow } from './store/readings.ts';
 

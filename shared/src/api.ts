@@ -10,3 +10,4 @@ export * from './api/fleet.ts';
 export * from './api/sites.ts';
 export * from './api/system.ts';
 export * from './quarantine.ts';
+export * from './rules.ts';

@@ -7,6 +7,7 @@ import { type Config, configSchema, type SiteConfig } from '../../gateway/src/co
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
+import type { SiteView } from '../../gateway/src/rules/context.ts';
 import { bindRule, evaluatorsFor, type RuleId } from '../../gateway/src/rules/index.ts';
 import type { RuleState } from '../../gateway/src/rules/module.ts';
 import { firstVersion } from '../../gateway/src/rules/state.ts';
@@ -63,7 +64,7 @@ export interface StubState {
  */
 export function scripted(
   rule: RuleId | RuleId[],
-  script: (input: RuleInput, state: StubState, site: SiteConfig, deviceId?: string) => Effect[],
+  script: (input: RuleInput, state: StubState, site: SiteView, deviceId?: string) => Effect[],
 ): Evaluator<StubState> & { seen: RuleInput[] } {
   const seen: RuleInput[] = [];
   return {

@@ -178,12 +178,8 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await page.waitForSelector('#alert-body table.history td:has-text("acknowledged")');
     expect(await page.locator('#alert-title').textContent()).toContain('acknowledged');
 
-    // Extending needs the engineer role: the API's 403 is shown as it is.
-    await page.fill('#ext-engineer', 'P. Engineer, PE');
-    await page.fill('#ext-letter', 'LTR-2025-001');
-    await page.click('#extend-form button[type="submit"]');
-    await page.waitForSelector('#dialog-error.msg-bad');
-    expect(await page.locator('#dialog-error').textContent()).toMatch(/403.*engineer role/);
+    // The 24-hour storm inspection is the law's: no engineer's letter moves it, so Extend is not offered.
+    expect(await page.locator('#extend-form').count()).toBe(0);
     await screenshot(page, 'dashboard-alert-dialog', false);
     await page.click('#alert-close');
     // The overview reflects the acknowledgement.
@@ -305,6 +301,50 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     expect(
       await page.locator('[data-site="maple-ridge"] .duty[data-rule="routine-inspection"]').count(),
     ).toBe(1);
+    // The routine 7-day report has no extension either: its dialog offers none.
+    await page.click('[data-site="maple-ridge"] .duty[data-rule="routine-inspection"] button.duty-rule');
+    await page.waitForSelector('#alert-body table.history td:has-text("raised")');
+    expect(await page.locator('#alert-title').textContent()).toContain('Routine 7-day inspection');
+    expect(await page.locator('#resolve-form').count()).toBe(1);
+    expect(await page.locator('#extend-form').count()).toBe(0);
+    await page.click('#alert-close');
+  });
+
+  it("offers Extend where an engineer's letter may move the deadline: an equipment remedy", async () => {
+    // oak-lane's panel reports a pump alarm held for two minutes: an equipment-remedy alert.
+    const panel = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'oak-lane/panel-1',
+      username: 'oak-lane/panel-1',
+      password: 'pw-panel-1',
+      reconnectPeriod: 0,
+    });
+    clients.push(panel);
+    const now = Date.now();
+    for (let i = 0; i <= 2; i++)
+      await panel.publishAsync(
+        'sites/oak-lane/devices/panel-1/telemetry',
+        JSON.stringify({ ts: now - (3 - i) * MIN, seq: i + 1, alarms: { pump: true } }),
+        { qos: 1 },
+      );
+    const [remedy] = await waitFor(
+      async () => {
+        const as = await api<AlertJson[]>('/api/alerts?siteId=oak-lane&rule=equipment-remedy');
+        return as.length ? as : undefined;
+      },
+      10_000,
+      'the equipment-remedy alert',
+    );
+    await page.goto(gw.httpUrl);
+    await page.click(`[data-alert="${remedy!.id}"] button.duty-rule`);
+    await page.waitForSelector('#alert-body table.history td:has-text("raised")');
+    expect(await page.locator('#alert-title').textContent()).toContain('Equipment remedy');
+    // Extending needs the engineer role: the API's 403 is shown as it is.
+    await page.fill('#ext-engineer', 'P. Engineer, PE');
+    await page.fill('#ext-letter', 'LTR-2025-001');
+    await page.click('#extend-form button[type="submit"]');
+    await page.waitForSelector('#dialog-error.msg-bad');
+    expect(await page.locator('#dialog-error').textContent()).toMatch(/403.*engineer role/);
+    await page.click('#alert-close');
   });
 
   it('shows a lost live connection and reconnects by itself', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../gateway/src/config/load.ts';
+import { buildRegistry } from '../../gateway/src/config/registry.ts';
 import { decodeMqttTelemetry, decodeSerialLine } from '../../gateway/src/decode/decode.ts';
-import { buildRegistry } from '../../gateway/src/decode/registry.ts';
 import { frameWithCrc } from '../../shared/src/crc16.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 

@@ -6,9 +6,9 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { parseConfig } from '../../gateway/src/config/load.ts';
+import { buildRegistry } from '../../gateway/src/config/registry.ts';
 import { decodeMqttTelemetry, decodeSerialLine } from '../../gateway/src/decode/decode.ts';
 import { quickTelemetry } from '../../gateway/src/decode/quick.ts';
-import { buildRegistry } from '../../gateway/src/decode/registry.ts';
 import { frameWithCrc } from '../../shared/src/crc16.ts';
 import {
   READING_BOUNDS,

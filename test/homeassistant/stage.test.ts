@@ -1,7 +1,7 @@
 /** The Home Assistant stage's rate bound, with a publisher that records (the broker part: ../integrations). */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../gateway/src/config/load.ts';
-import { buildRegistry } from '../../gateway/src/decode/registry.ts';
+import { buildRegistry } from '../../gateway/src/config/registry.ts';
 import { HomeAssistantStage, MAX_PER_FLUSH } from '../../gateway/src/homeassistant/stage.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import type { StoredReading } from '../../gateway/src/store/readings.ts';

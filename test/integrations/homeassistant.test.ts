@@ -225,7 +225,7 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
     const cedarDuties = [...configs.values()].filter(
       (p) => p.state_topic === 'gateway/test-gw/ha/cedar-court/duties',
     );
-    expect(cedarDuties.map((p) => p.name)).toContain('Holding tank pumpout');
+    expect(cedarDuties.map((p) => p.name)).toContain('Holding tank pump-out');
     expect(cedarDuties.every((p) => p.device_class === 'problem')).toBe(true);
   }, 60_000);
 
@@ -284,7 +284,7 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
     await waitFor(() => entityValue(storm) === 'ON', 30_000, 'the storm problem on');
     const holding = [...configs.entries()].find(
       ([, p]) =>
-        p.state_topic === 'gateway/test-gw/ha/cedar-court/duties' && p.name === 'Holding tank pumpout',
+        p.state_topic === 'gateway/test-gw/ha/cedar-court/duties' && p.name === 'Holding tank pump-out',
     )![0];
     expect(entityValue(holding)).toBe('OFF');
   }, 60_000);

@@ -1,6 +1,7 @@
 /** Shared helpers for the rule evaluator tests: sites with defaults, readings, and a tiny effect sink. */
 
-import { siteSchema } from '../../gateway/src/config/schema.ts';
+import { type SiteConfig, siteSchema } from '../../gateway/src/config/schema.ts';
+import type { RuleParams } from '../../gateway/src/rules/context.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput, StormEvent } from '../../gateway/src/rules/types.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 
@@ -13,7 +14,16 @@ export function site(raw: Record<string, unknown>) {
   return siteSchema.parse({ id: 's1', ...raw });
 }
 
-export function ctxOf(raw: Record<string, unknown>, timezone = 'America/New_York'): RuleContext {
+/**
+ * The context the engine runs every evaluator with: the configured site (which is every rule's view of
+ * it) and its time zone.
+ */
+export interface SiteContext {
+  site: SiteConfig;
+  timezone: string;
+}
+
+export function ctxOf(raw: Record<string, unknown>, timezone = 'America/New_York'): SiteContext {
   return { site: site(raw), timezone };
 }
 
@@ -123,9 +133,9 @@ export class Sink {
  * Feeds inputs one at a time, round-tripping the state through JSON at every step (the engine stores it
  * as JSON), and checks that the evaluator never mutates the state it is given.
  */
-export function run<S>(
-  ev: Evaluator<S>,
-  ctx: RuleContext,
+export function run<S, P extends RuleParams>(
+  ev: Evaluator<S, string, P>,
+  ctx: RuleContext<P>,
   inputs: Iterable<RuleInput>,
   opts: { deviceId?: string; state?: S; sink?: Sink; checkPurity?: boolean; json?: boolean } = {},
 ): { state: S; sink: Sink } {

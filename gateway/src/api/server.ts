@@ -23,6 +23,7 @@ import { peoplePlugin } from './plugins/people.ts';
 import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { reportsPlugin } from './plugins/reports.ts';
+import { rulesPlugin } from './plugins/rules.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
 import { documentErrors, validateResponses } from './responses.ts';
@@ -179,6 +180,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(sitesPlugin, { auth, catalogue, config, devices });
   await app.register(telemetryPlugin, { auth, catalogue, now, readings, registry });
   await app.register(rejectionsPlugin, { auth, readings });
+  await app.register(rulesPlugin, { auth });
   await app.register(quarantinePlugin, { auth, quarantine: services.quarantine });
   await app.register(eventsPlugin, { auth, config, events, metrics });
   await app.register(alertsPlugin, {

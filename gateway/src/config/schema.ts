@@ -1,15 +1,9 @@
 import { z } from 'zod';
-import {
-  entityId,
-  RECIPIENT_ROLES,
-  recipientBody,
-  SITE_KINDS,
-  USER_ROLES,
-} from '../../../shared/src/admin.ts';
-import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
-import { homeAssistantSchema } from '../homeassistant/config.ts';
+import { entityId, recipientBody, USER_ROLES } from '../../../shared/src/admin.ts';
+import { deviceFacts, siteFacts } from '../rules/context.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
+import { homeAssistantSchema } from './homeassistant.ts';
 import { configCollisions } from './identities.ts';
 
 const id = entityId;
@@ -32,32 +26,12 @@ const fleetSchema = z
 
 export const deviceSchema = z
   .strictObject({
-    id,
-    kind: z.enum(DEVICE_KINDS),
-    name: z.string().optional(),
-    /** Rain gauges: calibration, inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
-    inchesPerTip: z.number().positive().max(1).optional(),
+    /** Its id, kind and name: the facts every rule reads (rules/context.ts). */
+    ...deviceFacts,
     /**
-     * Rain gauges: earlier calibrations, oldest first. Readings before `until` were counted at that entry's
-     * inches per tip (the first entry whose `until` is after the reading's time); later ones at
-     * `inchesPerTip`. Written by a calibration change through the API (`effectiveAt`).
+     * The rules' device parameters (a gauge's calibration, a turbidity sensor's role, a tank's liquid
+     * depth, a trap's design depth, a holding tank's high level, silence), from their modules.
      */
-    calibrations: z
-      .array(
-        z.strictObject({
-          until: z.union([
-            z.number().int(),
-            z.iso.datetime({ offset: true }).transform((t) => Date.parse(t)),
-          ]),
-          inchesPerTip: z.number().positive().max(1),
-        }),
-      )
-      .optional(),
-    /** Turbidity: upstream background or outlet. */
-    role: z.enum(['background', 'outlet']).optional(),
-    /** Tanks: liquid depth (in); a level, sludge or scum deeper than this is absurd. */
-    liquidDepthIn: z.number().positive().optional(),
-    /** The rules' device parameters (a trap's design depth, a holding tank's high level, silence), from their modules. */
     ...mergeParams(RULE_MODULES, 'device'),
     /** MQTT login: username (default `siteId/deviceId`) and a password hash made by `npm run hash-password`. */
     username: z.string().min(1).optional(),
@@ -90,18 +64,13 @@ export const deviceSchema = z
   });
 export type DeviceConfig = z.infer<typeof deviceSchema>;
 
-const roleName = z.enum(RECIPIENT_ROLES);
-/** Who a recipient is to a site; rules name the roles that must act on them. */
-export type RecipientRole = z.infer<typeof roleName>;
+export type { RecipientRole } from '../rules/context.ts';
 
 export const recipientSchema = recipientBody;
 
 export const siteSchema = z.strictObject({
-  id,
-  name: z.string().optional(),
-  kind: z.enum(SITE_KINDS),
-  timezone: z.string().optional(),
-  active: z.boolean().default(true),
+  /** Its id, name, kind, time zone and whether it is active: the facts every rule reads. */
+  ...siteFacts,
   /** The rules' site parameters (storm, routineInspectionDays, ...), from their modules (rules/README.md). */
   ...mergeParams(RULE_MODULES, 'site'),
   recipients: z.array(recipientSchema).default([]),

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { crc16ccitt } from '../../../shared/src/crc16.ts';
 import {
+  type DeviceKind,
   FIELDS_BY_KIND,
   READING_NAMES,
   type Reading,
@@ -14,7 +15,6 @@ import {
 } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import { quickTelemetry } from './quick.ts';
-import type { DeviceInfo, DeviceRegistry } from './registry.ts';
 
 export interface DecodeOptions {
   maxPayloadBytes: number;
@@ -31,7 +31,22 @@ export type Rejection = {
   /** For a timestamp ahead of the clock: the time the device stamped. */
   ts?: number;
 };
-export type DecodeResult = { ok: true; reading: Reading; device: DeviceInfo } | Rejection;
+/** What the decoder needs of a registered device (the configuration's registry gives more). */
+export interface DecodeDevice {
+  siteId: string;
+  deviceId: string;
+  kind: DeviceKind;
+  device: { liquidDepthIn?: number | undefined };
+}
+
+/** Where the decoder finds a message's device. */
+export interface DecodeRegistry<D extends DecodeDevice> {
+  lookup(siteId: string, deviceId: string): D | undefined;
+}
+
+export type DecodeResult<D extends DecodeDevice = DecodeDevice> =
+  | { ok: true; reading: Reading; device: D }
+  | Rejection;
 
 const reject = (reason: RejectReason, detail: string, siteId?: string, deviceId?: string): Rejection => ({
   ok: false,
@@ -95,13 +110,13 @@ function parseJson(
 type Parsed = z.infer<typeof telemetryPayloadSchema>;
 
 /** Checks shared by both transports, once the device is known and the payload is schema-valid. */
-function finish(
+function finish<D extends DecodeDevice>(
   p: Parsed,
-  device: DeviceInfo,
+  device: D,
   receivedAt: number,
   transport: Reading['transport'],
   opts: DecodeOptions,
-): DecodeResult {
+): DecodeResult<D> {
   const { siteId, deviceId } = device;
   const allowed = FIELDS_BY_KIND[device.kind];
   const values: Reading['values'] = {};
@@ -161,13 +176,13 @@ const byteLength = (payload: Buffer | string) =>
   typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
 
 /** Decodes one MQTT telemetry publish. The topic names the device; the payload must not. */
-export function decodeMqttTelemetry(
+export function decodeMqttTelemetry<D extends DecodeDevice>(
   topic: string,
   payload: Buffer | string,
   receivedAt: number,
-  registry: DeviceRegistry,
+  registry: DecodeRegistry<D>,
   opts: DecodeOptions,
-): DecodeResult {
+): DecodeResult<D> {
   const t = parseDeviceTopic(topic);
   if (t.kind !== 'telemetry') return reject('bad_topic', `not a telemetry topic: ${topic}`);
   const { siteId, deviceId } = t;
@@ -201,12 +216,12 @@ export function decodeMqttTelemetry(
 const CRC_SUFFIX = /\*([0-9A-Fa-f]{4})$/;
 
 /** Decodes one serial line: a JSON object naming its device, optionally followed by `*XXXX` (CRC-16/CCITT-FALSE). */
-export function decodeSerialLine(
+export function decodeSerialLine<D extends DecodeDevice>(
   line: string,
   receivedAt: number,
-  registry: DeviceRegistry,
+  registry: DecodeRegistry<D>,
   opts: DecodeOptions,
-): DecodeResult {
+): DecodeResult<D> {
   const size = Buffer.byteLength(line);
   if (size > opts.maxPayloadBytes + 5)
     return reject('oversize', `line of ${size} bytes exceeds ${opts.maxPayloadBytes}`);

@@ -17,6 +17,7 @@ import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
+import { ruleLabel } from '../rules/index.ts';
 import { ruleIdsOf } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 
@@ -206,12 +207,6 @@ export function siteRules(site: SiteConfig): string[] {
   return out;
 }
 
-/** A rule id as a name: its words, the first capitalised (`a-b` -> `A b`). */
-export function ruleName(rule: string): string {
-  const words = rule.replace(/-/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 /** The discovery messages of a site's duty binary sensors (device class problem, one per rule). */
 export function siteDiscovery(gatewayId: string, prefix: string, site: SiteConfig): DiscoveryMessage[] {
   const node = haId(gatewayId, site.id);
@@ -220,7 +215,7 @@ export function siteDiscovery(gatewayId: string, prefix: string, site: SiteConfi
     return {
       topic: `${prefix}/binary_sensor/${node}/${object}/config`,
       payload: {
-        name: ruleName(rule),
+        name: ruleLabel(rule),
         unique_id: `${node}_${object}`,
         object_id: `${node}_${object}`,
         state_topic: dutiesStateTopic(gatewayId, site.id),

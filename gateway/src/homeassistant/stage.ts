@@ -13,13 +13,13 @@
 
 import { FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
 import type { AlertEvent } from '../alerts/types.ts';
+import type { HomeAssistantConfig } from '../config/homeassistant.ts';
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
 import type { SiteChange } from '../config/sites.ts';
 import type { Publisher } from '../ingest/inputs.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import { fractionFilled } from '../rules/sediment-cleanout/evaluator.ts';
 import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readings.ts';
-import type { HomeAssistantConfig } from './config.ts';
 import {
   deviceConfigTopics,
   deviceDiscovery,

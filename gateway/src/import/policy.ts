@@ -4,7 +4,7 @@
  * (re-imported tips are duplicates by time), then goes through the same ingest stage as live data.
  */
 
-import type { DeviceRegistry } from '../decode/registry.ts';
+import type { DeviceRegistry } from '../config/registry.ts';
 import type { ReadingStore } from '../store/readings.ts';
 import type { ImportQuery } from './request.ts';
 import { type ImportSummary, importText, type ReadingSink } from './run.ts';

@@ -7,7 +7,7 @@
  * minute, so a gauge reporting each tip is never held to sub-minute rates.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import type { DeviceInfo } from '../decode/registry.ts';
+import type { DeviceInfo } from '../config/registry.ts';
 import type { ReadingStore } from '../store/readings.ts';
 
 interface Last {

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
+import type { DeviceRegistry } from '../config/registry.ts';
 import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
-import type { DeviceRegistry } from '../decode/registry.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
 import { EmbeddedMqttInput } from './mqtt/embedded.ts';

@@ -25,6 +25,7 @@
  */
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
+import type { DeviceInfo, DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
 import {
   type DecodeOptions,
@@ -33,7 +34,6 @@ import {
   decodeSerialLine,
   unregistered,
 } from '../decode/decode.ts';
-import type { DeviceRegistry } from '../decode/registry.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
@@ -199,7 +199,7 @@ export class IngestStage implements IngestSink, Stage {
       done(null, { status: 'ignored' });
       return;
     }
-    const decoded: DecodeResult =
+    const decoded: DecodeResult<DeviceInfo> =
       msg.transport === 'mqtt'
         ? decodeMqttTelemetry(msg.topic, msg.payload, msg.receivedAt, this.o.registry, this.decodeOpts)
         : decodeSerialLine(

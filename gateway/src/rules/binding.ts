@@ -13,7 +13,7 @@
  *
  * The modules say where they bind (`RuleModule.binds`); README.md has the table.
  */
-import type { SiteConfig } from '../config/schema.ts';
+import type { RuleParams, SiteFacts, SiteView } from './context.ts';
 import { type RuleModule, type RuleState, ruleIdsOf, stateKeyOf } from './module.ts';
 import { RULE_MODULES, type RuleId } from './registry.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
@@ -93,7 +93,7 @@ function shared(rule: BindableRule): ModuleShared {
 /** Binds a rule to a site (and a device). */
 export function bindRule(
   rule: BindableRule,
-  site: SiteConfig,
+  site: Pick<SiteFacts, 'id'>,
   deviceId: string | undefined,
   devices: readonly string[],
 ): SiteRule {
@@ -101,12 +101,15 @@ export function bindRule(
 }
 
 /** The context for a site: its own time zone, else the gateway's. */
-export function ruleContext(site: SiteConfig, gatewayTimezone = 'America/New_York'): RuleContext {
+export function ruleContext<Site extends SiteView>(
+  site: Site,
+  gatewayTimezone = 'America/New_York',
+): { site: Site; timezone: string } {
   return { site, timezone: site.timezone ?? gatewayTimezone };
 }
 
 /** The modules' bindings on a site: its site-level ones, then each device's, in the modules' order. */
-export function bindRules(modules: readonly RuleModule<unknown, RuleId>[], site: SiteConfig): SiteRule[] {
+export function bindRules(modules: readonly RuleModule<unknown, RuleId>[], site: SiteView): SiteRule[] {
   const out: SiteRule[] = [];
   for (const m of modules) {
     if (!('perSite' in m.binds)) continue;
@@ -123,7 +126,7 @@ export function bindRules(modules: readonly RuleModule<unknown, RuleId>[], site:
 }
 
 /** The registry's rules that apply to a site. */
-export function evaluatorsFor(site: SiteConfig): SiteRule[] {
+export function evaluatorsFor(site: SiteView): SiteRule[] {
   return bindRules(RULE_MODULES, site);
 }
 
@@ -133,11 +136,11 @@ export function bindingAccepts(binding: SiteRule, input: RuleInput): boolean {
 }
 
 /** Folds inputs through an evaluator: the final state and every effect, in order. */
-export function applyInputs<S>(
-  evaluator: Evaluator<S>,
+export function applyInputs<S, P extends RuleParams>(
+  evaluator: Evaluator<S, string, P>,
   state: S,
   inputs: Iterable<RuleInput>,
-  ctx: RuleContext,
+  ctx: RuleContext<P>,
 ): { state: S; effects: Effect[] } {
   let s = state;
   const effects: Effect[] = [];

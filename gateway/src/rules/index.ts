@@ -3,8 +3,10 @@
  * questions the engine, the stores, the reports and the API ask of the rule modules instead of naming a
  * rule id (which inspections meet which duties, which deadlines may be extended, what the report shows).
  */
-import type { DeviceConfig, RecipientRole } from '../config/schema.ts';
-import { type RuleModule, type RuleReport, ruleIdsOf } from './module.ts';
+
+import type { RuleInfo } from '../../../shared/src/rules.ts';
+import type { DeviceView, RecipientRole } from './context.ts';
+import { meetsDuty, type RuleModule, type RuleReport, ruleIdsOf, wordsOf } from './module.ts';
 import { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
 
 export {
@@ -33,7 +35,7 @@ export function ruleModule(id: string): RuleModule | undefined {
 export function rulesClosedByInspection(kind: string): RuleId[] {
   return RULE_IDS.filter((id) => {
     const d = byId.get(id)!.duty;
-    return d.closesBegunAlerts && d.meets(kind);
+    return d.closesBegunAlerts && meetsDuty(d, kind);
   });
 }
 
@@ -47,7 +49,7 @@ export function stormRuleId(): RuleId | undefined {
 
 /** Whether an inspection of this kind meets a storm's inspection duty. */
 export function meetsStormInspection(kind: string): boolean {
-  return stormModule?.duty.meets(kind) ?? false;
+  return stormModule ? meetsDuty(stormModule.duty, kind) : false;
 }
 
 /** The recipients' roles that must act on a rule's alerts (reminders go to them). */
@@ -68,6 +70,31 @@ export function reportOf(id: string): RuleReport {
 }
 
 /** The rule parameters of a device in effect (defaults applied), as the API shows them. */
-export function deviceParams(device: DeviceConfig): Record<string, unknown> {
-  return Object.assign({}, ...RULE_MODULES.map((m) => m.deviceView?.(device) ?? {}));
+export function deviceParams(device: DeviceView): Record<string, unknown> {
+  const modules: readonly RuleModule[] = RULE_MODULES;
+  return Object.assign({}, ...modules.map((m) => m.deviceView?.(device) ?? {}));
+}
+
+/** Every rule id with its words, its law and its duty, as GET /api/rules serves them. */
+export function ruleCatalogue(): RuleInfo[] {
+  const modules: readonly RuleModule[] = RULE_MODULES;
+  return modules.flatMap((m) =>
+    ruleIdsOf(m).map((id) => ({
+      id,
+      module: m.name,
+      ...wordsOf(m, id),
+      law: m.law,
+      duty: m.report.duty,
+      extendable: m.duty.extendable,
+      meetsInspections: [...m.duty.meets],
+      responsible: [...m.duty.responsible],
+      section: m.report.section,
+    })),
+  );
+}
+
+/** A rule id's label ("Storm inspection"); an id no module serves is its own label. */
+export function ruleLabel(id: string): string {
+  const m = byId.get(id);
+  return m ? wordsOf(m, id).label : id;
 }

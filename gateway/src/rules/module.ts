@@ -4,40 +4,37 @@
  * engine, the stores, the reports, the API and the configuration ask them (through `index.ts`) instead of
  * naming a rule id.
  */
-import type { z } from 'zod';
-import type { DeviceConfig, RecipientRole, SiteConfig } from '../config/schema.ts';
-import type { Evaluator, RuleContext } from './types.ts';
 
-/** Configuration keys and their zod schemas, which carry the validation and the defaults. */
-export type ParamShape = Record<string, z.ZodType>;
+import type { ReportSection } from '../../../shared/src/rules.ts';
+import type { DeviceView, ParamShape, RecipientRole, RuleContext, RuleParams, SiteView } from './context.ts';
+import type { Evaluator } from './types.ts';
 
-/** A rule's parameters: keys of a site's configuration, and keys of a device's. */
-export interface RuleParams<SP extends ParamShape = ParamShape, DP extends ParamShape = ParamShape> {
-  site: SP;
-  device: DP;
-}
+export type { ParamShape, RuleParams } from './context.ts';
 
 /** Where a rule's evaluator is bound: once per site it applies to, or once per device it applies to. */
-export type RuleBinds =
+export type RuleBinds<P extends RuleParams = RuleParams> =
   | {
       /** Undefined when the rule does not apply; else the devices whose readings it needs ([] for none). */
-      perSite(site: SiteConfig): { devices: string[] } | undefined;
+      perSite(site: SiteView<P>): { devices: string[] } | undefined;
     }
-  | { perDevice(device: DeviceConfig, site: SiteConfig): boolean };
+  | { perDevice(device: DeviceView<P['device']>, site: SiteView<P>): boolean };
 
 /**
  * The version of a rule's stored state. The state carries it as `v`; a stored state without one is
  * version 1. The engine calls `upgrade` when it loads a state older than `version`.
  */
-export interface RuleState<S> {
+export interface RuleState<S, P extends RuleParams = RuleParams> {
   version: number;
-  upgrade(state: unknown, from: number, ctx: RuleContext, deviceId: string | undefined): S;
+  upgrade(state: unknown, from: number, ctx: RuleContext<P>, deviceId: string | undefined): S;
 }
 
 /** What meets a rule's duty, and whether its deadline may be moved. */
 export interface RuleDuty {
-  /** Whether an inspection of this kind (routine, storm, annual, cleanout, other) meets the duty. */
-  meets(kind: string): boolean;
+  /**
+   * The inspection kinds (of routine, storm, annual, cleanout, other) that meet the duty; the engine asks
+   * `meetsDuty`, the API lists them.
+   */
+  meets: readonly string[];
   /**
    * The evaluator resolves the alerts an inspection meets. When this is true the engine then also
    * closes every open alert of the rule at the site raised at or before the inspection (one inspection
@@ -50,9 +47,7 @@ export interface RuleDuty {
   responsible: readonly RecipientRole[];
 }
 
-/** The lists of the compliance report. */
-export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
-export type ReportSection = (typeof REPORT_SECTIONS)[number];
+export { REPORT_SECTIONS, type ReportSection } from '../../../shared/src/rules.ts';
 
 /** What the compliance report shows for a rule's alerts. */
 export interface RuleReport {
@@ -63,20 +58,31 @@ export interface RuleReport {
   pastDue: 'missing' | 'overdue';
 }
 
-export interface RuleModule<S = unknown, Id extends string = string, P extends RuleParams = RuleParams> {
+/** A rule's words for people: its name as the dashboard and Home Assistant show it, and one line. */
+export interface RuleWords {
+  /** E.g. "Storm inspection". */
+  label: string;
+  /** One sentence: what the rule asks, and when. */
+  description: string;
+}
+
+export interface RuleModule<S = unknown, Id extends string = string, P extends RuleParams = RuleParams>
+  extends RuleWords {
   /** The folder's name; the name of its bindings and of its stored state's owner. */
   name: string;
+  /** For a module serving several rule ids: each id's own words (else every id has the module's). */
+  words?: Readonly<Partial<Record<Id, RuleWords>>>;
   /** The section of the law (or the product's own reason) the rule enforces. */
   law: string;
   params: P;
   /** Checks a device needs for this rule, reported with the key's path (e.g. a trap's design depth). */
-  checkDevice?(device: DeviceConfig, problem: (key: string, message: string) => void): void;
+  checkDevice?(device: DeviceView<P['device']>, problem: (key: string, message: string) => void): void;
   /** The device parameters in effect, defaults applied: the API shows them with the device. */
-  deviceView?(device: DeviceConfig): Record<string, unknown>;
-  binds: RuleBinds;
-  state: RuleState<S>;
+  deviceView?(device: DeviceView<P['device']>): Record<string, unknown>;
+  binds: RuleBinds<P>;
+  state: RuleState<S, P>;
   /** The pure evaluator; its `rule` names the module's rule id(s). */
-  evaluator: Evaluator<S, Id>;
+  evaluator: Evaluator<S, Id, P>;
   duty: RuleDuty;
   report: RuleReport;
   /**
@@ -92,6 +98,19 @@ export function ruleIdsOf<Id extends string>(m: {
 }): readonly Id[] {
   const r = m.evaluator.rule;
   return typeof r === 'string' ? [r] : r;
+}
+
+/** Whether an inspection of this kind meets a duty. */
+export function meetsDuty(duty: Pick<RuleDuty, 'meets'>, kind: string): boolean {
+  return duty.meets.includes(kind);
+}
+
+/** The words of one of a module's rule ids. */
+export function wordsOf<Id extends string>(
+  m: RuleWords & { words?: Readonly<Partial<Record<Id, RuleWords>>> },
+  id: Id,
+): RuleWords {
+  return m.words?.[id] ?? { label: m.label, description: m.description };
 }
 
 /** The key of a rule's stored state: its ids joined by `+`, as release 0.1.0 stored it. */

@@ -2,8 +2,6 @@
  * Shared helpers for the rules' states: the first state of a site-level or per-device rule, and the
  * upgrade of version 1 (the first version: nothing older to upgrade).
  */
-import type { RuleContext } from './types.ts';
-
 /** The upgrade of a state at its first version: a stored state without `v` is version 1, today's shape. */
 export function firstVersion<S>(state: unknown): S {
   return state as S;
@@ -21,14 +19,14 @@ export interface DeviceStateHead extends SiteStateHead {
 }
 
 /** The first state of a site-level rule: version 1, its site, and the rule's own fields. */
-export function siteState<T extends object>(ctx: RuleContext, fields: T): SiteStateHead & T {
+export function siteState<T extends object>(ctx: { site: { id: string } }, fields: T): SiteStateHead & T {
   return { v: 1, siteId: ctx.site.id, ...fields };
 }
 
 /** The first state of a per-device rule: version 1, its site and device, and the rule's own fields. */
 export function deviceState<T extends object>(
   rule: string,
-  ctx: RuleContext,
+  ctx: { site: { id: string } },
   deviceId: string | undefined,
   fields: T,
 ): DeviceStateHead & T {

@@ -7,8 +7,10 @@
  * its own ids; the list of every rule id is the registry's (`registry.ts`).
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import type { SiteConfig } from '../config/schema.ts';
 import type { StormBasis } from '../ledger/records.ts';
+import type { RuleContext, RuleParams } from './context.ts';
+
+export type { RuleContext } from './context.ts';
 
 /** JSON-serialisable evidence attached to an alert change. */
 export type Evidence = Record<string, unknown>;
@@ -86,18 +88,13 @@ export type RuleInput =
       waiting: number;
     };
 
-export interface RuleContext {
-  site: SiteConfig;
-  /** IANA time zone for this site (site.timezone or the gateway's). */
-  timezone: string;
-}
-
-export interface Evaluator<S, Id extends string = string> {
+/** A pure evaluator; it reads only the site facts and its rule's own parameters (`P`). */
+export interface Evaluator<S, Id extends string = string, P extends RuleParams = RuleParams> {
   /** The rule id(s) its effects carry: a rule module's ids are its evaluator's. */
   readonly rule: Id | readonly Id[];
   /** Initial state for a site (and device, for per-device rules). */
-  init(ctx: RuleContext, deviceId?: string): S;
-  evaluate(state: S, input: RuleInput, ctx: RuleContext): Evaluation<S, Id>;
+  init(ctx: RuleContext<P>, deviceId?: string): S;
+  evaluate(state: S, input: RuleInput, ctx: RuleContext<P>): Evaluation<S, Id>;
 }
 
 export interface Evaluation<S, Id extends string = string> {

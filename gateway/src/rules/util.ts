@@ -3,7 +3,7 @@
  * clock reads), device lookup and message formatting.
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
+import type { DeviceFacts } from './context.ts';
 import type { RuleInput } from './types.ts';
 
 export const SECOND = 1000;
@@ -16,12 +16,15 @@ export function iso(ts: number): string {
   return new Date(ts).toISOString();
 }
 
-export function deviceOf(site: SiteConfig, deviceId: string | undefined): DeviceConfig | undefined {
+export function deviceOf<D extends { id: string }>(
+  site: { devices: readonly D[] },
+  deviceId: string | undefined,
+): D | undefined {
   if (deviceId === undefined) return undefined;
   return site.devices.find((d) => d.id === deviceId);
 }
 
-export function deviceLabel(site: SiteConfig, deviceId: string): string {
+export function deviceLabel(site: { devices: readonly DeviceFacts[] }, deviceId: string): string {
   const d = deviceOf(site, deviceId);
   return d?.name ? `${d.name} (${deviceId})` : deviceId;
 }
@@ -99,10 +102,13 @@ export function lowerBound<T>(arr: readonly T[], k: number, key: (t: T) => numbe
 }
 
 /**
- * Inspection kinds that are an erosion and sediment control inspection at a construction site: every
- * kind but the septic engineer's 'annual' report and a 'cleanout' record (the engine's kinds are
- * routine, storm, annual, cleanout, other; it closes storm alerts on storm, routine and other too).
+ * The inspection kinds that are an erosion and sediment control inspection at a construction site:
+ * every kind of the engine's (routine, storm, annual, cleanout, other) but the septic engineer's
+ * 'annual' report and a 'cleanout' record.
  */
+export const EROSION_INSPECTIONS: readonly string[] = ['routine', 'storm', 'other'];
+
+/** Whether an inspection of this kind is an erosion and sediment control inspection. */
 export function isErosionInspection(kind: string): boolean {
-  return kind !== 'annual' && kind !== 'cleanout';
+  return EROSION_INSPECTIONS.includes(kind);
 }

@@ -6,7 +6,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../gateway/src/config/load.ts';
-import { buildRegistry } from '../../../gateway/src/decode/registry.ts';
+import { buildRegistry } from '../../../gateway/src/config/registry.ts';
 import { BrokerPolicy } from '../../../gateway/src/ingest/mqtt/brokerPolicy.ts';
 import { login, S, sleep } from '../../helpers/faults.ts';
 import { startTestGateway, type TestGateway, testConfigInput, testHash } from '../../helpers/gateway.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSilentMinutes, silentEvaluator } from '../../../gateway/src/rules/device-silent/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, HOUR, MIN, reading, run, T0, tick } from '../helpers.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, HOUR, MIN, reading, run, type SiteContext, T0, tick } from '../helpers.ts';
 
-const ctx: RuleContext = ctxOf({
+const ctx: SiteContext = ctxOf({
   kind: 'construction',
   devices: [
     { id: 'rg', kind: 'rain-gauge', inchesPerTip: 0.01 },

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { holdingEvaluator } from '../../../gateway/src/rules/holding-tank-pumpout/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, HOUR, reading, run, T0, tick } from '../helpers.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, HOUR, reading, run, type SiteContext, T0, tick } from '../helpers.ts';
 
 const S = 1000;
-const ctx: RuleContext = ctxOf({
+const ctx: SiteContext = ctxOf({
   kind: 'holding-tank',
   devices: [{ id: 'ht', kind: 'holding-tank', highLevelIn: 48, liquidDepthIn: 60 }],
 });
-const alarmOnly: RuleContext = ctxOf({ kind: 'holding-tank', devices: [{ id: 'ht', kind: 'holding-tank' }] });
+const alarmOnly: SiteContext = ctxOf({ kind: 'holding-tank', devices: [{ id: 'ht', kind: 'holding-tank' }] });
 const level = (ts: number, levelIn: number): RuleInput =>
   reading('ht', ts, { levelIn }, { deviceKind: 'holding-tank' });
 const float = (ts: number, highWater: boolean): RuleInput =>

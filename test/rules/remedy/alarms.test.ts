@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { alarmEvaluator } from '../../../gateway/src/rules/remedy/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, reading, run, shuffle, T0, tick } from '../helpers.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, reading, run, type SiteContext, shuffle, T0, tick } from '../helpers.ts';
 
 const S = 1000;
-const ctx: RuleContext = ctxOf({
+const ctx: SiteContext = ctxOf({
   kind: 'alternative-system',
   devices: [{ id: 'panel', kind: 'septic-panel', liquidDepthIn: 60 }],
 });

@@ -4,10 +4,10 @@ import {
   sedimentEvaluator,
   stageVolume,
 } from '../../../gateway/src/rules/sediment-cleanout/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, HOUR, reading, run, T0 } from '../helpers.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, HOUR, reading, run, type SiteContext, T0 } from '../helpers.ts';
 
-const depthCtx: RuleContext = ctxOf({
+const depthCtx: SiteContext = ctxOf({
   kind: 'construction',
   devices: [{ id: 'trap', kind: 'sediment-trap', designDepthIn: 24 }],
 });
@@ -19,7 +19,7 @@ const table: Array<[number, number]> = [
   [18, 600],
   [24, 1000],
 ];
-const tableCtx: RuleContext = ctxOf({
+const tableCtx: SiteContext = ctxOf({
   kind: 'construction',
   devices: [{ id: 'trap', kind: 'sediment-trap', stageStorage: table }],
 });
@@ -27,7 +27,7 @@ const tableCtx: RuleContext = ctxOf({
 const sed = (ts: number, sedimentIn: number): RuleInput =>
   reading('trap', ts, { sedimentIn }, { deviceKind: 'sediment-trap' });
 
-function feed(ctx: RuleContext, inputs: RuleInput[]) {
+function feed(ctx: SiteContext, inputs: RuleInput[]) {
   return run(sedimentEvaluator, ctx, inputs, { deviceId: 'trap', checkPurity: true });
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addYears, septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, HOUR, reading, run, T0, tick } from '../helpers.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, HOUR, reading, run, type SiteContext, T0, tick } from '../helpers.ts';
 
-const ctx: RuleContext = ctxOf({
+const ctx: SiteContext = ctxOf({
   kind: 'septic',
   septicPumping: { lastPumpedAt: '2023-03-15T12:00:00Z' },
   devices: [{ id: 'tank', kind: 'septic-tank', liquidDepthIn: 60 }],

@@ -6,11 +6,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type StormState, stormEvaluator } from '../../../gateway/src/rules/storm-inspection/evaluator.ts';
-import type { Effect, RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, HOUR, MIN, reading, rng, Sink, shuffle, T0, tick } from '../helpers.ts';
+import type { Effect, RuleInput } from '../../../gateway/src/rules/types.ts';
+import {
+  ctxOf,
+  DAY,
+  HOUR,
+  MIN,
+  reading,
+  rng,
+  Sink,
+  type SiteContext,
+  shuffle,
+  T0,
+  tick,
+} from '../helpers.ts';
 import { gaugeHistory } from './randomInputs.ts';
 
-function gaugeCtx(inchesPerTip: number, storm: Record<string, unknown> = {}): RuleContext {
+function gaugeCtx(inchesPerTip: number, storm: Record<string, unknown> = {}): SiteContext {
   return ctxOf({ kind: 'construction', storm, devices: [{ id: 'rg', kind: 'rain-gauge', inchesPerTip }] });
 }
 
@@ -28,7 +40,7 @@ function delivered(rs: Array<{ ts: number; values: Values }>, order: number[], f
 }
 
 /** Feeds the inputs (the state through JSON between them when `json`, as the engine stores it). */
-function run(ctx: RuleContext, inputs: RuleInput[], json = true) {
+function run(ctx: SiteContext, inputs: RuleInput[], json = true) {
   let state: StormState = stormEvaluator.init(ctx, 'rg');
   const sink = new Sink();
   const wakes: number[] = [];

@@ -10,13 +10,13 @@ import {
   stormEvaluator,
   stormEventsOf,
 } from '../../../gateway/src/rules/storm-inspection/evaluator.ts';
-import type { Effect, RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, DAY, rng, T0 } from '../helpers.ts';
+import type { Effect, RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, DAY, rng, type SiteContext, T0 } from '../helpers.ts';
 import { DELIVERIES, deliveryInputs, type GaugeHistory, gaugeHistory } from './randomInputs.ts';
 import * as ref from './reference.ts';
 
 /** A gauge's site; alerts are raised at once (`settleMinutes: 0`), as the reference raises them. */
-function gaugeCtx(inchesPerTip: number, site: Record<string, unknown> = {}): RuleContext {
+function gaugeCtx(inchesPerTip: number, site: Record<string, unknown> = {}): SiteContext {
   const storm = (site.storm ?? {}) as Record<string, unknown>;
   return ctxOf({
     kind: 'construction',
@@ -47,7 +47,7 @@ function tally(effects: readonly Effect[], state: StormState): void {
  * Feeds the inputs to both evaluators and compares every input's effects. `json`: the new evaluator's
  * state goes through JSON between inputs (the engine stores it so). `ctxAt`: the context of input i.
  */
-function compare(given: RuleInput[], ctxAt: (i: number) => RuleContext, json: boolean, label: string) {
+function compare(given: RuleInput[], ctxAt: (i: number) => SiteContext, json: boolean, label: string) {
   let a: ref.StormState = ref.referenceStormEvaluator.init(ctxAt(0), 'rg');
   let b: StormState = stormEvaluator.init(ctxAt(0), 'rg');
   const all: Effect[] = [];

@@ -8,13 +8,7 @@
 import type { SiteConfig } from '../../../gateway/src/config/schema.ts';
 import { openAlert, resolveAlert } from '../../../gateway/src/rules/effects.ts';
 import { type DeviceStateHead, deviceState } from '../../../gateway/src/rules/state.ts';
-import type {
-  Effect,
-  Evaluator,
-  RuleContext,
-  RuleInput,
-  StormEvent,
-} from '../../../gateway/src/rules/types.ts';
+import type { Effect, Evaluator, RuleInput, StormEvent } from '../../../gateway/src/rules/types.ts';
 import {
   DAY,
   deviceLabel,
@@ -27,6 +21,7 @@ import {
   lowerBound,
   round6,
 } from '../../../gateway/src/rules/util.ts';
+import type { SiteContext } from '../helpers.ts';
 
 export const RULE = 'storm-inspection' as const;
 
@@ -97,7 +92,7 @@ export function thresholdTips(thresholdIn: number, inchesPerTip: number): number
   return Math.max(1, Math.ceil(thresholdIn / inchesPerTip - 1e-9));
 }
 
-export function cfgOf(state: StormState, ctx: RuleContext): Cfg {
+export function cfgOf(state: StormState, ctx: SiteContext): Cfg {
   const site = ctx.site;
   const ipt = deviceOf(site, state.deviceId)?.inchesPerTip;
   return {
@@ -492,7 +487,7 @@ function rainEntry(r: { ts: number; receivedAt: number; values: Record<string, n
 
 export const referenceStormEvaluator: Evaluator<StormState, typeof RULE> = {
   rule: RULE,
-  init(ctx: RuleContext, deviceId?: string): StormState {
+  init(ctx: SiteContext, deviceId?: string): StormState {
     return deviceState(RULE, ctx, deviceId, {
       win: [],
       base: { counter: null, ts: null, residueIn: 0 },
@@ -506,7 +501,7 @@ export const referenceStormEvaluator: Evaluator<StormState, typeof RULE> = {
     });
   },
 
-  evaluate(prev: StormState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: StormState, input: RuleInput, ctx: SiteContext) {
     const effects: Effect<typeof RULE>[] = [];
     switch (input.type) {
       case 'reading': {
@@ -578,7 +573,7 @@ export const referenceStormEvaluator: Evaluator<StormState, typeof RULE> = {
 };
 
 /** The storms currently derived, for tests and diagnostics. */
-export function stormEventsOf(state: StormState, ctx: RuleContext): StormEvent[] {
+export function stormEventsOf(state: StormState, ctx: SiteContext): StormEvent[] {
   const cfg = cfgOf(state, ctx);
   return state.events.filter((s) => !s.frozen).map((s) => stormEvent(s, cfg));
 }

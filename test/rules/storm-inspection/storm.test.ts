@@ -8,13 +8,25 @@ import {
   stormEventsOf,
   thresholdTips,
 } from '../../../gateway/src/rules/storm-inspection/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
 import { RAIN_DIR } from '../../helpers/env.ts';
-import { ctxOf, DAY, HOUR, MIN, reading, run, Sink, shuffle, T0, tick } from '../helpers.ts';
+import {
+  ctxOf,
+  DAY,
+  HOUR,
+  MIN,
+  reading,
+  run,
+  Sink,
+  type SiteContext,
+  shuffle,
+  T0,
+  tick,
+} from '../helpers.ts';
 
 const MM02 = 0.007874;
 
-function gaugeCtx(inchesPerTip = 0.01, storm: Record<string, unknown> = {}): RuleContext {
+function gaugeCtx(inchesPerTip = 0.01, storm: Record<string, unknown> = {}): SiteContext {
   return ctxOf({
     kind: 'construction',
     storm,
@@ -44,7 +56,7 @@ function settled(inputs: RuleInput[]): RuleInput[] {
   return [...inputs, tick(Math.max(...arrived) + 5 * MIN)];
 }
 
-function feed(ctx: RuleContext, inputs: RuleInput[], sink?: Sink, json = true) {
+function feed(ctx: SiteContext, inputs: RuleInput[], sink?: Sink, json = true) {
   return run(stormEvaluator, ctx, inputs, { deviceId: 'rg', sink, json, checkPurity: json });
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { turbidityEvaluator } from '../../../gateway/src/rules/turbidity-contrast/evaluator.ts';
-import type { RuleContext, RuleInput } from '../../../gateway/src/rules/types.ts';
-import { ctxOf, MIN, reading, run, T0, tick } from '../helpers.ts';
+import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { ctxOf, MIN, reading, run, type SiteContext, T0, tick } from '../helpers.ts';
 
-const ctx: RuleContext = ctxOf({
+const ctx: SiteContext = ctxOf({
   kind: 'construction',
   turbidity: { marginNtu: 50 },
   devices: [

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { AuthenticateError } from 'aedes';
 import { verifyPasswordAsync } from '../../../../shared/src/password.ts';
 import { parseDeviceTopic } from '../../../../shared/src/topics.ts';
+import type { DeviceInfo, DeviceRegistry } from '../../config/registry.ts';
 import type { Config } from '../../config/schema.ts';
-import type { DeviceInfo, DeviceRegistry } from '../../decode/registry.ts';
 import { LoginGuard, Throttled } from '../../loginGuard.ts';
 import { filterWithin } from './topicFilters.ts';
 

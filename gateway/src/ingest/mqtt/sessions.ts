@@ -7,7 +7,7 @@
  * most `maxConnections` connections and `maxSessions` persistent sessions at once.
  */
 import type { Client } from 'aedes';
-import type { DeviceInfo, DeviceRegistry } from '../../decode/registry.ts';
+import type { DeviceInfo, DeviceRegistry } from '../../config/registry.ts';
 import type { Principal } from './brokerPolicy.ts';
 
 /** Why a connection is refused, with its MQTT 3.1.1 CONNACK return code. */

@@ -21,12 +21,16 @@ import { alertKey, openAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { addDays, DAY, formatLocal, iso, localParts, zonedMidnight } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'annual-inspection' as const;
 
 /** An inspection of this kind is the engineer's annual report. */
+/** The inspection kinds that are the engineer's annual inspection. */
+export const ANNUAL_INSPECTIONS: readonly string[] = ['annual'];
+
 export function isAnnualInspection(kind: string): boolean {
-  return kind === 'annual';
+  return ANNUAL_INSPECTIONS.includes(kind);
 }
 
 export interface AnnualSchedule {
@@ -37,7 +41,7 @@ export interface AnnualSchedule {
   dueAt: number;
 }
 
-export function annualSchedule(year: number, ctx: RuleContext): AnnualSchedule {
+export function annualSchedule(year: number, ctx: RuleContext<Params>): AnnualSchedule {
   const a = ctx.site.annualInspection;
   const tz = ctx.timezone;
   const letterAt = zonedMidnight(year, a.letterMonth, a.letterDay, tz);
@@ -68,7 +72,7 @@ function resolveYear(
   state: AnnualState,
   year: string,
   insp: { at: number; id: string; inspector: string },
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
 ) {
   const y = state.years[year]!;
@@ -89,12 +93,12 @@ function resolveYear(
   y.status = 'resolved';
 }
 
-export const annualEvaluator: Evaluator<AnnualState, typeof RULE> = {
+export const annualEvaluator: Evaluator<AnnualState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext): AnnualState {
+  init(ctx: RuleContext<Params>): AnnualState {
     return siteState(ctx, { years: {}, unused: [], seen: [] });
   },
-  evaluate(prev: AnnualState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: AnnualState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     const tz = ctx.timezone;
     if (input.type === 'tick') {

@@ -10,13 +10,16 @@ const params = { site: {}, device: {} };
 
 export const deviceClock: RuleModule<ClockState, typeof RULE, typeof params> = {
   name: 'device-clock',
+  label: 'Device clock ahead (readings in quarantine)',
+  description:
+    'A device whose clock runs ahead has its readings kept in quarantine until its clock is corrected.',
   law: "the product's own: a reading at a wrong time is no evidence until corrected",
   params,
   binds: { perDevice: () => true },
   state: { version: 1, upgrade: firstVersion },
   evaluator: clockEvaluator,
   duty: {
-    meets: () => false,
+    meets: [],
     closesBegunAlerts: false,
     extendable: false,
     responsible: ['owner', 'developer'],

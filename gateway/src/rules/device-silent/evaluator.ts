@@ -29,6 +29,7 @@ import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { deviceLabel, deviceOf, formatDuration, formatLocal, iso, MINUTE } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'device-silent' as const;
 
@@ -44,7 +45,7 @@ export interface SilentState extends DeviceStateHead {
   suppressed: boolean;
 }
 
-function silentMs(state: SilentState, ctx: RuleContext): number {
+function silentMs(state: SilentState, ctx: RuleContext<Params>): number {
   const d = deviceOf(ctx.site, state.deviceId);
   return (d?.silentAfterMinutes ?? defaultSilentMinutes(d?.kind)) * MINUTE;
 }
@@ -55,7 +56,7 @@ function gapEffects(
   from: number,
   to: number,
   receivedAt: number,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   limit: number,
 ): Effect<typeof RULE> {
   return resolveAlert(key, to, {
@@ -76,7 +77,7 @@ function openEffect(
   state: SilentState,
   from: number,
   now: number,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   limit: number,
   key: string,
 ) {
@@ -97,9 +98,9 @@ function openEffect(
   });
 }
 
-export const silentEvaluator: Evaluator<SilentState, typeof RULE> = {
+export const silentEvaluator: Evaluator<SilentState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext, deviceId?: string): SilentState {
+  init(ctx: RuleContext<Params>, deviceId?: string): SilentState {
     return deviceState(RULE, ctx, deviceId, {
       newestTs: null,
       newestReceivedAt: null,
@@ -108,7 +109,7 @@ export const silentEvaluator: Evaluator<SilentState, typeof RULE> = {
       suppressed: false,
     });
   },
-  evaluate(prev: SilentState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: SilentState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     const limit = silentMs(prev, ctx);
     switch (input.type) {

@@ -3,21 +3,15 @@
  * leaves a gap in the evidence (a silent gauge is not a dry day). Silence, its alert and the gap on
  * record: `evaluator.ts`.
  */
-import { z } from 'zod';
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { defaultSilentMinutes, type RULE, type SilentState, silentEvaluator } from './evaluator.ts';
-
-const params = {
-  site: {},
-  device: {
-    /** Minutes without a message before a silence is recorded; defaults by kind. */
-    silentAfterMinutes: z.number().positive().optional(),
-  },
-};
+import { params } from './params.ts';
 
 export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> = {
   name: 'device-silent',
+  label: 'Device silent (gap in evidence)',
+  description: 'A device that has sent nothing for longer than it should leaves a gap in the evidence.',
   law: "the product's own: a silent gauge is not a dry day",
   params,
   deviceView: (d) => ({ silentAfterMinutes: d.silentAfterMinutes ?? defaultSilentMinutes(d.kind) }),
@@ -25,7 +19,7 @@ export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> =
   state: { version: 1, upgrade: firstVersion },
   evaluator: silentEvaluator,
   duty: {
-    meets: () => false,
+    meets: [],
     closesBegunAlerts: false,
     extendable: false,
     responsible: ['owner', 'developer'],

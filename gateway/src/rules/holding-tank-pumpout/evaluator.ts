@@ -18,6 +18,7 @@ import { addSample, type BoolTrack, copyTrack, episodesOf, newestTs, newTrack, p
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, formatLocal, iso, SECOND } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'holding-tank-pumpout' as const;
 /** A level at or below this fraction of highLevelIn shows a pump-out. */
@@ -38,7 +39,7 @@ function open(
   state: HoldingState,
   at: number,
   cause: string,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
   ev: Record<string, unknown>,
 ) {
@@ -57,7 +58,7 @@ function open(
 function resolve(
   state: HoldingState,
   at: number,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
   ev: Record<string, unknown>,
 ) {
@@ -72,7 +73,7 @@ function resolve(
   state.alert = null;
 }
 
-function checkFloat(state: HoldingState, ctx: RuleContext, effects: Effect<typeof RULE>[]): void {
+function checkFloat(state: HoldingState, ctx: RuleContext<Params>, effects: Effect<typeof RULE>[]): void {
   const holdMs = ctx.site.alarmHoldSeconds * SECOND;
   const eps = episodesOf(state.float, holdMs, state.tickHorizon);
   for (const ep of eps) {
@@ -110,9 +111,9 @@ function copyState(s: HoldingState): HoldingState {
   };
 }
 
-export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
+export const holdingEvaluator: Evaluator<HoldingState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext, deviceId?: string): HoldingState {
+  init(ctx: RuleContext<Params>, deviceId?: string): HoldingState {
     return deviceState(RULE, ctx, deviceId, {
       newestLevelTs: null,
       sawLevel: false,
@@ -123,7 +124,7 @@ export const holdingEvaluator: Evaluator<HoldingState, typeof RULE> = {
       alert: null,
     });
   },
-  evaluate(prev: HoldingState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: HoldingState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'tick') {
       if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };

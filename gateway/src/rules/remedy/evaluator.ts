@@ -36,6 +36,7 @@ import {
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, formatDuration, formatLocal, iso, SECOND } from '../util.ts';
+import type { Params } from './params.ts';
 
 /** The two rules: equipment faults (5 days to remedy) and absorption-field faults (30 days). */
 export const RULES = ['equipment-remedy', 'field-remedy'] as const;
@@ -79,7 +80,11 @@ export interface AlarmState extends DeviceStateHead {
 }
 
 /** The remedy deadline of an episode: the days the law gives, and the due time they make. */
-function deadline(name: AlarmName, ep: HeldEpisode, ctx: RuleContext): { days: number; dueAt: number } {
+function deadline(
+  name: AlarmName,
+  ep: HeldEpisode,
+  ctx: RuleContext<Params>,
+): { days: number; dueAt: number } {
   const days = name === 'field' ? ctx.site.fieldRemedyDays : ctx.site.equipmentRemedyDays;
   return { days, dueAt: ep.began + days * DAY };
 }
@@ -92,7 +97,7 @@ function keyOf(state: AlarmState, name: AlarmName, began: number): string {
 interface InputRef {
   state: AlarmState;
   name: AlarmName;
-  ctx: RuleContext;
+  ctx: RuleContext<Params>;
 }
 
 function openEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string): Effect<RemedyRule> {
@@ -140,7 +145,7 @@ function resolveEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: str
 function reconcileInput(
   state: AlarmState,
   name: AlarmName,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<RemedyRule>[],
 ): void {
   const ref: InputRef = { state, name, ctx };
@@ -212,7 +217,7 @@ function reconcileInput(
   inp.episodes = next;
 }
 
-function prune(state: AlarmState, name: AlarmName, ctx: RuleContext): void {
+function prune(state: AlarmState, name: AlarmName, ctx: RuleContext<Params>): void {
   const inp = state.inputs[name];
   if (!inp) return;
   const newest = newestTs(inp.track);
@@ -237,12 +242,12 @@ function copyState(s: AlarmState): AlarmState {
   return { ...s, inputs };
 }
 
-export const alarmEvaluator: Evaluator<AlarmState, RemedyRule> = {
+export const alarmEvaluator: Evaluator<AlarmState, RemedyRule, Params> = {
   rule: RULES,
-  init(ctx: RuleContext, deviceId?: string): AlarmState {
+  init(ctx: RuleContext<Params>, deviceId?: string): AlarmState {
     return deviceState(RULES.join('+'), ctx, deviceId, { tickHorizon: null, inputs: {} });
   },
-  evaluate(prev: AlarmState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: AlarmState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<RemedyRule>[] = [];
     if (input.type === 'reading') {
       const r = input.reading;

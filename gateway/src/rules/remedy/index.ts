@@ -5,23 +5,27 @@
  * 000, 5.030 B 1 d). A licensed engineer's letter may extend either deadline. The debounced alarm
  * inputs and their episodes: `evaluator.ts`; the stored state's key is `equipment-remedy+field-remedy`.
  */
-import { z } from 'zod';
-import { holdParams } from '../hold.ts';
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { type AlarmState, alarmEvaluator, type RemedyRule } from './evaluator.ts';
-
-const params = {
-  site: {
-    ...holdParams,
-    equipmentRemedyDays: z.number().positive().default(5),
-    fieldRemedyDays: z.number().positive().default(30),
-  },
-  device: {},
-};
+import { params } from './params.ts';
 
 export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   name: 'remedy',
+  label: 'Remedy',
+  description:
+    'A fault of an alternative system is to be remedied: equipment within 5 days, the absorption field within 30.',
+  words: {
+    'equipment-remedy': {
+      label: 'Equipment remedy (5 d)',
+      description:
+        'A fault of a pump, blower or aerator, control panel, or high water in a pump tank is to be remedied within 5 days.',
+    },
+    'field-remedy': {
+      label: 'Absorption field remedy (30 d)',
+      description: 'A fault of the absorption field is to be remedied within 30 days.',
+    },
+  },
   law: '000, 5.030 B 1 d',
   params,
   binds: {
@@ -31,6 +35,6 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   state: { version: 1, upgrade: firstVersion },
   evaluator: alarmEvaluator,
   // The law lets a licensed engineer's letter extend a remedy deadline.
-  duty: { meets: () => false, closesBegunAlerts: false, extendable: true, responsible: ['owner'] },
+  duty: { meets: [], closesBegunAlerts: false, extendable: true, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
 };

@@ -21,6 +21,7 @@ import { alertKey, openAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, formatLocal, isErosionInspection, iso } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'routine-inspection' as const;
 
@@ -33,7 +34,7 @@ export interface RoutineState extends SiteStateHead {
 function openPeriod(
   state: RoutineState,
   start: number,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
   why: string,
 ): void {
@@ -61,12 +62,12 @@ function openPeriod(
   );
 }
 
-export const routineEvaluator: Evaluator<RoutineState, typeof RULE> = {
+export const routineEvaluator: Evaluator<RoutineState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext): RoutineState {
+  init(ctx: RuleContext<Params>): RoutineState {
     return siteState(ctx, { last: null, period: null, seen: [] });
   },
-  evaluate(prev: RoutineState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: RoutineState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     const active = ctx.site.active;
     switch (input.type) {

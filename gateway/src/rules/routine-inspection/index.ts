@@ -3,19 +3,17 @@
  * inspection report is due every 7 x 24 h since the last one (law 001, maintenance during construction,
  * A(2)). The clock and its alerts: `evaluator.ts`.
  */
-import { z } from 'zod';
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
-import { isErosionInspection } from '../util.ts';
+import { EROSION_INSPECTIONS } from '../util.ts';
 import { type RoutineState, type RULE, routineEvaluator } from './evaluator.ts';
-
-const params = {
-  site: { routineInspectionDays: z.number().positive().default(7) },
-  device: {},
-};
+import { params } from './params.ts';
 
 export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof params> = {
   name: 'routine-inspection',
+  label: 'Routine 7-day inspection',
+  description:
+    'An active construction site needs an erosion and sediment control inspection report every 7 days.',
   law: '001, maintenance during construction, A(2)',
   params,
   binds: { perSite: (site) => (site.kind === 'construction' ? { devices: [] } : undefined) },
@@ -23,7 +21,7 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
   evaluator: routineEvaluator,
   // The law gives the 7-day report no extension.
   duty: {
-    meets: isErosionInspection,
+    meets: EROSION_INSPECTIONS,
     closesBegunAlerts: false,
     extendable: false,
     responsible: ['developer'],

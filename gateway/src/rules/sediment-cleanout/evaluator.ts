@@ -24,11 +24,12 @@
  * Late data: a sediment depth is a state, not a count, so the newest reading describes the trap. A
  * reading older than the newest one already seen is ignored by this rule (the telemetry keeps it).
  */
-import type { DeviceConfig } from '../../config/schema.ts';
+import type { DeviceView } from '../context.ts';
 import { alertKey, openAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'sediment-cleanout' as const;
 /** An open alert is updated when the fill grows by this much since the last report. */
@@ -62,12 +63,12 @@ export function stageVolume(table: ReadonlyArray<readonly [number, number]>, dep
   return v1 + ((v1 - v0) * (depth - d1)) / (d1 - d0);
 }
 
-export function designDepth(dev: DeviceConfig): number | undefined {
+export function designDepth(dev: DeviceView<Params['device']>): number | undefined {
   return dev.designDepthIn ?? dev.stageStorage?.[dev.stageStorage.length - 1]?.[0];
 }
 
 /** Fraction of the design capacity filled with sediment at `depth` (0.5 = half). */
-export function fractionFilled(dev: DeviceConfig, depth: number): number | undefined {
+export function fractionFilled(dev: DeviceView<Params['device']>, depth: number): number | undefined {
   const design = designDepth(dev);
   if (design === undefined) return undefined;
   if (dev.stageStorage) {
@@ -81,9 +82,9 @@ function pct(f: number): string {
   return `${Math.round(f * 100)}%`;
 }
 
-export const sedimentEvaluator: Evaluator<SedimentState, typeof RULE> = {
+export const sedimentEvaluator: Evaluator<SedimentState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext, deviceId?: string): SedimentState {
+  init(ctx: RuleContext<Params>, deviceId?: string): SedimentState {
     return deviceState(RULE, ctx, deviceId, {
       newestTs: null,
       last: null,
@@ -92,7 +93,7 @@ export const sedimentEvaluator: Evaluator<SedimentState, typeof RULE> = {
       lateIgnored: 0,
     });
   },
-  evaluate(prev: SedimentState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: SedimentState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'alert-closed') {
       if (!prev.episode || prev.episode.key !== input.key) return { state: prev, effects };

@@ -25,6 +25,7 @@ import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'septic-pumping' as const;
 /** Inspection kinds that record a pump-out ('cleanout' is the engine's kind for it). */
@@ -50,7 +51,7 @@ export interface SepticState extends DeviceStateHead {
 }
 
 /** Whether this device runs the time-based part for its site. */
-export function isPrimaryTank(ctx: RuleContext, deviceId: string): boolean {
+export function isPrimaryTank(ctx: RuleContext<Params>, deviceId: string): boolean {
   const tanks = ctx.site.devices.filter((d) => d.kind === 'septic-tank');
   const pool = tanks.length ? tanks : ctx.site.devices.filter((d) => d.kind === 'septic-panel');
   return pool[0]?.id === deviceId;
@@ -64,7 +65,7 @@ export function addYears(ts: number, years: number): number {
   return d.getTime() + (years - whole) * 365.25 * DAY;
 }
 
-function lastPumped(state: SepticState, ctx: RuleContext): number | null {
+function lastPumped(state: SepticState, ctx: RuleContext<Params>): number | null {
   const cfg = ctx.site.septicPumping.lastPumpedAt;
   const fromCfg = cfg ? Date.parse(cfg) : null;
   if (fromCfg === null) return state.lastPumpedSeen;
@@ -76,7 +77,7 @@ function pumpedOut(
   state: SepticState,
   at: number,
   how: Record<string, unknown>,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
 ): void {
   const label = deviceLabel(ctx.site, state.deviceId);
@@ -104,9 +105,9 @@ function pumpedOut(
   }
 }
 
-export const septicEvaluator: Evaluator<SepticState, typeof RULE> = {
+export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext, deviceId?: string): SepticState {
+  init(ctx: RuleContext<Params>, deviceId?: string): SepticState {
     return deviceState(RULE, ctx, deviceId, {
       newestTs: null,
       sludge: null,
@@ -118,7 +119,7 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE> = {
       time: null,
     });
   },
-  evaluate(prev: SepticState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: SepticState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     const sp = ctx.site.septicPumping;
     const label = deviceLabel(ctx.site, prev.deviceId);

@@ -3,30 +3,16 @@
  * one third of its liquid depth (law 000, appendix VII, a guideline: no deadline). The level and time
  * alerts and the pump-out: `evaluator.ts`.
  */
-import { z } from 'zod';
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
-import { isPumpOut, type RULE, type SepticState, septicEvaluator } from './evaluator.ts';
-
-const params = {
-  site: {
-    septicPumping: z
-      .strictObject({
-        fraction: z
-          .number()
-          .gt(0)
-          .lt(1)
-          .default(1 / 3),
-        maxYears: z.number().positive().default(3),
-        lastPumpedAt: z.iso.datetime({ offset: true }).optional(),
-      })
-      .prefault({}),
-  },
-  device: {},
-};
+import { PUMPOUT_KINDS, type RULE, type SepticState, septicEvaluator } from './evaluator.ts';
+import { params } from './params.ts';
 
 export const septicPumping: RuleModule<SepticState, typeof RULE, typeof params> = {
   name: 'septic-pumping',
+  label: 'Septic tank pumping',
+  description:
+    'A septic tank should be pumped every few years, or once sludge and scum reach a third of its liquid depth.',
   law: '000, appendix VII',
   params,
   binds: {
@@ -37,6 +23,6 @@ export const septicPumping: RuleModule<SepticState, typeof RULE, typeof params> 
   state: { version: 1, upgrade: firstVersion },
   evaluator: septicEvaluator,
   // A `cleanout` recorded at a septic site is a pump-out; a guideline has no deadline to extend.
-  duty: { meets: isPumpOut, closesBegunAlerts: false, extendable: false, responsible: ['owner'] },
+  duty: { meets: PUMPOUT_KINDS, closesBegunAlerts: false, extendable: false, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
 };

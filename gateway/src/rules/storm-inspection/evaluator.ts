@@ -19,6 +19,7 @@ import {
   stormEvent,
 } from './events.ts';
 import { type Refold, refoldAll, refoldFrom, tipsOf, uncertain } from './fold.ts';
+import type { Params } from './params.ts';
 import { applyRefold, liveStart, prune, releaseHeld } from './reconcile.ts';
 import {
   append,
@@ -120,7 +121,7 @@ function wakeOf(state: StormState, cfg: Cfg): { wakeAt?: number } {
   return state.held ? { wakeAt: state.held.lastAt + cfg.settleMs } : {};
 }
 
-function readingInput(prev: StormState, r: Reading, ctx: RuleContext) {
+function readingInput(prev: StormState, r: Reading, ctx: RuleContext<Params>) {
   const effects: Effect<typeof RULE>[] = [];
   const state = copyState(prev);
   const cfg = cfgOf(state, ctx);
@@ -156,7 +157,7 @@ function catchingUp(r: Reading, e: StormEntry, change: { late: boolean; before: 
   return uncertain(change.before, e, tipsOf(change.before, e, cfg.ipt!), cfg.gapMs);
 }
 
-function tickInput(prev: StormState, now: number, ctx: RuleContext) {
+function tickInput(prev: StormState, now: number, ctx: RuleContext<Params>) {
   const effects: Effect<typeof RULE>[] = [];
   const cfg = cfgOf(prev, ctx);
   const reach = now - prev.newestDelay;
@@ -182,7 +183,7 @@ function tickInput(prev: StormState, now: number, ctx: RuleContext) {
 function inspectionInput(
   prev: StormState,
   input: Extract<RuleInput, { type: 'inspection' }>,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
 ) {
   const effects: Effect<typeof RULE>[] = [];
   if (input.siteId !== prev.siteId || !isErosionInspection(input.kind)) return { state: prev, effects };
@@ -203,9 +204,9 @@ function inspectionInput(
   return { state, effects };
 }
 
-export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
+export const stormEvaluator: Evaluator<StormState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext, deviceId?: string): StormState {
+  init(ctx: RuleContext<Params>, deviceId?: string): StormState {
     if (deviceId === undefined) throw new Error(`${RULE} is a per-device rule: pass the deviceId`);
     const base: EntryContext = { counter: null, sumN: 0, ts: null };
     const state: StormState = {
@@ -228,7 +229,7 @@ export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
     return state;
   },
 
-  evaluate(prev: StormState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: StormState, input: RuleInput, ctx: RuleContext<Params>) {
     switch (input.type) {
       case 'reading': {
         const r = input.reading;
@@ -255,7 +256,7 @@ export const stormEvaluator: Evaluator<StormState, typeof RULE> = {
 };
 
 /** The storms currently derived, for tests and diagnostics. */
-export function stormEventsOf(state: StormState, ctx: RuleContext): StormEvent[] {
+export function stormEventsOf(state: StormState, ctx: RuleContext<Params>): StormEvent[] {
   const cfg = cfgOf(state, ctx);
   return state.events.filter((s) => !s.frozen).map((s) => stormEvent(s, cfg));
 }

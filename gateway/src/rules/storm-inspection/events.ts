@@ -3,10 +3,11 @@
  * the events as last reported with their alert status; the parameters the events were derived with;
  * snapshots and records of an event, and the successor of an event that late data changed.
  */
-import type { SiteConfig } from '../../config/schema.ts';
+import type { SiteFacts } from '../context.ts';
 import type { SiteStateHead } from '../state.ts';
 import type { RuleContext, StormEvent } from '../types.ts';
 import { DAY, deviceLabel, deviceOf, HOUR, MINUTE, round6 } from '../util.ts';
+import type { Params } from './params.ts';
 import { type EntryContext, NANO, nanoInches, type StormWindow } from './window.ts';
 
 export const RULE = 'storm-inspection' as const;
@@ -113,7 +114,7 @@ export function thresholdTips(thresholdIn: number, inchesPerTip: number): number
   return Math.max(1, Math.ceil(thresholdIn / inchesPerTip - 1e-9));
 }
 
-export function cfgOf(state: StormState, ctx: RuleContext): Cfg {
+export function cfgOf(state: StormState, ctx: RuleContext<Params>): Cfg {
   const site = ctx.site;
   const device = deviceOf(site, state.deviceId);
   const ipt = device?.inchesPerTip;
@@ -154,7 +155,7 @@ export function derivationKey(cfg: Cfg): string {
   ]);
 }
 
-export function stormAlertsEnabled(site: SiteConfig): boolean {
+export function stormAlertsEnabled(site: Pick<SiteFacts, 'kind' | 'active'>): boolean {
   return site.kind === 'construction' && site.active;
 }
 

@@ -6,35 +6,18 @@
  * `reconcile.ts`; the alert's content: `alert.ts`; the evaluator and its handling of late data:
  * `evaluator.ts`; the state of release 0.1.0: `upgrade.ts`.
  */
-import { z } from 'zod';
 import type { RuleModule } from '../module.ts';
-import { isErosionInspection } from '../util.ts';
+import { EROSION_INSPECTIONS } from '../util.ts';
 import { stormEvaluator } from './evaluator.ts';
 import { type RULE, STORM_STATE_VERSION, type StormState } from './events.ts';
+import { params } from './params.ts';
 import { upgradeStormState } from './upgrade.ts';
-
-const params = {
-  site: {
-    storm: z
-      .strictObject({
-        thresholdIn: z.number().positive().default(0.5),
-        interEventHours: z.number().positive().default(6),
-        dueFrom: z.enum(['end', 'threshold']).default('end'),
-        dueHours: z.number().positive().default(24),
-        /**
-         * While a gauge delivers readings out of order (or a late reading reports many tips after a
-         * silence), the storms they make raise their alerts only once no such reading came for this
-         * long; 0 raises them at once, as release 0.1.0 did.
-         */
-        settleMinutes: z.number().min(0).max(1440).default(5),
-      })
-      .prefault({}),
-  },
-  device: {},
-};
 
 export const stormInspection: RuleModule<StormState, typeof RULE, typeof params> = {
   name: 'storm-inspection',
+  label: 'Storm inspection',
+  description:
+    'A storm of 0.5 in or more at an active construction site calls for an erosion and sediment control inspection within 24 h.',
   law: '001, maintenance during construction, A(2)',
   params,
   binds: { perDevice: (d) => d.kind === 'rain-gauge' },
@@ -42,7 +25,7 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   evaluator: stormEvaluator,
   // The law gives the 24-hour inspection no extension. One inspection covers every storm before it.
   duty: {
-    meets: isErosionInspection,
+    meets: EROSION_INSPECTIONS,
     closesBegunAlerts: true,
     extendable: false,
     responsible: ['developer'],

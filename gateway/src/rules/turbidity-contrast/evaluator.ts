@@ -20,11 +20,12 @@
  * - Comparisons are made in arrival order; an outlet reading older than the newest one compared
  *   only raises the peak of an open episode (a turbidity episode has no legal deadline to protect).
  */
-import type { SiteConfig } from '../../config/schema.ts';
+import type { SiteView } from '../context.ts';
 import { alertKey, openAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { deviceLabel, formatLocal, HOUR, iso, MINUTE } from '../util.ts';
+import type { Params } from './params.ts';
 
 export const RULE = 'turbidity-contrast' as const;
 export const TURBIDITY_MATCH_MS = 30 * MINUTE;
@@ -64,13 +65,13 @@ function newOutlet(siteId: string, deviceId: string): OutletTrack {
 }
 
 /** The site's turbidity devices in one role. */
-export function turbidityIds(site: SiteConfig, role: 'outlet' | 'background'): string[] {
+export function turbidityIds(site: SiteView<Params>, role: 'outlet' | 'background'): string[] {
   return site.devices.filter((d) => d.kind === 'turbidity' && d.role === role).map((d) => d.id);
 }
 
 /** The site's outlet and background ids, worked out once per site configuration (a reading only looks up). */
-const rolesOf = new WeakMap<SiteConfig, { outlet: Set<string>; background: Set<string> }>();
-function roles(ctx: RuleContext): { outlet: Set<string>; background: Set<string> } {
+const rolesOf = new WeakMap<SiteView<Params>, { outlet: Set<string>; background: Set<string> }>();
+function roles(ctx: RuleContext<Params>): { outlet: Set<string>; background: Set<string> } {
   let r = rolesOf.get(ctx.site);
   if (!r) {
     r = {
@@ -82,7 +83,7 @@ function roles(ctx: RuleContext): { outlet: Set<string>; background: Set<string>
   return r;
 }
 
-function outletIds(ctx: RuleContext): string[] {
+function outletIds(ctx: RuleContext<Params>): string[] {
   return [...roles(ctx).outlet];
 }
 
@@ -117,7 +118,7 @@ function surrogateNote(margin: number): string {
 function resolveEpisode(
   state: OutletTrack,
   at: number,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
 ): void {
   const ep = state.episode!;
@@ -144,7 +145,7 @@ function sample(
   ts: number,
   outlet: number,
   bg: Pt,
-  ctx: RuleContext,
+  ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
 ) {
   const margin = ctx.site.turbidity.marginNtu;
@@ -218,14 +219,14 @@ function trimPending(t: OutletTrack): void {
   }
 }
 
-export const turbidityEvaluator: Evaluator<TurbidityState, typeof RULE> = {
+export const turbidityEvaluator: Evaluator<TurbidityState, typeof RULE, Params> = {
   rule: RULE,
-  init(ctx: RuleContext): TurbidityState {
+  init(ctx: RuleContext<Params>): TurbidityState {
     const outlets: Record<string, OutletTrack> = {};
     for (const id of outletIds(ctx)) outlets[id] = newOutlet(ctx.site.id, id);
     return siteState(ctx, { background: [], outlets });
   },
-  evaluate(prev: TurbidityState, input: RuleInput, ctx: RuleContext) {
+  evaluate(prev: TurbidityState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     if (input.type === 'tick') {
       const due = Object.values(prev.outlets).filter(

@@ -3,18 +3,16 @@
  * natural conditions in surface waters (law 001, water quality standards). An NTU margin over the
  * upstream background stands in for the visual test; every message says so. The comparison: `evaluator.ts`.
  */
-import { z } from 'zod';
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { type RULE, type TurbidityState, turbidityEvaluator, turbidityIds } from './evaluator.ts';
-
-const params = {
-  site: { turbidity: z.strictObject({ marginNtu: z.number().positive().default(50) }).prefault({}) },
-  device: {},
-};
+import { params } from './params.ts';
 
 export const turbidityContrast: RuleModule<TurbidityState, typeof RULE, typeof params> = {
   name: 'turbidity-contrast',
+  label: 'Turbidity contrast',
+  description:
+    'Outlet water must not be much more turbid than the upstream background (an NTU margin stands in for the visual test).',
   law: '001, water quality standards',
   params,
   binds: {
@@ -29,6 +27,6 @@ export const turbidityContrast: RuleModule<TurbidityState, typeof RULE, typeof p
   },
   state: { version: 1, upgrade: firstVersion },
   evaluator: turbidityEvaluator,
-  duty: { meets: () => false, closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
+  duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
   report: { section: 'other', duty: true, pastDue: 'overdue' },
 };

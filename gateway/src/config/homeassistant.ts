@@ -1,4 +1,4 @@
-/** The `homeassistant` settings: MQTT discovery for Home Assistant, off unless `discovery: true`. */
+/** The `homeassistant` settings: MQTT discovery for Home Assistant (`homeassistant/`), off unless `discovery: true`. */
 import { z } from 'zod';
 
 export const homeAssistantSchema = z

@@ -1,7 +1,12 @@
 import type { DeviceKind } from '../../../shared/src/telemetry.ts';
-import type { Config, DeviceConfig, SiteConfig } from '../config/schema.ts';
+import type { Config, DeviceConfig, SiteConfig } from './schema.ts';
 
-/** A registered device as the decoder and the rules see it. */
+/**
+ * The devices of the configuration, by site and device id and by MQTT login. The decoder asks it for a
+ * message's device (`decode/`, through its own narrower view of it).
+ */
+
+/** A registered device as the decoder, ingest and the API see it. */
 export interface DeviceInfo {
   siteId: string;
   deviceId: string;

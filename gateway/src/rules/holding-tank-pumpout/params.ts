@@ -1,0 +1,13 @@
+/** The `holding-tank-pumpout` rule's parameters: its site's keys and its devices' keys of the configuration. */
+import { z } from 'zod';
+import { holdParams } from '../hold.ts';
+
+export const params = {
+  site: holdParams,
+  device: {
+    /** Holding tanks: the high level (in) that calls for a pump-out. */
+    highLevelIn: z.number().positive().optional(),
+  },
+};
+
+export type Params = typeof params;

@@ -1,0 +1,39 @@
+/**
+ * The rules as GET /api/rules serves them, shared by the gateway, which answers with them, and the
+ * dashboard, which takes its rule labels and the actions it offers on an alert from them. One entry per
+ * rule id an alert may carry.
+ */
+import { z } from 'zod';
+import { RECIPIENT_ROLES } from './admin.ts';
+
+/** The lists of the compliance report; `gaps` holds the gaps in the evidence (a silent device). */
+export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
+export type ReportSection = (typeof REPORT_SECTIONS)[number];
+
+export const ruleInfoSchema = z.strictObject({
+  /** The rule id its alerts carry. */
+  id: z.string(),
+  /** The rule module that raises it (its folder); a module may raise several rule ids. */
+  module: z.string(),
+  /** Its name for people, e.g. "Storm inspection". */
+  label: z.string(),
+  /** One sentence: what the rule asks, and when. */
+  description: z.string(),
+  /** The section of the law (or the product's own reason) it enforces. */
+  law: z.string(),
+  /** Whether its alerts count among the compliance report's duties (a device problem does not). */
+  duty: z.boolean(),
+  /** Whether a licensed engineer's letter may extend the deadline of its alerts. */
+  extendable: z.boolean(),
+  /** The inspection kinds that meet it (none: it is met in the data, or not by an inspection). */
+  meetsInspections: z.array(z.string()),
+  /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */
+  responsible: z.array(z.enum(RECIPIENT_ROLES)),
+  /** The compliance report's list its alerts are shown in. */
+  section: z.enum(REPORT_SECTIONS),
+});
+export type RuleInfo = z.infer<typeof ruleInfoSchema>;
+
+/** GET /api/rules: every rule id, in the registry's order. */
+export const rulesResponseSchema = z.array(ruleInfoSchema);
+export type RulesResponse = z.infer<typeof rulesResponseSchema>;
