@@ -8,12 +8,12 @@
  * long the history of the alert it changes).
  */
 
-import type { AlertDto, HistoryAction } from '../../../shared/src/api/alerts.ts';
+import type { AlertDto, HistoryAction, NotificationKind } from '../../../shared/src/api/alerts.ts';
 import { toIso } from '../../../shared/src/time.ts';
-import { type NotificationKind, recordNotificationEvent } from '../notify/queue.ts';
 import type { Log } from '../pipeline.ts';
 import type { Evidence, StormEvent } from '../rules/types.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
+import { recordNotificationEvent } from '../store/outbox.ts';
 import { AlertError } from './errors.ts';
 import { alertDto } from './mapping.ts';
 import type { RuleStates, StagedStates } from './ruleStates.ts';

@@ -11,7 +11,7 @@
 
 import { openNote } from '../ledger/checkpoint.ts';
 import type { Log } from '../pipeline.ts';
-import type { CheckpointPublisher } from './stage.ts';
+import type { CheckpointPublisher } from './publisher.ts';
 
 export type OffBoxState = 'holds' | 'contradicts' | 'empty' | 'unreachable' | 'write-only';
 

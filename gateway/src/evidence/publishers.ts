@@ -12,7 +12,7 @@
 import type { SmtpEmailSender } from '../notify/channels/email.ts';
 import type { WebhookSender } from '../notify/channels/webhook.ts';
 import type { Cursor } from '../store/cursor.ts';
-import type { CheckpointPublisher, SignedCheckpoint } from './stage.ts';
+import type { CheckpointPublisher, SignedCheckpoint } from './publisher.ts';
 
 export const checkpointTopic = (gatewayId: string) => `gateway/${gatewayId}/checkpoint`;
 

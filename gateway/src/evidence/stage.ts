@@ -26,24 +26,10 @@ import type { Db } from '../store/types.ts';
 import { EvidenceAudit, type Problem } from './audit.ts';
 import type { SigningKey } from './keys.ts';
 import { type Judgement, type OffBoxCopy, readOffBox, tailSentence } from './offBox.ts';
+import type { CheckpointPublisher, SignedCheckpoint } from './publisher.ts';
 import { StartAudit } from './startAudit.ts';
 
-export interface SignedCheckpoint extends Checkpoint {
-  /** The signed note, as published. */
-  note: string;
-  at: number;
-}
-
-/** Somewhere a checkpoint goes off the box; a publisher that can also read its last one back says so. */
-export interface CheckpointPublisher {
-  name: string;
-  /** Where the checkpoints go, in plain words ("the external MQTT broker"). */
-  where: string;
-  /** False for a copy kept on the gateway's own box (the embedded broker's retained message). */
-  offBox?: boolean;
-  publish(cp: SignedCheckpoint): Promise<void>;
-  readBack?(): Promise<string | undefined>;
-}
+export type { CheckpointPublisher, SignedCheckpoint } from './publisher.ts';
 
 export interface EvidenceStageOptions {
   db: Db;

@@ -9,13 +9,7 @@
  * running a step again after a crash never duplicates or loses a delivery.
  */
 import type Database from 'better-sqlite3';
-import type {
-  AlertDto,
-  Channel,
-  DeliveryStatus,
-  DeliveryView,
-  NotificationKind,
-} from '../../../shared/src/api/alerts.ts';
+import type { Channel, DeliveryStatus, DeliveryView } from '../../../shared/src/api/alerts.ts';
 import { where } from '../store/where.ts';
 import { displayTarget } from './errors.ts';
 
@@ -32,34 +26,7 @@ export {
   notificationKindSchema,
 } from '../../../shared/src/api/alerts.ts';
 
-export interface NotificationEventInput {
-  eventId: string;
-  kind: NotificationKind;
-  alert: AlertDto;
-  createdAt: number;
-}
-
-/**
- * Appends one event to the outbox. Call it inside the transaction that changes the alert.
- * Returns false when an event with this id is already recorded (idempotent).
- */
-export function recordNotificationEvent(db: Database.Database, ev: NotificationEventInput): boolean {
-  const r = db
-    .prepare(
-      `INSERT OR IGNORE INTO notification_events (event_id, kind, alert_id, site_id, rule, payload, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      ev.eventId,
-      ev.kind,
-      ev.alert.id,
-      ev.alert.siteId,
-      ev.alert.rule,
-      JSON.stringify(ev.alert),
-      ev.createdAt,
-    );
-  return r.changes === 1;
-}
+export { type NotificationEventInput, recordNotificationEvent } from '../store/outbox.ts';
 
 /** A row of notification_events as stored. */
 export interface EventRow {

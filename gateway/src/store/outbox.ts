@@ -1,0 +1,36 @@
+/**
+ * The notification outbox's write side: the alert engine appends one event per alert change with
+ * recordNotificationEvent(), in the same transaction as the change; the notification queue
+ * (notify/queue.ts) reads and delivers them. The table's DDL is in store/schema/.
+ */
+import type Database from 'better-sqlite3';
+import type { AlertDto, NotificationKind } from '../../../shared/src/api/alerts.ts';
+
+export interface NotificationEventInput {
+  eventId: string;
+  kind: NotificationKind;
+  alert: AlertDto;
+  createdAt: number;
+}
+
+/**
+ * Appends one event to the outbox. Call it inside the transaction that changes the alert.
+ * Returns false when an event with this id is already recorded (idempotent).
+ */
+export function recordNotificationEvent(db: Database.Database, ev: NotificationEventInput): boolean {
+  const r = db
+    .prepare(
+      `INSERT OR IGNORE INTO notification_events (event_id, kind, alert_id, site_id, rule, payload, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      ev.eventId,
+      ev.kind,
+      ev.alert.id,
+      ev.alert.siteId,
+      ev.alert.rule,
+      JSON.stringify(ev.alert),
+      ev.createdAt,
+    );
+  return r.changes === 1;
+}
