@@ -12,8 +12,11 @@ import { type HoldingState, holdingEvaluator, type RULE } from './evaluator.ts';
 const params = {
   site: holdParams,
   device: {
-    /** Holding tanks: the high level (in) that calls for a pump-out. */
-    highLevelIn: z.number().positive().optional(),
+    highLevelIn: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Holding tanks: the high level (in) that calls for a pump-out.'),
   },
 };
 

@@ -10,7 +10,13 @@ import { isErosionInspection } from '../util.ts';
 import { type RoutineState, type RULE, routineEvaluator } from './evaluator.ts';
 
 const params = {
-  site: { routineInspectionDays: z.number().positive().default(7) },
+  site: {
+    routineInspectionDays: z
+      .number()
+      .positive()
+      .default(7)
+      .describe('Construction sites: days (of 24 h) between routine inspections (law 001).'),
+  },
   device: {},
 };
 

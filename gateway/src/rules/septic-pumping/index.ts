@@ -16,11 +16,16 @@ const params = {
           .number()
           .gt(0)
           .lt(1)
-          .default(1 / 3),
-        maxYears: z.number().positive().default(3),
-        lastPumpedAt: z.iso.datetime({ offset: true }).optional(),
+          .default(1 / 3)
+          .describe("The share of the tank's liquid depth sludge and scum may fill."),
+        maxYears: z.number().positive().default(3).describe('Years between pump-outs at most.'),
+        lastPumpedAt: z.iso
+          .datetime({ offset: true })
+          .optional()
+          .describe('The last pump-out before the gateway knew the tank.'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('Septic tanks: when to pump (law 000, appendix VII, a guideline).'),
   },
   device: {},
 };

@@ -17,18 +17,30 @@ const params = {
   site: {
     storm: z
       .strictObject({
-        thresholdIn: z.number().positive().default(0.5),
-        interEventHours: z.number().positive().default(6),
-        dueFrom: z.enum(['end', 'threshold']).default('end'),
-        dueHours: z.number().positive().default(24),
-        /**
-         * While a gauge delivers readings out of order (or a late reading reports many tips after a
-         * silence), the storms they make raise their alerts only once no such reading came for this
-         * long; 0 raises them at once, as release 0.1.0 did.
-         */
-        settleMinutes: z.number().min(0).max(1440).default(5),
+        thresholdIn: z
+          .number()
+          .positive()
+          .default(0.5)
+          .describe('The rain of one storm event (in) that calls for an inspection.'),
+        interEventHours: z
+          .number()
+          .positive()
+          .default(6)
+          .describe('A dry period this long or longer separates two storm events.'),
+        dueFrom: z
+          .enum(['end', 'threshold'])
+          .default('end')
+          .describe('The due time counts from the last tip (`end`, moves while it rains) or the crossing.'),
+        dueHours: z.number().positive().default(24).describe('Hours to inspect.'),
+        settleMinutes: z
+          .number()
+          .min(0)
+          .max(1440)
+          .default(5)
+          .describe('Late readings settle this long before a storm they make raises its alert; 0: at once.'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('Rain gauges at construction sites: the storm inspection (law 001).'),
   },
   device: {},
 };

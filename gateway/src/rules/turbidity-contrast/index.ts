@@ -9,7 +9,18 @@ import { firstVersion } from '../state.ts';
 import { type RULE, type TurbidityState, turbidityEvaluator, turbidityIds } from './evaluator.ts';
 
 const params = {
-  site: { turbidity: z.strictObject({ marginNtu: z.number().positive().default(50) }).prefault({}) },
+  site: {
+    turbidity: z
+      .strictObject({
+        marginNtu: z
+          .number()
+          .positive()
+          .default(50)
+          .describe('Outlet NTU above the background beyond which the contrast counts (a surrogate).'),
+      })
+      .prefault({})
+      .describe('Turbidity: outlet against upstream background (law 001, water quality standards).'),
+  },
   device: {},
 };
 
