@@ -15,7 +15,10 @@ const brokerNodeUrl = z
 const tlsSchema = z.strictObject({
   certFile: z.string().describe('PEM certificate file.'),
   keyFile: z.string().describe('PEM private key file.'),
-  caFile: z.string().optional().describe('PEM CA file to verify clients by.'),
+  caFile: z
+    .string()
+    .optional()
+    .describe('PEM CA certificates of the certificate chain (the MQTT listener sends them).'),
 });
 
 const port = z.number().int().min(0).max(65535);
@@ -248,13 +251,13 @@ export const influxSchema = z
       .int()
       .positive()
       .default(1000)
-      .describe('A batch is written at least this often.'),
+      .describe('A partial batch is written this often; a full one at once.'),
     timeoutMs: z
       .number()
       .int()
       .positive()
       .default(10000)
-      .describe('A write not answered in this time is retried.'),
+      .describe('A write not answered in this time has failed (and is retried).'),
   })
   .prefault({})
   .describe('The time-series copy of the readings.');
