@@ -116,10 +116,12 @@ export const SITE_KINDS = ['construction', 'alternative-system', 'septic', 'hold
 export const RECIPIENT_ROLES = ['officer', 'owner', 'engineer', 'developer'] as const;
 
 export const recipientBody = z.strictObject({
-  role: z.enum(RECIPIENT_ROLES),
-  name: z.string().optional(),
-  email: z.email().optional(),
-  webhook: z.url().optional(),
+  role: z
+    .enum(RECIPIENT_ROLES)
+    .describe('Who the recipient is to the site; rules name the roles that must act.'),
+  name: z.string().optional().describe('A name people read.'),
+  email: z.email().optional().describe('Alerts and reminders go to this address (needs notify.smtp).'),
+  webhook: z.url().optional().describe('Alerts are POSTed here, signed with notify.webhookSecret.'),
 });
 
 /** POST /api/sites: further keys are the rules' site parameters (`storm`, `routineInspectionDays`, …). */

@@ -67,12 +67,12 @@ describe('the rule registry', () => {
     ]);
   });
 
-  it('has a row for every module, with its folder and law, in rules/README.md', () => {
+  it('has a row for every module, with its folder (linked to its README) and law, in rules/README.md', () => {
     const rows = readFileSync(join(RULES_DIR, 'README.md'), 'utf8')
       .split('\n')
-      .filter((l) => l.startsWith('| `'));
+      .filter((l) => l.startsWith('| [`'));
     for (const m of RULE_MODULES) {
-      const row = rows.find((l) => l.startsWith(`| \`${m.name}/\``));
+      const row = rows.find((l) => l.startsWith(`| [\`${m.name}/\`](${m.name}/README.md)`));
       expect(row, m.name).toBeDefined();
       expect(row, m.name).toContain(m.law);
       for (const id of ruleIdsOf(m)) expect(row, m.name).toContain(id);

@@ -19,18 +19,21 @@ export interface RuleParams<SP extends ParamShape = ParamShape, DP extends Param
 
 /** The keys of a site every rule may read. */
 export const siteFacts = {
-  id: entityId,
-  name: z.string().optional(),
-  kind: z.enum(SITE_KINDS),
-  timezone: z.string().optional(),
-  active: z.boolean().default(true),
+  id: entityId.describe("The site's id, unique on this gateway (and among the gateways sharing a broker)."),
+  name: z.string().optional().describe('A name people read.'),
+  kind: z.enum(SITE_KINDS).describe('What the site is; it decides which rules apply.'),
+  timezone: z.string().optional().describe('IANA time zone of the site (default: the top-level `timezone`).'),
+  active: z
+    .boolean()
+    .default(true)
+    .describe('Construction sites: work is going on (storm and routine duties apply).'),
 };
 
 /** The keys of a device every rule may read. */
 export const deviceFacts = {
-  id: entityId,
-  kind: z.enum(DEVICE_KINDS),
-  name: z.string().optional(),
+  id: entityId.describe("The device's id, unique within its site."),
+  kind: z.enum(DEVICE_KINDS).describe('What the device is; it decides which rules watch it.'),
+  name: z.string().optional().describe('A name people read.'),
 };
 
 /** Who a recipient is to a site; rules name the roles that must act on them. */

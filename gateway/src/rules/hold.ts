@@ -30,7 +30,13 @@
 import { z } from 'zod';
 
 /** The site parameter of every rule that debounces an input. */
-export const holdParams = { alarmHoldSeconds: z.number().min(0).default(60) };
+export const holdParams = {
+  alarmHoldSeconds: z
+    .number()
+    .min(0)
+    .default(60)
+    .describe('Seconds an alarm input must hold before it counts (a bouncing float counts nothing).'),
+};
 
 export type Sample = [ts: number, value: 0 | 1];
 export interface Run {

@@ -1,21 +1,8 @@
 /**
  * `annual-inspection`: each alternative system needs an annual inspection by a licensed professional
- * engineer; the town's letter goes out in June and the form is due "within 60 days or prior to
- * September 1st" (law 000, 5.030 B 1 d). One evaluator per alternative-system site, driven by ticks.
- *
- * Dates are calendar dates in the site's time zone, at local midnight:
- * - letter = annualInspection.letterMonth/letterDay (June 1) 00:00 local;
- * - within = letter date + withinDays (60) calendar days, 00:00 local (2026: July 31);
- * - notAfter = annualInspection.notAfter (09-01) 00:00 local, i.e. "before September 1";
- * - due = the earlier of the two (`rule: 'earlier'`, the default) or the later (`rule: 'later'`).
- * For 2026 in America/New_York: letter 2026-06-01 00:00 EDT, due 2026-07-31 00:00 EDT.
- *
- * On the first tick at or after the letter time of the current local year, the year's alert opens,
- * keyed `annual-inspection:${siteId}:${year}` (at = letter time). A tick never opens an earlier year
- * (a gateway installed in January does not open last year's). An 'inspection' input of kind 'annual'
- * resolves the latest open year whose calendar year (local) it falls in or after (a late inspection
- * resolves the year still outstanding), with onTime = inspection <= due. An annual inspection logged
- * before the letter (same calendar year) is remembered and closes that year's alert as soon as it opens.
+ * engineer, due "within 60 days or prior to September 1st" of the town's June letter (law 000, 5.030 B 1 d).
+ * One evaluator per alternative-system site, driven by ticks; dates are local calendar dates at midnight.
+ * The schedule, its alerts and edge cases: README.md in this folder.
  */
 import { alertKey, openAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';

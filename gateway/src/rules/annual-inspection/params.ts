@@ -5,17 +5,25 @@ export const params = {
   site: {
     annualInspection: z
       .strictObject({
-        letterMonth: z.number().int().min(1).max(12).default(6),
-        letterDay: z.number().int().min(1).max(31).default(1),
-        withinDays: z.number().positive().default(60),
-        /** The fixed latest date, MM-DD; the earlier of the two applies unless `rule` says otherwise. */
+        letterMonth: z.number().int().min(1).max(12).default(6).describe("The month of the town's letter."),
+        letterDay: z.number().int().min(1).max(31).default(1).describe('Its day of the month.'),
+        withinDays: z
+          .number()
+          .positive()
+          .default(60)
+          .describe('Days after the letter the inspection is due.'),
         notAfter: z
           .string()
           .regex(/^\d\d-\d\d$/)
-          .default('09-01'),
-        rule: z.enum(['earlier', 'later']).default('earlier'),
+          .default('09-01')
+          .describe('The fixed latest date, MM-DD.'),
+        rule: z
+          .enum(['earlier', 'later'])
+          .default('earlier')
+          .describe('Which of the two dates is the deadline.'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe("Alternative systems: the engineer's annual inspection (law 000, 5.030 B 1 d)."),
   },
   device: {},
 };

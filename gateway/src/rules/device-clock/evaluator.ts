@@ -1,14 +1,7 @@
 /**
- * `device-clock`: a device whose clock runs ahead of the gateway's sends readings the gateway cannot use
- * at their time; they wait in the quarantine, out of the rules, and whatever they show (a storm, a high
- * level) goes unseen until someone corrects them. The product's own rule. One evaluator per device.
- *
- * - `clock-ahead` (a reading quarantined for its timestamp) opens the device's problem at once, with the
- *   lead in words ("clock 30 days ahead"), keyed on the first such reading's arrival; while it is open,
- *   further ones change nothing.
- * - `clock-corrected` (an admin released readings with a clock correction) resolves it once none of the
- *   device's readings wait any more, naming who corrected it and by how much.
- * - a person closing the alert ends it; the next reading quarantined opens a new one.
+ * `device-clock`: a device whose clock runs ahead of the gateway's has its readings kept in quarantine,
+ * out of the rules; its site's people are told at once. The product's own rule, one evaluator per device.
+ * Its alerts and edge cases: README.md in this folder.
  */
 import { aheadText } from '../../../../shared/src/quarantine.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';

@@ -1,28 +1,8 @@
 /**
  * `device-silent`: a device that has sent nothing for longer than it should leaves a gap in the
- * evidence: no one can prove what happened then. A silence is a gap, never a dry day or a quiet tank.
- * The product's own rule. One evaluator per device.
- *
- * `silentAfterMinutes` defaults by kind: rain gauges 60 min, everything else 120 min. A rain gauge that
- * reports its counter only when it tips must also send a heartbeat (its unchanged counter, or battery)
- * more often than that, or every dry hour is reported as a gap.
- *
- * Silence is defined on the newest SOURCE ts seen and on arrival time together, because ticks carry
- * arrival time (`now`) and a device can only be silent relative to now:
- * - a tick opens the alert when now - newest source ts >= silentAfter AND now - newest arrival >=
- *   silentAfter. A buffered backlog (old source ts, arriving now) keeps the device "talking": it opens
- *   no false silence. A device never heard from is measured from the first tick.
- *   The alert: at = the newest source ts ("no evidence since ..."), key
- *   `device-silent:${siteId}:${deviceId}:${from}`, no due time.
- * - the next reading whose source ts is AFTER that newest ts resolves it, with the gap as evidence
- *   (from = newest ts before the silence, to = this reading's ts). A late reading from before the gap
- *   (source ts <= from) does not close it: it says nothing about the silent period. When a backlog
- *   fills the silence, the recorded gap is only as long as the data really missing (from -> the first
- *   backfilled reading), with `backfilled: true`.
- * - a reading that arrives more than silentAfter of source time after the newest one, with no alert
- *   open (the gateway was down, so no tick saw it), records the gap at once: open + resolve.
- * - a person closing the alert (e.g. a device taken out of service) silences the rule until the device
- *   sends again.
+ * evidence; a silence is a gap, never a dry day or a quiet tank. The product's own rule, one evaluator per
+ * device. Silence is measured on the newest source ts and the newest arrival together (ticks carry arrival
+ * time). Its alerts, the gaps on record and edge cases: README.md in this folder.
  */
 import type { DeviceKind } from '../../../../shared/src/telemetry.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';

@@ -4,8 +4,13 @@ import { z } from 'zod';
 export const params = {
   site: {},
   device: {
-    /** Minutes without a message before a silence is recorded; defaults by kind. */
-    silentAfterMinutes: z.number().positive().optional(),
+    silentAfterMinutes: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'Minutes without a message before a silence is recorded (default 60 for rain gauges, else 120).',
+      ),
   },
 };
 

@@ -1,17 +1,7 @@
 /**
  * `holding-tank-pumpout`: a holding tank (a sealed tank with no outlet, law 000 definitions) must be
  * pumped out, its contents disposed of as 2.010 B says, before it overflows. One evaluator per
- * holding-tank device.
- *
- * - Opens when `levelIn` reaches the device's `highLevelIn` (at = that reading), or when
- *   `alarms.highWater` has held true for `alarmHoldSeconds` (at = when it began; debounced as in
- *   ../hold.ts, so a bouncing float opens nothing). Key `holding-tank-pumpout:${siteId}:${deviceId}:${at}`.
- * - Resolves on a pump-out: the level falling to HOLDING_PUMPED_FRACTION (half) of highLevelIn or below
- *   (evidence: peak and after). A tank with no level readings (alarm only) resolves when the high-water
- *   input has held false. Later readings above do not open another alert (fire once).
- * - No due time: the law sets none; an alert at high level is urgent by nature.
- * - Late data: a level older than the newest one seen is ignored; the float input is handled in source
- *   order (../hold.ts).
+ * holding-tank device. Its alerts and edge cases: README.md in this folder.
  */
 import { alertKey, openAlert } from '../effects.ts';
 import { addSample, type BoolTrack, copyTrack, episodesOf, newestTs, newTrack, pruneTrack } from '../hold.ts';

@@ -5,8 +5,11 @@ import { holdParams } from '../hold.ts';
 export const params = {
   site: holdParams,
   device: {
-    /** Holding tanks: the high level (in) that calls for a pump-out. */
-    highLevelIn: z.number().positive().optional(),
+    highLevelIn: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Holding tanks: the high level (in) that calls for a pump-out.'),
   },
 };
 

@@ -1,25 +1,9 @@
 /**
  * `equipment-remedy` and `field-remedy`: on an alternative system, a fault must be remedied within
- * `equipmentRemedyDays` (5) when it concerns equipment (pump, blower or aerator, control panel, high
- * water in a pump tank) and within `fieldRemedyDays` (30) when it concerns the absorption field. Law 000,
- * section 5.030 B 1 d. One evaluator per septic panel (or septic tank with alarm inputs).
- *
- * Inputs: `alarms.pump`, `alarms.blower`, `alarms.panel`, `alarms.highWater` (equipment) and
- * `alarms.field` (absorption field). Each input is debounced in source time (see ../hold.ts): it counts once
- * it has held true for `alarmHoldSeconds` (60), and the remedy clock starts when the held run BEGAN
- * (`at` = first true of that run, `dueAt` = at + 5 d or 30 d). One alert per input per episode, keyed
- * `${rule}:${siteId}:${deviceId}:${input}:${began}`. It resolves when the input has held false for the
- * same time, with evidence: began, remedied (first false of the held normal run), dueAt and
- * withinDeadline (against the deadline of the law; an engineer's extension is the engine's record and
- * is not known here: the engine compares against the extended due time).
- *
- * Ticks (arrival time) confirm a hold when a device reports only on change: the newest sample true and
- * the newest tick, less the arrival delay of the newest sample, `hold` or more after its begin (so a
- * backlog draining late cannot be confirmed by the wall clock). If a late backlog then shows that the input went back
- * to normal within the hold, the episode did not exist: its alert is resolved with `withdrawn: true`.
- * If late data moves the begin earlier (a late true before it), the alert is resolved as superseded and
- * the episode's new key opens. If a person resolves the alert (alert-closed), the evaluator stays quiet
- * about that episode; a new episode needs a held normal run first.
+ * `equipmentRemedyDays` (5) when it concerns equipment and within `fieldRemedyDays` (30) when it concerns
+ * the absorption field (law 000, 5.030 B 1 d). One evaluator per septic panel (or septic tank with alarm
+ * inputs); each input is debounced in source time (../hold.ts). Its alerts, late data and edge cases:
+ * README.md in this folder.
  */
 import { ALARM_NAMES, type AlarmName } from '../../../../shared/src/telemetry.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';

@@ -5,8 +5,16 @@ import { holdParams } from '../hold.ts';
 export const params = {
   site: {
     ...holdParams,
-    equipmentRemedyDays: z.number().positive().default(5),
-    fieldRemedyDays: z.number().positive().default(30),
+    equipmentRemedyDays: z
+      .number()
+      .positive()
+      .default(5)
+      .describe('Alternative systems: days to remedy an equipment fault (law 000, 5.030 B 1 d).'),
+    fieldRemedyDays: z
+      .number()
+      .positive()
+      .default(30)
+      .describe('Alternative systems: days to remedy an absorption field fault (law 000, 5.030 B 1 d).'),
   },
   device: {},
 };

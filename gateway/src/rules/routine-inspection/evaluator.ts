@@ -1,21 +1,8 @@
 /**
  * `routine-inspection`: on an active construction site an inspection report is due every
- * `routineInspectionDays` (7) x 24 h since the last one, weekends included. Law 001, maintenance during
- * construction, A(2). One evaluator per construction site.
- *
- * The clock: each period has an alert keyed `routine-inspection:${siteId}:${periodStart}`, opened when
- * the period starts (at = periodStart, dueAt = periodStart + 7 x 24 h), so the engine can remind before
- * the due time and flag it overdue after.
- * - A site with no inspection on record starts its clock at the first tick (due = first tick + 7 d).
- * - An 'inspection' input for the site of any erosion-control kind (routine, storm, other: every kind but
- *   the septic 'annual' report and a 'cleanout' record, see ../util.ts), that is newer than the last
- *   one restarts the clock: it resolves the current period's alert (evidence: inspection, onTime) and
- *   opens the next, due 7 x 24 h after that inspection. An inspection logged late, older than the latest
- *   one on record, changes nothing (the clock runs from the latest). One dated before the current
- *   period began does not meet it either: the period's duty begins at its start.
- * - A person closing the alert (alert-closed) without an inspection restarts the clock at that moment.
- * - An inactive site (`active: false`) has no routine duty: its open alert is resolved at the next tick
- *   and nothing opens until the site is active again (then the clock restarts at the first tick).
+ * `routineInspectionDays` (7) x 24 h since the last one, weekends included (law 001, maintenance during
+ * construction, A(2)). One evaluator per construction site. The clock, its alerts and edge cases: README.md
+ * in this folder.
  */
 import { alertKey, openAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';

@@ -2,7 +2,13 @@
 import { z } from 'zod';
 
 export const params = {
-  site: { routineInspectionDays: z.number().positive().default(7) },
+  site: {
+    routineInspectionDays: z
+      .number()
+      .positive()
+      .default(7)
+      .describe('Construction sites: days (of 24 h) between routine inspections (law 001).'),
+  },
   device: {},
 };
 

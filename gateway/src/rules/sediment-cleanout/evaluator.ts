@@ -1,28 +1,8 @@
 /**
  * `sediment-cleanout`: sediment shall be removed from a sediment trap or pond whenever its design
- * capacity has been reduced by 50% (`sedimentCleanoutFraction`). Law 001, maintenance during
- * construction, A(1). One evaluator per sediment-trap device, on `values.sedimentIn`.
- *
- * Capacity: with `designDepthIn` only, the fraction filled is depth / designDepth. With a
- * `stageStorage` table (depth -> volume, linear interpolation), it is volume(depth) / volume(design
- * depth), the design depth being `designDepthIn` or the table's last depth: 50% is half the design
- * VOLUME, not half the depth. Below the table's first depth the volume is interpolated from (0, 0); above
- * its last depth it is extrapolated along the last segment.
- *
- * Fire once: the alert opens on the first reading at or above the threshold (at = that reading's
- * source ts, key `sediment-cleanout:${siteId}:${deviceId}:${ts}`); later readings above do not open
- * another, and update it only when the fill has grown by 5 points since the last report (no flood of
- * history entries). A cleanout shows as a drop in depth of at least `cleanoutDropFraction` x design
- * depth below the episode's peak, to below the threshold: it resolves the alert with evidence (peak
- * depth and time, the last reading before the drop, the reading after). Smaller wobbles around the
- * threshold do not close it. After a cleanout (or a person closing the alert), a new alert needs a
- * reading below the threshold first and then one at or above it again.
- *
- * No due time: the law says "whenever", with no deadline, so the alert carries no dueAt (the engine
- * shows it as open until cleaned out). If the town sets one, add it in the config and here.
- *
- * Late data: a sediment depth is a state, not a count, so the newest reading describes the trap. A
- * reading older than the newest one already seen is ignored by this rule (the telemetry keeps it).
+ * capacity has been reduced by 50% (`sedimentCleanoutFraction`; law 001, maintenance during construction,
+ * A(1)). One evaluator per sediment-trap device, on `values.sedimentIn`. Capacity (depth or stage-storage
+ * table), its alerts and edge cases: README.md in this folder.
  */
 import type { DeviceView } from '../context.ts';
 import { alertKey, openAlert } from '../effects.ts';

@@ -11,14 +11,28 @@ const stageStorage = z
 
 export const params = {
   site: {
-    sedimentCleanoutFraction: z.number().gt(0).lt(1).default(0.5),
-    /** A cleanout shows as a drop in sediment depth of at least this fraction of the design depth. */
-    cleanoutDropFraction: z.number().gt(0).lt(1).default(0.25),
+    sedimentCleanoutFraction: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.5)
+      .describe('Sediment traps: the share of the design capacity lost that calls for a cleanout (law 001).'),
+    cleanoutDropFraction: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.25)
+      .describe('A drop in sediment depth of at least this share of the design depth shows a cleanout.'),
   },
   device: {
-    /** Sediment traps: design sediment depth (in) whose loss of half triggers a cleanout; or a stage-storage table. */
-    designDepthIn: z.number().positive().optional(),
-    stageStorage: stageStorage.optional(),
+    designDepthIn: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Sediment traps: design sediment depth (in); it or `stageStorage` is required.'),
+    stageStorage: stageStorage
+      .optional()
+      .describe('Sediment traps: [depth in, volume] rows, depths ascending; capacity is then a volume.'),
   },
 };
 

@@ -1,25 +1,8 @@
 /**
  * `septic-pumping`: "The contents of the septic tank should be pumped every 2-3 years or when the total
- * depth of sludge and scum exceeds one third of the liquid depth of the tank" (law 000, appendix VII).
- * One evaluator per tank device (septic-tank or septic-panel) on septic and alternative-system sites.
- *
- * - Level: sludgeIn + scumIn (the latest value of each; a reading may carry one or both) reaching
- *   `septicPumping.fraction` (1/3) of the device's `liquidDepthIn` opens an alert (at = that reading,
- *   key `septic-pumping:${siteId}:${deviceId}:level:${ts}`); later readings update it only when the
- *   fill grows by 5 points. Without liquidDepthIn the level part is off.
- * - Time: on a tick, when the last pump-out (the later of `septicPumping.lastPumpedAt` and the last
- *   pump-out seen in the data or logged) is more than `maxYears` (3) ago, a time-based alert opens
- *   (at = last pump-out + maxYears, key `...:time:${lastPumpedTs}`). Without any known pump-out the
- *   time part is off (set lastPumpedAt in the config). Only one device per site runs the time part (the
- *   first septic-tank, else the first septic-panel) so a site with a panel and a tank gets one alert.
- * - Pump-out: sludge + scum falling to a quarter of the threshold or less, after having been at least
- *   that much higher (a drop of a quarter of the threshold or more from the peak since the last
- *   pump-out), or an 'inspection' input of kind 'cleanout' (also 'pump-out', 'pumpout', 'pumping'). It resolves
- *   both alerts with evidence and restarts the time clock. After a pump-out a new level alert needs a
- *   reading below the threshold first. A pump-out meets only the duties begun at or before it: a level
- *   alert raised after it, or a time alert counted from a later pump-out, stays open.
- * - No due time: appendix VII is a guideline with no deadline; the alert itself says it is time.
- * - Late data: levels are states; a reading older than the newest one seen is ignored by this rule.
+ * depth of sludge and scum exceeds one third of the liquid depth of the tank" (law 000, appendix VII). One
+ * evaluator per tank device (septic-tank or septic-panel) on septic and alternative-system sites: a level
+ * alert, a time alert, and the pump-out that resolves both. Details and edge cases: README.md in this folder.
  */
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';

@@ -9,15 +9,23 @@ export const params = {
           .number()
           .gt(0)
           .lt(1)
-          .default(1 / 3),
-        maxYears: z.number().positive().default(3),
-        lastPumpedAt: z.iso.datetime({ offset: true }).optional(),
+          .default(1 / 3)
+          .describe("The share of the tank's liquid depth sludge and scum may fill."),
+        maxYears: z.number().positive().default(3).describe('Years between pump-outs at most.'),
+        lastPumpedAt: z.iso
+          .datetime({ offset: true })
+          .optional()
+          .describe('The last pump-out before the gateway knew the tank.'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('Septic tanks: when to pump (law 000, appendix VII, a guideline).'),
   },
   device: {
-    /** Tanks: liquid depth (in); a level, sludge or scum deeper than this is absurd. */
-    liquidDepthIn: z.number().positive().optional(),
+    liquidDepthIn: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Tanks: liquid depth (in); a level, sludge or scum deeper than this is absurd.'),
   },
 };
 

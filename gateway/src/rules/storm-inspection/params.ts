@@ -5,38 +5,55 @@ export const params = {
   site: {
     storm: z
       .strictObject({
-        thresholdIn: z.number().positive().default(0.5),
-        interEventHours: z.number().positive().default(6),
-        dueFrom: z.enum(['end', 'threshold']).default('end'),
-        dueHours: z.number().positive().default(24),
-        /**
-         * While a gauge delivers readings out of order (or a late reading reports many tips after a
-         * silence), the storms they make raise their alerts only once no such reading came for this
-         * long; 0 raises them at once, as release 0.1.0 did.
-         */
-        settleMinutes: z.number().min(0).max(1440).default(5),
+        thresholdIn: z
+          .number()
+          .positive()
+          .default(0.5)
+          .describe('The rain of one storm event (in) that calls for an inspection.'),
+        interEventHours: z
+          .number()
+          .positive()
+          .default(6)
+          .describe('A dry period this long or longer separates two storm events.'),
+        dueFrom: z
+          .enum(['end', 'threshold'])
+          .default('end')
+          .describe('The due time counts from the last tip (`end`, moves while it rains) or the crossing.'),
+        dueHours: z.number().positive().default(24).describe('Hours to inspect.'),
+        settleMinutes: z
+          .number()
+          .min(0)
+          .max(1440)
+          .default(5)
+          .describe('Late readings settle this long before a storm they make raises its alert; 0: at once.'),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('Rain gauges at construction sites: the storm inspection (law 001).'),
   },
   device: {
-    /** Rain gauges: calibration, inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
-    inchesPerTip: z.number().positive().max(1).optional(),
+    inchesPerTip: z
+      .number()
+      .positive()
+      .max(1)
+      .optional()
+      .describe('Rain gauges (required): calibration, inches per tip (0.01 in, or 0.2 mm = 0.007874 in).'),
     /**
-     * Rain gauges: earlier calibrations, oldest first. Readings before `until` were counted at that entry's
-     * inches per tip (the first entry whose `until` is after the reading's time); later ones at
-     * `inchesPerTip`. Written by a calibration change through the API (`effectiveAt`).
+     * Readings before `until` were counted at that entry's inches per tip (the first entry whose `until`
+     * is after the reading's time); later ones at `inchesPerTip`.
      */
     calibrations: z
       .array(
         z.strictObject({
-          until: z.union([
-            z.number().int(),
-            z.iso.datetime({ offset: true }).transform((t) => Date.parse(t)),
-          ]),
-          inchesPerTip: z.number().positive().max(1),
+          until: z
+            .union([z.number().int(), z.iso.datetime({ offset: true }).transform((t) => Date.parse(t))])
+            .describe('Readings before this time (ms since 1970, or ISO time) were counted at this entry.'),
+          inchesPerTip: z.number().positive().max(1).describe('The inches per tip in force until then.'),
         }),
       )
-      .optional(),
+      .optional()
+      .describe(
+        'Rain gauges: earlier calibrations, oldest first, written by a calibration change through the API; later readings count at `inchesPerTip`.',
+      ),
   },
 };
 

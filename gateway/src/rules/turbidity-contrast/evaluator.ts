@@ -1,24 +1,9 @@
 /**
  * `turbidity-contrast`: land development shall not cause turbidity that results in a substantial
- * visible contrast to natural conditions in surface waters (law 001, water quality standards). The
- * legal test is visual; this rule is a configurable SURROGATE: outlet NTU minus upstream background NTU
- * greater than `turbidity.marginNtu` (50). Every message says so.
- *
- * One evaluator per site (the engine routes a per-device evaluator only its own device's readings, and
- * this rule needs two devices); it tracks every outlet turbidity device of the site against the site's
- * background device(s), with one alert per outlet per episode.
- * - An outlet reading is compared with the background reading nearest in source time within
- *   TURBIDITY_MATCH_MS (30 min) of it, preferring the latest one at or before it. An outlet reading
- *   with no background yet waits (a background reading may arrive a little later) and is dropped
- *   unmatched once a background newer than 30 min after it has arrived, or after 2 h of outlet data.
- *   Without a background there is no comparison and no alert; the count of unmatched outlet readings
- *   goes into the evidence of the next alert change.
- * - Opens once per episode (at = the first outlet reading above the margin), updates when the peak
- *   contrast grows by another margin, and resolves when the contrast has been at or below the margin
- *   for TURBIDITY_HOLD_MS (30 min) of source time (at = when it went back below). A tick may confirm
- *   that hold when the outlet reports nothing newer (now - arrival delay - back-below time >= hold).
- * - Comparisons are made in arrival order; an outlet reading older than the newest one compared
- *   only raises the peak of an open episode (a turbidity episode has no legal deadline to protect).
+ * visible contrast to natural conditions in surface waters (law 001, water quality standards). The legal
+ * test is visual; this rule is a configurable SURROGATE (outlet NTU minus background NTU greater than
+ * `turbidity.marginNtu`), and every message says so. One evaluator per site, one alert per outlet per
+ * episode. Matching outlet with background readings, its alerts and edge cases: README.md in this folder.
  */
 import type { SiteView } from '../context.ts';
 import { alertKey, openAlert } from '../effects.ts';
