@@ -11,6 +11,7 @@ import type {
   InspectionKind,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
+import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
 
 export type Db = Database.Database;
@@ -91,16 +92,7 @@ export interface InspectionRow {
   leaf?: Buffer | null;
 }
 
-export interface ExtensionRow {
-  seq: number;
-  alert_id: string;
-  old_due: number;
-  new_due: number;
-  engineer: string;
-  letter_ref: string;
-  note: string | null;
-  at: number;
-  by: string;
+export interface ExtensionRow extends ExtensionFields {
   /** Empty, and `hash` its entry's leaf hash (hex), since schema version 7; a chain link before. */
   prev_hash: string;
   hash: string;

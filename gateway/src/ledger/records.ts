@@ -154,20 +154,20 @@ export function inspectionRecord(i: {
   };
 }
 
-export function extensionRecord(
-  e: {
-    seq: number;
-    alert_id: string;
-    old_due: number;
-    new_due: number;
-    engineer: string;
-    letter_ref: string;
-    note: string | null;
-    at: number;
-    by: string;
-  },
-  alert: AlertOf,
-): Record<string, unknown> {
+/** The columns of an extension (the `extensions` table) that its logged record is made of. */
+export interface ExtensionFields {
+  seq: number;
+  alert_id: string;
+  old_due: number;
+  new_due: number;
+  engineer: string;
+  letter_ref: string;
+  note: string | null;
+  at: number;
+  by: string;
+}
+
+export function extensionRecord(e: ExtensionFields, alert: AlertOf): Record<string, unknown> {
   return {
     seq: e.seq,
     alertId: e.alert_id,
