@@ -6,24 +6,32 @@
 
 const MINUTE = 60_000;
 
-const fmtCache = new Map<string, Intl.DateTimeFormat>();
-function partsFormatter(tz: string): Intl.DateTimeFormat {
-  let f = fmtCache.get(tz);
+/** Intl formatters are costly to build: one per zone and form, kept. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function zoneFormatter(
+  form: string,
+  tz: string,
+  options: Omit<Intl.DateTimeFormatOptions, 'timeZone'>,
+): Intl.DateTimeFormat {
+  const key = `${form}|${tz}`;
+  let f = formatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    fmtCache.set(tz, f);
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, ...options });
+    formatters.set(key, f);
   }
   return f;
 }
+
+const PARTS: Intl.DateTimeFormatOptions = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+};
+const partsFormatter = (tz: string) => zoneFormatter('parts', tz, PARTS);
 
 export interface LocalParts {
   year: number;
@@ -90,7 +98,6 @@ export function addDays(
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
-const labelCache = new Map<string, Intl.DateTimeFormat>();
 /**
  * Labels of recent minutes (a message is formatted again on every reading of a long storm): the label
  * names the minute, and since 2000 every zone's offset from UTC is a whole number of minutes.
@@ -151,11 +158,7 @@ function zoneName(ts: number, tz: string, year: number, offset: number): string 
   const key = `${tz}|${year}|${offset}`;
   const hit = zoneNames.get(key);
   if (hit !== undefined) return hit;
-  let f = labelCache.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' });
-    labelCache.set(tz, f);
-  }
+  const f = zoneFormatter('zone', tz, { timeZoneName: 'short' });
   const name = f.formatToParts(new Date(ts)).find((x) => x.type === 'timeZoneName')?.value ?? tz;
   zoneNames.set(key, name);
   if (zoneNames.size > FORMATTED_MAX) zoneNames.delete(zoneNames.keys().next().value!);
@@ -167,22 +170,17 @@ export function formatUtc(ts: number): string {
   return formatLocal(ts, 'UTC');
 }
 
-const longCache = new Map<string, Intl.DateTimeFormat>();
+const LONG: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
 /** "Jul 31, 2026, 12:00 AM EDT": a time as a printed report shows it. */
 export function formatLong(ts: number, tz: string): string {
-  let f = longCache.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    longCache.set(tz, f);
-  }
+  const f = zoneFormatter('long', tz, LONG);
   return f.format(new Date(ts));
 }
 
