@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../shared/src/api.ts';
 import { formatIssuePath } from '../config/load.ts';
+import { errorBody } from './errors.ts';
 
 /** The zod schema behind each route response's JSON schema. */
 const zodOf = new WeakMap<object, z.ZodType>();
@@ -102,8 +103,7 @@ export function validateResponses(app: FastifyInstance): void {
     req.log.error({ route: where, issues }, 'an answer does not match its schema');
     reply.code(500);
     return JSON.stringify({
-      error: 'INTERNAL',
-      message: `the answer of ${where} does not match its schema`,
+      ...errorBody('INTERNAL', `the answer of ${where} does not match its schema`),
       issues,
     });
   });
