@@ -5,8 +5,10 @@
  */
 export * from './admin.ts';
 export * from './api/alerts.ts';
+export * from './api/charts.ts';
 export * from './api/common.ts';
 export * from './api/fleet.ts';
+export * from './api/measures.ts';
 export * from './api/sites.ts';
 export * from './api/system.ts';
 export * from './quarantine.ts';

@@ -14,6 +14,7 @@ import { API_ERRORS, ApiError, errorBody } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
+import { chartsPlugin } from './plugins/charts.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { evidencePlugin } from './plugins/evidence.ts';
 import { fleetPlugin } from './plugins/fleet.ts';
@@ -179,6 +180,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(adminPlugin, { auth, catalogue, changes, config, devices });
   await app.register(sitesPlugin, { auth, catalogue, config, devices });
   await app.register(telemetryPlugin, { auth, catalogue, now, readings, registry });
+  await app.register(chartsPlugin, { auth, catalogue, compliance, config, now, readings });
   await app.register(rejectionsPlugin, { auth, readings });
   await app.register(rulesPlugin, { auth });
   await app.register(quarantinePlugin, { auth, quarantine: services.quarantine });

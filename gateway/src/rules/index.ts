@@ -4,8 +4,10 @@
  * rule id (which inspections meet which duties, which deadlines may be extended, what the report shows).
  */
 
+import type { AlertDto } from '../../../shared/src/api/alerts.ts';
 import type { RuleInfo } from '../../../shared/src/rules.ts';
-import type { DeviceView, RecipientRole } from './context.ts';
+import type { ChartMark, DeviceCharts } from './charts.ts';
+import type { DeviceView, RecipientRole, SiteView } from './context.ts';
 import { meetsDuty, type RuleModule, type RuleReport, ruleIdsOf, wordsOf } from './module.ts';
 import { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
 
@@ -19,6 +21,7 @@ export {
   ruleContext,
   type SiteRule,
 } from './binding.ts';
+export type { ChartDerivation, ChartMark, ChartReference, ChartRuleLine, DeviceCharts } from './charts.ts';
 export { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
 
 const byId = new Map<string, RuleModule>(RULE_MODULES.flatMap((m) => ruleIdsOf(m).map((id) => [id, m])));
@@ -97,4 +100,32 @@ export function ruleCatalogue(): RuleInfo[] {
 export function ruleLabel(id: string): string {
   const m = byId.get(id);
   return m ? wordsOf(m, id).label : id;
+}
+
+/** Whether a module's rule applies to a device of a site (it is bound to it, or to the site for it). */
+function appliesTo(m: RuleModule, device: DeviceView, site: SiteView): boolean {
+  if ('perDevice' in m.binds) return m.binds.perDevice(device, site);
+  return m.binds.perSite(site)?.devices.includes(device.id) ?? false;
+}
+
+/** The parts of a device's charts of every rule that applies to it, in the modules' order. */
+export function deviceCharts(device: DeviceView, site: SiteView): DeviceCharts[] {
+  const modules: readonly RuleModule[] = RULE_MODULES;
+  const out: DeviceCharts[] = [];
+  for (const m of modules) {
+    if (!m.charts || !appliesTo(m, device, site)) continue;
+    const part = m.charts.device(device, site);
+    if (part) out.push(part);
+  }
+  return out;
+}
+
+/** The rule ids whose alerts may mark a chart (a cleanout seen in the data). */
+export function chartMarkingRules(): RuleId[] {
+  return RULE_IDS.filter((id) => byId.get(id)?.charts?.marks !== undefined);
+}
+
+/** The marks one alert puts on its device's charts. */
+export function chartMarksOf(alert: AlertDto): ChartMark[] {
+  return byId.get(alert.rule)?.charts?.marks?.(alert) ?? [];
 }

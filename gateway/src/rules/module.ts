@@ -6,6 +6,7 @@
  */
 
 import type { ReportSection } from '../../../shared/src/rules.ts';
+import type { RuleCharts } from './charts.ts';
 import type { DeviceView, ParamShape, RecipientRole, RuleContext, RuleParams, SiteView } from './context.ts';
 import type { Evaluator } from './types.ts';
 
@@ -90,6 +91,8 @@ export interface RuleModule<S = unknown, Id extends string = string, P extends R
    * and the report's storm list and storm counts are its.
    */
   storms?: true;
+  /** Its part of the charts of the devices it applies to: derived measures, legal lines, marks. */
+  charts?: RuleCharts<P>;
 }
 
 /** The rule ids a module (or an evaluator) serves, as a list. */

@@ -85,6 +85,8 @@ export const telemetryPointsSchema = z.object({
       value: z.number(),
       min: z.number().optional(),
       max: z.number().optional(),
+      /** The bucket's last value. */
+      last: z.number().optional(),
       n: z.number().optional(),
     }),
   ),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { telemetryAnswerSchema } from '../../../../shared/src/api.ts';
+import { bucketFor, telemetryAnswerSchema } from '../../../../shared/src/api.ts';
 import { READING_NAMES } from '../../../../shared/src/telemetry.ts';
 import type { StoredReading } from '../../store/readings.ts';
 import { mustSee } from '../auth.ts';
@@ -40,11 +40,12 @@ function fieldValue(r: StoredReading, field: string): number | undefined {
 
 /**
  * Downsampling keeps what each field means: a cumulative tip counter keeps the last value of a bucket,
- * interval rain is summed, everything else is averaged with its min and max. Points arrive in time order
- * and only the current bucket is held open.
+ * interval rain is summed, everything else is averaged; every bucket has its min, max and last value too.
+ * The bucket size is the smallest of the charts' ladder (a minute to a day) that gives at most maxPoints
+ * buckets. Points arrive in time order and only the current bucket is held open.
  */
 class Buckets {
-  readonly out: Array<{ ts: string; value: number; min: number; max: number; n: number }> = [];
+  readonly out: Array<{ ts: string; value: number; min: number; max: number; last: number; n: number }> = [];
   private cur: { start: number; sum: number; min: number; max: number; n: number; last: number } | undefined;
   constructor(
     private readonly field: string,
@@ -77,7 +78,14 @@ class Buckets {
     const c = this.cur;
     if (!c) return;
     const value = this.field === 'rainTips' ? c.last : this.field === 'rainIn' ? c.sum : c.sum / c.n;
-    this.out.push({ ts: new Date(c.start).toISOString(), value, min: c.min, max: c.max, n: c.n });
+    this.out.push({
+      ts: new Date(c.start).toISOString(),
+      value,
+      min: c.min,
+      max: c.max,
+      last: c.last,
+      n: c.n,
+    });
   }
 }
 
@@ -148,7 +156,7 @@ export const telemetryPlugin: FastifyPluginAsync<TelemetryServices> = async (app
         if (buckets) buckets.add(p);
         else if (points.length < q.maxPoints) points.push(p);
         else {
-          buckets = new Buckets(field, from, Math.max(1000, Math.ceil((to - from + 1) / q.maxPoints)));
+          buckets = new Buckets(field, from, bucketFor(to - from + 1, q.maxPoints));
           for (const earlier of points) buckets.add(earlier);
           buckets.add(p);
         }

@@ -5,6 +5,7 @@
  */
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
+import { silentCharts } from './charts.ts';
 import { defaultSilentMinutes, type RULE, type SilentState, silentEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
 
@@ -26,4 +27,5 @@ export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> =
   },
   // A gap is no duty: it is listed, and counted apart.
   report: { section: 'gaps', duty: false, pastDue: 'overdue' },
+  charts: silentCharts,
 };

@@ -5,6 +5,7 @@
  */
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
+import { holdingCharts } from './charts.ts';
 import { type HoldingState, holdingEvaluator, type RULE } from './evaluator.ts';
 import { params } from './params.ts';
 
@@ -21,4 +22,5 @@ export const holdingTankPumpout: RuleModule<HoldingState, typeof RULE, typeof pa
   // The pump-out shows in the level; the law sets no deadline to extend.
   duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
+  charts: holdingCharts,
 };

@@ -5,6 +5,7 @@
  */
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
+import { sedimentCharts } from './charts.ts';
 import { type RULE, type SedimentState, sedimentEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
 
@@ -24,4 +25,5 @@ export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof par
   // "Whenever": no deadline to extend; a cleanout shows in the data, not as an inspection.
   duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
   report: { section: 'cleanouts', duty: true, pastDue: 'overdue' },
+  charts: sedimentCharts,
 };

@@ -8,6 +8,7 @@
  */
 import type { RuleModule } from '../module.ts';
 import { EROSION_INSPECTIONS } from '../util.ts';
+import { stormCharts } from './charts.ts';
 import { stormEvaluator } from './evaluator.ts';
 import { type RULE, STORM_STATE_VERSION, type StormState } from './events.ts';
 import { params } from './params.ts';
@@ -32,4 +33,5 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   },
   report: { section: 'other', duty: true, pastDue: 'missing' },
   storms: true,
+  charts: stormCharts,
 };

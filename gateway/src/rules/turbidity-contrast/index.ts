@@ -5,6 +5,7 @@
  */
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
+import { turbidityCharts } from './charts.ts';
 import { type RULE, type TurbidityState, turbidityEvaluator, turbidityIds } from './evaluator.ts';
 import { params } from './params.ts';
 
@@ -29,4 +30,5 @@ export const turbidityContrast: RuleModule<TurbidityState, typeof RULE, typeof p
   evaluator: turbidityEvaluator,
   duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
   report: { section: 'other', duty: true, pastDue: 'overdue' },
+  charts: turbidityCharts,
 };
