@@ -19,7 +19,7 @@ interface FormatModule {
   ): Array<{ start: number; tips: number }>;
 }
 
-const modulePath = '../../dashboard/format.js';
+const modulePath = '../../dashboard/src/format.ts';
 const f = (await import(modulePath)) as FormatModule;
 const H = 3_600_000;
 

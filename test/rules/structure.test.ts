@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const SCANNED: Array<{ dir: string; ext: RegExp }> = [
   { dir: 'gateway/src', ext: /\.ts$/ },
   { dir: 'shared/src', ext: /\.ts$/ },
-  { dir: 'dashboard', ext: /\.(js|html)$/ },
+  { dir: 'dashboard', ext: /\.(ts|html)$/ },
 ];
 
 /** Files that may name rule ids, and why: none today (each rule says who is responsible for it, too). */
@@ -60,7 +60,7 @@ describe('rule ids', () => {
     );
     expect(files).toContain('gateway/src/rules/index.ts');
     expect(files).toContain('shared/src/rules.ts');
-    expect(files).toContain('dashboard/alerts.js');
+    expect(files).toContain('dashboard/src/alerts.ts');
     expect(files).toContain('dashboard/index.html');
   });
 

@@ -9,7 +9,7 @@ import { AlertError } from '../alerts/errors.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import { SESSION_COOKIE } from '../people/sessions.ts';
 import type { ApiContext } from './context.ts';
-import { dashboardSchemasPlugin } from './dashboardSchemas.ts';
+import { dashboardBundlePlugin } from './dashboardBundle.ts';
 import { API_ERRORS, ApiError, errorBody } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
@@ -159,12 +159,14 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     transformStaticCSP: (csp) => csp.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
   });
   await registerPlugins(app, o.services);
-  await app.register(dashboardSchemasPlugin);
+  await app.register(dashboardBundlePlugin);
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR,
     prefix: '/',
     index: 'index.html',
     wildcard: false,
+    // The dashboard's sources are served bundled, as /app.js (dashboardBundle.ts).
+    allowedPath: (path) => !path.startsWith('/src/'),
   });
   return app;
 }

@@ -1,67 +1,58 @@
 /** People (admin): the accounts with their roles and sites; add, edit role and sites, disable. */
+import type { UserResponse } from '../../shared/src/admin.ts';
 import { get, patch, post } from './api.js';
 import { closeEditor, openEditor } from './dialogs.js';
 import { badge, byId, h } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
 import { state } from './state.js';
 
-/**
- * @typedef {{id: string | number, name: string, email: string, role: string, sites?: string[],
- *   disabled?: boolean, active?: boolean}} Person
- */
+/** A person as GET /api/users answers (the contract's shape); older gateways sent `active`. */
+export type Person = UserResponse & { active?: boolean };
 
 /** Roles a person may have; owners and contractors are kept to the sites they are given. */
 export const PERSON_ROLES = ['viewer', 'inspector', 'engineer', 'admin', 'owner', 'contractor'];
-const ROLE_LABELS = /** @type {Record<string, string>} */ ({
+const ROLE_LABELS = {
   viewer: 'Viewer',
   inspector: 'Inspector',
   engineer: 'Engineer',
   admin: 'Administrator',
   owner: 'Owner (own sites only)',
   contractor: 'Contractor (own sites only)',
-});
+} as Record<string, string>;
 const SCOPED = new Set(['owner', 'contractor']);
 
 /**
  * An answer that is a list, or an object holding one under `key`.
- * @param {any} body
- * @param {string} key
- * @returns {any[]}
  */
-export const listOf = (body, key) =>
+export const listOf = (body: any, key: string): any[] =>
   Array.isArray(body) ? body : Array.isArray(body?.[key]) ? body[key] : [];
 
-/** @param {Person} p */
-const isDisabled = (p) => p.disabled === true || p.active === false;
+const isDisabled = (p: Person) => p.disabled === true || p.active === false;
 
 /** The roles the API's schema allows, in the order above. */
 async function roleOptions() {
   const s = await schemaNamed('userCreateBody');
   const allowed = PERSON_ROLES.filter((r) => {
     if (!s) return r !== 'contractor';
-    const probe = /** @type {any} */ (s).shape?.role;
+    const probe = (s as any).shape?.role;
     return probe ? probe.safeParse(r).success : r !== 'contractor';
   });
-  return allowed.map((r) => /** @type {[string, string]} */ ([r, ROLE_LABELS[r] ?? r]));
+  return allowed.map((r) => [r, ROLE_LABELS[r] ?? r] as [string, string]);
 }
 
-const siteOptions = () =>
-  state.sites.map((s) => /** @type {[string, string]} */ ([s.id, `${s.name} (${s.id})`]));
+const siteOptions = () => state.sites.map((s) => [s.id, `${s.name} (${s.id})`] as [string, string]);
 
-/** @param {Record<string, unknown>} v */
-const scoped = (v) => SCOPED.has(String(v.role ?? ''));
+const scoped = (v: Record<string, unknown>) => SCOPED.has(String(v.role ?? ''));
 
 /**
  * The body without sites unless the role is scoped to them (an empty list then, if none was ticked).
- * @param {Record<string, any>} v
  */
-function withSites(v) {
+function withSites(v: Record<string, any>) {
   const { sites, ...rest } = v;
   return scoped(v) ? { ...rest, sites: sites ?? [] } : rest;
 }
 
-/** @param {Person} p */
-async function editPerson(p) {
+async function editPerson(p: Person) {
   const roles = await roleOptions();
   const { form } = buildForm({
     id: 'person-edit',
@@ -121,8 +112,7 @@ export async function loadPeople() {
       },
     ],
     submit: async (v) => {
-      /** @type {Person} */
-      const made = await post('/api/users', withSites(v));
+      const made: Person = await post('/api/users', withSites(v));
       form.reset();
       form.dispatchEvent(new Event('change'));
       await listPeople();
@@ -135,9 +125,8 @@ export async function loadPeople() {
 
 async function listPeople() {
   await fill(byId('people-list'), async () => {
-    /** @type {Person[]} */
-    const people = listOf(await get('/api/users'), 'users');
-    const siteName = (/** @type {string} */ id) => state.sites.find((s) => s.id === id)?.name ?? id;
+    const people: Person[] = listOf(await get('/api/users'), 'users');
+    const siteName = (id: string) => state.sites.find((s) => s.id === id)?.name ?? id;
     return table(
       ['Name', 'E-mail', 'Role', 'Sites', 'Status', ''],
       people.map((p) => [

@@ -6,10 +6,9 @@ import { badge, byId, h, replace } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
 import { siteZone, state } from './state.js';
 
-/** @typedef {import('../shared/src/api.ts').StormDto} Storm */
+export type Storm = import('../../shared/src/api.ts').StormDto;
 
-/** @type {Record<string, string>} */
-const INSPECTION_KIND = {
+const INSPECTION_KIND: Record<string, string> = {
   'not-required': 'muted',
   pending: 'warn',
   'on-time': 'ok',
@@ -18,7 +17,7 @@ const INSPECTION_KIND = {
 };
 
 export function initStormSites() {
-  const sel = /** @type {HTMLSelectElement} */ (byId('s-site'));
+  const sel = byId('s-site') as HTMLSelectElement;
   const keep = sel.value;
   replace(
     sel,
@@ -29,7 +28,7 @@ export function initStormSites() {
 }
 
 export function stormSite() {
-  return /** @type {HTMLSelectElement} */ (byId('s-site')).value;
+  return (byId('s-site') as HTMLSelectElement).value;
 }
 
 export async function loadStorms() {
@@ -37,8 +36,7 @@ export async function loadStorms() {
   const out = byId('storms-status');
   if (!siteId) return;
   try {
-    /** @type {Storm[]} */
-    const storms = await get('/api/storms', { siteId });
+    const storms: Storm[] = await get('/api/storms', { siteId });
     storms.sort((a, b) => Date.parse(b.start) - Date.parse(a.start));
     out.textContent = `${storms.length} storm event${storms.length === 1 ? '' : 's'}`;
     out.classList.remove('text-bad');
@@ -49,11 +47,7 @@ export async function loadStorms() {
   }
 }
 
-/**
- * @param {Storm[]} storms
- * @param {string} tz
- */
-function renderStorms(storms, tz) {
+function renderStorms(storms: Storm[], tz: string) {
   const now = Date.now();
   replace(
     byId('storms-body'),

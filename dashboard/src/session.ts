@@ -1,24 +1,26 @@
 /** Who is using the page: a person signed in (session cookie), a pasted API token, or nobody. */
 import { ApiError, getToken, post, request, setCsrf, setToken } from './api.js';
 
-/**
- * @typedef {{name: string, role: string, sites?: string[] | null, email?: string, via: 'session' | 'token'}} Me
- */
+/** Who is signed in, and how. */
+export type Me = {
+  name: string;
+  role: string;
+  sites?: string[] | null;
+  email?: string;
+  via: 'session' | 'token';
+};
 
 /** Roles in order of what they may do; an owner (or contractor) acts on their own sites only. */
 export const RANKED_ROLES = ['viewer', 'inspector', 'engineer', 'admin'];
 
 export const session = {
-  /** @type {Me | null} */
-  me: null,
+  me: null as Me | null,
   /** Set once a request was refused because the session ran out (not when the person signed out). */
   expired: false,
 };
 
-/** @type {Set<() => void>} */
-const listeners = new Set();
-/** @param {() => void} fn */
-export function onSessionChange(fn) {
+const listeners: Set<() => void> = new Set();
+export function onSessionChange(fn: () => void) {
   listeners.add(fn);
 }
 function changed() {
@@ -27,11 +29,8 @@ function changed() {
 
 /**
  * The identity in an answer of /api/auth/me or /api/auth/login, and its CSRF token when it carries one.
- * @param {any} body
- * @param {'session' | 'token'} via
- * @returns {Me}
  */
-function meOf(body, via) {
+function meOf(body: any, via: 'session' | 'token'): Me {
   const who = body?.user && typeof body.user === 'object' ? body.user : body;
   const csrf = body?.csrfToken ?? who?.csrfToken;
   if (csrf !== undefined) setCsrf(csrf);
@@ -49,8 +48,7 @@ function meOf(body, via) {
  * cannot see it), so this is what tells a visitor who never signed in from a session that ran out.
  */
 const SIGNED_IN_KEY = 'gateway.signedIn';
-/** @param {boolean} on */
-function remember(on) {
+function remember(on: boolean) {
   try {
     if (on) localStorage.setItem(SIGNED_IN_KEY, '1');
     else localStorage.removeItem(SIGNED_IN_KEY);
@@ -92,10 +90,8 @@ export async function refreshMe() {
 
 /**
  * Checks a pasted token with /api/auth/me before keeping it: a wrong one is never "saved".
- * @param {string} token
- * @returns {Promise<Me>}
  */
-export async function useToken(token) {
+export async function useToken(token: string): Promise<Me> {
   const me = meOf(await request('GET', '/api/auth/me', { token, quiet: true }), 'token');
   setToken(token);
   session.me = me;
@@ -110,11 +106,7 @@ export async function forgetToken() {
   await refreshMe();
 }
 
-/**
- * @param {string} email
- * @param {string} password
- */
-export async function signIn(email, password) {
+export async function signIn(email: string, password: string) {
   const body = await request('POST', '/api/auth/login', { body: { email, password }, quiet: true });
   setToken('');
   remember(true);
@@ -149,19 +141,15 @@ export function sessionExpired() {
   changed();
 }
 
-/** @param {Me | null} me */
-export const isAdmin = (me) => me?.role === 'admin';
+export const isAdmin = (me: Me | null) => me?.role === 'admin';
 
 /**
  * Whether `me` holds at least `role` (owners and contractors hold no ranked role: scoped to their sites).
- * @param {Me | null} me
- * @param {string} role
  */
-export function atLeast(me, role) {
+export function atLeast(me: Me | null, role: string) {
   if (!me) return false;
   const i = RANKED_ROLES.indexOf(me.role);
   return i >= 0 && i >= RANKED_ROLES.indexOf(role);
 }
 
-/** @param {Me | null} me */
-export const isScoped = (me) => Boolean(me) && !RANKED_ROLES.includes(/** @type {Me} */ (me).role);
+export const isScoped = (me: Me | null) => Boolean(me) && !RANKED_ROLES.includes((me as Me).role);

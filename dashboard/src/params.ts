@@ -5,13 +5,12 @@
  */
 import { getPath, schemas } from './form.js';
 
-/** @typedef {import('./form.js').Field} Field */
+type Field = import('./form.js').Field;
 
 /**
- * @param {string} key
- * @returns {string} "thresholdIn" -> "threshold in"
+ * @returns "thresholdIn" -> "threshold in"
  */
-export const words = (key) =>
+export const words = (key: string): string =>
   key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -19,9 +18,8 @@ export const words = (key) =>
 
 /**
  * The JSON Schema of a zod schema as its input, or undefined without the bundle.
- * @param {unknown} schema
  */
-export async function jsonSchemaOf(schema) {
+export async function jsonSchemaOf(schema: unknown) {
   const s = await schemas();
   if (!s?.z || !schema) return undefined;
   try {
@@ -33,10 +31,10 @@ export async function jsonSchemaOf(schema) {
 }
 
 /**
- * @param {any} js a JSON Schema node
- * @returns {any} the node without its nullable/optional wrappers
+ * @param js a JSON Schema node
+ * @returns the node without its nullable/optional wrappers
  */
-function unwrap(js) {
+function unwrap(js: any): any {
   const alts = js?.anyOf ?? js?.oneOf;
   if (Array.isArray(alts)) {
     const real = alts.filter((a) => a?.type !== 'null' && a?.not === undefined);
@@ -46,13 +44,9 @@ function unwrap(js) {
 }
 
 /**
- * @param {any} js
- * @param {string} prefix
- * @param {unknown} values current values, to fill the fields
- * @param {string} label
- * @returns {Field[]}
+ * @param values current values, to fill the fields
  */
-function fieldsOf(js, prefix, values, label) {
+function fieldsOf(js: any, prefix: string, values: unknown, label: string): Field[] {
   const node = unwrap(js);
   const value = prefix ? getPath(values, prefix) : undefined;
   const hint = typeof node.description === 'string' ? node.description : undefined;
@@ -77,10 +71,8 @@ function fieldsOf(js, prefix, values, label) {
         type: 'select',
         value,
         options: [
-          /** @type {[string, string]} */ (['', '(default)']),
-          ...node.enum.map(
-            (/** @type {unknown} */ e) => /** @type {[string, string]} */ ([String(e), String(e)]),
-          ),
+          ['', '(default)'] as [string, string],
+          ...node.enum.map((e: unknown) => [String(e), String(e)] as [string, string]),
         ],
       },
     ];
@@ -90,13 +82,15 @@ function fieldsOf(js, prefix, values, label) {
 
 /**
  * The fields for a schema's properties except `omit`.
- * @param {any} js JSON Schema of an object
- * @param {string[]} omit
- * @param {unknown} [values]
- * @param {string} [group] the fold they are shown in
- * @returns {Field[]}
+ * @param js JSON Schema of an object
+ * @param [group] the fold they are shown in
  */
-export function paramFields(js, omit, values, group = 'Rule parameters') {
+export function paramFields(
+  js: any,
+  omit: string[],
+  values?: unknown,
+  group: string = 'Rule parameters',
+): Field[] {
   const props = unwrap(js)?.properties ?? {};
   return Object.entries(props)
     .filter(([k]) => !omit.includes(k))

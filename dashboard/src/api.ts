@@ -9,13 +9,10 @@ const TOKEN_KEY = 'gateway.token';
 export const CSRF_HEADER = 'x-csrf-token';
 
 export class ApiError extends Error {
-  /**
-   * @param {number} status
-   * @param {string} code
-   * @param {string} message
-   * @param {number} [retryAfterSec]
-   */
-  constructor(status, code, message, retryAfterSec) {
+  readonly status: number;
+  readonly code: string;
+  readonly retryAfterSec: number | undefined;
+  constructor(status: number, code: string, message: string, retryAfterSec?: number) {
     super(message);
     this.status = status;
     this.code = code;
@@ -23,8 +20,7 @@ export class ApiError extends Error {
   }
 }
 
-/** @returns {string} */
-export function getToken() {
+export function getToken(): string {
   try {
     return sessionStorage.getItem(TOKEN_KEY) ?? '';
   } catch {
@@ -32,41 +28,31 @@ export function getToken() {
   }
 }
 
-/** @param {string} token */
-export function setToken(token) {
+export function setToken(token: string) {
   if (token) sessionStorage.setItem(TOKEN_KEY, token);
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
 let csrfToken = '';
-/** @param {unknown} v the CSRF token the gateway handed out with the session */
-export function setCsrf(v) {
+/** @param v the CSRF token the gateway handed out with the session */
+export function setCsrf(v: unknown) {
   csrfToken = typeof v === 'string' ? v : '';
 }
 
-/** @type {(e: ApiError) => void} */
-let onUnauthorized = () => {};
-/** @param {(e: ApiError) => void} fn called when a request is refused with 401 */
-export function whenUnauthorized(fn) {
+let onUnauthorized: (e: ApiError) => void = (): void => {};
+/** @param fn called when a request is refused with 401 */
+export function whenUnauthorized(fn: (e: ApiError) => void) {
   onUnauthorized = fn;
 }
 
-/**
- * @param {string} path
- * @param {Record<string, string | number | undefined>} [params]
- */
-export function url(path, params = {}) {
+export function url(path: string, params: Record<string, string | number | undefined> = {}) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
   return s ? `${path}?${s}` : path;
 }
 
-/**
- * @param {Response} res
- * @returns {Promise<ApiError>}
- */
-export async function errorOf(res) {
+export async function errorOf(res: Response): Promise<ApiError> {
   let code = `HTTP_${res.status}`;
   let message = res.statusText || 'request failed';
   try {
@@ -83,15 +69,17 @@ export async function errorOf(res) {
 }
 
 /**
- * @param {string} method
- * @param {string} path
- * @param {{body?: unknown, token?: string, quiet?: boolean}} [o] token: this one instead of the saved one;
+ * @param [o] token: this one instead of the saved one;
  *   quiet: a 401 is the caller's business (no "session expired" notice)
  */
-export async function request(method, path, o = {}) {
+export async function request(
+  method: string,
+  path: string,
+  o: { body?: unknown; token?: string; quiet?: boolean } = {},
+) {
   const token = o.token ?? getToken();
-  /** @type {Record<string, string>} */
-  const headers = { accept: 'application/json' };
+
+  const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   else if (method !== 'GET' && csrfToken) headers[CSRF_HEADER] = csrfToken;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
@@ -113,34 +101,22 @@ export async function request(method, path, o = {}) {
 
 /**
  * GET a JSON resource (with the session, or the token when one is set: reads may need one).
- * @param {string} path
- * @param {Record<string, string | number | undefined>} [params]
  */
-export const get = (path, params) => request('GET', url(path, params));
+export const get = (path: string, params?: Record<string, string | number | undefined>) =>
+  request('GET', url(path, params));
 
-/**
- * @param {string} path
- * @param {unknown} body
- */
-export const post = (path, body) => request('POST', path, { body: body ?? {} });
+export const post = (path: string, body: unknown) => request('POST', path, { body: body ?? {} });
 
-/**
- * @param {string} path
- * @param {unknown} body
- */
-export const patch = (path, body) => request('PATCH', path, { body });
+export const patch = (path: string, body: unknown) => request('PATCH', path, { body });
 
-/** @param {string} path */
-export const del = (path) => request('DELETE', path);
+export const del = (path: string) => request('DELETE', path);
 
-/** @param {number} sec */
-const seconds = (sec) => (sec >= 90 ? `${Math.ceil(sec / 60)} min` : `${sec} s`);
+const seconds = (sec: number) => (sec >= 90 ? `${Math.ceil(sec / 60)} min` : `${sec} s`);
 
 /**
  * A sentence for an error, naming what the user can do about it.
- * @param {unknown} e
  */
-export function describeError(e) {
+export function describeError(e: unknown) {
   if (e instanceof ApiError) {
     if (e.status === 401)
       return `Not signed in (401 ${e.code}): ${e.message}. Sign in, or enter a valid access token.`;

@@ -35,7 +35,7 @@ import {
 import { initStormSites, loadStorms, stormSite } from './storms.js';
 import { loadTokens } from './tokens.js';
 
-/** @typedef {import('./state.js').Alert} Alert */
+export type Alert = import('./state.js').Alert;
 
 const VIEWS = [
   'overview',
@@ -53,7 +53,7 @@ const VIEWS = [
 ];
 /** Views for admins only. */
 const ADMIN_VIEWS = new Set(['people', 'manage', 'devices', 'changes', 'quarantine']);
-const TITLES = /** @type {Record<string, string>} */ ({
+const TITLES = {
   signin: 'Sign in',
   people: 'People',
   manage: 'Sites and devices',
@@ -61,18 +61,14 @@ const TITLES = /** @type {Record<string, string>} */ ({
   changes: 'Change records',
   quarantine: 'Quarantine',
   tokens: 'My API tokens',
-});
+} as Record<string, string>;
 let view = 'overview';
 
-/** @type {Map<string, ReturnType<typeof setTimeout>>} */
-const timers = new Map();
+const timers: Map<string, ReturnType<typeof setTimeout>> = new Map();
 /**
  * Runs `fn` once, `ms` after the last call with the same key.
- * @param {string} key
- * @param {number} ms
- * @param {() => void} fn
  */
-function debounce(key, ms, fn) {
+function debounce(key: string, ms: number, fn: () => void) {
   clearTimeout(timers.get(key));
   timers.set(
     key,
@@ -85,7 +81,7 @@ function debounce(key, ms, fn) {
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  const name = VIEWS.includes(parts[0] ?? '') ? /** @type {string} */ (parts[0]) : 'overview';
+  const name = VIEWS.includes(parts[0] ?? '') ? (parts[0] as string) : 'overview';
   return { name, arg: parts[1] ?? '' };
 }
 
@@ -106,7 +102,7 @@ async function route() {
     name === 'site' ? (siteById(arg)?.name ?? arg) : (TITLES[name] ?? name[0]?.toUpperCase() + name.slice(1));
   document.title = `${title} · Compliance gateway`;
   if (name === 'signin') {
-    /** @type {HTMLInputElement} */ (byId('signin-email')).focus();
+    (byId('signin-email') as HTMLInputElement).focus();
     return;
   }
   if (!appState.loaded) return;
@@ -117,7 +113,7 @@ async function route() {
     await loadAlerts();
     renderFleetAlerts();
   } else if (name === 'storms') {
-    if (arg && siteById(arg)) /** @type {HTMLSelectElement} */ (byId('s-site')).value = arg;
+    if (arg && siteById(arg)) (byId('s-site') as HTMLSelectElement).value = arg;
     await loadStorms();
   } else if (name === 'inspect') {
     if (arg) presetInspectionSite(arg);
@@ -155,8 +151,7 @@ async function reloadAll() {
   }
 }
 
-/** @type {{close: () => void} | undefined} */
-let live;
+let live: { close: () => void } | undefined;
 function openLive() {
   live?.close();
   live = connectLive({ onEvent: onLive, onState: showLive, onReconnected: () => void reloadAll() });
@@ -169,8 +164,7 @@ function identityChanged() {
   void reloadAll();
 }
 
-/** @param {string} text */
-function toast(text) {
+function toast(text: string) {
   const box = byId('toasts');
   const t = h('div', { class: 'toast', role: 'status' }, text);
   box.appendChild(t);
@@ -178,25 +172,16 @@ function toast(text) {
   while (box.children.length > 4) box.firstElementChild?.remove();
 }
 
-/**
- * @param {'connecting' | 'live' | 'reconnecting'} s
- * @param {string} detail
- */
-function showLive(s, detail) {
+function showLive(s: 'connecting' | 'live' | 'reconnecting', detail: string) {
   const el = byId('live');
   el.dataset.state = s;
   const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' }[s];
   byId('live-text').textContent = detail ? `${text} (${detail})` : text;
 }
 
-/**
- * @param {string} type
- * @param {any} data
- */
-function onLive(type, data) {
+function onLive(type: string, data: any) {
   if (type === 'alert') {
-    /** @type {Alert} */
-    const a = data.alert;
+    const a: Alert = data.alert;
     upsertAlert(a);
     changed();
     if (view === 'alerts') alertChangedForTable(a);
@@ -208,8 +193,8 @@ function onLive(type, data) {
     if (view === 'site' && currentSiteId === a.siteId) debounce('site', 1000, () => void loadSite(a.siteId));
   } else if (type === 'readings') {
     const now = new Date().toISOString();
-    /** @type {Set<string>} */
-    const sites = new Set();
+
+    const sites: Set<string> = new Set();
     for (const r of data.latest ?? []) {
       const d = deviceOf(r.siteId, r.deviceId);
       if (!d) continue;
@@ -276,7 +261,7 @@ function start() {
   byId('site-range').addEventListener('change', () => {
     if (currentSiteId) void loadSite(currentSiteId);
   });
-  const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
+  const dialog = byId('alert-dialog') as HTMLDialogElement;
   byId('alert-close').addEventListener('click', () => dialog.close());
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) dialog.close();

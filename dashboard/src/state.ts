@@ -7,29 +7,30 @@ import { h, replace } from './dom.js';
 
 /**
  * The shapes the API answers with: the contract's types (shared/src/api.ts).
- * @typedef {import('../shared/src/api.ts').DeviceView} Device
- * @typedef {import('../shared/src/api.ts').SiteView} Site
- * @typedef {import('../shared/src/api.ts').AlertHistoryEntry} HistoryEntry
- * @typedef {import('../shared/src/api.ts').AlertDto} Alert
- * @typedef {import('../shared/src/rules.ts').RuleInfo} Rule
  */
+export type Device = import('../../shared/src/api.ts').DeviceView;
+
+export type Site = import('../../shared/src/api.ts').SiteView;
+
+export type HistoryEntry = import('../../shared/src/api.ts').AlertHistoryEntry;
+
+export type Alert = import('../../shared/src/api.ts').AlertDto;
+
+export type Rule = import('../../shared/src/rules.ts').RuleInfo;
 
 export const state = {
-  /** @type {Site[]} */
-  sites: [],
-  /** @type {Map<string, Alert>} open and acknowledged alerts */
-  active: new Map(),
-  /** @type {Rule[]} every rule id an alert may carry, read once */
-  rules: [],
+  sites: [] as Site[],
+  /** open and acknowledged alerts */
+  active: new Map() as Map<string, Alert>,
+  /** every rule id an alert may carry, read once */
+  rules: [] as Rule[],
   gatewayId: '',
   loaded: false,
 };
 
-/** @type {Set<() => void>} */
-const listeners = new Set();
+const listeners: Set<() => void> = new Set();
 
-/** @param {() => void} fn */
-export function onChange(fn) {
+export function onChange(fn: () => void) {
   listeners.add(fn);
 }
 
@@ -37,28 +38,22 @@ export function changed() {
   for (const fn of listeners) fn();
 }
 
-/** @param {string} id */
-export const siteById = (id) => state.sites.find((s) => s.id === id);
+export const siteById = (id: string) => state.sites.find((s) => s.id === id);
 
-/** @param {string} siteId */
-export const siteZone = (siteId) => siteById(siteId)?.timezone ?? 'UTC';
+export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? 'UTC';
 
 /**
  * Overdue now (the flag from the API is as of the moment it was fetched).
- * @param {Alert} a
- * @param {number} now
  */
-export const isOverdue = (a, now) =>
+export const isOverdue = (a: Alert, now: number) =>
   a.status !== 'resolved' && (a.overdue || (a.dueAt !== null && Date.parse(a.dueAt) < now));
 
-/** @param {string} id */
-export const ruleOf = (id) => state.rules.find((r) => r.id === id);
+export const ruleOf = (id: string) => state.rules.find((r) => r.id === id);
 
 /**
  * A rule id's label ("Storm inspection"), as the gateway names it.
- * @param {string} id
  */
-export const ruleLabel = (id) => ruleOf(id)?.label ?? id;
+export const ruleLabel = (id: string) => ruleOf(id)?.label ?? id;
 
 export async function loadAll() {
   const [sites, open, acked, rules] = await Promise.all([
@@ -75,25 +70,19 @@ export async function loadAll() {
   changed();
 }
 
-/** @param {Alert} a */
-export function upsertAlert(a) {
+export function upsertAlert(a: Alert) {
   if (a.status === 'resolved') state.active.delete(a.id);
   else state.active.set(a.id, a);
 }
 
-/**
- * @param {string} siteId
- * @param {string} deviceId
- */
-export function deviceOf(siteId, deviceId) {
+export function deviceOf(siteId: string, deviceId: string) {
   return siteById(siteId)?.devices.find((d) => d.id === deviceId);
 }
 
 /**
  * Fills a site filter with "All sites" and the sites the person may see, keeping the choice made.
- * @param {HTMLSelectElement} sel
  */
-export function fillSiteFilter(sel) {
+export function fillSiteFilter(sel: HTMLSelectElement) {
   const keep = sel.value;
   replace(
     sel,

@@ -5,14 +5,14 @@ import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
 import { session } from './session.js';
 import { ruleLabel, siteZone, state } from './state.js';
 
-const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id));
+const field = (id: string) => byId(id) as HTMLInputElement;
 
 function zoneHint() {
   byId('i-at-zone').textContent = `(${siteZone(field('i-site').value)})`;
 }
 
 export function initInspectionForm() {
-  const sel = /** @type {HTMLSelectElement} */ (byId('i-site'));
+  const sel = byId('i-site') as HTMLSelectElement;
   const keep = sel.value;
   replace(
     sel,
@@ -23,15 +23,14 @@ export function initInspectionForm() {
   zoneHint();
 }
 
-/** @param {string} siteId */
-export function presetInspectionSite(siteId) {
-  const sel = /** @type {HTMLSelectElement} */ (byId('i-site'));
+export function presetInspectionSite(siteId: string) {
+  const sel = byId('i-site') as HTMLSelectElement;
   if (state.sites.some((s) => s.id === siteId)) sel.value = siteId;
   zoneHint();
 }
 
 export function bindInspectionForm() {
-  const form = /** @type {HTMLFormElement} */ (byId('inspect-form'));
+  const form = byId('inspect-form') as HTMLFormElement;
   const out = byId('inspect-result');
   field('i-site').addEventListener('change', zoneHint);
   byId('i-now').addEventListener('click', () => {
@@ -60,14 +59,16 @@ export function bindInspectionForm() {
     }
     const notes = field('i-notes').value.trim();
     try {
-      /** @type {{inspection: {id: string, at: string}, closedAlertIds: string[]}} */
-      const res = await post('/api/inspections', {
-        siteId,
-        at: new Date(at).toISOString(),
-        inspector,
-        kind: field('i-kind').value,
-        ...(notes ? { notes } : {}),
-      });
+      const res: { inspection: { id: string; at: string }; closedAlertIds: string[] } = await post(
+        '/api/inspections',
+        {
+          siteId,
+          at: new Date(at).toISOString(),
+          inspector,
+          kind: field('i-kind').value,
+          ...(notes ? { notes } : {}),
+        },
+      );
       out.className = 'msg msg-ok';
       const closed = res.closedAlertIds.length;
       // The rules of the alerts it closed, as far as the page knows them (those it holds as active).

@@ -16,24 +16,22 @@ import {
   useToken,
 } from './session.js';
 
-const ROLE_NAMES = /** @type {Record<string, string>} */ ({
+const ROLE_NAMES = {
   viewer: 'viewer',
   inspector: 'inspector',
   engineer: 'engineer',
   admin: 'administrator',
   owner: 'owner',
   contractor: 'contractor',
-});
+} as Record<string, string>;
 
-/** @param {number} sec */
-const wait = (sec) =>
+const wait = (sec: number) =>
   sec >= 90 ? `${Math.ceil(sec / 60)} minutes` : sec === 1 ? '1 second' : `${sec} seconds`;
 
 /**
  * What a refused sign-in means for the person at the keyboard.
- * @param {unknown} e
  */
-export function signInProblem(e) {
+export function signInProblem(e: unknown) {
   if (e instanceof ApiError) {
     if (e.status === 401 || e.status === 403)
       return e.code === 'ACCOUNT_DISABLED' || /disabled/i.test(e.message)
@@ -48,8 +46,8 @@ export function signInProblem(e) {
   return describeError(e);
 }
 
-/** @param {HTMLElement} el @param {string} text @param {'ok' | 'bad' | 'warn' | ''} kind */
-function say(el, text, kind) {
+/** @param el @param {string} text @param {'ok' | 'bad' | 'warn' | ''} kind */
+function say(el: HTMLElement, text: string, kind: 'ok' | 'bad' | 'warn' | '') {
   el.textContent = text;
   el.className = `msg${kind ? ` msg-${kind}` : ''}`;
 }
@@ -72,7 +70,7 @@ export function renderAccount() {
   // or a viewer, who cannot record one.
   for (const a of document.querySelectorAll('[data-needs]')) {
     const needs = a.getAttribute('data-needs');
-    /** @type {HTMLElement} */ (a).hidden =
+    (a as HTMLElement).hidden =
       needs === 'admin'
         ? !isAdmin(me)
         : needs === 'person'
@@ -97,19 +95,16 @@ function showTokenState() {
         ? ''
         : 'No token: you can look, not act.';
   byId('token-clear').hidden = !has;
-  /** @type {HTMLInputElement} */ (byId('token')).placeholder = has
-    ? '•••••• (saved)'
-    : 'paste a script token';
+  (byId('token') as HTMLInputElement).placeholder = has ? '•••••• (saved)' : 'paste a script token';
 }
 
 /**
  * Binds the sign-in form, the sign-out button and the token box.
- * @param {{afterSignIn: () => void, afterSignOut: () => void}} o
  */
-export function bindSignIn(o) {
-  const form = /** @type {HTMLFormElement} */ (byId('signin-form'));
-  const email = /** @type {HTMLInputElement} */ (byId('signin-email'));
-  const password = /** @type {HTMLInputElement} */ (byId('signin-password'));
+export function bindSignIn(o: { afterSignIn: () => void; afterSignOut: () => void }) {
+  const form = byId('signin-form') as HTMLFormElement;
+  const email = byId('signin-email') as HTMLInputElement;
+  const password = byId('signin-password') as HTMLInputElement;
   const msg = byId('signin-msg');
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -144,7 +139,7 @@ export function bindSignIn(o) {
   whenUnauthorized(() => sessionExpired());
 
   const tokenForm = byId('token-form');
-  const input = /** @type {HTMLInputElement} */ (byId('token'));
+  const input = byId('token') as HTMLInputElement;
   const state = byId('token-state');
   tokenForm.addEventListener('submit', async (e) => {
     e.preventDefault();

@@ -7,8 +7,8 @@ import { jsonSchemaOf, paramFields } from './params.js';
 import { listOf } from './people.js';
 import { loadAll, state } from './state.js';
 
-/** @typedef {import('./state.js').Site} Site */
-/** @typedef {import('./form.js').Field} Field */
+export type Site = import('./state.js').Site;
+export type Field = import('./form.js').Field;
 
 /** Members of a site that are not rule parameters, each with a field of its own (or none in these forms). */
 const OWN = ['id', 'name', 'kind', 'timezone', 'active', 'recipients', 'devices'];
@@ -20,15 +20,12 @@ const kinds = () => Object.entries(SITE_KINDS);
 
 /**
  * The site's own fields, then its rule parameters from the schema.
- * @param {Site | undefined} site
- * @param {boolean} creating
- * @returns {Promise<Field[]>}
  */
-async function siteFields(site, creating) {
+async function siteFields(site: Site | undefined, creating: boolean): Promise<Field[]> {
   const js = await jsonSchemaOf(await siteParams());
   const zone = site?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-  /** @type {Field[]} */
-  const own = [
+
+  const own: Field[] = [
     ...(creating
       ? [
           {
@@ -54,25 +51,24 @@ async function siteFields(site, creating) {
 /**
  * A site's rule parameters as they stand: the newest change record of the site holds its whole value (the
  * sites list does not), so the edit form shows them and a parameter is sent back whole.
- * @param {string} siteId
- * @returns {Promise<Record<string, unknown>>}
  */
-async function currentParams(siteId) {
+async function currentParams(siteId: string): Promise<Record<string, unknown>> {
   try {
-    /** @type {Array<{entity: string, logIndex: number, new: unknown}>} */
-    const changes = listOf(await get('/api/changes', { siteId }), 'changes');
+    const changes: Array<{ entity: string; logIndex: number; new: unknown }> = listOf(
+      await get('/api/changes', { siteId }),
+      'changes',
+    );
     const last = changes
       .filter((c) => c.entity === 'site' && c.new && typeof c.new === 'object')
       .sort((a, b) => b.logIndex - a.logIndex)[0];
-    return /** @type {Record<string, unknown>} */ (last?.new ?? {});
+    return (last?.new ?? {}) as Record<string, unknown>;
   } catch (e) {
     console.warn(`the parameters of ${siteId} could not be read; empty fields keep them`, e);
     return {};
   }
 }
 
-/** @param {Site} site */
-async function editSite(site) {
+async function editSite(site: Site) {
   const { form } = buildForm({
     id: 'site-edit',
     className: 'form',
@@ -101,8 +97,7 @@ export async function loadManageSites() {
     schema: siteCreate,
     fields: await siteFields(undefined, true),
     submit: async (v) => {
-      /** @type {Site | null} */
-      const made = await post('/api/sites', v);
+      const made: Site | null = await post('/api/sites', v);
       form.reset();
       await loadAll();
       await listSites();

@@ -15,36 +15,34 @@ import {
   upsertAlert,
 } from './state.js';
 
-/** @typedef {import('./state.js').Alert} Alert */
-/** @typedef {import('./dom.js').Child} Child */
+export type Alert = import('./state.js').Alert;
+export type Child = import('./dom.js').Child;
 
 /**
  * A table cell with a label for the stacked phone layout; its content sits in one wrapper.
- * @param {string} label
- * @param {...(Child | Child[])} content
  */
-export const cell = (label, ...content) => h('td', { 'data-label': label }, h('div', null, ...content));
+export const cell = (label: string, ...content: Child[]) =>
+  h('td', { 'data-label': label }, h('div', null, ...content));
 
-/** @type {Alert[]} */
-let rows = [];
-/** @type {Alert | undefined} */
-let shown;
+let rows: Alert[] = [];
+
+let shown: Alert | undefined;
 
 /** Fills the filter selects (sites change only with the configuration). */
 export function initAlertFilters() {
-  fillSiteFilter(/** @type {HTMLSelectElement} */ (byId('f-site')));
-  const rule = /** @type {HTMLSelectElement} */ (byId('f-rule'));
+  fillSiteFilter(byId('f-site') as HTMLSelectElement);
+  const rule = byId('f-rule') as HTMLSelectElement;
   if (rule.options.length <= 1)
     for (const r of state.rules) rule.appendChild(h('option', { value: r.id }, r.label));
 }
 
 function filters() {
-  const v = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id)).value;
+  const v = (id: string) => (byId(id) as HTMLInputElement).value;
   return {
     siteId: v('f-site') || undefined,
     status: v('f-status') || undefined,
     rule: v('f-rule') || undefined,
-    overdue: /** @type {HTMLInputElement} */ (byId('f-overdue')).checked ? 'true' : undefined,
+    overdue: (byId('f-overdue') as HTMLInputElement).checked ? 'true' : undefined,
   };
 }
 
@@ -63,9 +61,8 @@ export async function loadAlerts() {
 
 /**
  * A live change: update the row in place when it is shown; reload when it may now match the filters.
- * @param {Alert} a
  */
-export function alertChangedForTable(a) {
+export function alertChangedForTable(a: Alert) {
   const i = rows.findIndex((r) => r.id === a.id);
   const f = filters();
   const matches =
@@ -118,8 +115,7 @@ export function renderAlertsTable() {
   );
 }
 
-/** @param {Alert} a */
-function statusBadge(a) {
+function statusBadge(a: Alert) {
   if (a.status === 'resolved')
     return badge(
       a.withinDeadline === false ? 'resolved late' : 'resolved',
@@ -128,18 +124,13 @@ function statusBadge(a) {
   return badge(a.status, a.status === 'open' ? 'warn' : 'info');
 }
 
-/** @param {unknown} v */
-function show(v) {
+function show(v: unknown) {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return JSON.stringify(v);
 }
 
-/**
- * @param {Record<string, unknown>} obj
- * @param {string} tz
- */
-function dl(obj, tz) {
+function dl(obj: Record<string, unknown>, tz: string) {
   const entries = Object.entries(obj);
   if (!entries.length) return h('p', { class: 'muted' }, 'None.');
   return h(
@@ -151,20 +142,14 @@ function dl(obj, tz) {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 
-/**
- * @param {unknown} v
- * @param {string} tz
- */
-function showIn(v, tz) {
+function showIn(v: unknown, tz: string) {
   return typeof v === 'string' && ISO.test(v) ? formatTime(v, tz) : show(v);
 }
 
 /**
  * What a history entry says: its fields, times in the site's zone; evidence folded away.
- * @param {Record<string, unknown>} detail
- * @param {string} tz
  */
-function historyDetail(detail, tz) {
+function historyDetail(detail: Record<string, unknown>, tz: string) {
   const { evidence, ...rest } = detail;
   const text = Object.entries(rest)
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
@@ -173,22 +158,12 @@ function historyDetail(detail, tz) {
   return [
     text,
     evidence && typeof evidence === 'object'
-      ? h(
-          'details',
-          null,
-          h('summary', null, 'evidence'),
-          dl(/** @type {Record<string, unknown>} */ (evidence), tz),
-        )
+      ? h('details', null, h('summary', null, 'evidence'), dl(evidence as Record<string, unknown>, tz))
       : null,
   ];
 }
 
-/**
- * @param {string} id
- * @param {string} text
- * @param {'ok' | 'bad' | ''} kind
- */
-function say(id, text, kind) {
+function say(id: string, text: string, kind: 'ok' | 'bad' | '') {
   const el = byId(id);
   el.textContent = text;
   el.className = `msg${kind ? ` msg-${kind}` : ''}`;
@@ -197,19 +172,13 @@ function say(id, text, kind) {
 
 /**
  * Whether the gateway refused a resolution because the device still reports the alarm active.
- * @param {unknown} e
  */
-const stillActive = (e) =>
+const stillActive = (e: unknown) =>
   e instanceof ApiError &&
   e.status === 409 &&
   (e.code === 'STILL_ACTIVE' || /still.*active/i.test(e.message));
 
-/**
- * @param {string} path
- * @param {Record<string, unknown>} body
- * @param {string} done
- */
-async function act(path, body, done) {
+async function act(path: string, body: Record<string, unknown>, done: string) {
   say('dialog-error', '', '');
   say('dialog-ok', '', '');
   replace(byId('dialog-confirm'));
@@ -218,8 +187,7 @@ async function act(path, body, done) {
     return;
   }
   try {
-    /** @type {Alert} */
-    const a = await post(path, body);
+    const a: Alert = await post(path, body);
     upsertAlert(a);
     changed();
     alertChangedForTable(a);
@@ -234,11 +202,8 @@ async function act(path, body, done) {
 
 /**
  * The device still reports the alarm: resolving it anyway is a choice the history records.
- * @param {string} path
- * @param {Record<string, unknown>} body
- * @param {unknown} e
  */
-function confirmStillActive(path, body, e) {
+function confirmStillActive(path: string, body: Record<string, unknown>, e: unknown) {
   const box = byId('dialog-confirm');
   replace(
     box,
@@ -246,7 +211,7 @@ function confirmStillActive(path, body, e) {
       'div',
       { class: 'msg msg-warn', role: 'alert' },
       h('p', null, 'The device still reports this alarm as active.'),
-      h('p', { class: 'small' }, /** @type {Error} */ (e).message),
+      h('p', { class: 'small' }, (e as Error).message),
       h(
         'p',
         null,
@@ -270,11 +235,10 @@ function confirmStillActive(path, body, e) {
       ),
     ),
   );
-  /** @type {HTMLElement} */ (box.querySelector('#confirm-active'))?.focus();
+  (box.querySelector('#confirm-active') as HTMLElement)?.focus();
 }
 
-/** @param {Alert} a */
-function actions(a) {
+function actions(a: Alert) {
   if (a.status === 'resolved') return null;
   const tz = siteZone(a.siteId);
   const base = `/api/alerts/${encodeURIComponent(a.id)}`;
@@ -294,7 +258,7 @@ function actions(a) {
   const engineer = h('input', { id: 'ext-engineer', type: 'text', autocomplete: 'name' });
   const letter = h('input', { id: 'ext-letter', type: 'text', autocomplete: 'off' });
   const extNote = h('input', { id: 'ext-note', type: 'text', maxlength: 4000, autocomplete: 'off' });
-  const val = (/** @type {HTMLElement} */ el) => /** @type {HTMLInputElement} */ (el).value.trim();
+  const val = (el: HTMLElement) => (el as HTMLInputElement).value.trim();
   return h(
     'section',
     { class: 'actions', 'aria-label': 'Actions' },
@@ -389,8 +353,7 @@ function actions(a) {
   );
 }
 
-/** @param {Alert} a */
-export function renderAlert(a) {
+export function renderAlert(a: Alert) {
   shown = a;
   const tz = siteZone(a.siteId);
   const now = Date.now();
@@ -402,7 +365,7 @@ export function renderAlert(a) {
     statusBadge(a),
     overdue ? [' ', badge('OVERDUE', 'bad')] : null,
   );
-  const t = (/** @type {string | undefined} */ v) => (v ? formatTime(v, tz) : '—');
+  const t = (v: string | undefined) => (v ? formatTime(v, tz) : '—');
   replace(
     byId('alert-body'),
     h('p', { class: 'alert-message' }, a.message),
@@ -499,16 +462,14 @@ export function renderAlert(a) {
 
 /**
  * A history entry of a resolution the device still reported active.
- * @param {import('./state.js').HistoryEntry} e
  */
-const whileActive = (e) => {
-  const evidence = /** @type {Record<string, unknown> | undefined} */ (e.detail?.evidence);
+const whileActive = (e: import('./state.js').HistoryEntry) => {
+  const evidence = e.detail?.evidence as Record<string, unknown> | undefined;
   return e.detail?.resolvedWhileActive === true || evidence?.resolvedWhileActive === true;
 };
 
-/** @param {string} id */
-export async function openAlert(id) {
-  const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
+export async function openAlert(id: string) {
+  const dialog = byId('alert-dialog') as HTMLDialogElement;
   say('dialog-error', '', '');
   say('dialog-ok', '', '');
   replace(byId('dialog-confirm'));
@@ -529,10 +490,9 @@ export async function openAlert(id) {
 
 /**
  * A live change of the alert shown in the dialog (keeps what the user is typing).
- * @param {Alert} a
  */
-export function alertChangedForDialog(a) {
-  const dialog = /** @type {HTMLDialogElement} */ (byId('alert-dialog'));
+export function alertChangedForDialog(a: Alert) {
+  const dialog = byId('alert-dialog') as HTMLDialogElement;
   if (!dialog.open || shown?.id !== a.id) return;
   const typing = document.activeElement && byId('alert-actions').contains(document.activeElement);
   if (typing && shown.status === a.status) return;

@@ -1,10 +1,12 @@
 /** The live feed (server-sent events): a connection indicator, and reconnection by itself. */
 
-/**
- * @typedef {'connecting' | 'live' | 'reconnecting'} LiveState
- * @typedef {{onEvent: (type: string, data: unknown) => void, onState: (s: LiveState, detail: string) => void,
- *   onReconnected: () => void}} LiveHandlers
- */
+export type LiveState = 'connecting' | 'live' | 'reconnecting';
+
+export type LiveHandlers = {
+  onEvent: (type: string, data: unknown) => void;
+  onState: (s: LiveState, detail: string) => void;
+  onReconnected: () => void;
+};
 
 import { getToken } from './api.js';
 
@@ -13,17 +15,14 @@ export const EVENT_TYPES = ['readings', 'device-status', 'alert', 'storm', 'insp
 /**
  * Opens /api/events and keeps it open. The browser retries a dropped stream itself; when it gives up
  * (the stream closed for good, e.g. the gateway answered with an error), a new one is opened with backoff.
- * @param {LiveHandlers} handlers
- * @param {string} [path]
  */
-export function connectLive(handlers, path = '/api/events') {
-  /** @type {EventSource | undefined} */
-  let es;
+export function connectLive(handlers: LiveHandlers, path: string = '/api/events') {
+  let es: EventSource | undefined;
   let attempt = 0;
   let everConnected = false;
   let lostSince = 0;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let retry;
+
+  let retry: ReturnType<typeof setTimeout> | undefined;
 
   const open = () => {
     clearTimeout(retry);
@@ -41,9 +40,9 @@ export function connectLive(handlers, path = '/api/events') {
     });
     for (const type of EVENT_TYPES)
       es.addEventListener(type, (e) => {
-        let data;
+        let data: unknown;
         try {
-          data = JSON.parse(/** @type {MessageEvent} */ (e).data);
+          data = JSON.parse((e as MessageEvent).data);
         } catch {
           return;
         }

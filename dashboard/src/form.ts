@@ -3,21 +3,45 @@
  * every problem next to its field, the gateway's own refusals too.
  */
 import { ApiError, describeError } from './api.js';
-import { h, replace } from './dom.js';
+import { type Child, h, replace } from './dom.js';
 
-/**
- * @typedef {'text' | 'email' | 'password' | 'number' | 'select' | 'checkbox' | 'json' | 'datetime' | 'checks'} FieldType
- * @typedef {{name: string, label: string, type?: FieldType, options?: Array<[string, string]>, hint?: string,
- *   value?: unknown, placeholder?: string, step?: string, group?: string,
- *   when?: (values: Record<string, unknown>) => boolean}} Field
- * @typedef {{safeParse: (v: unknown) => {success: boolean, error?: {issues: Array<{path: PropertyKey[], message: string}>}}}} Schema
- */
+export type FieldType =
+  | 'text'
+  | 'email'
+  | 'password'
+  | 'number'
+  | 'select'
+  | 'checkbox'
+  | 'json'
+  | 'datetime'
+  | 'checks';
 
-/** @type {Promise<Record<string, any> | null> | undefined} */
-let loading;
+export type Field = {
+  name: string;
+  label: string;
+  type?: FieldType;
+  options?: Array<[string, string]>;
+  hint?: string;
+  value?: unknown;
+  placeholder?: string;
+  step?: string;
+  group?: string;
+  when?: (values: Record<string, unknown>) => boolean;
+};
+
+export type Schema = {
+  safeParse: (v: unknown) => {
+    success: boolean;
+    error?: { issues: Array<{ path: PropertyKey[]; message: string }> };
+  };
+};
+
+/** Served by the gateway beside the page, outside this bundle: the API's body schemas and the rules' parameters. */
+const SCHEMAS_URL = '/schemas.js';
+let loading: Promise<Record<string, any> | null> | undefined;
 /** The API's schemas, or null when they cannot be had (the gateway still validates every request). */
 export function schemas() {
-  loading ??= import('/schemas.js').catch((e) => {
+  loading ??= (import(SCHEMAS_URL) as Promise<Record<string, any>>).catch((e) => {
     console.warn('the API schemas could not be loaded; forms are checked by the gateway only', e);
     return null;
   });
@@ -26,53 +50,37 @@ export function schemas() {
 
 /**
  * The first schema the bundle exports under one of `names`.
- * @param {string[]} names
- * @returns {Promise<Schema | undefined>}
  */
-export async function schemaNamed(...names) {
+export async function schemaNamed(...names: string[]): Promise<Schema | undefined> {
   const s = await schemas();
   for (const n of names) if (s?.[n] && typeof s[n].safeParse === 'function') return s[n];
   return undefined;
 }
 
-/** @param {readonly PropertyKey[]} path */
-export function pathName(path) {
+export function pathName(path: readonly PropertyKey[]) {
   return path.map(String).join('.');
 }
 
-/** @param {string} name */
-const slug = (name) => name.replace(/[^A-Za-z0-9_-]+/g, '-');
+const slug = (name: string) => name.replace(/[^A-Za-z0-9_-]+/g, '-');
 
 /**
- * @param {Record<string, unknown>} obj
- * @param {string} name dotted path
- * @param {unknown} v
+ * @param name dotted path
  */
-function setPath(obj, name, v) {
+function setPath(obj: Record<string, unknown>, name: string, v: unknown) {
   const keys = name.split('.');
-  /** @type {any} */
-  let o = obj;
+
+  let o: any = obj;
   for (const k of keys.slice(0, -1)) o = o[k] ??= {};
-  o[/** @type {string} */ (keys.at(-1))] = v;
+  o[keys.at(-1) as string] = v;
 }
 
-/**
- * @param {unknown} obj
- * @param {string} name
- * @returns {unknown}
- */
-export function getPath(obj, name) {
-  /** @type {any} */
-  let o = obj;
+export function getPath(obj: unknown, name: string): unknown {
+  let o: any = obj;
   for (const k of name.split('.')) o = o?.[k];
   return o;
 }
 
-/**
- * @param {string} formId
- * @param {Field} f
- */
-function control(formId, f) {
+function control(formId: string, f: Field) {
   const id = `${formId}-${slug(f.name)}`;
   const common = {
     id,
@@ -124,16 +132,11 @@ function control(formId, f) {
   });
 }
 
-/**
- * @param {Field} f
- * @param {HTMLElement} el
- * @returns {unknown}
- */
-function read(f, el) {
-  if (f.type === 'checkbox') return /** @type {HTMLInputElement} */ (el).checked;
+function read(f: Field, el: HTMLElement): unknown {
+  if (f.type === 'checkbox') return (el as HTMLInputElement).checked;
   if (f.type === 'checks')
-    return [...el.querySelectorAll('input:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value);
-  const raw = /** @type {HTMLInputElement} */ (el).value.trim();
+    return [...el.querySelectorAll('input:checked')].map((i) => (i as HTMLInputElement).value);
+  const raw = (el as HTMLInputElement).value.trim();
   if (raw === '') return undefined;
   if (f.type === 'number') return Number(raw);
   if (f.type === 'json') {
@@ -153,15 +156,24 @@ function read(f, el) {
 /**
  * A form of fields with an error line under each. `submit` gets the values (nested by the dotted names)
  * once the schema accepts them; what it throws is shown, a 400's "path: message" parts by their fields.
- * @typedef {Schema | undefined | Array<Schema | undefined>} Schemas every one must accept the values
+ */
+export type Schemas = Schema | undefined | Array<Schema | undefined>;
+/**
  * @param {{id: string, fields: Field[], submitLabel: string, schema?: Schemas | (() => Promise<Schemas>),
  *   submit: (values: Record<string, any>) => Promise<string | void>, extra?: (values: Record<string, unknown>) => Record<string, unknown>,
  *   className?: string}} o
  */
-export function buildForm(o) {
+export function buildForm(o: {
+  id: string;
+  fields: Field[];
+  submitLabel: string;
+  schema?: Schemas | (() => Promise<Schemas>);
+  submit: (values: Record<string, any>) => Promise<string | void>;
+  extra?: (values: Record<string, unknown>) => Record<string, unknown>;
+  className?: string;
+}) {
   const msg = h('p', { class: 'msg', id: `${o.id}-msg`, role: 'status', 'aria-live': 'polite' });
-  /** @type {Map<string, {f: Field, el: HTMLElement, err: HTMLElement, wrap: HTMLElement}>} */
-  const byName = new Map();
+  const byName: Map<string, { f: Field; el: HTMLElement; err: HTMLElement; wrap: HTMLElement }> = new Map();
   const rows = o.fields.map((f) => {
     const el = control(o.id, f);
     const err = h('p', { class: 'field-error', id: `${el.id}-err`, hidden: true });
@@ -178,19 +190,16 @@ export function buildForm(o) {
     return wrap;
   });
   const button = h('button', { type: 'submit' }, o.submitLabel);
-  const form = /** @type {HTMLFormElement} */ (
-    h(
-      'form',
-      { id: o.id, class: o.className ?? 'form card', novalidate: true },
-      grouped(o.fields, rows),
-      button,
-      msg,
-    )
-  );
+  const form = h(
+    'form',
+    { id: o.id, class: o.className ?? 'form card', novalidate: true },
+    grouped(o.fields, rows),
+    button,
+    msg,
+  ) as HTMLFormElement;
 
   const values = () => {
-    /** @type {Record<string, unknown>} */
-    const out = {};
+    const out: Record<string, unknown> = {};
     for (const { f, el, wrap } of byName.values()) {
       if (wrap.hidden) continue;
       const v = read(f, el);
@@ -214,11 +223,9 @@ export function buildForm(o) {
     msg.textContent = '';
     msg.className = 'msg';
   };
-  /** @param {Array<{path: string, message: string}>} problems */
-  const show = (problems) => {
-    /** @type {string[]} */
-    const rest = [];
-    let first;
+  const show = (problems: Array<{ path: string; message: string }>) => {
+    const rest: string[] = [];
+    let first: HTMLElement | undefined;
     for (const p of problems) {
       let name = p.path;
       while (name && !byName.has(name)) name = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
@@ -231,7 +238,7 @@ export function buildForm(o) {
       at.err.textContent = at.err.textContent ? `${at.err.textContent}; ${p.message}` : p.message;
       at.el.setAttribute('aria-invalid', 'true');
       const group = at.wrap.closest('details');
-      if (group) /** @type {HTMLDetailsElement} */ (group).open = true;
+      if (group) (group as HTMLDetailsElement).open = true;
       first ??= at.el;
     }
     msg.className = 'msg msg-bad';
@@ -243,10 +250,9 @@ export function buildForm(o) {
     e.preventDefault();
     clear();
     const v = { ...values(), ...(o.extra?.(values()) ?? {}) };
-    /** @type {Array<{path: string, message: string}>} */
-    const bad = [];
+    const bad: Array<{ path: string; message: string }> = [];
     for (const { f, wrap } of byName.values())
-      if (!wrap.hidden && /** @type {any} */ (getPath(v, f.name))?.__badJson !== undefined)
+      if (!wrap.hidden && (getPath(v, f.name) as any)?.__badJson !== undefined)
         bad.push({ path: f.name, message: 'not valid JSON' });
     const found = typeof o.schema === 'function' ? await o.schema() : o.schema;
     for (const schema of [found].flat()) {
@@ -275,16 +281,13 @@ export function buildForm(o) {
 
 /**
  * Fields of one `group` in a row are folded together under its name.
- * @param {Field[]} fields
- * @param {HTMLElement[]} rows
  */
-function grouped(fields, rows) {
-  /** @type {HTMLElement[]} */
-  const out = [];
-  /** @type {HTMLElement | undefined} */
-  let box;
+function grouped(fields: Field[], rows: HTMLElement[]) {
+  const out: HTMLElement[] = [];
+
+  let box: HTMLElement | undefined;
   fields.forEach((f, i) => {
-    const row = /** @type {HTMLElement} */ (rows[i]);
+    const row = rows[i] as HTMLElement;
     if (!f.group) {
       box = undefined;
       out.push(row);
@@ -301,24 +304,25 @@ function grouped(fields, rows) {
 
 /**
  * The gateway's 400 message, "path: message; path: message", as problems by field.
- * @param {string} text
  */
-export function serverProblems(text) {
+export function serverProblems(text: string) {
   return text.split('; ').map((part) => {
     const m = /^([A-Za-z0-9_.[\]]+|\(root\)): (.*)$/s.exec(part);
     if (!m) return { path: '', message: part };
-    const path = m[1] === '(root)' ? '' : /** @type {string} */ (m[1]).replace(/\[(\d+)\]/g, '.$1');
-    return { path, message: /** @type {string} */ (m[2]) };
+    const path = m[1] === '(root)' ? '' : (m[1] as string).replace(/\[(\d+)\]/g, '.$1');
+    return { path, message: m[2] as string };
   });
 }
 
 /**
  * A small table: a header row and one row per item.
- * @param {string[]} head
- * @param {Array<Array<import('./dom.js').Child | import('./dom.js').Child[]>>} rows
- * @param {(i: number) => Record<string, string>} [rowAttrs] each row's attributes
+ * @param [rowAttrs] each row's attributes
  */
-export function table(head, rows, rowAttrs = () => ({})) {
+export function table(
+  head: string[],
+  rows: Child[][],
+  rowAttrs: (i: number) => Record<string, string> = () => ({}),
+) {
   return h(
     'div',
     { class: 'table-wrap' },
@@ -353,21 +357,16 @@ export function table(head, rows, rowAttrs = () => ({})) {
 
 /**
  * Shows a message in an element: kind ok, bad or none.
- * @param {HTMLElement} el
- * @param {string} text
- * @param {'ok' | 'bad' | ''} [kind]
  */
-export function say(el, text, kind = '') {
+export function say(el: HTMLElement, text: string, kind: 'ok' | 'bad' | '' = '') {
   el.textContent = text;
   el.className = `msg${kind ? ` msg-${kind}` : ''}`;
 }
 
 /**
  * Replaces a container's content with a loading line, then with what `load` renders, or the error.
- * @param {HTMLElement} box
- * @param {() => Promise<import('./dom.js').Child | import('./dom.js').Child[]>} load
  */
-export async function fill(box, load) {
+export async function fill(box: HTMLElement, load: () => Promise<Child>) {
   replace(box, h('p', { class: 'muted' }, 'Loading…'));
   try {
     replace(box, await load());

@@ -9,14 +9,13 @@ import { formatTime, relativeDue } from './format.js';
 import { isScoped, session } from './session.js';
 import { isOverdue, ruleLabel } from './state.js';
 
-/**
- * @typedef {import('../shared/src/api.ts').FleetSite['duties'][number]} Duty
- * @typedef {import('../shared/src/api.ts').FleetSite} FleetSite
- * @typedef {import('../shared/src/api.ts').FollowedGateway} FollowedGateway
- */
+export type Duty = import('../../shared/src/api.ts').FleetSite['duties'][number];
 
-/** @type {FollowedGateway[]} */
-let gateways = [];
+export type FleetSite = import('../../shared/src/api.ts').FleetSite;
+
+export type FollowedGateway = import('../../shared/src/api.ts').FollowedGateway;
+
+let gateways: FollowedGateway[] = [];
 
 export async function loadFleet() {
   // Other gateways' sites are the town's view: an owner or contractor is shown their own sites only.
@@ -28,8 +27,7 @@ export async function loadFleet() {
   gateways = view.gateways;
 }
 
-/** @param {FollowedGateway} g */
-function owner(g) {
+function owner(g: FollowedGateway) {
   return h(
     'span',
     { class: 'fleet-owner' },
@@ -42,12 +40,7 @@ function owner(g) {
   );
 }
 
-/**
- * @param {Duty} d
- * @param {string} tz
- * @param {number} now
- */
-function duty(d, tz, now) {
+function duty(d: Duty, tz: string, now: number) {
   const overdue = isOverdue({ ...d, history: [], evidence: {} }, now);
   return h(
     'li',

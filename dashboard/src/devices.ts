@@ -9,23 +9,23 @@ import { buildForm, fill, schemaNamed, table } from './form.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
 import { loadAll, siteById, siteZone } from './state.js';
 
-/** @typedef {import('./form.js').Field} Field */
-/** @typedef {Record<string, any> & {id: string, kind: string}} DeviceRow */
+export type Field = import('./form.js').Field;
+export type DeviceRow = Record<string, any> & { id: string; kind: string };
 
-const KINDS = /** @type {Array<[string, string]>} */ ([
+const KINDS = [
   ['rain-gauge', 'Rain gauge'],
   ['sediment-trap', 'Sediment trap'],
   ['turbidity', 'Turbidity sensor'],
   ['septic-panel', 'Septic panel (alarms, levels)'],
   ['septic-tank', 'Septic tank level sensor'],
   ['holding-tank', 'Holding tank level sensor'],
-]);
+] as Array<[string, string]>;
 
 /**
  * The parameters each kind takes (the schema checks them; this says which fields to show).
- * @type {Array<Field & {kinds: string[]}>}
+ * @type
  */
-const KIND_FIELDS = [
+const KIND_FIELDS: Array<Field & { kinds: string[] }> = [
   {
     name: 'inchesPerTip',
     label: 'Inches per tip',
@@ -60,7 +60,7 @@ const KIND_FIELDS = [
   },
   { name: 'highLevelIn', label: 'High level (in)', type: 'number', kinds: ['holding-tank'] },
 ];
-const COMMON = /** @type {Field[]} */ ([
+const COMMON = [
   { name: 'name', label: 'Name (optional)' },
   {
     name: 'silentAfterMinutes',
@@ -68,17 +68,13 @@ const COMMON = /** @type {Field[]} */ ([
     type: 'number',
     hint: 'empty: the default for its kind',
   },
-]);
+] as Field[];
 
 /**
- * @param {string | undefined} fixedKind the kind of an existing device; undefined: a choice, fields follow it
- * @param {DeviceRow} [d]
- * @param {string[]} [skip]
- * @returns {Field[]}
+ * @param fixedKind the kind of an existing device; undefined: a choice, fields follow it
  */
-function deviceFields(fixedKind, d, skip = []) {
-  const kindIs = (/** @type {string[]} */ ks) => (/** @type {Record<string, unknown>} */ v) =>
-    ks.includes(String(fixedKind ?? v.kind));
+function deviceFields(fixedKind: string | undefined, d?: DeviceRow, skip: string[] = []): Field[] {
+  const kindIs = (ks: string[]) => (v: Record<string, unknown>) => ks.includes(String(fixedKind ?? v.kind));
   return [
     ...COMMON.map((f) => ({ ...f, value: d?.[f.name] })),
     ...KIND_FIELDS.filter((f) => !skip.includes(f.name) && (!fixedKind || f.kinds.includes(fixedKind))).map(
@@ -91,34 +87,24 @@ const deviceParams = () => schemaNamed('deviceParams');
 const deviceCreate = async () => [await schemaNamed('deviceCreateBody'), await deviceParams()];
 const devicePatch = async () => [await schemaNamed('devicePatchBody'), await deviceParams()];
 
-/** @param {DeviceRow} d */
-const isRetired = (d) => d.retired === true || typeof d.retiredAt === 'string' || d.status === 'retired';
+const isRetired = (d: DeviceRow) =>
+  d.retired === true || typeof d.retiredAt === 'string' || d.status === 'retired';
 
-/** @param {string} siteId */
-const devicesPath = (siteId) => `/api/sites/${encodeURIComponent(siteId)}/devices`;
+const devicesPath = (siteId: string) => `/api/sites/${encodeURIComponent(siteId)}/devices`;
 
-/**
- * @param {string} siteId
- * @param {string} deviceId
- */
-async function rotate(siteId, deviceId) {
-  /** @type {{password: string, username?: string}} */
-  const r = await post(`${devicesPath(siteId)}/${encodeURIComponent(deviceId)}/secret`, {});
+async function rotate(siteId: string, deviceId: string) {
+  const r: { password: string; username?: string } = await post(
+    `${devicesPath(siteId)}/${encodeURIComponent(deviceId)}/secret`,
+    {},
+  );
   showSecret(
     `New MQTT password for ${deviceId}`,
-    [
-      ...(r.username ? [/** @type {[string, string]} */ (['Username', r.username])] : []),
-      ['Password', r.password],
-    ],
+    [...(r.username ? [['Username', r.username] as [string, string]] : []), ['Password', r.password]],
     'The old password stopped working at once; the device must log in with this one.',
   );
 }
 
-/**
- * @param {string} siteId
- * @param {DeviceRow} d
- */
-function editDevice(siteId, d) {
+function editDevice(siteId: string, d: DeviceRow) {
   const tz = siteZone(siteId);
   const base = `${devicesPath(siteId)}/${encodeURIComponent(d.id)}`;
   const done = async () => {
@@ -168,9 +154,7 @@ function editDevice(siteId, d) {
       : null;
   calibration?.querySelector('input[name="effectiveAt"]')?.setAttribute('type', 'datetime-local');
   const msg = h('p', { class: 'msg', role: 'status' });
-  const confirmRetire = /** @type {HTMLInputElement} */ (
-    h('input', { type: 'checkbox', id: 'device-retire-confirm' })
-  );
+  const confirmRetire = h('input', { type: 'checkbox', id: 'device-retire-confirm' }) as HTMLInputElement;
   openEditor(
     `Device ${d.id}`,
     h(
@@ -214,7 +198,7 @@ function editDevice(siteId, d) {
                   await done();
                 } catch (e) {
                   msg.className = 'msg msg-bad';
-                  msg.textContent = String(/** @type {Error} */ (e).message);
+                  msg.textContent = String((e as Error).message);
                 }
               },
             },
@@ -228,8 +212,7 @@ function editDevice(siteId, d) {
   );
 }
 
-/** @param {string} siteId */
-export async function loadDevices(siteId) {
+export async function loadDevices(siteId: string) {
   const site = siteById(siteId);
   replace(byId('devices-title'), `Devices of ${site?.name ?? siteId}`);
   const { form } = buildForm({
@@ -246,12 +229,11 @@ export async function loadDevices(siteId) {
       ...deviceFields(undefined),
     ],
     submit: async (v) => {
-      /** @type {{username: string, password: string, clientId?: string}} */
-      const r = await post(devicesPath(siteId), v);
+      const r: { username: string; password: string; clientId?: string } = await post(devicesPath(siteId), v);
       form.reset();
       form.dispatchEvent(new Event('change'));
       showSecret(`MQTT login for ${v.id}`, [
-        ...(r.clientId ? [/** @type {[string, string]} */ (['Client id', r.clientId])] : []),
+        ...(r.clientId ? [['Client id', r.clientId] as [string, string]] : []),
         ['Username', r.username],
         ['Password', r.password],
       ]);
@@ -264,17 +246,17 @@ export async function loadDevices(siteId) {
   await listDevices(siteId);
 }
 
-/** @param {string} siteId */
-async function listDevices(siteId) {
+async function listDevices(siteId: string) {
   await fill(byId('devices-list'), async () => {
-    /** @type {{devices: DeviceRow[], retiredDevices?: Array<string | DeviceRow>}} */
-    const site = await get(`/api/sites/${encodeURIComponent(siteId)}`);
+    const site: { devices: DeviceRow[]; retiredDevices?: Array<string | DeviceRow> } = await get(
+      `/api/sites/${encodeURIComponent(siteId)}`,
+    );
     const tz = siteZone(siteId);
     // Retired devices are no longer the site's; their history stays, and so do they in this list.
-    const retired = (site.retiredDevices ?? []).map((d) =>
+    const retired: DeviceRow[] = (site.retiredDevices ?? []).map((d) =>
       typeof d === 'string' ? { id: d, kind: '', retired: true } : { ...d, retired: true },
     );
-    const full = { devices: [...site.devices, ...retired] };
+    const full: { devices: DeviceRow[] } = { devices: [...site.devices, ...retired] };
     return table(
       ['Device', 'Kind', 'Parameters', 'Status', ''],
       full.devices.map((d) => [

@@ -1,33 +1,29 @@
 /** The edit dialog the admin pages share, and the dialog that shows a new secret once. */
 import { byId, h, replace } from './dom.js';
 
-/** @typedef {import('./dom.js').Child} Child */
+export type Child = import('./dom.js').Child;
 
 /**
  * Opens the shared edit dialog with a title and content (usually a form).
- * @param {string} title
- * @param {...(Child | Child[])} content
  */
-export function openEditor(title, ...content) {
-  const dialog = /** @type {HTMLDialogElement} */ (byId('edit-dialog'));
+export function openEditor(title: string, ...content: Child[]) {
+  const dialog = byId('edit-dialog') as HTMLDialogElement;
   replace(byId('edit-title'), title);
   replace(byId('edit-body'), ...content);
   if (!dialog.open) dialog.showModal();
-  /** @type {HTMLElement | null} */ (dialog.querySelector('input, select, textarea'))?.focus();
+  (dialog.querySelector('input, select, textarea') as HTMLElement | null)?.focus();
 }
 
 export function closeEditor() {
-  /** @type {HTMLDialogElement} */ (byId('edit-dialog')).close();
+  (byId('edit-dialog') as HTMLDialogElement).close();
 }
 
 /**
  * Shows a secret the gateway will never show again, with a copy button and a warning.
- * @param {string} title
- * @param {Array<[string, string]>} values label and value, e.g. [['Username', u], ['Password', p]]
- * @param {string} [note]
+ * @param values label and value, e.g. [['Username', u], ['Password', p]]
  */
-export function showSecret(title, values, note) {
-  const dialog = /** @type {HTMLDialogElement} */ (byId('secret-dialog'));
+export function showSecret(title: string, values: Array<[string, string]>, note?: string) {
+  const dialog = byId('secret-dialog') as HTMLDialogElement;
   replace(byId('secret-title'), title);
   replace(
     byId('secret-body'),
@@ -72,14 +68,12 @@ export function showSecret(title, values, note) {
   if (!dialog.open) dialog.showModal();
 }
 
-/** @param {string} text */
-async function copy(text) {
+async function copy(text: string) {
   if (!navigator.clipboard) throw new Error('no clipboard here');
   await navigator.clipboard.writeText(text);
 }
 
-/** @param {Element} el */
-function selectText(el) {
+function selectText(el: Element) {
   const range = document.createRange();
   range.selectNodeContents(el);
   const sel = getSelection();
@@ -92,15 +86,13 @@ export function bindDialogs() {
     ['edit-dialog', 'edit-close'],
     ['secret-dialog', 'secret-close'],
   ]) {
-    const dialog = /** @type {HTMLDialogElement} */ (byId(/** @type {string} */ (dialogId)));
-    byId(/** @type {string} */ (closeId)).addEventListener('click', () => dialog.close());
+    const dialog = byId(dialogId as string) as HTMLDialogElement;
+    byId(closeId as string).addEventListener('click', () => dialog.close());
     dialog.addEventListener('click', (e) => {
       if (e.target === dialog) dialog.close();
     });
   }
   // Once closed, the secret leaves the page: it is not to be found again later.
   byId('secret-dialog').addEventListener('close', () => replace(byId('secret-body')));
-  byId('secret-done').addEventListener('click', () =>
-    /** @type {HTMLDialogElement} */ (byId('secret-dialog')).close(),
-  );
+  byId('secret-done').addEventListener('click', () => (byId('secret-dialog') as HTMLDialogElement).close());
 }

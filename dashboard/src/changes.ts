@@ -6,17 +6,16 @@ import { formatTime } from './format.js';
 import { listOf } from './people.js';
 import { fillSiteFilter, siteZone } from './state.js';
 
-/** @typedef {Record<string, any>} Change */
+export type Change = Record<string, any>;
 
 /**
  * The first member of `c` present under one of `keys`.
- * @param {Change} c
- * @param {string[]} keys
  */
-const pick = (c, ...keys) => keys.map((k) => c[k]).find((v) => v !== undefined && v !== null);
+const pick = (c: Change, ...keys: string[]) =>
+  keys.map((k) => c[k]).find((v) => v !== undefined && v !== null);
 
-/** @param {unknown} v a value, folded away when long */
-function compact(v) {
+/** @param v a value, folded away when long */
+function compact(v: unknown) {
   if (v === undefined || v === null) return h('span', { class: 'muted' }, '—');
   const text = typeof v === 'string' ? v : JSON.stringify(v);
   const code = h('code', { class: 'small wrap' }, text);
@@ -25,8 +24,7 @@ function compact(v) {
     : h('details', null, h('summary', { class: 'small' }, `${text.slice(0, 60)}…`), code);
 }
 
-/** @param {Change} c */
-function target(c) {
+function target(c: Change) {
   const what = pick(c, 'entity', 'kind', 'type', 'what') ?? 'change';
   const ids = [pick(c, 'siteId'), pick(c, 'deviceId'), pick(c, 'userId', 'email')].filter(Boolean).join('/');
   const action = pick(c, 'action', 'op');
@@ -34,17 +32,16 @@ function target(c) {
 }
 
 export function initChangeFilters() {
-  fillSiteFilter(/** @type {HTMLSelectElement} */ (byId('c-site')));
+  fillSiteFilter(byId('c-site') as HTMLSelectElement);
 }
 
 export async function loadChanges() {
-  const v = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (byId(id)).value;
+  const v = (id: string) => (byId(id) as HTMLInputElement).value;
   const siteId = v('c-site') || undefined;
-  const day = (/** @type {string} */ s, /** @type {boolean} */ end) =>
+  const day = (s: string, end: boolean) =>
     s ? new Date(`${s}T${end ? '23:59:59.999' : '00:00:00'}Z`).toISOString() : undefined;
   await fill(byId('changes-list'), async () => {
-    /** @type {Change[]} */
-    const rows = listOf(
+    const rows: Change[] = listOf(
       await get('/api/changes', { siteId, from: day(v('c-from'), false), to: day(v('c-to'), true) }),
       'changes',
     );

@@ -10,11 +10,11 @@ import { fill, say, table } from './form.js';
 import { formatTime } from './format.js';
 import { siteZone } from './state.js';
 
-/** @typedef {import('../shared/src/api.ts').QuarantineDevice} WaitingDevice */
-/** @typedef {import('../shared/src/api.ts').QuarantineItem} Item */
+export type WaitingDevice = import('../../shared/src/api.ts').QuarantineDevice;
+export type Item = import('../../shared/src/api.ts').QuarantineItem;
 
-/** @param {number} s seconds */
-function duration(s) {
+/** @param s seconds */
+function duration(s: number) {
   const a = Math.round(Math.abs(s) / 60);
   const d = Math.floor(a / 1440);
   const hr = Math.floor((a % 1440) / 60);
@@ -22,8 +22,7 @@ function duration(s) {
   return [d && `${d} d`, hr && `${hr} h`, m && `${m} min`].filter(Boolean).join(' ') || '0 min';
 }
 
-/** @param {string | null} outcome */
-function outcomeText(outcome) {
+function outcomeText(outcome: string | null) {
   if (outcome === null) return 'Waiting';
   if (outcome === 'stored') return 'Released and stored';
   if (outcome === 'duplicate') return 'Released (already stored)';
@@ -33,12 +32,11 @@ function outcomeText(outcome) {
 
 /**
  * The release form of a device whose clock ran ahead.
- * @param {WaitingDevice} d
  */
-function releaseForm(d) {
+function releaseForm(d: WaitingDevice) {
   // The lead to the minute, as days, hours and minutes.
   const lead = Math.round((d.maxAheadSeconds ?? 0) / 60);
-  const num = (/** @type {string} */ name, /** @type {string} */ label, /** @type {number} */ value) =>
+  const num = (name: string, label: string, value: number) =>
     h(
       'div',
       null,
@@ -65,8 +63,7 @@ function releaseForm(d) {
   );
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const v = (/** @type {string} */ n) =>
-      Number(/** @type {HTMLInputElement} */ (form.querySelector(`[name=${n}]`)).value || 0);
+    const v = (n: string) => Number((form.querySelector(`[name=${n}]`) as HTMLInputElement).value || 0);
     const back = v('days') * 86_400 + v('hours') * 3600 + v('minutes') * 60;
     try {
       const r = await post('/api/quarantine/release', {
@@ -93,8 +90,7 @@ function releaseForm(d) {
 
 export async function loadQuarantine() {
   await fill(byId('quarantine-list'), async () => {
-    /** @type {{items: Item[], devices: WaitingDevice[]}} */
-    const q = await get('/api/quarantine', { status: 'all' });
+    const q: { items: Item[]; devices: WaitingDevice[] } = await get('/api/quarantine', { status: 'all' });
     const clocks = q.devices.filter((d) => d.reason === 'future_timestamp');
     const unregistered = q.devices.filter((d) => d.reason === 'unregistered_device');
     const waiting = q.devices.reduce((n, d) => n + d.waiting, 0);

@@ -1,17 +1,14 @@
 /** Formatting helpers: times in a site's time zone, relative durations, numbers. Pure functions. */
+import { tzOffsetMs, zonedTime } from '../../shared/src/time.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-/** @type {Map<string, Intl.DateTimeFormat>} */
-const formatters = new Map();
+/** Map<string, Intl.DateTimeFormat> */
+const formatters: Map<string, Intl.DateTimeFormat> = new Map();
 
-/**
- * @param {string} tz
- * @param {boolean} [withZone]
- */
-function formatter(tz, withZone = true) {
+function formatter(tz: string, withZone: boolean = true) {
   const key = `${tz}|${withZone}`;
   let f = formatters.get(key);
   if (!f) {
@@ -32,10 +29,10 @@ function formatter(tz, withZone = true) {
 
 /**
  * A time shown in a zone, e.g. "Mar 4, 2025, 14:05 EST". Empty for a missing time.
- * @param {string | number | null | undefined} t ISO 8601 or epoch ms
- * @param {string} tz IANA zone
+ * @param t ISO 8601 or epoch ms
+ * @param tz IANA zone
  */
-export function formatTime(t, tz) {
+export function formatTime(t: string | number | null | undefined, tz: string) {
   if (t === null || t === undefined || t === '') return '';
   const ms = typeof t === 'number' ? t : Date.parse(t);
   if (!Number.isFinite(ms)) return '';
@@ -44,9 +41,8 @@ export function formatTime(t, tz) {
 
 /**
  * A duration in words, coarse: "45 s", "12 min", "5 h", "5 h 20 min", "3 d", "3 d 4 h".
- * @param {number} ms
  */
-export function formatDuration(ms) {
+export function formatDuration(ms: number) {
   const a = Math.abs(ms);
   if (a < MIN) return `${Math.max(0, Math.round(a / 1000))} s`;
   if (a < HOUR) return `${Math.floor(a / MIN)} min`;
@@ -62,86 +58,51 @@ export function formatDuration(ms) {
 
 /**
  * A deadline relative to now: "in 5 h" or "3 h overdue".
- * @param {string | number} due
- * @param {number} now
  */
-export function relativeDue(due, now) {
+export function relativeDue(due: string | number, now: number) {
   const ms = (typeof due === 'number' ? due : Date.parse(due)) - now;
   return ms >= 0 ? `in ${formatDuration(ms)}` : `${formatDuration(ms)} overdue`;
 }
 
 /**
  * A past time relative to now: "12 min ago"; "just now" under a minute; "in 5 min" for the future.
- * @param {string | number} t
- * @param {number} now
  */
-export function relativePast(t, now) {
+export function relativePast(t: string | number, now: number) {
   const ms = now - (typeof t === 'number' ? t : Date.parse(t));
   if (Math.abs(ms) < MIN) return 'just now';
   return ms > 0 ? `${formatDuration(ms)} ago` : `in ${formatDuration(ms)}`;
 }
 
 /**
- * The offset of a zone from UTC at an instant, in ms (local = utc + offset).
- * @param {number} ms
- * @param {string} tz
- */
-export function zoneOffset(ms, tz) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: tz,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(ms);
-  /** @param {string} type */
-  const get = (type) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return local - Math.floor(ms / 1000) * 1000;
-}
-
-/**
  * A wall-clock time in a zone ("2025-03-04T14:05", as a datetime-local input gives it) to epoch ms.
  * Returns NaN for an invalid value.
- * @param {string} local
- * @param {string} tz
  */
-export function zonedToUtc(local, tz) {
+export function zonedToUtc(local: string, tz: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
   if (!m) return Number.NaN;
-  const guess = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
-  let ms = guess - zoneOffset(guess, tz);
-  const again = guess - zoneOffset(ms, tz);
-  if (again !== ms) ms = again;
-  return ms;
+  const [y, mo, d, hh, mi, ss] = m.slice(1).map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return zonedTime(y, mo, d, tz, hh, mi) + ss * 1000;
 }
 
 /**
  * Epoch ms to a datetime-local value ("2025-03-04T14:05") in a zone.
- * @param {number} ms
- * @param {string} tz
  */
-export function utcToZonedInput(ms, tz) {
-  const d = new Date(ms + zoneOffset(ms, tz));
+export function utcToZonedInput(ms: number, tz: string) {
+  const d = new Date(ms + tzOffsetMs(ms, tz));
   return d.toISOString().slice(0, 16);
 }
 
 /**
  * A reading value for display.
- * @param {string} field
- * @param {number | boolean} v
  */
-export function formatValue(field, v) {
+export function formatValue(field: string, v: number | boolean) {
   if (typeof v === 'boolean') return v ? 'ALARM' : 'normal';
   const units = {
     rainIn: ' in',
@@ -154,23 +115,23 @@ export function formatValue(field, v) {
     rssi: ' dBm',
     rainTips: ' tips',
   };
-  const u = /** @type {Record<string, string>} */ (units)[field] ?? '';
+  const u = (units as Record<string, string>)[field] ?? '';
   const n = Number.isInteger(v) ? String(v) : v.toFixed(2);
   return `${n}${u}`;
 }
 
 /**
  * Minutes without a message after which the gateway calls a device silent: its defaults by kind.
- * @param {string} kind
  */
-export const silentMinutes = (kind) => (kind === 'rain-gauge' ? 60 : 120);
+export const silentMinutes = (kind: string) => (kind === 'rain-gauge' ? 60 : 120);
 
 /**
  * Whether a device should be shown as a gap: never heard from, or silent longer than its kind allows.
- * @param {{kind: string, lastReadingAt: string | null, lastReceivedAt?: string | null}} d
- * @param {number} now
  */
-export function isSilent(d, now) {
+export function isSilent(
+  d: { kind: string; lastReadingAt: string | null; lastReceivedAt?: string | null },
+  now: number,
+) {
   const last = Math.max(Date.parse(d.lastReadingAt ?? '') || 0, Date.parse(d.lastReceivedAt ?? '') || 0);
   if (!last) return true;
   const limit = silentMinutes(d.kind) * MIN;
@@ -179,17 +140,20 @@ export function isSilent(d, now) {
 
 /**
  * Rain per bucket from a cumulative tip counter (a drop is a reset: the new value is the rain since).
- * @param {Array<{ts: string, value: number}>} points sorted by time
- * @param {number} from epoch ms
- * @param {number} to epoch ms
- * @param {number} bucketMs
- * @returns {Array<{start: number, tips: number}>}
+ * @param points sorted by time
+ * @param from epoch ms
+ * @param to epoch ms
  */
-export function tipsPerBucket(points, from, to, bucketMs) {
+export function tipsPerBucket(
+  points: Array<{ ts: string; value: number }>,
+  from: number,
+  to: number,
+  bucketMs: number,
+): Array<{ start: number; tips: number }> {
   const n = Math.max(1, Math.ceil((to - from) / bucketMs));
   const out = Array.from({ length: n }, (_, i) => ({ start: from + i * bucketMs, tips: 0 }));
-  /** @type {number | undefined} */
-  let prev;
+
+  let prev: number | undefined;
   for (const p of points) {
     const t = Date.parse(p.ts);
     if (prev !== undefined) {

@@ -3,18 +3,14 @@ import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, isSilent, relativeDue, relativePast } from './format.js';
 import { isOverdue, ruleLabel, ruleOf, state } from './state.js';
 
-/** @typedef {import('./state.js').Alert} Alert */
+export type Alert = import('./state.js').Alert;
 
-/** @type {Map<string, boolean>} whether each site's device list is unfolded, as the user left it */
-const devicesOpen = new Map();
-/** @typedef {import('./state.js').Device} Device */
+/** {Map<string, boolean>} whether each site's device list is unfolded, as the user left it */
+const devicesOpen: Map<string, boolean> = new Map();
+export type Device = import('./state.js').Device;
 
-/**
- * @param {Alert[]} alerts
- * @param {number} now
- */
-export function sortDuties(alerts, now) {
-  const due = (/** @type {Alert} */ a) => (a.dueAt ? Date.parse(a.dueAt) : Number.POSITIVE_INFINITY);
+export function sortDuties(alerts: Alert[], now: number) {
+  const due = (a: Alert) => (a.dueAt ? Date.parse(a.dueAt) : Number.POSITIVE_INFINITY);
   return [...alerts].sort(
     (a, b) =>
       Number(isOverdue(b, now)) - Number(isOverdue(a, now)) ||
@@ -23,13 +19,7 @@ export function sortDuties(alerts, now) {
   );
 }
 
-/**
- * @param {Device} d
- * @param {string} tz
- * @param {number} now
- * @param {boolean} silentAlert
- */
-function deviceItem(d, tz, now, silentAlert) {
+function deviceItem(d: Device, tz: string, now: number, silentAlert: boolean) {
   const last = d.lastReadingAt ?? d.lastReceivedAt;
   const gap = silentAlert || isSilent(d, now);
   const late =
@@ -59,18 +49,12 @@ function deviceItem(d, tz, now, silentAlert) {
             `last reading ${relativePast(last, now)}`,
           )
         : 'never reported',
-      late ? ` (arrived late, ${relativePast(/** @type {string} */ (d.lastReceivedAt), now)})` : '',
+      late ? ` (arrived late, ${relativePast(d.lastReceivedAt as string, now)})` : '',
     ),
   );
 }
 
-/**
- * @param {Alert} a
- * @param {string} tz
- * @param {number} now
- * @param {(id: string) => void} openAlert
- */
-export function dutyItem(a, tz, now, openAlert) {
+export function dutyItem(a: Alert, tz: string, now: number, openAlert: (id: string) => void) {
   const overdue = isOverdue(a, now);
   return h(
     'li',
@@ -104,8 +88,7 @@ export function dutyItem(a, tz, now, openAlert) {
   );
 }
 
-/** @param {(id: string) => void} openAlert */
-export function renderOverview(openAlert) {
+export function renderOverview(openAlert: (id: string) => void) {
   const root = byId('overview-body');
   if (!state.loaded) return;
   const now = Date.now();
@@ -184,7 +167,7 @@ export function renderOverview(openAlert) {
           {
             class: 'devices',
             open: devicesOpen.get(site.id) ?? site.devices.length <= 4,
-            ontoggle: (e) => devicesOpen.set(site.id, /** @type {HTMLDetailsElement} */ (e.target).open),
+            ontoggle: (e) => devicesOpen.set(site.id, (e.target as HTMLDetailsElement).open),
           },
           h('summary', null, `Devices (${site.devices.length})`),
           h(
@@ -196,5 +179,5 @@ export function renderOverview(openAlert) {
       );
     }),
   );
-  if (focused) /** @type {HTMLElement | null} */ (root.querySelector(`[data-key="${focused}"]`))?.focus();
+  if (focused) (root.querySelector(`[data-key="${focused}"]`) as HTMLElement | null)?.focus();
 }

@@ -7,14 +7,14 @@ import { formatTime, formatValue, isSilent, relativePast, silentMinutes, tipsPer
 import { dutyItem, sortDuties } from './overview.js';
 import { state } from './state.js';
 
-/** @typedef {import('./state.js').Site} Site */
-/** @typedef {import('./state.js').Device} Device */
+export type Site = import('./state.js').Site;
+export type Device = import('./state.js').Device;
 
 const HOUR = 3_600_000;
 
 /** The reading each kind of device is charted by, in order of preference. */
-/** @type {Record<string, string[]>} */
-const CHART_FIELDS = {
+
+const CHART_FIELDS: Record<string, string[]> = {
   'rain-gauge': ['rainTips', 'rainIn'],
   'sediment-trap': ['sedimentIn', 'levelIn'],
   turbidity: ['turbidityNtu'],
@@ -23,39 +23,38 @@ const CHART_FIELDS = {
   'holding-tank': ['levelIn'],
 };
 
-/** @type {string | undefined} */
-export let currentSiteId;
+export let currentSiteId: string | undefined;
 
-/** @param {Device} d */
-function silentMs(d) {
+function silentMs(d: Device) {
   return silentMinutes(d.kind) * 60_000;
 }
 
 function rangeDays() {
-  return Number(/** @type {HTMLSelectElement} */ (byId('site-range')).value) || 3;
+  return Number((byId('site-range') as HTMLSelectElement).value) || 3;
 }
 
-/**
- * @param {Site} site
- * @param {Device} d
- * @param {number} from
- * @param {number} to
- * @param {Map<string, number>} inchesPerTip
- */
-async function deviceChart(site, d, from, to, inchesPerTip) {
+async function deviceChart(
+  site: Site,
+  d: Device,
+  from: number,
+  to: number,
+  inchesPerTip: Map<string, number>,
+) {
   const candidates = CHART_FIELDS[d.kind] ?? [];
   const latest = Object.keys(d.latest ?? {});
   const field = candidates.find((f) => latest.includes(f)) ?? candidates[0];
   if (!field) return null;
-  /** @type {{points: Array<{ts: string, value: number}>, bucketMs: number | null}} */
-  const series = await get('/api/telemetry', {
-    siteId: site.id,
-    deviceId: d.id,
-    field,
-    from: new Date(from).toISOString(),
-    to: new Date(to).toISOString(),
-    maxPoints: 2000,
-  });
+  const series: { points: Array<{ ts: string; value: number }>; bucketMs: number | null } = await get(
+    '/api/telemetry',
+    {
+      siteId: site.id,
+      deviceId: d.id,
+      field,
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      maxPoints: 2000,
+    },
+  );
   const times = series.points.map((p) => Date.parse(p.ts));
   const gapMs = Math.max(silentMs(d), 2 * (series.bucketMs ?? 0));
   const gaps = findGaps(times, from, to, gapMs);
@@ -69,8 +68,8 @@ async function deviceChart(site, d, from, to, inchesPerTip) {
   if (field === 'rainTips' || field === 'rainIn') {
     const bucketMs = days > 3 ? 3 * HOUR : HOUR;
     const ipt = inchesPerTip.get(d.id);
-    let buckets;
-    let unit;
+    let buckets: Array<{ start: number; value: number }>;
+    let unit: string;
     if (field === 'rainTips') {
       const tips = tipsPerBucket(series.points, from, to, bucketMs);
       buckets = tips.map((b) => ({ start: b.start, value: ipt ? b.tips * ipt : b.tips }));
@@ -105,8 +104,7 @@ async function deviceChart(site, d, from, to, inchesPerTip) {
   );
 }
 
-/** @param {Array<[number, number]>} gaps */
-function legend(gaps) {
+function legend(gaps: Array<[number, number]>) {
   return gaps.length
     ? h(
         'span',
@@ -117,12 +115,7 @@ function legend(gaps) {
     : null;
 }
 
-/**
- * @param {Site} site
- * @param {Device} d
- * @param {number} now
- */
-function deviceHead(site, d, now) {
+function deviceHead(site: Site, d: Device, now: number) {
   const last = d.lastReadingAt ?? d.lastReceivedAt;
   const gap = isSilent(d, now);
   return h(
@@ -146,11 +139,7 @@ function deviceHead(site, d, now) {
   );
 }
 
-/**
- * @param {Site} site
- * @param {Device} d
- */
-function latestTable(site, d) {
+function latestTable(site: Site, d: Device) {
   const entries = Object.entries(d.latest ?? {});
   if (!entries.length) return h('p', { class: 'muted' }, 'No readings yet.');
   return h(
@@ -176,7 +165,7 @@ function latestTable(site, d) {
           'tr',
           { class: v.value === true ? 'row-overdue' : '', 'data-field': k },
           h('th', { scope: 'row' }, k),
-          h('td', { class: 'num' }, formatValue(k.replace(/^alarms\./, ''), v.value)),
+          h('td', { class: 'num' }, formatValue(k.replace(/^alarms\./, ''), v.value as number | boolean)),
           h('td', null, h('time', { datetime: v.ts }, formatTime(v.ts, site.timezone))),
         ),
       ),
@@ -184,21 +173,19 @@ function latestTable(site, d) {
   );
 }
 
-/** @type {number} */
-let loadSeq = 0;
+let loadSeq: number = 0;
 
-/** @param {string} siteId */
-export async function loadSite(siteId) {
+export async function loadSite(siteId: string) {
   currentSiteId = siteId;
   const seq = ++loadSeq;
   const out = byId('site-status');
   try {
-    /** @type {Site} */
-    const site = await get(`/api/sites/${encodeURIComponent(siteId)}`);
+    const site: Site = await get(`/api/sites/${encodeURIComponent(siteId)}`);
     const to = Date.now();
     const from = to - rangeDays() * 86_400_000;
-    /** @type {Array<{deviceId: string, tips: number, inches: number}>} */
-    const storms = site.devices.some((d) => d.kind === 'rain-gauge')
+    const storms: Array<{ deviceId: string; tips: number; inches: number }> = site.devices.some(
+      (d) => d.kind === 'rain-gauge',
+    )
       ? await get('/api/storms', { siteId }).catch(() => [])
       : [];
     const inchesPerTip = new Map();
@@ -221,12 +208,7 @@ export async function loadSite(siteId) {
   }
 }
 
-/**
- * @param {Site} site
- * @param {Array<HTMLElement | null>} charts
- * @param {number} now
- */
-function renderSite(site, charts, now) {
+function renderSite(site: Site, charts: Array<HTMLElement | null>, now: number) {
   replace(byId('site-title'), site.name);
   const period = {
     siteId: site.id,

@@ -1,4 +1,6 @@
 /** Personal API tokens: create one (shown once), list them, revoke. */
+import type { z } from 'zod';
+import type { tokenResponse } from '../../shared/src/admin.ts';
 import { del, get, post } from './api.js';
 import { showSecret } from './dialogs.js';
 import { badge, byId, h } from './dom.js';
@@ -6,15 +8,13 @@ import { buildForm, fill, schemaNamed, table } from './form.js';
 import { formatTime } from './format.js';
 import { listOf } from './people.js';
 
-/** @typedef {{id: string | number, name: string, createdAt?: string, expiresAt?: string | null,
- *   lastUsedAt?: string | null, revokedAt?: string | null, revoked?: boolean}} TokenRow */
+/** A token as GET /api/tokens answers (the contract's shape). */
+export type TokenRow = z.infer<typeof tokenResponse> & { revoked?: boolean };
 
 const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-/** @param {string | null | undefined} t */
-const when = (t) => (t ? formatTime(t, zone()) : '—');
+const when = (t: string | null | undefined) => (t ? formatTime(t, zone()) : '—');
 
-/** @param {TokenRow} t */
-function state(t) {
+function state(t: TokenRow) {
   if (t.revoked || t.revokedAt) return badge('revoked', 'bad');
   if (t.expiresAt && Date.parse(t.expiresAt) < Date.now()) return badge('expired', 'warn');
   return badge('active', 'ok');
@@ -36,8 +36,7 @@ export async function loadTokens() {
       },
     ],
     submit: async (v) => {
-      /** @type {{token: string, name?: string}} */
-      const r = await post('/api/tokens', v);
+      const r: { token: string; name?: string } = await post('/api/tokens', v);
       showSecret(
         `API token ${r.name ?? v.name}`,
         [['Token', r.token]],
@@ -55,8 +54,7 @@ export async function loadTokens() {
 async function listTokens() {
   const out = byId('tokens-status');
   await fill(byId('tokens-list'), async () => {
-    /** @type {TokenRow[]} */
-    const tokens = listOf(await get('/api/tokens'), 'tokens');
+    const tokens: TokenRow[] = listOf(await get('/api/tokens'), 'tokens');
     return table(
       ['Name', 'Created', 'Expires', 'Last used', 'Status', ''],
       tokens.map((t) => [
@@ -79,7 +77,7 @@ async function listTokens() {
                     out.className = 'msg msg-ok';
                     await listTokens();
                   } catch (e) {
-                    out.textContent = String(/** @type {Error} */ (e).message);
+                    out.textContent = String((e as Error).message);
                     out.className = 'msg msg-bad';
                   }
                 },

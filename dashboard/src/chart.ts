@@ -6,39 +6,28 @@ const W = 480;
 const H = 170;
 const PAD = { l: 40, r: 8, t: 14, b: 24 };
 
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} [attrs]
- * @param {string} [text]
- */
-function s(tag, attrs = {}, text) {
+function s(tag: string, attrs: Record<string, string | number> = {}, text?: string) {
   const el = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   if (text !== undefined) el.textContent = text;
   return el;
 }
 
-/** @param {number} v */
-function niceMax(v) {
+function niceMax(v: number) {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
   return 10 * p;
 }
 
-/** @param {number} v */
-const tickLabel = (v) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+const tickLabel = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
 /**
  * Periods with no reading for longer than `gapMs` (including before the first and after the last).
- * @param {number[]} times sorted epoch ms
- * @param {number} from
- * @param {number} to
- * @param {number} gapMs
+ * @param times sorted epoch ms
  */
-export function findGaps(times, from, to, gapMs) {
-  /** @type {Array<[number, number]>} */
-  const gaps = [];
+export function findGaps(times: number[], from: number, to: number, gapMs: number) {
+  const gaps: Array<[number, number]> = [];
   let prev = from;
   for (const t of times) {
     if (t - prev >= gapMs) gaps.push([prev, t]);
@@ -48,10 +37,15 @@ export function findGaps(times, from, to, gapMs) {
   return gaps;
 }
 
-/**
- * @param {{from: number, to: number, yMax: number, tz: string, label: string, unit: string, gaps: Array<[number, number]>}} o
- */
-function frame(o) {
+function frame(o: {
+  from: number;
+  to: number;
+  yMax: number;
+  tz: string;
+  label: string;
+  unit: string;
+  gaps: Array<[number, number]>;
+}) {
   const svg = s('svg', {
     viewBox: `0 0 ${W} ${H}`,
     class: 'chart',
@@ -60,8 +54,8 @@ function frame(o) {
     preserveAspectRatio: 'xMidYMid meet',
   });
   svg.appendChild(s('title', {}, o.label));
-  const x = (/** @type {number} */ t) => PAD.l + ((t - o.from) / (o.to - o.from || 1)) * (W - PAD.l - PAD.r);
-  const y = (/** @type {number} */ v) => H - PAD.b - (v / o.yMax) * (H - PAD.t - PAD.b);
+  const x = (t: number) => PAD.l + ((t - o.from) / (o.to - o.from || 1)) * (W - PAD.l - PAD.r);
+  const y = (v: number) => H - PAD.b - (v / o.yMax) * (H - PAD.t - PAD.b);
   for (const [a, b] of o.gaps) {
     const g = s('rect', {
       x: x(a),
@@ -81,7 +75,7 @@ function frame(o) {
     );
   }
   svg.appendChild(s('text', { x: 2, y: PAD.t - 2, class: 'chart-text' }, o.unit));
-  const short = (/** @type {number} */ t) => formatTime(t, o.tz).replace(/, \d{4}/, '');
+  const short = (t: number) => formatTime(t, o.tz).replace(/, \d{4}/, '');
   svg.appendChild(s('text', { x: PAD.l, y: H - 6, class: 'chart-text' }, short(o.from)));
   svg.appendChild(
     s('text', { x: W - PAD.r, y: H - 6, 'text-anchor': 'end', class: 'chart-text' }, short(o.to)),
@@ -91,9 +85,17 @@ function frame(o) {
 
 /**
  * Bars, one per bucket.
- * @param {{buckets: Array<{start: number, value: number}>, bucketMs: number, from: number, to: number, tz: string, label: string, unit: string, gaps: Array<[number, number]>}} o
  */
-export function barChart(o) {
+export function barChart(o: {
+  buckets: Array<{ start: number; value: number }>;
+  bucketMs: number;
+  from: number;
+  to: number;
+  tz: string;
+  label: string;
+  unit: string;
+  gaps: Array<[number, number]>;
+}) {
   const max = niceMax(Math.max(0, ...o.buckets.map((b) => b.value)));
   const { svg, x, y } = frame({ ...o, yMax: max });
   for (const b of o.buckets) {
@@ -109,14 +111,22 @@ export function barChart(o) {
 
 /**
  * A line through the points, broken across gaps.
- * @param {{points: Array<{t: number, value: number}>, from: number, to: number, tz: string, label: string, unit: string, gaps: Array<[number, number]>, gapMs: number}} o
  */
-export function lineChart(o) {
+export function lineChart(o: {
+  points: Array<{ t: number; value: number }>;
+  from: number;
+  to: number;
+  tz: string;
+  label: string;
+  unit: string;
+  gaps: Array<[number, number]>;
+  gapMs: number;
+}) {
   const max = niceMax(Math.max(0, ...o.points.map((p) => p.value)));
   const { svg, x, y } = frame({ ...o, yMax: max });
   let d = '';
-  /** @type {number | undefined} */
-  let prev;
+
+  let prev: number | undefined;
   for (const p of o.points) {
     d += `${prev === undefined || p.t - prev >= o.gapMs ? 'M' : 'L'}${x(p.t).toFixed(1)},${y(p.value).toFixed(1)} `;
     prev = p.t;

@@ -1,0 +1,53 @@
+/** A tiny DOM builder: text always goes through textContent, never through HTML parsing. */
+
+/** Anything h() appends: text, a node, nothing, or a (nested) list of them. */
+export type Child = string | number | Node | null | undefined | false | readonly Child[];
+
+export type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
+
+export function h(tag: string, attrs?: Attrs | null, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.replace(/^on/, ''), v as EventListener);
+    else if (k === 'class') el.className = String(v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el: Node, children: readonly Child[]) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.appendChild(typeof c === 'object' ? (c as Node) : document.createTextNode(String(c)));
+  }
+}
+
+/**
+ * Replaces an element's children.
+ */
+export function replace(el: Element, ...children: Child[]) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+export function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`missing #${id}`);
+  return el;
+}
+
+export const SITE_KINDS: Record<string, string> = {
+  construction: 'Construction site',
+  'alternative-system': 'Alternative septic system',
+  septic: 'Septic system',
+  'holding-tank': 'Holding tank',
+};
+
+/**
+ * A status badge.
+ */
+export const badge = (text: string, kind: string) => h('span', { class: `badge badge-${kind}` }, text);

@@ -1,0 +1,99 @@
+/**
+ * The dashboard, bundled for the browser by esbuild in memory, once per process on first request (tens
+ * of milliseconds) and kept: `/app.js` is `dashboard/src/app.ts` with what it imports from `shared/`
+ * (the public contract) and its libraries; `/schemas.js` is the API's body schemas (`shared/src/admin.ts`),
+ * the rules' parameters (`dashboardParams.ts`) and zod, which the dashboard's forms load when they
+ * first validate, so they check with the very schemas the API parses. zod runs `jitless` there: its
+ * compiled fast path uses `new Function`, which the Content-Security-Policy forbids.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
+import type { FastifyPluginAsync } from 'fastify';
+import { ROOT } from '../paths.ts';
+
+export const SCHEMAS_ENTRY = join(ROOT, 'shared/src/admin.ts');
+export const DASHBOARD_ENTRY = join(ROOT, 'dashboard/src/app.ts');
+const PARAMS_ENTRY = join(ROOT, 'gateway/src/api/dashboardParams.ts');
+
+const JITLESS = 'dashboard:jitless';
+
+/** A module evaluated before any schema is built: zod's flag is read when a schema is constructed. */
+const jitless: Plugin = {
+  name: 'jitless',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^${JITLESS}$`) }, () => ({ path: JITLESS, namespace: 'virtual' }));
+    b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
+      contents: "import { z } from 'zod';\nz.config({ jitless: true });\n",
+      resolveDir: ROOT,
+      loader: 'js',
+    }));
+  },
+};
+
+const BROWSER: BuildOptions = {
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'silent',
+};
+
+/** One bundle's code, from esbuild's single output file. */
+async function codeOf(options: BuildOptions, what: string): Promise<string> {
+  const out = await build({ ...BROWSER, ...options });
+  const file = out.outputFiles?.[0];
+  if (!file) throw new Error(`esbuild produced no output for ${what}`);
+  return file.text;
+}
+
+/** Bundles the schemas for the browser: one ES module exporting them and `z`. */
+export function bundleSchemas(entry = SCHEMAS_ENTRY): Promise<string> {
+  const imports = [...(existsSync(entry) ? [entry] : []), PARAMS_ENTRY]
+    .map((f) => `export * from ${JSON.stringify(f)};\n`)
+    .join('');
+  return codeOf(
+    {
+      stdin: {
+        contents: `import ${JSON.stringify(JITLESS)};\n${imports}export { z } from 'zod';\n`,
+        resolveDir: ROOT,
+        loader: 'ts',
+        sourcefile: 'dashboard-schemas.ts',
+      },
+      plugins: [jitless],
+    },
+    'the dashboard schemas',
+  );
+}
+
+/** Bundles the dashboard's code for the browser: one ES module. */
+export function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> {
+  return codeOf({ entryPoints: [entry] }, 'the dashboard');
+}
+
+/** Serves `path` from a bundle made on first request; a failed bundle is logged, answered 500 and retried. */
+function serveBundle(path: string, make: () => Promise<string>, what: string): FastifyPluginAsync {
+  let bundled: Promise<string> | undefined;
+  return async (app) => {
+    app.get(path, { schema: { hide: true } }, async (req, reply) => {
+      bundled ??= make();
+      let code: string;
+      try {
+        code = await bundled;
+      } catch (e) {
+        bundled = undefined;
+        req.log.error({ err: e }, `bundling ${what} failed`);
+        throw new Error(`bundling ${what} failed: ${(e as Error).message}`);
+      }
+      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(code);
+    });
+  };
+}
+
+export const dashboardBundlePlugin: FastifyPluginAsync = async (app) => {
+  await app.register(serveBundle('/schemas.js', () => bundleSchemas(), 'the dashboard schemas'));
+  await app.register(serveBundle('/app.js', () => bundleDashboard(), 'the dashboard'));
+};
