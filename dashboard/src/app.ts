@@ -32,7 +32,7 @@ import {
   siteById,
   upsertAlert,
 } from './state.js';
-import { initStormSites, loadStorms, stormSite } from './storms.js';
+import { initStormSites, loadStorms, showsStormsOf, stormSite } from './storms.js';
 import { loadTokens } from './tokens.js';
 
 export type Alert = import('./state.js').Alert;
@@ -217,10 +217,10 @@ function onLive(type: string, data: any) {
     if (view === 'site' && currentSiteId === data.siteId)
       debounce('site', 1000, () => void loadSite(data.siteId));
   } else if (type === 'storm') {
-    if (view === 'storms' && stormSite() === data.siteId) debounce('storms', 1000, () => void loadStorms());
+    if (view === 'storms' && showsStormsOf(data.siteId)) debounce('storms', 1000, () => void loadStorms());
   } else if (type === 'inspection') {
     toast(`Inspection recorded at ${siteById(data.siteId)?.name ?? data.siteId} by ${data.inspector}`);
-    if (view === 'storms' && stormSite() === data.siteId) debounce('storms', 500, () => void loadStorms());
+    if (view === 'storms' && showsStormsOf(data.siteId)) debounce('storms', 500, () => void loadStorms());
   }
 }
 

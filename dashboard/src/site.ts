@@ -1,118 +1,62 @@
-/** One site: its devices with their latest readings, a chart of the last days, its duties and its reports. */
+/**
+ * One site: its devices with their latest readings and their charts over the range picked (a day to a
+ * year, GET /api/charts), its duties and its reports. The charts show the law as the gateway gives it:
+ * thresholds, storms, alarm episodes, gaps in the evidence (charts/).
+ */
+
+import {
+  CHART_RANGES,
+  type ChartPanel,
+  type ChartRange,
+  type ChartsAnswer,
+} from '../../shared/src/api/charts.ts';
+import { DEVICE_KIND_LABELS, formatMeasure, measureLabel } from '../../shared/src/api/measures.ts';
+import type { DeviceKind } from '../../shared/src/telemetry.ts';
 import { openAlert } from './alerts.js';
 import { describeError, get, url } from './api.js';
-import { barChart, findGaps, lineChart } from './chart.js';
+import { type ChartHandle, mountChart } from './charts/plot.js';
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
-import { formatTime, formatValue, isSilent, relativePast, silentMinutes, tipsPerBucket } from './format.js';
+import { formatTime, isSilent, relativePast } from './format.js';
 import { dutyItem, sortDuties } from './overview.js';
 import { state } from './state.js';
 
 export type Site = import('./state.js').Site;
 export type Device = import('./state.js').Device;
 
-const HOUR = 3_600_000;
-
-/** The reading each kind of device is charted by, in order of preference. */
-
-const CHART_FIELDS: Record<string, string[]> = {
-  'rain-gauge': ['rainTips', 'rainIn'],
-  'sediment-trap': ['sedimentIn', 'levelIn'],
-  turbidity: ['turbidityNtu'],
-  'septic-panel': ['levelIn', 'sludgeIn'],
-  'septic-tank': ['levelIn', 'sludgeIn'],
-  'holding-tank': ['levelIn'],
-};
+const ROLES: Record<string, string> = { background: 'upstream background', outlet: 'outlet' };
 
 export let currentSiteId: string | undefined;
 
-function silentMs(d: Device) {
-  return silentMinutes(d.kind) * 60_000;
+/** The range picked (#site-range), a week unless another is. */
+function chartRange(): ChartRange {
+  const v = (byId('site-range') as HTMLSelectElement).value;
+  return (CHART_RANGES as readonly string[]).includes(v) ? (v as ChartRange) : 'week';
 }
 
-function rangeDays() {
-  return Number((byId('site-range') as HTMLSelectElement).value) || 3;
+/** How long a site's charts are kept before live readings fetch them again: longer for longer ranges. */
+const KEEP_MS: Record<ChartRange, number> = {
+  day: 10_000,
+  week: 30_000,
+  month: 120_000,
+  quarter: 120_000,
+  year: 300_000,
+};
+let kept: { key: string; at: number; answer: ChartsAnswer } | undefined;
+
+async function chartsOf(siteId: string, range: ChartRange): Promise<ChartsAnswer> {
+  const key = `${siteId}|${range}`;
+  if (kept?.key === key && Date.now() - kept.at < KEEP_MS[range]) return kept.answer;
+  const answer: ChartsAnswer = await get('/api/charts', { siteId, range });
+  kept = { key, at: Date.now(), answer };
+  return answer;
 }
 
-async function deviceChart(
-  site: Site,
-  d: Device,
-  from: number,
-  to: number,
-  inchesPerTip: Map<string, number>,
-) {
-  const candidates = CHART_FIELDS[d.kind] ?? [];
-  const latest = Object.keys(d.latest ?? {});
-  const field = candidates.find((f) => latest.includes(f)) ?? candidates[0];
-  if (!field) return null;
-  const series: { points: Array<{ ts: string; value: number }>; bucketMs: number | null } = await get(
-    '/api/telemetry',
-    {
-      siteId: site.id,
-      deviceId: d.id,
-      field,
-      from: new Date(from).toISOString(),
-      to: new Date(to).toISOString(),
-      maxPoints: 2000,
-    },
-  );
-  const times = series.points.map((p) => Date.parse(p.ts));
-  const gapMs = Math.max(silentMs(d), 2 * (series.bucketMs ?? 0));
-  const gaps = findGaps(times, from, to, gapMs);
-  const days = Math.round((to - from) / 86_400_000);
-  if (!series.points.length)
-    return h(
-      'p',
-      { class: 'muted chart-empty' },
-      `No ${field} readings in the last ${days} days: a gap in the evidence.`,
-    );
-  if (field === 'rainTips' || field === 'rainIn') {
-    const bucketMs = days > 3 ? 3 * HOUR : HOUR;
-    const ipt = inchesPerTip.get(d.id);
-    let buckets: Array<{ start: number; value: number }>;
-    let unit: string;
-    if (field === 'rainTips') {
-      const tips = tipsPerBucket(series.points, from, to, bucketMs);
-      buckets = tips.map((b) => ({ start: b.start, value: ipt ? b.tips * ipt : b.tips }));
-      unit = ipt ? 'in' : 'tips';
-    } else {
-      const n = Math.ceil((to - from) / bucketMs);
-      buckets = Array.from({ length: n }, (_, i) => ({ start: from + i * bucketMs, value: 0 }));
-      for (const p of series.points) {
-        const b = buckets[Math.min(n - 1, Math.floor((Date.parse(p.ts) - from) / bucketMs))];
-        if (b) b.value += p.value;
-      }
-      unit = 'in';
-    }
-    const total = buckets.reduce((s, b) => s + b.value, 0);
-    const label = `Rain at ${d.id} per ${bucketMs / HOUR} h, last ${days} days: total ${total.toFixed(unit === 'in' ? 2 : 0)} ${unit}${gaps.length ? `, ${gaps.length} gap${gaps.length === 1 ? '' : 's'} without data` : ''}`;
-    return h(
-      'figure',
-      { class: 'chart-fig' },
-      barChart({ buckets, bucketMs, from, to, tz: site.timezone, label, unit, gaps }),
-      h('figcaption', { class: 'small' }, label, legend(gaps)),
-    );
-  }
-  const points = series.points.map((p) => ({ t: Date.parse(p.ts), value: p.value }));
-  const last = points[points.length - 1];
-  const unit = field === 'turbidityNtu' ? 'NTU' : 'in';
-  const label = `${field} at ${d.id}, last ${days} days${last ? `: now ${formatValue(field, last.value)}` : ''}${gaps.length ? `, ${gaps.length} gap${gaps.length === 1 ? '' : 's'} without data` : ''}`;
-  return h(
-    'figure',
-    { class: 'chart-fig' },
-    lineChart({ points, from, to, tz: site.timezone, label, unit, gaps, gapMs }),
-    h('figcaption', { class: 'small' }, label, legend(gaps)),
-  );
-}
+/** The charts on the page now, destroyed before the next are drawn. */
+let handles: ChartHandle[] = [];
 
-function legend(gaps: Array<[number, number]>) {
-  return gaps.length
-    ? h(
-        'span',
-        { class: 'legend' },
-        h('span', { class: 'swatch', 'aria-hidden': 'true' }),
-        'shaded: no data (no evidence)',
-      )
-    : null;
+function kindWords(d: Device): string {
+  const kind = DEVICE_KIND_LABELS[d.kind as DeviceKind] ?? d.kind;
+  return d.role ? `${kind}, ${ROLES[d.role] ?? d.role}` : kind;
 }
 
 function deviceHead(site: Site, d: Device, now: number) {
@@ -121,7 +65,7 @@ function deviceHead(site: Site, d: Device, now: number) {
   return h(
     'header',
     { class: 'card-head' },
-    h('h3', null, d.id, h('span', { class: 'muted small' }, ` ${d.kind}${d.role ? ` (${d.role})` : ''}`)),
+    h('h3', null, d.name ?? d.id, h('span', { class: 'muted small' }, ` ${kindWords(d)}`)),
     h(
       'div',
       { class: 'counts' },
@@ -145,7 +89,7 @@ function latestTable(site: Site, d: Device) {
   return h(
     'table',
     { class: 'latest' },
-    h('caption', { class: 'sr-only' }, `Latest readings of ${d.id}`),
+    h('caption', { class: 'sr-only' }, `Latest readings of ${d.name ?? d.id}`),
     h(
       'thead',
       null,
@@ -164,8 +108,12 @@ function latestTable(site: Site, d: Device) {
         h(
           'tr',
           { class: v.value === true ? 'row-overdue' : '', 'data-field': k },
-          h('th', { scope: 'row' }, k),
-          h('td', { class: 'num' }, formatValue(k.replace(/^alarms\./, ''), v.value as number | boolean)),
+          h('th', { scope: 'row' }, measureLabel(k, d.kind)),
+          h(
+            'td',
+            { class: 'num' },
+            typeof v.value === 'number' || typeof v.value === 'boolean' ? formatMeasure(k, v.value) : '',
+          ),
           h('td', null, h('time', { datetime: v.ts }, formatTime(v.ts, site.timezone))),
         ),
       ),
@@ -181,24 +129,9 @@ export async function loadSite(siteId: string) {
   const out = byId('site-status');
   try {
     const site: Site = await get(`/api/sites/${encodeURIComponent(siteId)}`);
-    const to = Date.now();
-    const from = to - rangeDays() * 86_400_000;
-    const storms: Array<{ deviceId: string; tips: number; inches: number }> = site.devices.some(
-      (d) => d.kind === 'rain-gauge',
-    )
-      ? await get('/api/storms', { siteId }).catch(() => [])
-      : [];
-    const inchesPerTip = new Map();
-    for (const s of storms) if (s.tips > 0) inchesPerTip.set(s.deviceId, s.inches / s.tips);
-    const charts = await Promise.all(
-      site.devices.map((d) =>
-        deviceChart(site, d, from, to, inchesPerTip).catch((e) =>
-          h('p', { class: 'text-bad' }, `Chart unavailable: ${describeError(e)}`),
-        ),
-      ),
-    );
+    const charts = await chartsOf(siteId, chartRange()).catch((e: unknown) => describeError(e));
     if (seq !== loadSeq) return;
-    renderSite(site, charts, to);
+    renderSite(site, charts, Date.now());
     out.textContent = '';
     out.classList.remove('text-bad');
   } catch (e) {
@@ -208,7 +141,7 @@ export async function loadSite(siteId: string) {
   }
 }
 
-function renderSite(site: Site, charts: Array<HTMLElement | null>, now: number) {
+function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   replace(byId('site-title'), site.name);
   const period = {
     siteId: site.id,
@@ -262,6 +195,9 @@ function renderSite(site: Site, charts: Array<HTMLElement | null>, now: number) 
         )
       : h('p', { class: 'muted' }, 'No open duties.'),
   );
+  for (const c of handles) c.destroy();
+  handles = [];
+  const slots = site.devices.map(() => h('div', { class: 'device-charts' }));
   replace(
     byId('site-devices'),
     site.devices.map((d, i) =>
@@ -270,8 +206,20 @@ function renderSite(site: Site, charts: Array<HTMLElement | null>, now: number) 
         { class: 'card device-card', 'data-device': d.id },
         deviceHead(site, d, now),
         latestTable(site, d),
-        charts[i] ?? null,
+        slots[i]!,
       ),
     ),
   );
+  site.devices.forEach((d, i) => {
+    const slot = slots[i]!;
+    if (typeof charts === 'string') {
+      slot.appendChild(h('p', { class: 'text-bad' }, `Charts unavailable: ${charts}`));
+      return;
+    }
+    for (const p of charts.panels.filter((x: ChartPanel) => x.deviceId === d.id)) {
+      const holder = h('div', { class: 'chart-holder' });
+      slot.appendChild(holder);
+      handles.push(mountChart(holder, p, { timezone: charts.timezone }));
+    }
+  });
 }

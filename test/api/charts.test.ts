@@ -267,7 +267,7 @@ describe('GET /api/charts', () => {
     const a = await charts('siteId=maple-ridge&deviceId=trap-1&range=month');
     expect(a.bucketMs).toBe(HOUR);
     const p = panel(a, 'trap-1/sediment');
-    expect(p.axes).toEqual([{ label: 'Sediment (% of capacity)', unit: '% of capacity' }]);
+    expect(p.axes).toEqual([{ label: '% of capacity', unit: '% of capacity' }]);
     expect(p.lines).toEqual([
       { measure: 'sedimentPct', value: 50, label: 'Cleanout at 50% of capacity (by volume)' },
     ]);

@@ -228,10 +228,10 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await screenshot(page, 'dashboard-alerts');
 
     await page.click('nav.tabs a[href="#/storms"]');
-    await page.waitForSelector('#storms-body tr[data-storm]');
-    const storms = page.locator('#storms-body tr[data-storm]');
+    await page.waitForSelector('#storms-list [data-storm]');
+    const storms = page.locator('#storms-list [data-storm]');
     expect(await storms.count()).toBeGreaterThanOrEqual(3);
-    const text = await page.locator('#storms-body').textContent();
+    const text = await page.locator('#storms-list').textContent();
     expect(text).toMatch(/0\.55\sin/);
     expect(text).toContain('55 tips');
     expect(text).toMatch(/0\.60\sin/);
@@ -240,18 +240,25 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await screenshot(page, 'dashboard-storms');
 
     await page.goto(`${gw.httpUrl}/#/site/maple-ridge`);
-    await page.waitForSelector('[data-device="rg-1"] svg.chart rect.chart-bar');
-    await page.waitForSelector('[data-device="trap-1"] svg.chart path.chart-line');
+    await page.waitForSelector('[data-device="rg-1"] [data-panel="rg-1/rain"][data-guides]');
+    await page.waitForSelector('[data-device="trap-1"] [data-panel="trap-1/sediment"][data-guides]');
     expect(await page.locator('[data-device="trap-1"] [data-field="sedimentIn"]').textContent()).toContain(
       '11 in',
     );
+    const guides = JSON.parse(
+      (await page
+        .locator('[data-device="trap-1"] [data-panel="trap-1/sediment"]')
+        .getAttribute('data-guides')) ?? '{}',
+    ) as { bands: Array<{ kind: string }> };
+    expect(guides.bands.filter((b) => b.kind === 'gap').length).toBeGreaterThanOrEqual(1);
     expect(
-      await page.locator('[data-device="trap-1"] svg.chart rect.chart-gap').count(),
-    ).toBeGreaterThanOrEqual(1);
-    expect(await page.locator('[data-device="trap-1"] figcaption').textContent()).toMatch(
-      /1 gap without data/,
-    );
-    expect(await page.locator('[data-device="rg-1"] figcaption').textContent()).toMatch(/total 0\.63 in/);
+      await page
+        .locator('[data-device="trap-1"] [data-panel="trap-1/sediment"] .chart-summary')
+        .textContent(),
+    ).toMatch(/gaps? without data|gap in the evidence/);
+    expect(
+      await page.locator('[data-device="rg-1"] [data-panel="rg-1/rain"] .chart-summary').textContent(),
+    ).toMatch(/Rain in this period: 0\.63 in/);
     const html = await page.locator('#site-reports a:has-text("HTML")').getAttribute('href');
     const csv = await page.locator('#site-reports a:has-text("CSV")').getAttribute('href');
     expect(html).toMatch(/^\/api\/reports\/compliance\?siteId=maple-ridge.*format=html/);

@@ -165,8 +165,9 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     prefix: '/',
     index: 'index.html',
     wildcard: false,
-    // The dashboard's sources are served bundled, as /app.js (dashboardBundle.ts).
-    allowedPath: (path) => !path.startsWith('/src/'),
+    // The dashboard's sources are served bundled, as /app.js (dashboardBundle.ts); their stylesheets
+    // (the charts') as they are.
+    allowedPath: (path) => !path.startsWith('/src/') || path.endsWith('.css'),
   });
   return app;
 }

@@ -90,10 +90,22 @@ export function measureHeading(id: string, kind?: string): string {
   return m.unit ? `${label} (${m.unit})` : label;
 }
 
-/** "3.61 V", "0.62 in", "-71 dBm", "ALARM" or "normal": a value as people read it. */
+/** "3.61 V", "0.62 in", "11 in", "-71 dBm", "ALARM" or "normal": a value as people read it. */
 export function formatMeasure(id: string, value: number | boolean): string {
   if (typeof value === 'boolean') return value ? 'ALARM' : 'normal';
   const m = measureInfo(id);
-  const n = value.toFixed(m.decimals);
-  return m.unit ? `${n} ${m.unit}` : n;
+  // A whole depth or count reads "11 in"; rain and a battery keep their decimals ("1.00 in").
+  const n = Number.isInteger(value) && m.decimals <= 1 ? String(value) : value.toFixed(m.decimals);
+  if (!m.unit) return n;
+  return m.unit.startsWith('%') ? `${n}${m.unit}` : `${n} ${m.unit}`;
 }
+
+/** The kinds of device, as people name them. */
+export const DEVICE_KIND_LABELS: Readonly<Record<DeviceKind, string>> = {
+  'rain-gauge': 'Rain gauge',
+  'sediment-trap': 'Sediment trap',
+  turbidity: 'Turbidity sensor',
+  'septic-panel': 'Septic control panel',
+  'septic-tank': 'Septic tank level sensor',
+  'holding-tank': 'Holding tank level sensor',
+};

@@ -212,7 +212,9 @@ export function devicePanels(t: DeviceTrack, inp: PanelInputs): ChartPanel[] {
     const title = def.title(t.device.kind);
     const axes = units.slice(0, 2).map((unit) => {
       const on = measures.filter((m) => measureInfo(m).unit === unit);
-      return { unit, label: on.length === 1 ? measureHeading(on[0]!, t.device.kind) : `${title} (${unit})` };
+      const label = on.length === 1 ? measureHeading(on[0]!, t.device.kind) : `${title} (${unit})`;
+      // A long heading does not fit beside a short plot: the unit says it.
+      return { unit, label: label.length > 16 ? unit : label };
     });
     const withAlarms: boolean =
       !alarmsShown && (def.key === 'level' || out.length === 0) && alarms.length > 0;
