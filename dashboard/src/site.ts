@@ -4,12 +4,8 @@
  * thresholds, storms, alarm episodes, gaps in the evidence (charts/).
  */
 
-import {
-  CHART_RANGES,
-  type ChartPanel,
-  type ChartRange,
-  type ChartsAnswer,
-} from '../../shared/src/api/charts.ts';
+import { CHART_RANGES, type ChartRange } from '../../shared/src/api/chartRanges.ts';
+import type { ChartPanel, ChartsAnswer } from '../../shared/src/api/charts.ts';
 import { DEVICE_KIND_LABELS, formatMeasure, measureLabel } from '../../shared/src/api/measures.ts';
 import type { DeviceKind } from '../../shared/src/telemetry.ts';
 import { openAlert } from './alerts.js';

@@ -5,6 +5,7 @@
  */
 export * from './admin.ts';
 export * from './api/alerts.ts';
+export * from './api/chartRanges.ts';
 export * from './api/charts.ts';
 export * from './api/common.ts';
 export * from './api/fleet.ts';

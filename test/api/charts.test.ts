@@ -13,12 +13,8 @@ import { fractionFilled } from '../../gateway/src/rules/sediment-cleanout/evalua
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { ReadingStore } from '../../gateway/src/store/readings.ts';
-import {
-  type ChartPanel,
-  type ChartsAnswer,
-  chartsAnswerSchema,
-  MAX_CHART_BUCKETS,
-} from '../../shared/src/api/charts.ts';
+import { MAX_CHART_BUCKETS } from '../../shared/src/api/chartRanges.ts';
+import { type ChartPanel, type ChartsAnswer, chartsAnswerSchema } from '../../shared/src/api/charts.ts';
 import type { StormDto } from '../../shared/src/api.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 import { waitFor } from '../helpers/env.ts';

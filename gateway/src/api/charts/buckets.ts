@@ -4,7 +4,7 @@
  * the sum (rain), or the last value with the smallest and largest (everything else, and a storm's running
  * rain, which only rises within a storm).
  */
-import { bucketFor, MAX_CHART_BUCKETS } from '../../../../shared/src/api/charts.ts';
+import { bucketFor, MAX_CHART_BUCKETS } from '../../../../shared/src/api/chartRanges.ts';
 import { tzOffsetMs } from '../../../../shared/src/time.ts';
 
 const HOUR = 3_600_000;

@@ -4,7 +4,8 @@
  * alerts that mark charts and the inspections of the range beside them.
  */
 import type { AlertDto, InspectionDto, StormDto } from '../../../../shared/src/api/alerts.ts';
-import type { ChartRange, ChartsAnswer } from '../../../../shared/src/api/charts.ts';
+import type { ChartRange } from '../../../../shared/src/api/chartRanges.ts';
+import type { ChartsAnswer } from '../../../../shared/src/api/charts.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { type ChartMark, chartMarksOf } from '../../rules/index.ts';
 import type { StoredReading } from '../../store/readings.ts';

@@ -1,11 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import {
-  CHART_RANGE_MS,
-  CHART_RANGES,
-  chartsAnswerSchema,
-  MAX_CHART_SPAN_MS,
-} from '../../../../shared/src/api/charts.ts';
+import { CHART_RANGE_MS, CHART_RANGES, MAX_CHART_SPAN_MS } from '../../../../shared/src/api/chartRanges.ts';
+import { chartsAnswerSchema } from '../../../../shared/src/api/charts.ts';
 import { chartMarkingRules } from '../../rules/index.ts';
 import { mustSee } from '../auth.ts';
 import { buildCharts } from '../charts/build.ts';
