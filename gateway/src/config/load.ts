@@ -66,6 +66,7 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   influx('org', env.INFLUX_ORG);
   influx('bucket', env.INFLUX_BUCKET);
   influx('db', env.INFLUX_DB);
+  if (env.CHROMIUM_PATH) section('reports').chromium = env.CHROMIUM_PATH;
   if (env.GATEWAY_ADMIN_TOKEN) {
     const auth = section('auth');
     const tokens = Array.isArray(auth.tokens) ? [...auth.tokens] : [];

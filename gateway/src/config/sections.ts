@@ -342,9 +342,18 @@ export const reportsSchema = z
       .max(100)
       .default(2)
       .describe('Reports that may wait; beyond, 503 with Retry-After.'),
+    chromium: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Chromium that prints reports to PDF (env `CHROMIUM_PATH`; default: /usr/bin/chromium if present). A path that does not exist turns PDF export off (501).',
+      ),
   })
   .prefault({})
-  .describe('Compliance reports: how much one may carry, and how many are built at once.');
+  .describe(
+    'Compliance reports: how much one may carry, how many are built at once, what prints them to PDF.',
+  );
 
 export const fleetSchema = z
   .strictObject({
