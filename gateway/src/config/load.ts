@@ -43,6 +43,8 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   if (env.GATEWAY_DATA_DIR) out.dataDir = env.GATEWAY_DATA_DIR;
   if (env.HTTP_PORT) section('http').port = num('HTTP_PORT', env.HTTP_PORT);
   if (env.MQTT_PORT) section('mqtt').port = num('MQTT_PORT', env.MQTT_PORT);
+  if (env.HTTP_HOST) section('http').host = env.HTTP_HOST;
+  if (env.MQTT_HOST) section('mqtt').host = env.MQTT_HOST;
   if (env.MQTT_URL) {
     // A comma-separated list names the nodes of a broker cluster (mqtt.urls).
     const urls = env.MQTT_URL.split(',')
