@@ -49,30 +49,8 @@ gateway again: it prints a new link at the end of its start-up output.</p>`,
   );
 }
 
-/** Where the new admin, signed in, is sent: the page below, then the dashboard's overview. */
-export const SIGNED_IN_PATH = '/setup/signed-in';
-export const SIGNED_IN_SCRIPT_PATH = '/setup/signed-in.js';
-const DASHBOARD = '/#/overview';
-
-/** The page after the setup, signed in: its script hands over to the dashboard at once. */
-export function signedInPage(name: string): string {
-  return page(
-    'You are signed in',
-    `<p>The administrator account of ${esc(name)} is made, and you are signed in.</p>
-<p><a href="${DASHBOARD}">Open the dashboard</a></p>
-<script src="${SIGNED_IN_SCRIPT_PATH}"></script>`,
-  );
-}
-
 /**
- * The dashboard asks who is signed in only when this browser signed in through it: it keeps that in
- * local storage, under the key of dashboard/src/session.ts (SIGNED_IN_KEY), as its own sign-in does.
- * A session opened by the setup form is marked the same way, then the overview opens.
+ * Where the new admin, signed in, is sent: the dashboard's welcome route, which marks this browser as
+ * signed in (as its own sign-in form does) and opens the overview.
  */
-export const SIGNED_IN_SCRIPT = `try {
-  localStorage.setItem('gateway.signedIn', '1');
-} catch (e) {
-  console.warn('local storage is not available: sign in on the dashboard', e);
-}
-location.replace(${JSON.stringify(DASHBOARD)});
-`;
+export const SIGNED_IN_PATH = '/#/welcome';

@@ -1,7 +1,7 @@
 /**
  * The first admin's setup form (GET /setup, its post to /api/setup) in real Chromium: it signs the new
  * admin in as sign-in does (the session cookie, then the CSRF token from /api/auth/me for writes) and
- * opens the dashboard's overview (through /setup/signed-in, which tells the dashboard), which names them. A session cookie left in the browser from another
+ * opens the dashboard's overview (through its #/welcome route, which marks the browser as signed in), which names them. A session cookie left in the browser from another
  * store does not stop the form. A link that no longer works answers a page in words, not JSON.
  */
 import type { Browser } from 'playwright-core';
@@ -107,7 +107,7 @@ describe('the setup form without a browser', () => {
 
     const done = await post({ code, ...ADA });
     expect(done.status).toBe(303);
-    expect(done.headers.get('location')).toBe('/setup/signed-in');
+    expect(done.headers.get('location')).toBe('/#/welcome');
     const cookies = done.headers.getSetCookie();
     const session = cookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
     expect(session).toMatch(/HttpOnly/i);

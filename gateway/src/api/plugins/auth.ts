@@ -18,14 +18,7 @@ import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
-import {
-  SIGNED_IN_PATH,
-  SIGNED_IN_SCRIPT,
-  SIGNED_IN_SCRIPT_PATH,
-  setupFormPage,
-  setupUsedPage,
-  signedInPage,
-} from '../setupPage.ts';
+import { SIGNED_IN_PATH, setupFormPage, setupUsedPage } from '../setupPage.ts';
 
 const me = (c: Caller, csrfToken?: string) => ({
   name: c.name,
@@ -232,18 +225,6 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
     signInAs(req, reply, created.id);
     return reply.redirect(SIGNED_IN_PATH, 303);
   };
-
-  // Where the setup form sends the new admin, signed in: a page that hands them to the dashboard.
-  app.get(SIGNED_IN_PATH, { schema: { hide: true } }, async (req, reply) => {
-    const caller = ctx.auth.caller(req);
-    if (caller?.via !== 'session') return reply.redirect('/#/signin', 303);
-    reply.type('text/html; charset=utf-8');
-    return signedInPage(caller.name);
-  });
-  app.get(SIGNED_IN_SCRIPT_PATH, { schema: { hide: true } }, async (_req, reply) => {
-    reply.type('text/javascript; charset=utf-8');
-    return SIGNED_IN_SCRIPT;
-  });
 
   // The link the gateway prints: a plain form (no script), posting to /api/setup. Whoever opens it has no
   // account (a code works only while nobody can sign in): a session cookie left from another store is
