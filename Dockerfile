@@ -8,7 +8,9 @@ COPY shared ./shared
 COPY gateway ./gateway
 COPY dashboard ./dashboard
 RUN npm run build
-ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080 MALLOC_ARENA_MAX=1
+# Inside a container the gateway listens on every interface (the configuration's default is 127.0.0.1):
+# what is reachable is what `docker run -p` publishes.
+ENV GATEWAY_DATA_DIR=/data HTTP_PORT=8080 HTTP_HOST=0.0.0.0 MQTT_HOST=0.0.0.0 MALLOC_ARENA_MAX=1
 VOLUME /data
 EXPOSE 8080 1883
 USER node

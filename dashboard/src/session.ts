@@ -56,6 +56,14 @@ function remember(on: boolean) {
     console.warn('local storage is not available', e);
   }
 }
+/**
+ * The first administrator arrives signed in from the gateway's setup form at `#/welcome`: this browser is
+ * marked as signed in, as the sign-in form does, and the overview opens.
+ */
+if (location.hash === '#/welcome') {
+  remember(true);
+  history.replaceState(null, '', '#/overview');
+}
 function remembered() {
   try {
     return localStorage.getItem(SIGNED_IN_KEY) === '1';

@@ -13,7 +13,7 @@ interface GatewayModule {
   startGateway(
     config: Config,
     opts?: { log?: unknown },
-  ): Promise<{ httpUrl: string; mqttUrl: string; stop(): Promise<void> }>;
+  ): Promise<{ httpUrl: string; mqttUrl: string; setupLink?: string; stop(): Promise<void> }>;
 }
 
 const DEMO_SCENARIOS = ['storm-0.62in', 'float-alarm', 'sediment-fill'];
@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   log(`gateway data in ${config.dataDir}`);
   const gw = await gatewayModule.startGateway(config);
   log(`gateway up: dashboard ${gw.httpUrl}/  broker ${gw.mqttUrl}`);
+  if (gw.setupLink) log(`no account yet: create the first administrator at ${gw.setupLink}`);
 
   const ac = new AbortController();
   let stopping = false;

@@ -2,6 +2,10 @@
  * `npm start`: loads the configuration (GATEWAY_CONFIG, default the sample), starts the gateway, stops on
  * signals. A stop finishes within STOP_MS (in-flight commits first, then the clients are closed); a start
  * on a full disk comes up read-only and starts over on the real store once space returns.
+ *
+ * The log is JSON, one object a line on stderr. With no account yet, the start-up output ends with one
+ * plain line, not JSON, on the same stream: the one-time link to create the first administrator. It
+ * comes after the notices waiting at start were tried (at most SETTLE_MS), so their lines come before it.
  */
 import { ConfigError, loadConfig } from './config/load.ts';
 import type { Config } from './config/schema.ts';
@@ -11,6 +15,8 @@ import { SAMPLE_CONFIG } from './paths.ts';
 
 /** The longest a stop may take before the process exits anyway. */
 const STOP_MS = 9000;
+/** The longest the last start-up line waits for the first notification pass (a slow mail server). */
+const SETTLE_MS = 5000;
 
 const path = process.env.GATEWAY_CONFIG ?? SAMPLE_CONFIG;
 const log = createLog((process.env.LOG_LEVEL as 'info') || 'info');
@@ -35,6 +41,22 @@ async function start(config: Config): Promise<void> {
     },
   });
   log.info({ config: path, http: gw.httpUrl, mqtt: gw.mqttUrl }, 'ready');
+  const link = gw.setupLink;
+  if (!link) return;
+  await settledOrLater(gw);
+  process.stderr.write(`No account yet. Create the first administrator (the link works once): ${link}\n`);
+}
+
+/** Waits for the gateway's first notification pass, at most SETTLE_MS. */
+async function settledOrLater(g: Gateway): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    g.settled(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SETTLE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 const shutdown = (signal: string) => {

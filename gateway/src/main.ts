@@ -1,8 +1,10 @@
 /**
  * The composition root: it builds each stage after everything it reads, connects them through their
  * subscriptions (the site catalogue's and the engine's `onChange`, the ingest stage's `onStored`), each
- * made once its listener exists, and starts them outputs first and inputs last; they stop in reverse, so no input hands data to a stage that is gone,
- * and the store closes after everything that writes to it. Each stage owns its own health, mapping and
+ * made once its listener exists, and starts them outputs first and inputs last; they stop in reverse, so
+ * no input hands data to a stage that is gone, and the store closes after everything that writes to it.
+ * The notifications are the one output that sends through an input (the MQTT side): they start after
+ * the inputs and stop before them, so no notice goes to a broker that is not there yet or any more. Each stage owns its own health, mapping and
  * housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
  * its live feed, the importer its policy).
  */
@@ -51,6 +53,11 @@ export interface Gateway {
   metrics: Registry;
   /** The one-time link to create the first admin, when the gateway has no account and no token. */
   setupLink?: string;
+  /**
+   * Resolves once the work the start set going has logged what it logs at once: the notifications
+   * waiting at start were tried. The command line prints its last start-up line after it.
+   */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -266,8 +273,9 @@ async function compose(
   engine.onChange(api.alertEvent);
   ingest.onStored(api.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
-  // In start order: outputs first, the API, then the inputs; they stop in reverse.
-  const stages: Stage<never[]>[] = [...parts, api];
+  // In start order: outputs first, the API, then the inputs, then the notifications, which go out
+  // through the inputs' MQTT side; they stop in reverse.
+  const stages: Stage<never[]>[] = [...parts.filter((p) => p !== notifications), api];
 
   const started: Array<Pick<Stage, 'stop'>> = [];
   const stopAll = async (what: string) => {
@@ -283,6 +291,8 @@ async function compose(
       await i.start(ingest);
       started.push(i);
     }
+    await notifications.start();
+    started.push(notifications);
   } catch (e) {
     await stopAll('error while stopping after a failed start');
     throw e;
@@ -299,6 +309,7 @@ async function compose(
     config,
     metrics,
     ...(setupLink ? { setupLink } : {}),
+    settled: () => notifications.settled(),
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

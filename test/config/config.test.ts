@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -122,6 +122,23 @@ describe('configuration', () => {
   it('the shipped sample configuration is valid', () => {
     const c = loadConfig(join(import.meta.dirname, '../../gateway/config/sample.yaml'), {});
     expect(c.sites.length).toBeGreaterThan(1);
+  });
+
+  it('the sample configuration listens on this machine only and holds no API token', () => {
+    const file = join(import.meta.dirname, '../../gateway/config/sample.yaml');
+    const c = loadConfig(file, {});
+    expect([c.http.host, c.mqtt.host]).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(c.auth.tokens).toEqual([]);
+    expect(c.auth.users).toEqual([]);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/token(Sha256)?:/i);
+    // Opened to the network by the environment, as the README says.
+    const open = loadConfig(file, { HTTP_HOST: '0.0.0.0', MQTT_HOST: '0.0.0.0' });
+    expect([open.http.host, open.mqtt.host]).toEqual(['0.0.0.0', '0.0.0.0']);
+  });
+
+  it('listens on the loopback address unless the configuration says otherwise', () => {
+    const c = parseConfig({ gatewayId: 'gw' });
+    expect([c.http.host, c.mqtt.host]).toEqual(['127.0.0.1', '127.0.0.1']);
   });
 
   it('npm start exits non-zero and prints every problem for an invalid file', async () => {

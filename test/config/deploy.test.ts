@@ -13,6 +13,18 @@ describe('the docker-compose deployment', () => {
     expect(c.mqtt.tls?.port).toBe(8883);
   });
 
+  it('holds no API token: the admin token is GATEWAY_ADMIN_TOKEN, which the compose file requires', () => {
+    expect(loadConfig(join(ROOT, 'deploy/gateway.yaml'), {}).auth.tokens).toEqual([]);
+    const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+    expect(compose).toMatch(/GATEWAY_ADMIN_TOKEN: \$\{GATEWAY_ADMIN_TOKEN:\?/);
+  });
+
+  it('listens on every interface in the image, whose default configuration is the sample', () => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^ENV .*HTTP_HOST=0\.0\.0\.0 MQTT_HOST=0\.0\.0\.0/m);
+    expect(loadConfig(join(ROOT, 'deploy/gateway.yaml'), {}).http.host).toBe('0.0.0.0');
+  });
+
   it('publishes MQTT over TLS only: the plain port stays inside the compose network', () => {
     const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
     expect(compose).toContain('"8883:8883"');

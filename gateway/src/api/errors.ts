@@ -19,6 +19,14 @@ export const API_ERRORS = {
     status: 503,
     message: 'the gateway is building other reports: try again in a few seconds',
   },
+  PDF_UNAVAILABLE: {
+    status: 501,
+    message: 'PDF export needs Chromium on the gateway; the HTML report prints to PDF from any browser',
+  },
+  PDF_FAILED: {
+    status: 500,
+    message: 'Chromium could not print the report to PDF; the HTML report prints to PDF from any browser',
+  },
   SETUP_USED: { status: 410, message: 'this setup link is used up, expired or wrong' },
   EMAIL_TAKEN: { status: 409, message: 'an account with this e-mail exists' },
   STILL_ACTIVE: {

@@ -208,6 +208,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     config,
     evidence,
     now,
+    readings,
   });
   await app.register(importsPlugin, { auth, importLogger: services.importLogger, registry });
   await app.register(evidencePlugin, { auth, compliance, evidence, log: services.log, readings });

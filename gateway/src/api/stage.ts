@@ -82,10 +82,15 @@ export class ApiStage implements Stage {
     return [];
   }
 
-  /** The URL the API answers on (loopback), once started. */
+  /**
+   * The URL the API answers on, once started: the address it listens on, or the loopback one when it
+   * listens on every interface (`0.0.0.0`, `::`).
+   */
   url(): string {
     const port = (this.app?.server.address() as AddressInfo | null)?.port ?? 0;
-    return `${this.config.http.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+    const { host, tls } = this.config.http;
+    const name = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+    return `${tls ? 'https' : 'http'}://${name.includes(':') ? `[${name}]` : name}:${port}`;
   }
 
   port(): number {

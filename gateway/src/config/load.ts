@@ -43,6 +43,8 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   if (env.GATEWAY_DATA_DIR) out.dataDir = env.GATEWAY_DATA_DIR;
   if (env.HTTP_PORT) section('http').port = num('HTTP_PORT', env.HTTP_PORT);
   if (env.MQTT_PORT) section('mqtt').port = num('MQTT_PORT', env.MQTT_PORT);
+  if (env.HTTP_HOST) section('http').host = env.HTTP_HOST;
+  if (env.MQTT_HOST) section('mqtt').host = env.MQTT_HOST;
   if (env.MQTT_URL) {
     // A comma-separated list names the nodes of a broker cluster (mqtt.urls).
     const urls = env.MQTT_URL.split(',')
@@ -66,6 +68,7 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   influx('org', env.INFLUX_ORG);
   influx('bucket', env.INFLUX_BUCKET);
   influx('db', env.INFLUX_DB);
+  if (env.CHROMIUM_PATH) section('reports').chromium = env.CHROMIUM_PATH;
   if (env.GATEWAY_ADMIN_TOKEN) {
     const auth = section('auth');
     const tokens = Array.isArray(auth.tokens) ? [...auth.tokens] : [];

@@ -26,7 +26,12 @@ const port = z.number().int().min(0).max(65535);
 export const httpSchema = z
   .strictObject({
     port: port.default(8080).describe('HTTP port of the API, the dashboard and /metrics.'),
-    host: z.string().default('0.0.0.0').describe('Address to listen on.'),
+    host: z
+      .string()
+      .default('127.0.0.1')
+      .describe(
+        'Address to listen on: this machine only by default; `0.0.0.0` (or HTTP_HOST=0.0.0.0) for every network interface.',
+      ),
     tls: tlsSchema.optional().describe('HTTPS instead of HTTP.'),
     authenticateReads: z
       .boolean()
@@ -47,7 +52,12 @@ export const httpSchema = z
 export const mqttSchema = z
   .strictObject({
     port: port.default(1883).describe('Embedded broker port (when `url` is not set).'),
-    host: z.string().default('0.0.0.0').describe("Embedded broker's address to listen on."),
+    host: z
+      .string()
+      .default('127.0.0.1')
+      .describe(
+        "Embedded broker's address to listen on (plain and TLS): this machine only by default; `0.0.0.0` (or MQTT_HOST=0.0.0.0) for devices on the network.",
+      ),
     allowAnonymous: z
       .boolean()
       .default(false)
@@ -342,9 +352,18 @@ export const reportsSchema = z
       .max(100)
       .default(2)
       .describe('Reports that may wait; beyond, 503 with Retry-After.'),
+    chromium: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Chromium that prints reports to PDF (env `CHROMIUM_PATH`; default: /usr/bin/chromium if present). A path that does not exist turns PDF export off (501).',
+      ),
   })
   .prefault({})
-  .describe('Compliance reports: how much one may carry, and how many are built at once.');
+  .describe(
+    'Compliance reports: how much one may carry, how many are built at once, what prints them to PDF.',
+  );
 
 export const fleetSchema = z
   .strictObject({

@@ -20,8 +20,9 @@
  *
  * MQTT gets one delivery per event when the wiring gives an MQTT channel. Webhook and e-mail
  * deliveries are created for the recipients even when that channel is not configured: they then fail
- * at once with the reason, so a missing SMTP server or webhook secret shows in health and metrics
- * instead of swallowing notices.
+ * at once with the reason, so a missing SMTP server or webhook secret shows in health, metrics and the
+ * API instead of swallowing notices. Those failures are logged at debug level only: a channel left out
+ * is the configuration's choice, which the notification stage states once at start.
  */
 import type Database from 'better-sqlite3';
 import type { Config, SiteConfig } from '../config/schema.ts';
@@ -105,6 +106,9 @@ export class NotificationDispatcher implements Output {
   private readonly sentInProcess = new Set<number>();
   private running = false;
   private loop: Promise<void> | undefined;
+  /** Resolves once the loop has made its first pass (fan-out and one try of what was due at start). */
+  private firstPass: Promise<void> = Promise.resolve();
+  private firstPassDone: (() => void) | undefined;
   private woken = false;
   private wake: (() => void) | undefined;
 
@@ -163,7 +167,18 @@ export class NotificationDispatcher implements Output {
     this.running = true;
     const c = this.queue.counts();
     if (c.pending) this.log.info({ pending: c.pending }, 'resuming pending notifications');
+    this.firstPass = new Promise((resolve) => {
+      this.firstPassDone = resolve;
+    });
     this.loop = this.run();
+  }
+
+  /**
+   * Resolves after the loop's first pass since start(): what was due then was tried once (sent, failed,
+   * or set to be retried). The start-up output waits for it, so that these sends' lines come before its end.
+   */
+  settled(): Promise<void> {
+    return this.firstPass;
   }
 
   /** Wakes the delivery loop now (the engine calls it after committing events). */
@@ -182,6 +197,8 @@ export class NotificationDispatcher implements Output {
     this.wake?.();
     await this.loop;
     this.loop = undefined;
+    this.firstPassDone?.();
+    this.firstPassDone = undefined;
   }
 
   health(): NotificationHealth {
@@ -253,6 +270,8 @@ export class NotificationDispatcher implements Output {
         failedPass = true;
         this.log.error({ err: this.safe(e) }, 'notification pass failed');
       }
+      this.firstPassDone?.();
+      this.firstPassDone = undefined;
       if (!this.running) break;
       if (this.woken || (processed > 0 && !failedPass)) continue;
       await this.sleep(this.delayUntilNextDue(failedPass));
@@ -355,6 +374,14 @@ export class NotificationDispatcher implements Output {
     if (outcome.permanent || attempts >= this.retry.maxAttempts) {
       this.queue.markFailed(row.id, attempts, message);
       this.failedCounter?.inc({ channel: row.channel });
+      // A channel left out of the configuration is not a fault: the stage said so once, at start.
+      if (outcome.unconfigured) {
+        this.log.debug(
+          { ...logCtx, err: message },
+          'notification not sent: its channel is not configured (kept in the store as failed)',
+        );
+        return true;
+      }
       this.log.error(
         { ...logCtx, err: message, permanent: outcome.permanent },
         'notification failed: giving up (kept in the store as failed)',

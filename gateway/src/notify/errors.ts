@@ -36,7 +36,11 @@ export function classifyError(e: unknown): ClassifiedError {
 
 /** What a channel's send gives: sent, or a failure that is retryable or permanent. */
 export type SendOutcome = { ok: true } | SendFailure;
-export type SendFailure = { ok: false } & ClassifiedError;
+/**
+ * `unconfigured`: the channel is not set up at all (no SMTP server, no webhook secret). The delivery
+ * fails for good as any permanent failure does, but it is the configuration's choice, not a fault.
+ */
+export type SendFailure = { ok: false; unconfigured?: true } & ClassifiedError;
 
 /** Any thrown value as a failed send (see classifyError). */
 export function failureOf(e: unknown): SendFailure {

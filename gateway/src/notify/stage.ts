@@ -1,8 +1,9 @@
 /**
  * Notifications as a stage: the dispatcher with the channels the configuration asks for (MQTT through
  * the gateway's publisher, signed webhooks when a webhook secret is set, e-mail when SMTP is set). The
- * publisher comes from the inputs, which start last, so MQTT deliveries wait (and are retried) until
- * it is there.
+ * publisher is the inputs' MQTT side, so the gateway starts this stage after the inputs (and stops it
+ * before them); a delivery made while there is no publisher is retried. At start it says, in one line,
+ * which channels are on and which are not configured.
  */
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Registry } from '../metrics.ts';
@@ -24,6 +25,10 @@ export class NotificationStage implements Output {
   /** The webhook sender when webhooks are configured (witnesses use it too). */
   readonly webhook: HttpWebhookSender | undefined;
   private publisher: MqttPublish | undefined;
+  private readonly log: Log;
+  /** What the start-up line names: the channels on, and those off with the key that turns them on. */
+  private readonly channelsOn: string[];
+  private readonly channelsOff: string[];
 
   constructor(
     config: Config,
@@ -43,6 +48,12 @@ export class NotificationStage implements Output {
     this.email = config.notify.smtp
       ? new SmtpEmailSender({ smtp: config.notify.smtp, gatewayId: config.gatewayId })
       : undefined;
+    this.log = deps.log;
+    this.channelsOn = ['MQTT', ...(this.email ? ['e-mail'] : []), ...(webhook ? ['webhooks'] : [])];
+    this.channelsOff = [
+      ...(this.email ? [] : ['e-mail (notify.smtp)']),
+      ...(webhook ? [] : ['webhooks (notify.webhookSecret)']),
+    ];
     this.dispatcher = new NotificationDispatcher({
       db: deps.db,
       config,
@@ -74,7 +85,19 @@ export class NotificationStage implements Output {
   }
 
   start(): Promise<void> {
+    const off = this.channelsOff;
+    this.log.info(
+      { on: this.channelsOn, notConfigured: off },
+      off.length
+        ? `notifications: ${this.channelsOn.join(', ')}; not configured: ${off.join(', ')} (such notices are kept in the store as not sent)`
+        : `notifications: ${this.channelsOn.join(', ')}`,
+    );
     return this.dispatcher.start();
+  }
+
+  /** Resolves after the first delivery pass since start (see NotificationDispatcher.settled). */
+  settled(): Promise<void> {
+    return this.dispatcher.settled();
   }
 
   async stop(): Promise<void> {

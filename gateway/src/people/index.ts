@@ -65,7 +65,7 @@ export function signInPossible(accounts: Accounts, config: Config): boolean {
 
 /**
  * With no account and no API token (neither configured nor GATEWAY_ADMIN_TOKEN), nobody could sign in:
- * a one-time link to create the first admin is logged. Otherwise the codes of earlier links are retired
+ * a one-time link to create the first admin is issued (and returned, for the command line to print). Otherwise the codes of earlier links are retired
  * in the store (they are refused anyway while anyone can sign in).
  */
 export function firstAdminLink(
@@ -85,7 +85,11 @@ export function firstAdminLink(
     return undefined;
   }
   const code = people.setup.issue();
-  const link = `${baseUrl}/setup?code=${code}`;
-  log.warn({ link, expiresInHours: SETUP_HOURS }, `no account yet: create the first admin at ${link}`);
-  return link;
+  // The link itself is not logged: the command line prints it, as a plain line, at the end of the
+  // start-up output (a JSON field is where nobody looks for it).
+  log.info(
+    { expiresInHours: SETUP_HOURS },
+    'no account yet: a one-time link to create the first administrator was issued',
+  );
+  return `${baseUrl}/setup?code=${code}`;
 }

@@ -1,67 +1,146 @@
 /**
- * The compliance report as a printable page: times in the site's time zone, the summary with readable
- * labels, a signature block (who generated it, who certified it and when), and the evidence: the
- * checkpoint's fingerprint and how anyone can verify the report.
+ * The compliance report as a document a town accepts: the site and period at the top (and on every
+ * printed page), the summary and the certification block (`htmlSign.ts`) on the first page, each storm
+ * with its rain chart (`stormChart.ts`), every duty under its rule's name (the rule modules' words), the
+ * inspections, extensions and changes, and the evidence and how to verify it offline. Times are in the
+ * site's time zone.
+ *
+ * Its look is the served stylesheet (`style.ts`, GET /report.css) plus the page's own running header,
+ * allowed by the response's CSP nonce; the page Chromium prints to PDF carries both inline instead.
+ * No `style` attribute anywhere: the gateway's Content-Security-Policy would block it.
  */
 import { formatDay, formatLong } from '../../../shared/src/time.ts';
+import { ruleLabel } from '../rules/index.ts';
 import { type ComplianceReport, type DutyRow, SUMMARY_LABELS, type SummaryKey } from './compliance.ts';
+import { certificationBlock, evidenceSection, type Time } from './htmlSign.ts';
+import { escapeXml as esc } from './stormChart.ts';
+import { pageHeaderCss, REPORT_CSS } from './style.ts';
+import {
+  INSPECTION_KIND_WORDS,
+  keyWords,
+  SITE_KIND_WORDS,
+  STATUS_WORDS,
+  valueWords,
+  wordFor,
+} from './words.ts';
 
-const esc = (s: unknown) =>
-  String(s ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
+export interface HtmlOptions {
+  /** The served stylesheet's URL and the nonce the response's CSP allows, or everything inline (PDF). */
+  style: { href: string; nonce: string } | { inline: true };
+  /** Each storm's chart (SVG), by storm id. */
+  charts: ReadonlyMap<string, string>;
+  /** Storms in the table whose chart was left out (too many to draw). */
+  chartsLeftOut: number;
+  /** A device as people know it: its name, else its id. */
+  deviceName(id: string): string;
+  /** This report as JSON, and the verifier page: absolute URLs (they stay usable on paper and in a PDF). */
+  links: { json: string; verify: string };
+}
 
-const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em}
-th,td{border:1px solid #ccc;padding:4px 6px;text-align:left;vertical-align:top}th{background:#f3f3f3}
-.st{padding:1px 6px;border-radius:3px;font-weight:600}.st-on-time,.st-resolved{background:#d8f3dc}.st-late,.st-overdue,.st-missing{background:#ffd6d6}
-.st-open,.st-pending{background:#fff3c4}.st-not-required{background:#eee}.none{color:#777}code{font-size:12px;word-break:break-all}
-.warn{border:2px solid #b00020;background:#ffe8e8;padding:.6em .8em;font-size:15px}.sig td{height:2.5em}pre{white-space:pre-wrap;font-size:12px;background:#f7f7f7;padding:.5em}
-@media print{body{margin:1cm;font-size:11pt}h2{break-after:avoid}table,tr{break-inside:avoid}th{background:#eee!important;-webkit-print-color-adjust:exact;print-color-adjust:exact}.st{-webkit-print-color-adjust:exact;print-color-adjust:exact}}`;
+const DEFAULTS: HtmlOptions = {
+  style: { inline: true },
+  charts: new Map(),
+  chartsLeftOut: 0,
+  deviceName: (id) => id,
+  links: { json: '?format=json', verify: '/verify.html' },
+};
 
-export function reportToHtml(r: ComplianceReport): string {
-  const day = formatDay;
-  const t = (iso: string | null | undefined) =>
-    iso ? `${esc(formatLong(Date.parse(iso), r.site.timezone))}` : '—';
-  const badge = (s: string) => `<span class="st st-${esc(s)}">${esc(s)}</span>`;
+/** The period in words: "November 1, 2026 to November 30, 2026". */
+export const periodWords = (r: ComplianceReport): string =>
+  `${formatDay(r.period.firstDay)} to ${formatDay(r.period.lastDay)}`;
+
+/** The summary's counts in two columns (storms and inspections, then duties), a label and its number each. */
+function summaryRows(r: ComplianceReport): string {
+  const keys = Object.keys(SUMMARY_LABELS) as SummaryKey[];
+  const half = Math.ceil(keys.length / 2);
+  const cell = (k: SummaryKey | undefined) =>
+    k ? `<th>${esc(SUMMARY_LABELS[k])}</th><td class="n">${r.summary[k]}</td>` : '<th></th><td></td>';
+  return keys
+    .slice(0, half)
+    .map((k, i) => `<tr>${cell(k)}${cell(keys[half + i])}</tr>`)
+    .join('');
+}
+
+export function reportToHtml(r: ComplianceReport, options: Partial<HtmlOptions> = {}): string {
+  const o = { ...DEFAULTS, ...options };
+  const t: Time = (iso) => (iso ? esc(formatLong(Date.parse(iso), r.site.timezone)) : '—');
+  const badge = (s: string) => `<span class="st st-${esc(s)}">${esc(wordFor(STATUS_WORDS, s))}</span>`;
+  const device = (id: string | null | undefined) => (id ? esc(o.deviceName(id)) : '—');
+  const none = (what: string) => `<p class="none">${esc(what)}</p>`;
+  const table = (head: string[], rows: string[]) =>
+    `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
   const dutyTable = (title: string, rows: DutyRow[]) =>
-    `<h2>${esc(title)}</h2>${
+    `<h3>${esc(title)}</h3>${
       rows.length
-        ? `<table><tr><th>Rule</th><th>Device</th><th>Began</th><th>Due</th><th>Done</th><th>Status</th><th>Detail</th></tr>${rows
-            .map(
+        ? table(
+            ['Duty', 'Device', 'Began', 'Due', 'Done', 'Status', 'Detail'],
+            rows.map(
               (d) =>
-                `<tr><td>${esc(d.rule)}</td><td>${esc(d.deviceId ?? '')}</td><td>${t(d.began)}</td><td>${t(d.dueAt)}${
+                `<tr><td>${esc(ruleLabel(d.rule))}</td><td>${device(d.deviceId)}</td><td>${t(d.began)}</td><td>${t(d.dueAt)}${
                   d.originalDueAt && d.originalDueAt !== d.dueAt
                     ? `<br><small>originally ${t(d.originalDueAt)}</small>`
                     : ''
-                }</td><td>${t(d.resolvedAt)}</td><td>${badge(d.status)}</td><td>${esc(d.message)}</td></tr>`,
-            )
-            .join('')}</table>`
-        : '<p class="none">None in this period.</p>'
+                }</td><td>${t(d.resolvedAt)}${d.resolvedBy ? `<br><small>by ${esc(d.resolvedBy)}</small>` : ''}</td><td>${badge(d.status)}</td><td>${esc(d.message)}</td></tr>`,
+            ),
+          )
+        : none('None in this period.')
     }`;
-  const cp = r.evidence.checkpoint;
-  const keyId = r.evidence.verifierKey.split('+')[1] ?? '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Compliance report: ${esc(r.site.name)}</title>
-<style>${STYLE}</style></head><body>
-<h1>Compliance report: ${esc(r.site.name)}</h1>
+  const generatedBy = r.generatedBy;
+  const site = r.site.name === r.site.id ? r.site.name : `${r.site.name} (${r.site.id})`;
+  const style =
+    'inline' in o.style
+      ? `<style>${REPORT_CSS}\n${pageHeaderCss(site, periodWords(r))}</style>`
+      : `<link rel="stylesheet" href="${esc(o.style.href)}"><style nonce="${esc(o.style.nonce)}">${pageHeaderCss(site, periodWords(r))}</style>`;
+  const storms = r.storms;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
+<title>Compliance report: ${esc(r.site.name)}, ${esc(periodWords(r))}</title>
+${style}</head><body>
+<header class="report-head"><h1>Compliance report</h1><p class="site">${esc(site)}: ${esc(wordFor(SITE_KIND_WORDS, r.site.kind))}</p></header>
 ${r.warnings.map((w) => `<p class="warn" role="alert"><b>Warning:</b> ${esc(w)}</p>`).join('\n')}
-<p>Site <b>${esc(r.site.id)}</b> (${esc(r.site.kind)}), <b>${esc(day(r.period.firstDay))} to ${esc(day(r.period.lastDay))}</b>
-(whole days in ${esc(r.site.timezone)}); generated ${t(r.generatedAt)} by ${esc(r.generatedBy)}.</p>
-<h2>Summary</h2><table>${(Object.keys(SUMMARY_LABELS) as SummaryKey[])
-    .map((k) => `<tr><th>${esc(SUMMARY_LABELS[k])}</th><td>${r.summary[k]}</td></tr>`)
-    .join('')}</table>
-<h2>Storm events and their inspections</h2>${
-    r.storms.length
-      ? `<table><tr><th>Gauge</th><th>Start</th><th>End</th><th>Total</th><th>Qualified</th><th>Inspection due</th><th>Inspected</th><th>Status</th></tr>${r.storms
+<table class="facts"><tbody>
+<tr><th>Period</th><td>${esc(periodWords(r))}<br><small>Whole days in the site's time zone (${esc(r.site.timezone)})</small></td></tr>
+<tr><th>Generated</th><td>${t(r.generatedAt)}</td></tr>
+<tr><th>Generated by</th><td>${esc(generatedBy)}</td></tr>
+<tr><th>This report as data</th><td><a class="url" href="${esc(o.links.json)}">JSON, with its evidence</a></td></tr>
+</tbody></table>
+<h2>Summary</h2><table class="summary"><tbody>${summaryRows(r)}</tbody></table>
+${certificationBlock(r, t)}
+<section class="storms${storms.length ? ' page' : ''}"><h2>Storm events and their inspections</h2>${
+    storms.length
+      ? table(
+          [
+            'Rain gauge',
+            'Start',
+            'End',
+            'Total',
+            'Reached the threshold',
+            'Inspection due',
+            'Inspected',
+            'Status',
+          ],
+          storms.map(
+            (x) =>
+              `<tr><td>${device(x.deviceId)}</td><td>${t(x.start)}</td><td>${t(x.end)}</td><td>${x.inches.toFixed(2)} in<br><small>${x.tips} tips</small></td><td>${
+                x.qualified ? `Yes, at ${t(x.thresholdAt)}` : 'No'
+              }</td><td>${t(x.dueAt)}</td><td>${t(x.inspection.inspectedAt)}</td><td>${badge(x.qualified ? x.inspection.status : 'not-required')}</td></tr>`,
+          ),
+        ) +
+        storms
+          .filter((x) => o.charts.has(x.id))
           .map(
             (x) =>
-              `<tr><td>${esc(x.deviceId)}</td><td>${t(x.start)}</td><td>${t(x.end)}</td><td>${x.inches.toFixed(2)} in (${x.tips} tips)</td><td>${
-                x.qualified ? `yes, at ${t(x.thresholdAt)}` : 'no'
-              }</td><td>${t(x.dueAt)}</td><td>${t(x.inspection.inspectedAt)}</td><td>${badge(x.qualified ? x.inspection.status : 'not-required')}</td></tr>`,
+              `<figure class="storm"><figcaption>Storm at ${device(x.deviceId)}, ${t(x.start)} to ${t(x.end)}: ${x.inches.toFixed(2)} in</figcaption>${o.charts.get(x.id)}</figure>`,
           )
-          .join('')}</table>`
-      : '<p class="none">No rain recorded in this period.</p>'
-  }
+          .join('') +
+        (
+          o.chartsLeftOut
+            ? `<p class="none">${o.chartsLeftOut} more storm(s) are listed in the table above without a chart: a report draws at most ${o.charts.size} charts, those that reached the threshold first.</p>`
+            : ''
+        )
+      : none('No rain recorded in this period.')
+  }</section>
+<section class="duties page"><h2>Duties</h2>
 ${dutyTable('Routine inspections (every 7 days)', r.routine)}
 ${dutyTable('Sediment cleanouts', r.cleanouts)}
 ${dutyTable('Alarms, remedies, pumping and annual inspections', r.remedies)}
@@ -69,66 +148,37 @@ ${dutyTable('Other alerts', r.other)}
 ${dutyTable('Gaps in the evidence (silent devices: no evidence, not "nothing happened")', r.gaps)}
 <h2>Inspections recorded</h2>${
     r.inspections.length
-      ? `<table><tr><th>When</th><th>Kind</th><th>Inspector</th><th>Notes</th><th>Recorded</th></tr>${r.inspections
-          .map(
+      ? table(
+          ['When', 'Kind', 'Inspector', 'Notes', 'Recorded'],
+          r.inspections.map(
             (x) =>
-              `<tr><td>${t(x.at)}</td><td>${esc(x.kind)}</td><td>${esc(x.inspector)}</td><td>${esc(x.notes)}</td><td>${t(x.recordedAt)} by ${esc(x.recordedBy)}</td></tr>`,
-          )
-          .join('')}</table>`
-      : '<p class="none">None in this period.</p>'
+              `<tr><td>${t(x.at)}</td><td>${esc(wordFor(INSPECTION_KIND_WORDS, x.kind))}</td><td>${esc(x.inspector)}</td><td>${esc(x.notes)}</td><td>${t(x.recordedAt)}<br><small>by ${esc(x.recordedBy)}</small></td></tr>`,
+          ),
+        )
+      : none('None in this period.')
   }
 <h2>Extensions (engineer's letters)</h2>${
     r.extensions.length
-      ? `<table><tr><th>Alert</th><th>Rule</th><th>Old due</th><th>New due</th><th>Engineer</th><th>Letter</th><th>Recorded</th></tr>${r.extensions
-          .map(
+      ? table(
+          ['Duty', 'Due before', 'Due after', 'Engineer', 'Letter', 'Recorded'],
+          r.extensions.map(
             (e) =>
-              `<tr><td>${esc(e.alertId)}</td><td>${esc(e.rule)}</td><td>${t(e.oldDueAt)}</td><td>${t(e.newDueAt)}</td><td>${esc(e.engineer)}</td><td>${esc(e.letterRef)}</td><td>${t(e.at)} by ${esc(e.by)}</td></tr>`,
-          )
-          .join('')}</table>`
-      : '<p class="none">None in this period.</p>'
+              `<tr><td>${esc(ruleLabel(e.rule))}</td><td>${t(e.oldDueAt)}</td><td>${t(e.newDueAt)}</td><td>${esc(e.engineer)}</td><td>${esc(e.letterRef)}</td><td>${t(e.at)}<br><small>by ${esc(e.by)}</small></td></tr>`,
+          ),
+        )
+      : none('None in this period.')
   }
 <h2>Changes to the site and its devices</h2>${
     r.changes.length
-      ? `<table><tr><th>Effective</th><th>What</th><th>Old</th><th>New</th><th>By</th></tr>${r.changes
-          .map(
+      ? table(
+          ['Effective', 'What', 'Before', 'After', 'By'],
+          r.changes.map(
             (c) =>
-              `<tr><td>${t(c.effectiveAt)}</td><td>${esc(c.entity)} ${esc(c.action)}${c.deviceId ? ` ${esc(c.deviceId)}` : ''}</td><td><code>${esc(JSON.stringify(c.old))}</code></td><td><code>${esc(JSON.stringify(c.new))}</code></td><td>${esc(c.by)}, ${t(c.at)} <small>(log entry ${c.logIndex})</small></td></tr>`,
-          )
-          .join('')}</table>`
-      : '<p class="none">None in this period.</p>'
-  }
-<h2>Signatures</h2><table class="sig"><tr><th>Generated</th><td>${t(r.generatedAt)} by ${esc(r.generatedBy)}</td></tr>${
-    r.certifications.length
-      ? r.certifications
-          .map(
-            (c) =>
-              `<tr><th>Certified (${esc(c.role)})</th><td>${esc(c.by)}, ${t(c.at)}: “${esc(c.statement)}” <small>(log entry ${c.logIndex}, against ${c.checkpoint.size} entries)</small></td></tr>`,
-          )
-          .join('')
-      : '<tr><th>Certified</th><td class="none">Not yet certified.</td></tr>'
-  }</table>
-<h2>Evidence</h2>
-<p>Every record this report cites is an entry of the gateway's evidence log, a Merkle tree (RFC 9162) whose
-signed checkpoint is below. The JSON form of this report carries each cited record with its inclusion proof.
-Audit of the store against its log: ${r.evidence.audit.ok ? 'it matches' : `<b>IT DOES NOT MATCH</b>: ${esc(r.evidence.audit.detail ?? '')}`}.</p>
-<table><tr><th>Checkpoint</th><td><code>${esc(cp.origin)}</code>, ${cp.size} entries</td></tr>
-<tr><th>Fingerprint (tree head)</th><td><code>${esc(cp.root)}</code></td></tr>
-<tr><th>Signing key</th><td><code>${esc(r.evidence.verifierKey)}</code> (key id ${esc(keyId)})</td></tr>
-<tr><th>Cited records</th><td>${r.evidence.entries.length}</td></tr></table>${
-    r.evidence.longStorms.length
-      ? `<p>${r.evidence.longStorms
-          .map(
-            (l) =>
-              `The storm that began ${t(r.storms.find((s) => s.id === l.stormId)?.start)} rests on ${l.readings.toLocaleString('en-US')} readings, too many to attach: this report cites its logged record and its first and last readings (log entries ${l.first} and ${l.last}), and the verifier checks the record rather than adding up the readings.`,
-          )
-          .join(' ')}</p>`
-      : ''
-  }
-<pre>${esc(cp.note)}</pre>
-<p><b>How to verify:</b> download the JSON form of this report (the same URL with <code>format=json</code>) and run
-<code>npm run verify -- report.json --key KEY</code> in the gateway's source, where KEY is the signing key above
-(or a file holding it), obtained from the town, not from this page. Add <code>--api URL</code> or
-<code>--checkpoint FILE</code> (a later checkpoint, from a witness or the officer's digest) to also check that
-the log has not been rewritten since.</p>
+              `<tr><td>${t(c.effectiveAt)}</td><td>${esc(keyWords(c.entity))} ${esc(keyWords(c.action))}${c.deviceId ? `: ${device(c.deviceId)}` : ''}</td><td>${esc(valueWords(c.old))}</td><td>${esc(valueWords(c.new))}</td><td>${esc(c.by)}, ${t(c.at)}<br><small>log entry ${c.logIndex}</small></td></tr>`,
+          ),
+        )
+      : none('None in this period.')
+  }</section>
+<section class="evidence page">${evidenceSection(r, t, o.links)}</section>
 </body></html>`;
 }

@@ -244,6 +244,7 @@ describe('emailChannel', () => {
     expect(await emailChannel(undefined, config).send(makeDelivery())).toEqual({
       ok: false,
       permanent: true,
+      unconfigured: true,
       message: 'no e-mail channel is configured (notify.smtp)',
     });
   });

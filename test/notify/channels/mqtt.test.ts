@@ -103,10 +103,11 @@ describe('mqttChannel', () => {
     });
   });
 
-  it('without a publisher, fails every delivery for good', async () => {
+  it('without a publisher, fails every delivery for good, as a channel left out (not a fault)', async () => {
     expect(await mqttChannel(undefined).send(delivery)).toEqual({
       ok: false,
       permanent: true,
+      unconfigured: true,
       message: 'no MQTT channel is configured',
     });
   });

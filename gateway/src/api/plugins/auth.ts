@@ -2,11 +2,13 @@
  * Signing in and out, who is asking, a person's own password, and the first admin. POST /api/auth/login
  * sets the session cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) and answers the person with a
  * CSRF token that every write made with the cookie must carry as `x-csrf-token` (server.ts checks it).
- * Signing out and changing one's password end the live feeds of the sessions that end.
+ * Signing out and changing one's password end the live feeds of the sessions that end. The first admin's
+ * setup link opens a server-rendered form (setupPage.ts) that creates the admin and signs them in.
  */
 import type {} from '@fastify/cookie';
 import type {} from '@fastify/csrf-protection';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { loginBody, meResponse, passwordChangeBody, setupBody } from '../../../../shared/src/admin.ts';
 import { okSchema, passwordChangedSchema, setupDoneSchema } from '../../../../shared/src/api.ts';
 import { EmailTaken } from '../../people/accounts.ts';
@@ -16,6 +18,7 @@ import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
+import { SIGNED_IN_PATH, setupFormPage, setupUsedPage } from '../setupPage.ts';
 
 const me = (c: Caller, csrfToken?: string) => ({
   name: c.name,
@@ -41,6 +44,17 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
   const secure = ctx.config.http.tls !== undefined;
   const { people } = ctx;
 
+  /**
+   * Opens a session for a person: the session cookie, and a new CSRF secret with it (its token, for
+   * sign-in's answer; a page gets one from GET /api/auth/me). Sign-in and the first admin's setup both.
+   */
+  const signInAs = (req: FastifyRequest, reply: FastifyReply, personId: string) => {
+    const s = people.sessions.open(personId);
+    reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOptions(secure), maxAge: SESSION_HOURS * 3600 });
+    delete req.cookies._csrf;
+    return { session: s.id, csrf: reply.generateCsrf() };
+  };
+
   app.post(
     '/api/auth/login',
     {
@@ -61,12 +75,8 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
           r.retryAfterSec,
         );
       if (!r.ok) throw new ApiError('UNAUTHORIZED', 'wrong e-mail or password');
-      const s = people.sessions.open(r.person.id);
-      reply.setCookie(SESSION_COOKIE, s.id, { ...cookieOptions(secure), maxAge: SESSION_HOURS * 3600 });
-      // A new CSRF secret with each session.
-      delete req.cookies._csrf;
-      const csrf = reply.generateCsrf();
-      return me(ctx.auth.bySession(s.id)!, csrf);
+      const { session, csrf } = signInAs(req, reply, r.person.id);
+      return me(ctx.auth.bySession(session)!, csrf);
     },
   );
 
@@ -149,53 +159,90 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
     {
       schema: {
         tags: ['people'],
-        summary: 'Create the first admin with the one-time code the gateway logged at its first start',
+        summary:
+          'Create the first admin with the one-time code of the link the gateway printed at its first start',
+        description:
+          'As JSON: answers the new account. As the HTML form of `GET /setup`: signs the new admin in (the session cookie, as sign-in sets it) and sends the browser on to the dashboard; a problem shows the form again, or a page saying the link no longer works.',
         body: openapi(setupBody),
         response: answers({
           201: setupDoneSchema,
-          302: { description: 'From the HTML form: on to the dashboard', content: { 'text/plain': 'text' } },
+          303: {
+            description: 'From the HTML form: signed in, on to the page that opens the dashboard',
+            content: { 'text/plain': 'text' },
+          },
         }),
       },
     },
     async (req, reply) => {
       const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+      if (form) return setupFromForm(req, reply);
       const b = parseWith(setupBody, req.body);
-      const created = ctx.transaction(() => {
-        if (!people.setup.use(b.code)) return undefined;
-        try {
-          return people.accounts.create(
-            { name: b.name, email: b.email, role: 'admin', sites: [], password: b.password },
-            'setup',
-          );
-        } catch (e) {
-          if (e instanceof EmailTaken) throw new ApiError('EMAIL_TAKEN', e.message);
-          throw e;
-        }
-      });
+      const created = createFirstAdmin(b);
       if (!created) throw new ApiError('SETUP_USED', 'this setup link is used up, expired or wrong');
-      if (form) return reply.redirect('/');
       reply.code(201);
       return { id: created.id, name: created.name, email: created.email, role: created.role };
     },
   );
 
-  // The link the gateway logs: a plain form (no script), posting to /api/setup.
+  /** The first admin, made with a code that is still good; undefined when the code is not. */
+  const createFirstAdmin = (b: z.infer<typeof setupBody>) =>
+    ctx.transaction(() => {
+      if (!people.setup.use(b.code)) return undefined;
+      try {
+        return people.accounts.create(
+          { name: b.name, email: b.email, role: 'admin', sites: [], password: b.password },
+          'setup',
+        );
+      } catch (e) {
+        if (e instanceof EmailTaken) throw new ApiError('EMAIL_TAKEN', e.message);
+        throw e;
+      }
+    });
+
+  /** The HTML form's post: the new admin signed in and sent to the dashboard, or a page saying why not. */
+  const setupFromForm = async (req: FastifyRequest, reply: FastifyReply) => {
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const code = typeof raw.code === 'string' ? raw.code : '';
+    const values = {
+      ...(typeof raw.name === 'string' ? { name: raw.name } : {}),
+      ...(typeof raw.email === 'string' ? { email: raw.email } : {}),
+    };
+    reply.type('text/html; charset=utf-8');
+    if (!people.setup.valid(code)) return reply.code(410).send(setupUsedPage());
+    const parsed = setupBody.safeParse(raw);
+    if (!parsed.success) {
+      const field = String(parsed.error.issues[0]?.path[0] ?? '');
+      return reply.code(400).send(setupFormPage(code, FORM_PROBLEMS[field] ?? FORM_PROBLEMS.other, values));
+    }
+    let created: ReturnType<typeof createFirstAdmin>;
+    try {
+      created = createFirstAdmin(parsed.data);
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === 'EMAIL_TAKEN')) throw e;
+      return reply.code(409).send(setupFormPage(code, FORM_PROBLEMS.taken, values));
+    }
+    if (!created) return reply.code(410).send(setupUsedPage());
+    signInAs(req, reply, created.id);
+    return reply.redirect(SIGNED_IN_PATH, 303);
+  };
+
+  // The link the gateway prints: a plain form (no script), posting to /api/setup. Whoever opens it has no
+  // account (a code works only while nobody can sign in): a session cookie left from another store is
+  // dropped, so the form's post is not taken for a signed-in write.
   app.get('/setup', { schema: { hide: true } }, async (req, reply) => {
     const code = String((req.query as Record<string, unknown>).code ?? '');
-    if (!people.setup.valid(code))
-      throw new ApiError('SETUP_USED', 'this setup link is used up, expired or wrong');
     reply.type('text/html; charset=utf-8');
-    return setupPage(code);
+    if (!people.setup.valid(code)) return reply.code(410).send(setupUsedPage());
+    if (req.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, cookieOptions(secure));
+    return setupFormPage(code);
   });
 };
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function setupPage(code: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Create the first admin</title>
-<link rel="stylesheet" href="/style.css"></head><body><main><h1>Create the first admin</h1>
-<form method="post" action="/api/setup"><input type="hidden" name="code" value="${esc(code)}">
-<label>Name <input name="name" required></label><label>E-mail <input name="email" type="email" required></label>
-<label>Password (10 characters or more) <input name="password" type="password" minlength="10" required></label>
-<button type="submit">Create</button></form></main></body></html>`;
-}
+/** What the setup form says of a field that is not right, in the form's own words. */
+const FORM_PROBLEMS: Record<string, string> = {
+  name: 'Please give your name.',
+  email: 'That e-mail address does not look right.',
+  password: 'The password needs 10 characters or more.',
+  taken: 'An account with this e-mail address exists already.',
+  other: 'Something in the form was not right: please fill it in again.',
+};

@@ -1,12 +1,14 @@
 /**
  * GET /api/reports/compliance: a site's compliance over whole days, as JSON (with the evidence that
- * proves it), CSV or a printable page; POST /api/reports/compliance/certify: an inspector or engineer
- * certifies a site's records for a period (a log entry the reports then show).
+ * proves it), CSV, a printable page (styled by GET /report.css, with a rain chart per storm) or that page
+ * printed to PDF by Chromium; POST /api/reports/compliance/certify: an inspector or engineer certifies a
+ * site's records for a period (a log entry the reports then show).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { certificationSchema, complianceReportSchema } from '../../../../shared/src/api.ts';
 import type { SiteConfig } from '../../config/schema.ts';
+import { deviceNamer, stormCharts } from '../../reports/charts.ts';
 import {
   buildComplianceReport,
   type Certification,
@@ -15,13 +17,15 @@ import {
   openDuring,
 } from '../../reports/compliance.ts';
 import { reportToCsv } from '../../reports/csv.ts';
-import { reportToHtml } from '../../reports/html.ts';
+import { type HtmlOptions, reportToHtml } from '../../reports/html.ts';
 import { reportToJson } from '../../reports/json.ts';
+import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
 import { ReportQueue, ReportsBusy } from '../../reports/queue.ts';
+import { REPORT_CSS, REPORT_CSS_TAG } from '../../reports/style.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { API_ERRORS, ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
@@ -35,8 +39,12 @@ const query = z.strictObject({
   siteId: z.string().min(1),
   from: dayParam.optional(),
   to: dayParam.optional(),
-  format: z.enum(['json', 'csv', 'html']).default('json'),
+  format: z.enum(['json', 'csv', 'html', 'pdf']).default('json'),
 });
+/** What a report made without signing in says of who generated it. */
+export const PUBLIC_COPY = 'Public copy';
+/** How long Chromium may take to print one report. */
+const PDF_TIMEOUT_MS = 120_000;
 const certifyBody = z.strictObject({
   siteId: z.string().min(1),
   from: dayParam,
@@ -64,6 +72,7 @@ export type ReportsServices = Pick<
   | 'config'
   | 'evidence'
   | 'now'
+  | 'readings'
 >;
 
 export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ctx) => {
@@ -131,7 +140,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       timezone: tz,
       period,
       now,
-      generatedBy: caller?.actor ?? 'an unauthenticated reader',
+      generatedBy: caller?.actor ?? PUBLIC_COPY,
       alerts,
       storms,
       inspections,
@@ -149,18 +158,59 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     });
   };
 
+  /** The page's links and look: absolute links (they work on paper and in a PDF), charts, device names. */
+  const pageOptions = async (
+    report: ComplianceReport,
+    site: SiteConfig,
+    base: string,
+    style: HtmlOptions['style'],
+  ): Promise<HtmlOptions> => {
+    const { charts, leftOut } = await stormCharts(ctx.readings, site, report.storms, report.site.timezone);
+    const json = new URLSearchParams({
+      siteId: site.id,
+      from: report.period.firstDay,
+      to: report.period.lastDay,
+      format: 'json',
+    });
+    return {
+      style,
+      charts,
+      chartsLeftOut: leftOut,
+      deviceName: deviceNamer(site),
+      links: { json: `${base}/api/reports/compliance?${json}`, verify: `${base}/verify.html` },
+    };
+  };
+
+  app.get('/report.css', { schema: { hide: true } }, async (req, reply) => {
+    const etag = `"${REPORT_CSS_TAG}"`;
+    reply.header('cache-control', 'public, max-age=86400').header('etag', etag);
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    reply.type('text/css; charset=utf-8');
+    return REPORT_CSS;
+  });
+
   app.get(
     '/api/reports/compliance',
     {
+      // The page's running header (its site and period) is its own small style rule, allowed by a nonce.
+      helmet: { enableCSPNonces: true },
       schema: {
         tags: ['reports'],
         summary:
           'Compliance report of a site over whole days: storms and inspections, cleanouts, remedies, extensions and gaps, each on time or not, with its evidence',
+        description:
+          'format=html is a printable page (stylesheet /report.css, a rain chart per storm, the certification block); ' +
+          'format=pdf is that page printed by Chromium on the gateway (501 PDF_UNAVAILABLE when it has none).',
         querystring: openapi(query),
         response: answers({
           200: {
-            description: 'The report as JSON (with its evidence), CSV or a printable page',
-            content: { 'application/json': complianceReportSchema, 'text/csv': 'text', 'text/html': 'text' },
+            description: 'The report as JSON (with its evidence), CSV, a printable page or a PDF',
+            content: {
+              'application/json': complianceReportSchema,
+              'text/csv': 'text',
+              'text/html': 'text',
+              'application/pdf': 'text',
+            },
           },
         }),
       },
@@ -169,25 +219,43 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(query, req.query);
       const { site, tz } = siteOf(q.siteId, caller);
+      const chromium = q.format === 'pdf' ? findChromium(ctx.config.reports.chromium) : undefined;
+      if (q.format === 'pdf' && chromium === undefined) throw new ApiError('PDF_UNAVAILABLE');
       const now = ctx.now();
       const period = reportPeriod(q, tz, now);
       if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
+      const base = (ctx.config.fleet.url ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
       const built = await queue
         .run(async () => {
           const report = await build(site, tz, period, ctx.now(), caller);
           const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
           // Rendered inside the queue's place, so that no more than its reports are held at once.
-          if (q.format === 'csv') return { name, type: 'text/csv', body: reportToCsv(report) };
-          if (q.format === 'html') return { name, type: 'text/html', body: reportToHtml(report) };
-          return { name, type: 'application/json', body: await reportToJson(report) };
+          if (q.format === 'csv') return { name, type: 'text/csv; charset=utf-8', body: reportToCsv(report) };
+          if (q.format === 'html') {
+            const style = { href: `/report.css?v=${REPORT_CSS_TAG}`, nonce: reply.cspNonce.style };
+            const html = reportToHtml(report, await pageOptions(report, site, base, style));
+            return { name, type: 'text/html; charset=utf-8', body: html };
+          }
+          if (q.format === 'pdf' && chromium !== undefined) {
+            // Printed from a file, with no server to ask: the stylesheet goes inline.
+            const html = reportToHtml(report, await pageOptions(report, site, base, { inline: true }));
+            const pdf = await htmlToPdf(html, { chromium, timeoutMs: PDF_TIMEOUT_MS });
+            return { name, type: 'application/pdf', body: pdf };
+          }
+          return { name, type: 'application/json; charset=utf-8', body: await reportToJson(report) };
         })
         .catch((e: unknown) => {
           if (e instanceof ReportsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
+          if (e instanceof PdfFailed) {
+            req.log.error({ err: e, siteId: site.id }, 'the report could not be printed to PDF');
+            throw new ApiError('PDF_FAILED', `${API_ERRORS.PDF_FAILED.message} (${e.message})`);
+          }
           throw e;
         });
-      reply.type(`${built.type}; charset=utf-8`);
+      reply.type(built.type);
       if (q.format === 'csv') reply.header('content-disposition', `attachment; filename="${built.name}.csv"`);
-      if (q.format === 'json') reply.header('content-disposition', `inline; filename="${built.name}.json"`);
+      if (q.format === 'json' || q.format === 'pdf')
+        reply.header('content-disposition', `inline; filename="${built.name}.${q.format}"`);
       return built.body;
     },
   );

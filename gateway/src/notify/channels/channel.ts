@@ -13,8 +13,9 @@ export interface NotificationChannel {
 /**
  * The channel of a transport that is not configured. Retrying cannot make it succeed, so each
  * delivery fails at once, visibly (health, metrics, the API), with the reason; POST
- * /api/notifications/retry sends it again once the channel is configured.
+ * /api/notifications/retry sends it again once the channel is configured. It is not a fault: the
+ * dispatcher logs it at debug level (the notification stage says at start which channels are off).
  */
 export function unconfiguredChannel(reason: string): NotificationChannel {
-  return { send: async () => ({ ok: false, permanent: true, message: reason }) };
+  return { send: async () => ({ ok: false, permanent: true, unconfigured: true, message: reason }) };
 }

@@ -1,0 +1,80 @@
+/**
+ * The compliance report's stylesheet, served as GET /report.css (the gateway's Content-Security-Policy
+ * allows the gateway's own stylesheets, not inline ones), and written into the page that Chromium prints
+ * to PDF. On screen: a readable document with bordered tables. In print: US Letter pages with the site
+ * and period at the top of every page and "Page N of M" at the bottom (CSS page margin boxes), each
+ * major section on a new page, tables and charts not cut in two.
+ *
+ * The running header names the report's site and period, so it is the page's own small rule
+ * (`pageHeaderCss`): inline in the PDF's page, and allowed by the response's CSP nonce on the served one.
+ */
+import { createHash } from 'node:crypto';
+
+export const REPORT_CSS = `
+:root{--ink:#1d1d1f;--muted:#5f6368;--line:#9aa0a6;--soft:#f1f3f4;--red:#b00020}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);margin:0 auto;padding:2em;max-width:1000px;background:#fff}
+header.report-head{border-bottom:3px solid var(--ink);margin-bottom:1.2em;padding-bottom:.6em}
+header.report-head h1{margin:0 0 .2em;font-size:26px}
+header.report-head .site{font-size:18px;margin:0}
+h2{font-size:19px;margin:1.6em 0 .5em;border-bottom:1px solid var(--line);padding-bottom:.2em}
+h3{font-size:15px;margin:1.2em 0 .4em}
+table{border-collapse:collapse;width:100%;margin:.4em 0 1.2em}
+th,td{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top}
+thead th,table.facts th{background:var(--soft)}
+table.facts th{width:13em;font-weight:600}
+table.summary th{background:var(--soft);font-weight:600}
+table.summary td.n{width:4em;text-align:right;font-variant-numeric:tabular-nums}
+.st{display:inline-block;padding:0 6px;border-radius:3px;font-weight:600;white-space:nowrap}
+.st-on-time,.st-resolved{background:#d8f3dc}
+.st-late,.st-overdue,.st-missing{background:#ffd6d6}
+.st-open,.st-pending{background:#fff3c4}
+.st-not-required{background:#eee}
+.none{color:var(--muted)}
+small,.small{color:var(--muted);font-size:12px}
+code{font-size:12px;word-break:break-all}
+pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:var(--soft);padding:.5em;border:1px solid var(--line)}
+.warn{border:2px solid var(--red);background:#ffe8e8;padding:.6em .8em;font-size:15px}
+figure.storm{margin:1em 0 1.6em;break-inside:avoid;page-break-inside:avoid}
+figure.storm figcaption{font-weight:600;margin-bottom:.3em}
+svg.storm-chart{display:block;width:100%;max-width:640px;height:auto;border:1px solid var(--line);background:#fff}
+section.certification .cert{border:1px solid var(--line);padding:.6em 1em;margin:.6em 0 1.2em;break-inside:avoid;page-break-inside:avoid}
+section.certification .statement{font-size:15px;font-style:italic;margin:.3em 0 .8em}
+table.sign{border:0;margin:.2em 0}
+table.sign th,table.sign td{border:0;padding:14px 8px 2px 0;vertical-align:bottom}
+table.sign th{width:9em;font-weight:600;background:none}
+table.sign td.line{border-bottom:1px solid var(--ink);min-width:16em}
+.verify{border-left:4px solid var(--line);padding:.4em .8em;background:var(--soft)}
+a{color:#174ea6}
+@page{size:Letter;margin:20mm 16mm 18mm;
+  @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,sans-serif;color:#5f6368}
+  @bottom-left{content:"Compliance report";font:9pt system-ui,sans-serif;color:#5f6368}}
+@media print{
+  body{padding:0;max-width:none;font-size:10.5pt}
+  table{font-size:9.5pt}
+  th,td{padding:3px 5px}
+  header.report-head h1{font-size:20pt}
+  h2{break-after:avoid;page-break-after:avoid}
+  section.page{break-before:page;page-break-before:always}
+  thead{display:table-header-group}
+  tr,figure,.cert,.warn{break-inside:avoid;page-break-inside:avoid}
+  th,.st,.warn,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+  a{color:inherit;text-decoration:none}
+  a.url::after{content:" (" attr(href) ")";font-size:9pt;word-break:break-all}
+  svg.storm-chart{max-width:100%}
+}
+`.trim();
+
+/** The stylesheet's version, for its URL and its ETag: it changes only with the gateway. */
+export const REPORT_CSS_TAG = createHash('sha256').update(REPORT_CSS).digest('hex').slice(0, 16);
+
+/** A CSS string literal of any text: quotes, backslashes, line ends and `<` escaped (no `</style>`). */
+export function cssString(s: string): string {
+  return `"${s.replace(/[\\"<>\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
+}
+
+/** The running header of every printed page: the site and the period. */
+export function pageHeaderCss(site: string, period: string): string {
+  const font = 'font:9pt system-ui,sans-serif;color:#5f6368';
+  return `@page{@top-left{content:${cssString(site)};${font}}@top-right{content:${cssString(period)};${font}}}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The words a printed report uses for the contract's codes: a duty's status, a site's kind, an
+ * inspection's kind, a person's role, a changed setting. A clerk reads "On time", never `on-time`.
+ */
+import type { SITE_KINDS, USER_ROLES } from '../../../shared/src/admin.ts';
+import type { INSPECTION_KINDS, STORM_INSPECTION_STATUSES } from '../../../shared/src/api/alerts.ts';
+import type { DutyStatus } from './compliance.ts';
+
+type StormStatus = (typeof STORM_INSPECTION_STATUSES)[number];
+
+export const STATUS_WORDS: Record<DutyStatus | StormStatus, string> = {
+  'on-time': 'On time',
+  late: 'Late',
+  missing: 'Missing',
+  overdue: 'Overdue',
+  open: 'Open, not yet due',
+  resolved: 'Resolved',
+  pending: 'Not yet due',
+  'not-required': 'Not required',
+};
+
+export const SITE_KIND_WORDS: Record<(typeof SITE_KINDS)[number], string> = {
+  construction: 'Construction site',
+  'alternative-system': 'Alternative septic system',
+  septic: 'Septic system',
+  'holding-tank': 'Holding tank',
+};
+
+export const INSPECTION_KIND_WORDS: Record<(typeof INSPECTION_KINDS)[number], string> = {
+  routine: 'Routine inspection',
+  storm: 'Storm inspection',
+  annual: 'Annual inspection',
+  cleanout: 'Sediment cleanout',
+  other: 'Other inspection',
+};
+
+export const ROLE_WORDS: Record<(typeof USER_ROLES)[number], string> = {
+  viewer: 'Viewer',
+  inspector: 'Inspector',
+  engineer: 'Engineer',
+  admin: 'Administrator',
+  owner: 'Owner',
+  contractor: 'Contractor',
+};
+
+/** The words of a code from one of the tables above; an unknown code is shown as it is. */
+export function wordFor<K extends string>(table: Record<K, string>, code: string): string {
+  return (table as Record<string, string>)[code] ?? code;
+}
+
+/** A setting's key as words: `inchesPerTip` -> "inches per tip". */
+export function keyWords(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]+/g, ' ')
+    .toLowerCase();
+}
+
+/** A changed value as a person reads it: "inches per tip 0.01; name Gauge 1", never JSON. */
+export function valueWords(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (Array.isArray(v)) return v.length ? v.map(valueWords).join(', ') : 'none';
+  if (typeof v === 'object')
+    return (
+      Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => `${keyWords(k)} ${valueWords(x)}`)
+        .join('; ') || '—'
+    );
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return String(v);
+}
