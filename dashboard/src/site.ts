@@ -47,8 +47,67 @@ async function chartsOf(siteId: string, range: ChartRange): Promise<ChartsAnswer
   return answer;
 }
 
-/** The charts on the page now, destroyed before the next are drawn. */
-let handles: ChartHandle[] = [];
+/**
+ * The charts on the page now, by panel, and the answer they were drawn from. Drawn again from the same
+ * answer (a live reading refreshed the page), they are kept as they are, zoom and all; from a new answer,
+ * a zoomed chart keeps its zoom.
+ */
+let drawn: {
+  answer: ChartsAnswer | undefined;
+  charts: Map<string, { holder: HTMLElement; chart: ChartHandle }>;
+} = {
+  answer: undefined,
+  charts: new Map(),
+};
+
+/** The time range a chart is zoomed to, if it is. */
+function zoomOf(c: ChartHandle): { min: number; max: number } | undefined {
+  const x = c.plot.scales.x;
+  const [first] = c.plot.data;
+  if (!x || x.min === undefined || x.max === undefined || !first?.length) return undefined;
+  const whole = first[first.length - 1]! - first[0]!;
+  return x.max - x.min < whole * 0.98 ? { min: x.min, max: x.max } : undefined;
+}
+
+/** The device's charts into its slot: those already drawn from this answer, else new ones. */
+function drawCharts(
+  devices: readonly Device[],
+  slots: readonly HTMLElement[],
+  charts: ChartsAnswer | string,
+) {
+  const before = drawn;
+  const same = typeof charts !== 'string' && before.answer === charts;
+  // A zoom is kept across a refresh of the same site and range, not into another.
+  const alike =
+    typeof charts !== 'string' &&
+    before.answer?.siteId === charts.siteId &&
+    before.answer.range === charts.range;
+  const next = new Map<string, { holder: HTMLElement; chart: ChartHandle }>();
+  devices.forEach((d, i) => {
+    const slot = slots[i]!;
+    if (typeof charts === 'string') {
+      slot.appendChild(h('p', { class: 'text-bad' }, `Charts unavailable: ${charts}`));
+      return;
+    }
+    for (const p of charts.panels.filter((x: ChartPanel) => x.deviceId === d.id)) {
+      const old = before.charts.get(p.id);
+      if (same && old) {
+        slot.appendChild(old.holder);
+        next.set(p.id, old);
+        before.charts.delete(p.id);
+        continue;
+      }
+      const holder = h('div', { class: 'chart-holder' });
+      slot.appendChild(holder);
+      const chart = mountChart(holder, p, { timezone: charts.timezone });
+      const zoom = old && alike ? zoomOf(old.chart) : undefined;
+      if (zoom) chart.plot.setScale('x', zoom);
+      next.set(p.id, { holder, chart });
+    }
+  });
+  for (const c of before.charts.values()) c.chart.destroy();
+  drawn = { answer: typeof charts === 'string' ? undefined : charts, charts: next };
+}
 
 function kindWords(d: Device): string {
   const kind = DEVICE_KIND_LABELS[d.kind as DeviceKind] ?? d.kind;
@@ -191,8 +250,6 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
         )
       : h('p', { class: 'muted' }, 'No open duties.'),
   );
-  for (const c of handles) c.destroy();
-  handles = [];
   const slots = site.devices.map(() => h('div', { class: 'device-charts' }));
   replace(
     byId('site-devices'),
@@ -206,16 +263,5 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
       ),
     ),
   );
-  site.devices.forEach((d, i) => {
-    const slot = slots[i]!;
-    if (typeof charts === 'string') {
-      slot.appendChild(h('p', { class: 'text-bad' }, `Charts unavailable: ${charts}`));
-      return;
-    }
-    for (const p of charts.panels.filter((x: ChartPanel) => x.deviceId === d.id)) {
-      const holder = h('div', { class: 'chart-holder' });
-      slot.appendChild(holder);
-      handles.push(mountChart(holder, p, { timezone: charts.timezone }));
-    }
-  });
+  drawCharts(site.devices, slots, charts);
 }

@@ -257,6 +257,25 @@ describe.skipIf(!haveBinary('chromium'))('charts that show the law', () => {
       );
       return g.scales && g.scales.x.max - g.scales.x.min < w * 0.5;
     }, before.max - before.min);
+    // A live reading refreshes the page: the zoomed chart stays as it is.
+    await day.evaluate((el) => {
+      (el as HTMLElement & { kept?: boolean }).kept = true;
+    });
+    await clients[0]!.publishAsync(
+      'sites/maple-ridge/devices/rg-1/telemetry',
+      JSON.stringify({ ts: Date.now(), seq: 10_000, rainTips: 64, batteryV: 3.51 }),
+      { qos: 1 },
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-device="rg-1"] [data-field="batteryV"] td.num')?.textContent ===
+        '3.51 V',
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(await day.evaluate((el) => (el as HTMLElement & { kept?: boolean }).kept)).toBe(true);
+    const zoomed = (await guidesOf(day)).scales.x!;
+    expect(zoomed.max - zoomed.min).toBeLessThan((before.max - before.min) * 0.5);
     await page.mouse.dblclick(over!.x + over!.width / 2, over!.y + over!.height / 2);
     await page.waitForFunction((w) => {
       const g = JSON.parse(
@@ -281,6 +300,7 @@ describe.skipIf(!haveBinary('chromium'))('charts that show the law', () => {
     );
     const dark = (await expectLineDrawn(rain, 0.5)).line.color;
     expect(dark).not.toBe(light);
+    await rain.screenshot({ path: join(SCREENSHOTS, 'chart-rain-dark.png') });
     await page.close();
   });
 
