@@ -115,14 +115,11 @@ export function reportPicker(siteId: string, tz: string, now: number): HTMLEleme
     { class: 'report-picker' },
     h(
       'fieldset',
-      { class: 'inline' },
+      { class: 'filters' },
       h('legend', null, `Compliance report (days in ${tz})`),
-      h('label', { for: 'report-preset' }, 'Period'),
-      preset,
-      h('label', { for: 'report-from' }, 'From'),
-      from,
-      h('label', { for: 'report-to' }, 'To'),
-      to,
+      h('label', null, 'Period', preset),
+      h('label', null, 'From', from),
+      h('label', null, 'To', to),
     ),
     out,
   );

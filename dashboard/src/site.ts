@@ -9,11 +9,12 @@ import type { ChartPanel, ChartsAnswer } from '../../shared/src/api/charts.ts';
 import { DEVICE_KIND_LABELS, formatMeasure, measureLabel } from '../../shared/src/api/measures.ts';
 import type { DeviceKind } from '../../shared/src/telemetry.ts';
 import { openAlert } from './alerts.js';
-import { describeError, get, url } from './api.js';
+import { describeError, get } from './api.js';
 import { type ChartHandle, mountChart } from './charts/plot.js';
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, isSilent, relativePast } from './format.js';
 import { dutyItem, sortDuties } from './overview.js';
+import { reportPicker } from './reports.js';
 import { state } from './state.js';
 
 export type Site = import('./state.js').Site;
@@ -198,40 +199,18 @@ export async function loadSite(siteId: string) {
 
 function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   replace(byId('site-title'), site.name);
-  const period = {
-    siteId: site.id,
-    from: new Date(now - 30 * 86_400_000).toISOString(),
-    to: new Date(now).toISOString(),
-  };
   replace(
     byId('site-meta'),
     `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · times in ${site.timezone}`,
   );
+  // The report picker is drawn once per site: a live refresh keeps the period the person chose.
+  const reports = byId('site-reports');
+  if (reports.dataset.site !== site.id) {
+    reports.dataset.site = site.id;
+    replace(reports, reportPicker(site.id, site.timezone, now));
+  }
   replace(
-    byId('site-reports'),
-    'Compliance report, last 30 days: ',
-    h(
-      'a',
-      {
-        href: url('/api/reports/compliance', { ...period, format: 'html' }),
-        target: '_blank',
-        rel: 'noopener',
-      },
-      'HTML',
-    ),
-    ' · ',
-    h('a', { href: url('/api/reports/compliance', { ...period, format: 'csv' }), download: '' }, 'CSV'),
-    ' · ',
-    h(
-      'a',
-      {
-        href: url('/api/reports/compliance', { ...period, format: 'json' }),
-        download: `compliance-${site.id}.json`,
-        title: 'The report with its evidence: check it with npm run verify',
-      },
-      'JSON (verifiable)',
-    ),
-    ' · ',
+    byId('site-links'),
     h('a', { href: `#/storms/${encodeURIComponent(site.id)}` }, 'Storms'),
     ' · ',
     h('a', { href: `#/inspect/${encodeURIComponent(site.id)}` }, 'Record an inspection'),

@@ -246,6 +246,8 @@ describe.skipIf(!haveBinary('chromium'))('charts that show the law', () => {
     );
     const day = page.locator('[data-panel="rg-1/rain"]');
     const before = (await guidesOf(day)).scales.x!;
+    // The mouse works in the viewport: the chart must be on screen before it is dragged across.
+    await day.locator('.u-over').scrollIntoViewIfNeeded();
     const over = await day.locator('.u-over').boundingBox();
     await page.mouse.move(over!.x + over!.width * 0.3, over!.y + over!.height / 2);
     await page.mouse.down();

@@ -259,17 +259,29 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     expect(
       await page.locator('[data-device="rg-1"] [data-panel="rg-1/rain"] .chart-summary').textContent(),
     ).toMatch(/Rain in this period: 0\.63 in/);
-    const html = await page.locator('#site-reports a:has-text("HTML")').getAttribute('href');
-    const csv = await page.locator('#site-reports a:has-text("CSV")').getAttribute('href');
+    const html = await page.locator('#site-reports a:has-text("Printable report")').getAttribute('href');
+    const csv = await page.locator('#site-reports a:has-text("Spreadsheet (CSV)")').getAttribute('href');
     expect(html).toMatch(/^\/api\/reports\/compliance\?siteId=maple-ridge.*format=html/);
     expect(csv).toMatch(/format=csv/);
+    expect(await page.locator('#site-reports a:has-text("PDF")').getAttribute('href')).toMatch(/format=pdf/);
+    // Any period: a preset, then two days picked in the site's zone.
+    await page.selectOption('#report-preset', 'lastYear');
+    const lastYear = new Date().getUTCFullYear() - 1;
+    expect(await page.locator('#site-reports a:has-text("Printable report")').getAttribute('href')).toContain(
+      `from=${lastYear}-01-01&to=${lastYear}-12-31`,
+    );
+    await page.fill('#report-from', '2026-11-02');
+    await page.fill('#report-to', '2026-11-01');
+    await page.locator('#report-to').dispatchEvent('change');
+    expect(await page.locator('#site-reports .report-links').textContent()).toMatch(/first day on or before/);
+    await page.selectOption('#report-preset', 'last30');
     const rep = await fetch(`${gw.httpUrl}${csv}`);
     expect(rep.status).toBe(200);
     expect(rep.headers.get('content-type')).toContain('text/csv');
     // The verifiable report, downloaded from the dashboard as a person would, checks with the public key.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.click('#site-reports a:has-text("JSON (verifiable)")'),
+      page.click('#site-reports a:has-text("Verifiable file (JSON)")'),
     ]);
     const file = await download.path();
     const downloaded = JSON.parse(readFileSync(file, 'utf8')) as ReportJson;
