@@ -1,10 +1,13 @@
 /**
  * `npm run build`: bundles the gateway into dist/gateway.mjs. Dependencies stay in node_modules,
  * except the embedded broker (aedes) and its packet codec (mqtt-packet), which are bundled so the
- * codec's debug tracing can be left out (see quietDebug.cjs).
+ * codec's debug tracing can be left out (see quietDebug.cjs). And writes the offline report verifier,
+ * dist/verify.html (the page the gateway serves at /verify.html).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { buildVerifyPage } from '../src/api/verifyPage.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BUNDLED = /^(aedes|mqtt-packet)(\/|$)/;
@@ -38,3 +41,6 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
+
+mkdirSync(join(ROOT, 'dist'), { recursive: true });
+writeFileSync(join(ROOT, 'dist/verify.html'), (await buildVerifyPage()).html);

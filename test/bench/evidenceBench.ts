@@ -108,7 +108,7 @@ export async function yearReportBench() {
     const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'report.json');
     writeFileSync(file, text);
     const t1 = performance.now();
-    const verdict = verifyReport(JSON.parse(readFileSync(file, 'utf8')) as ReportJson, key);
+    const verdict = await verifyReport(JSON.parse(readFileSync(file, 'utf8')) as ReportJson, key);
     const verifyMs = performance.now() - t1;
     return {
       bytes: text.length,
@@ -118,7 +118,7 @@ export async function yearReportBench() {
       reportMs,
       verifyMs,
       ok: verdict.ok,
-      problems: verdict.problems.slice(0, 3),
+      problems: verdict.problems.slice(0, 3).map((p) => `${p.message} [${p.field}]`),
     };
   } finally {
     await gw.stop();

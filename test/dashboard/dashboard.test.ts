@@ -287,7 +287,7 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     const downloaded = JSON.parse(readFileSync(file, 'utf8')) as ReportJson;
     const key = ((await (await fetch(`${gw.httpUrl}/api/evidence/key`)).json()) as { verifierKey: string })
       .verifierKey;
-    const verdict = verifyReport(downloaded, key);
+    const verdict = await verifyReport(downloaded, key);
     expect(verdict.problems).toEqual([]);
     expect(verdict.checked.storms).toBeGreaterThanOrEqual(1);
     expect(downloaded.evidence.entries.filter((e) => e.kind === 'reading').length).toBeGreaterThan(1);

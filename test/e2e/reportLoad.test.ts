@@ -56,7 +56,7 @@ describe('reports of a months-long storm under a 128 MB heap', () => {
         evidence: { longStorms: Array<{ readings: number }> };
       };
       expect(report.storms.length).toBeGreaterThan(0);
-      const v = verifyReport(report, key);
+      const v = await verifyReport(report, key);
       expect(v.problems).toEqual([]);
       // More readings than a report carries: some storm is proven by its record, and the verdict says so.
       expect(report.evidence.longStorms.length).toBeGreaterThan(0);

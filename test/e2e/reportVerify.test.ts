@@ -107,12 +107,12 @@ describe('the verifier checks what a report shows, on reports made from a tamper
     [
       'reword-inspection',
       'maple-ridge',
-      /NOT VERIFIED: inspection .*notes "all fine", its logged record "Silt fence/,
+      /NOT VERIFIED: The inspection of .* by Someone Else: the report shows its notes "all fine", its logged record "Silt fence.* \[inspections\[0\]\.notes\]/,
     ],
     [
       'remove-acknowledgement',
       'oak-lane',
-      /NOT VERIFIED: the history of duty .*: entry number \d+ is cited in place \d+: 1 entry\(ies\) before it are missing/,
+      /NOT VERIFIED: The duty .*: its history in the report skips one: entry number \d+ comes in place \d+, so 1 entry before it is missing \[remedies\[0\]\.historyIndexes\]/,
     ],
   ];
   for (const [what, site, names] of cases)

@@ -27,6 +27,7 @@ import { reportsPlugin } from './plugins/reports.ts';
 import { rulesPlugin } from './plugins/rules.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
+import { verifyPagePlugin } from './plugins/verifyPage.ts';
 import { documentErrors, validateResponses } from './responses.ts';
 
 export interface ApiOptions {
@@ -160,6 +161,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   });
   await registerPlugins(app, o.services);
   await app.register(dashboardBundlePlugin);
+  await app.register(verifyPagePlugin);
   await app.register(fastifyStatic, {
     root: DASHBOARD_DIR,
     prefix: '/',

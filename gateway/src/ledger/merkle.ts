@@ -4,9 +4,24 @@
  * verification), and range proofs that prove many contiguous leaves at once.
  *
  * Generation reads complete subtrees through a `SubtreeSource` (the store keeps them), so a proof costs
- * O(log n) subtree reads whatever the size of the log; verification needs nothing but the proof.
+ * O(log n) subtree reads whatever the size of the log; verification needs nothing but the proof. The
+ * verification algorithms are `proofs.ts`'s, run here with Node's synchronous SHA-256 (the report
+ * verifier runs the same ones with WebCrypto's).
  */
 import { createHash, hash } from 'node:crypto';
+import {
+  checkConsistency,
+  checkInclusion,
+  checkRangeProof,
+  checkRanges,
+  isPow2,
+  type LeafRanges,
+  overlaps,
+  runSync,
+  splitPoint,
+} from './proofs.ts';
+
+export { type LeafRanges, splitPoint };
 
 export type Hash = Buffer;
 
@@ -25,21 +40,14 @@ export function leafHash(data: Buffer | string): Hash {
 const pair = Buffer.alloc(65, 1);
 
 /** SHA-256(0x01 || left || right): an interior node. */
-export function nodeHash(left: Hash, right: Hash): Hash {
-  left.copy(pair, 1);
-  right.copy(pair, 33);
+export function nodeHash(left: Uint8Array, right: Uint8Array): Hash {
+  pair.set(left, 1);
+  pair.set(right, 33);
   return hash('sha256', pair, 'buffer');
 }
 
 /** The root of the empty tree: SHA-256 of the empty string. */
 export const EMPTY_ROOT: Hash = createHash('sha256').digest();
-
-/** The largest power of two smaller than n (n > 1): where RFC 9162 splits a tree of n leaves. */
-export function splitPoint(n: number): number {
-  let k = 1;
-  while (k * 2 < n) k *= 2;
-  return k;
-}
 
 /**
  * Reads the hash of a complete subtree: the 2^level leaves starting at `index * 2^level`. Every call
@@ -49,7 +57,6 @@ export interface SubtreeSource {
   subtree(level: number, index: number): Hash;
 }
 
-const isPow2 = (n: number) => n > 0 && (n & (n - 1)) === 0;
 const log2 = (n: number) => Math.round(Math.log2(n));
 
 /** MTH(D[lo:hi]) for a range that RFC 9162's recursion reaches (lo aligned to the range's split). */
@@ -87,27 +94,7 @@ export function inclusionProof(src: SubtreeSource, index: number, size: number):
 
 /** RFC 9162 §2.1.3.2: whether `proof` proves leaf `index` with hash `leaf` in the tree (size, root). */
 export function verifyInclusion(index: number, size: number, leaf: Hash, proof: Hash[], root: Hash): boolean {
-  if (!(index >= 0 && index < size)) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r = leaf;
-  for (const p of proof) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
-    } else {
-      r = nodeHash(r, p);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 && r.equals(root);
+  return runSync(checkInclusion(index, size, leaf, proof, root), nodeHash);
 }
 
 /** PROOF(m, D[n]) of RFC 9162 §2.1.4.1: proves the tree of size `from` is a prefix of the one of size `to`. */
@@ -142,55 +129,7 @@ export function verifyConsistency(
   toRoot: Hash,
   proof: Hash[],
 ): boolean {
-  if (from < 0 || from > to) return false;
-  if (from === to) return proof.length === 0 && fromRoot.equals(toRoot);
-  if (from === 0) return proof.length === 0;
-  const path = isPow2(from) ? [fromRoot, ...proof] : [...proof];
-  if (path.length === 0) return false;
-  let fn = from - 1;
-  let sn = to - 1;
-  while (fn % 2 === 1) {
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  let fr = path[0]!;
-  let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = nodeHash(c, fr);
-      sr = nodeHash(c, sr);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
-    } else {
-      sr = nodeHash(sr, c);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 && fr.equals(fromRoot) && sr.equals(toRoot);
-}
-
-/** Leaf ranges [start, end) in increasing order, not overlapping: what a range proof covers. */
-export type LeafRanges = ReadonlyArray<readonly [start: number, end: number]>;
-
-function overlaps(ranges: LeafRanges, lo: number, hi: number): 'all' | 'none' | 'some' {
-  // The first range ending after lo (the ranges are sorted and apart): a binary search, not a scan, so a
-  // proof of many ranges costs O(log r) per node it visits.
-  let l = 0;
-  let h = ranges.length;
-  while (l < h) {
-    const m = (l + h) >>> 1;
-    if (ranges[m]![1] <= lo) l = m + 1;
-    else h = m;
-  }
-  const r = ranges[l];
-  if (!r || r[0] >= hi) return 'none';
-  return r[0] <= lo && r[1] >= hi ? 'all' : 'some';
+  return runSync(checkConsistency(from, to, fromRoot, toRoot, proof), nodeHash);
 }
 
 /**
@@ -228,60 +167,7 @@ export function verifyRangeProof(
   proof: Hash[],
   root: Hash,
 ): boolean {
-  try {
-    checkRanges(ranges, size);
-  } catch (e) {
-    if (e instanceof RangeError) return false;
-    throw e;
-  }
-  const total = ranges.reduce((s, [a, b]) => s + (b - a), 0);
-  if (leaves.length !== total || size === 0) return false;
-  // Position of each range's first leaf in `leaves`.
-  const offsets: number[] = [];
-  let off = 0;
-  for (const [a, b] of ranges) {
-    offsets.push(off);
-    off += b - a;
-  }
-  const leafAt = (i: number): Hash | undefined => {
-    for (let r = 0; r < ranges.length; r++) {
-      const [a, b] = ranges[r]!;
-      if (i >= a && i < b) return leaves[offsets[r]! + i - a];
-    }
-    return undefined;
-  };
-  let next = 0;
-  let bad = false;
-  const covered = (lo: number, hi: number): Hash => {
-    if (hi - lo === 1) return leafAt(lo)!;
-    const k = splitPoint(hi - lo);
-    return nodeHash(covered(lo, lo + k), covered(lo + k, hi));
-  };
-  const walk = (lo: number, hi: number): Hash => {
-    const o = overlaps(ranges, lo, hi);
-    if (o === 'all') return covered(lo, hi);
-    if (o === 'none') {
-      const h = proof[next++];
-      if (!h) {
-        bad = true;
-        return EMPTY_ROOT;
-      }
-      return h;
-    }
-    const k = splitPoint(hi - lo);
-    return nodeHash(walk(lo, lo + k), walk(lo + k, hi));
-  };
-  const r = walk(0, size);
-  return !bad && next === proof.length && r.equals(root);
-}
-
-function checkRanges(ranges: LeafRanges, size: number): void {
-  let last = 0;
-  for (const [a, b] of ranges) {
-    if (!(Number.isInteger(a) && Number.isInteger(b) && a >= last && b > a && b <= size))
-      throw new RangeError(`bad leaf range [${a}, ${b}) in a tree of size ${size}`);
-    last = b;
-  }
+  return runSync(checkRangeProof(ranges, size, leaves, proof, root), nodeHash);
 }
 
 /**

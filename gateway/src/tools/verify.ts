@@ -7,10 +7,12 @@
  * checkpoint; with --checkpoint, a later checkpoint note held by a witness, that this one does (the
  * consistency proof comes from --api, unless the two checkpoints are the same size). A gateway that keeps
  * its reads behind a sign-in (http.authenticateReads) needs an API token: --token, or GATEWAY_TOKEN.
- * Exits 0 when everything holds, 1 with the reasons otherwise, 2 on a usage error.
+ * Exits 0 when everything holds, 1 with the reasons otherwise (each a sentence, then the field of the
+ * report's JSON it is about, in brackets), 2 on a usage error. The checks are `ledger/verify.ts`, the
+ * same module verify.html runs in a browser.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { type ReportJson, verifyLater, verifyReport } from '../ledger/verify.ts';
+import { keyFromText, readReport, verifyLater, verifyReport } from '../ledger/verify.ts';
 
 function usage(msg: string): never {
   process.stderr.write(
@@ -37,11 +39,23 @@ const file = args[0];
 if (!file) usage('no report given');
 if (!keyArg) usage("--key is required: the gateway's verifier key, from the town (GET /api/evidence/key)");
 
+/** The key given, or the key in the file it names (the key line, or the JSON of GET /api/evidence/key). */
 function readKey(k: string): string {
-  if (!existsSync(k)) return k.trim();
-  const text = readFileSync(k, 'utf8').trim();
-  if (text.startsWith('{')) return String((JSON.parse(text) as { verifierKey?: string }).verifierKey ?? '');
-  return text;
+  try {
+    return keyFromText(existsSync(k) ? readFileSync(k, 'utf8') : k);
+  } catch (e) {
+    usage(`--key: ${(e as Error).message}`);
+  }
+}
+
+/** The report file as a report; a file that is not one ends the run with one line saying so. */
+function readReportFile(f: string) {
+  try {
+    return readReport(JSON.parse(readFileSync(f, 'utf8')));
+  } catch (e) {
+    process.stdout.write(`NOT VERIFIED: ${f}: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
 }
 
 /** A refusal of the API is a usage error: one line saying what to give, exit 2. */
@@ -76,8 +90,11 @@ process.on('unhandledRejection', (e) => {
   process.exit(1);
 });
 const key = readKey(keyArg);
-const report = JSON.parse(readFileSync(file, 'utf8')) as ReportJson;
-const v = verifyReport(report, key);
+const report = readReportFile(file);
+const v = await verifyReport(report, key).catch((e: Error) => {
+  process.stdout.write(`NOT VERIFIED: ${file}: the report cannot be checked: ${e.message}\n`);
+  process.exit(1);
+});
 const problems = [...v.problems];
 const lines = [
   `report ${file}: checkpoint of ${v.checkpoint.size} entries, root ${v.checkpoint.root}`,
@@ -98,14 +115,15 @@ if (api || checkpointFile) {
       )
     ).proof;
   }
-  const bad = verifyLater(report, key, later, proof);
+  const bad = await verifyLater(report, key, later, proof);
   if (bad) problems.push(bad);
   else lines.push(`  the log at ${laterSize} entries extends the report's checkpoint`);
 }
 for (const l of lines) process.stdout.write(`${l}\n`);
 for (const n of v.notes) process.stdout.write(`  note: ${n}\n`);
 if (problems.length) {
-  for (const p of problems) process.stdout.write(`NOT VERIFIED: ${p}\n`);
+  // Each problem in words, then the field of the report's JSON it is about.
+  for (const p of problems) process.stdout.write(`NOT VERIFIED: ${p.message} [${p.field}]\n`);
   process.exit(1);
 }
 process.stdout.write('verified\n');

@@ -1,0 +1,313 @@
+/**
+ * The verifier's checks that a report's figures follow from the records it cites: each storm's totals
+ * from its readings (at the calibration in force at each reading), whether it reached the threshold, its
+ * inspection's status; each duty's due time and status from its history; each change as logged; and the
+ * summary from the rows. Every problem is a sentence and the field of the report's JSON it is about.
+ * Pure, no Node API (bundled into verify.html).
+ */
+import { canonicalJson } from './canonical.ts';
+import type { StormBasis } from './records.ts';
+import type { LongStormJson, ReportChange, ReportDuty, ReportJson, ReportStorm } from './reportJson.ts';
+import type { CitedBody, DutyAt } from './verifyShown.ts';
+import {
+  camelWords,
+  capital,
+  dutyWords,
+  inches,
+  type Problem,
+  problem,
+  shown,
+  statusWords,
+  type Words,
+  when,
+} from './words.ts';
+
+type Json = Record<string, unknown>;
+
+const t = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** What a storm is called in a sentence: "Storm of Dec 2, 2026, 1:52 AM EST at site 'Maple Ridge'". */
+export const stormWords = (s: { start: string; deviceId: string }, w: Words): string =>
+  `Storm of ${when(t(s.start), w)} at site '${w.site}' (gauge ${s.deviceId})`;
+
+/** What the report says of a long storm, whose readings it does not all carry, against its record. */
+export function checkLongStorm(
+  s: ReportStorm,
+  l: LongStormJson,
+  j: number,
+  cited: (i: number | undefined) => CitedBody | undefined,
+  w: Words,
+): { problems: Problem[]; note: string } {
+  const where = stormWords(s, w);
+  const field = `evidence.longStorms[${j}]`;
+  const out: Problem[] = [];
+  const ends = [cited(l.first)?.body, cited(l.last)?.body];
+  const rec = cited(s.logIndex)?.body;
+  if (ends.some((b) => b?.type !== 'reading' || b.deviceId !== s.deviceId))
+    out.push(problem(field, `${where}: its first and last readings are not in the report`));
+  else if (rec && (ends[0]!.ts !== rec.start || ends[1]!.ts !== rec.end))
+    out.push(
+      problem(field, `${where}: its first and last readings in the report are not at its start and end`),
+    );
+  const count = (rec?.readings as { count?: number } | undefined)?.count;
+  if (count !== l.readings)
+    out.push(
+      problem(
+        `${field}.readings`,
+        `${where}: the report says it rests on ${l.readings} readings, its logged record ${String(count ?? 'none')}`,
+      ),
+    );
+  const note = `${where}: its ${l.readings} readings are not all in the report; its totals are its logged record's, checked against the report but not added up again`;
+  return { problems: out, note };
+}
+
+/** A storm: its record is cited and says what the report says; its totals follow from its readings. */
+export function checkStorm(
+  s: ReportStorm,
+  i: number,
+  rec: Json | undefined,
+  readings: Json[],
+  inspections: Json[],
+  generatedAt: number,
+  /** Its readings are not all cited (a long storm): its totals are checked against its record only. */
+  long: boolean,
+  w: Words,
+): Problem[] {
+  const where = stormWords(s, w);
+  const at = `storms[${i}]`;
+  if (!rec) return [problem(`${at}.logIndex`, `${where}: its logged record is not in the report`)];
+  const out: Problem[] = [];
+  const same = (k: string, words: string, v: unknown, write: (x: unknown) => string) => {
+    if (rec[k] !== v)
+      out.push(
+        problem(
+          `${at}.${k}`,
+          `${where}: the report gives ${words} as ${write(v)}, its logged record ${write(rec[k])}`,
+        ),
+      );
+  };
+  const time = (x: unknown) => when(x, w);
+  const plain = (x: unknown) => shown(x, w);
+  same('start', 'its start', t(s.start), time);
+  same('end', 'its end', t(s.end), time);
+  same('tips', 'its tip count', s.tips, plain);
+  same('inches', 'its total', s.inches, inches);
+  same('qualified', 'whether it reached the threshold', s.qualified, plain);
+  same('dueAt', 'its inspection deadline', t(s.dueAt) ?? undefined, time);
+  same('thresholdAt', 'when it reached the threshold', t(s.thresholdAt) ?? undefined, time);
+  const start = rec.start as number;
+  const end = rec.end as number;
+  const mine = readings
+    .filter((r) => r.siteId === rec.siteId && r.deviceId === rec.deviceId)
+    .sort((a, b) => (a.ts as number) - (b.ts as number));
+  const within = mine.filter((r) => (r.ts as number) >= start && (r.ts as number) <= end);
+  const n = within.length;
+  const count = (rec.readings as { count?: number } | undefined)?.count;
+  if (!long && count !== n)
+    out.push(
+      problem(
+        at,
+        `${where}: its logged record rests on ${String(count)} readings of its gauge, the report carries ${n}`,
+      ),
+    );
+  const basis = rec.basis as StormBasis | undefined;
+  const reached = (rec.inches as number) >= (basis?.thresholdIn ?? 0) - 1e-9;
+  const qualifiedWrong = () =>
+    problem(
+      `${at}.qualified`,
+      `${where}: its record says it ${rec.qualified ? 'reached' : 'did not reach'} the ${inches(basis?.thresholdIn)} threshold, at ${inches(rec.inches)}`,
+    );
+  if (basis && long) {
+    if (!near(rec.inches as number, (rec.tips as number) * basis.inchesPerTip) && !basis.calibrations)
+      out.push(
+        problem(
+          `${at}.inches`,
+          `${where}: at ${inches(basis.inchesPerTip)} a tip, its ${String(rec.tips)} tips are not ${inches(rec.inches)}`,
+        ),
+      );
+    if (reached !== rec.qualified) out.push(qualifiedWrong());
+  } else if (basis && n > 0) {
+    const before = mine.filter((r) => (r.ts as number) < start).at(-1);
+    // Each reading's tips at the calibration in force at its time (a recalibrated gauge lists the earlier ones).
+    const iptAt = (ts: number) =>
+      basis.calibrations?.find((c) => ts < c.until)?.inchesPerTip ?? basis.inchesPerTip;
+    let tips = 0;
+    let depth = 0;
+    let rainIn = 0;
+    let counter = (before?.values as Json | undefined)?.rainTips as number | undefined;
+    for (const r of within) {
+      const v = r.values as Json;
+      if (typeof v.rainTips === 'number') {
+        const d = counter === undefined ? 0 : v.rainTips >= counter ? v.rainTips - counter : v.rainTips;
+        tips += d;
+        depth += d * iptAt(r.ts as number);
+        counter = v.rainTips;
+      } else if (typeof v.rainIn === 'number') rainIn += v.rainIn;
+    }
+    if (rainIn > 0) {
+      // Rain reported as depth is counted in whole tips of the running total: within one tip.
+      if (Math.abs(rainIn / basis.inchesPerTip - (rec.tips as number)) > 1 + 1e-6)
+        out.push(
+          problem(
+            `${at}.tips`,
+            `${where}: its ${plural(n, 'reading')} hold ${inches(rainIn)}, not the ${String(rec.tips)} tips its record counts`,
+          ),
+        );
+    } else if (tips !== rec.tips)
+      out.push(
+        problem(
+          `${at}.tips`,
+          `${where}: its ${plural(n, 'reading')} add up to ${tips} tips, its record counts ${String(rec.tips)}`,
+        ),
+      );
+    const expected = rainIn > 0 || !basis.calibrations ? (rec.tips as number) * basis.inchesPerTip : depth;
+    if (!near(expected, rec.inches as number))
+      out.push(
+        problem(
+          `${at}.inches`,
+          `${where}: its total ${inches(rec.inches)} does not match its ${plural(n, 'reading')} (${inches(expected)})`,
+        ),
+      );
+    if (reached !== rec.qualified) out.push(qualifiedWrong());
+  }
+  if (s.qualified) {
+    const from = (rec.thresholdAt as number | undefined) ?? start;
+    const due = rec.dueAt as number | undefined;
+    const met = inspections
+      .filter((x) => (x.at as number) >= from && x.kind !== 'annual' && x.kind !== 'cleanout')
+      .sort((a, b) => (a.at as number) - (b.at as number))[0];
+    const status = met
+      ? due !== undefined && (met.at as number) > due
+        ? 'late'
+        : 'on-time'
+      : due !== undefined && generatedAt > due
+        ? 'missing'
+        : 'pending';
+    if (status !== s.inspection.status)
+      out.push(
+        problem(
+          `${at}.inspection.status`,
+          `${where}: by the inspections in the report its inspection is ${statusWords(status)}, the report says ${statusWords(s.inspection.status)}`,
+        ),
+      );
+  }
+  return out;
+}
+
+/** A duty: its status follows from its logged history (due times, extensions, the resolution). */
+export function checkDuty(
+  { d, at }: DutyAt<ReportDuty>,
+  history: Array<CitedBody | undefined>,
+  generatedAt: number,
+  w: Words,
+): Problem[] {
+  const where = capital(dutyWords(d));
+  if (history.length === 0 || history.some((h) => !h))
+    return [problem(`${at}.historyIndexes`, `${where}: its history is not all in the report`)];
+  let due: number | null = null;
+  let resolvedAt: number | null = null;
+  let within: boolean | undefined;
+  for (const h of history) {
+    const b = h!.body;
+    const detail = (b.detail ?? {}) as Json;
+    if (b.alertId !== d.alertId)
+      return [
+        problem(`${at}.historyIndexes`, `${where}: the report gives it a history entry of another duty`),
+      ];
+    if (b.action === 'raised' || b.action === 'updated') {
+      if ('dueAt' in detail) due = t(detail.dueAt as string | null);
+    } else if (b.action === 'extended') due = t(detail.newDueAt as string);
+    else if (b.action === 'resolved') {
+      resolvedAt = t(detail.resolvedAt as string);
+      within = detail.withinDeadline as boolean | undefined;
+    }
+  }
+  const out: Problem[] = [];
+  if (due !== t(d.dueAt))
+    out.push(
+      problem(
+        `${at}.dueAt`,
+        `${where}: its history gives the due time ${when(due, w)}, the report ${when(t(d.dueAt), w)}`,
+      ),
+    );
+  if (resolvedAt !== t(d.resolvedAt))
+    out.push(
+      problem(
+        `${at}.resolvedAt`,
+        `${where}: its history gives the time it was resolved as ${when(resolvedAt, w)}, the report ${when(t(d.resolvedAt), w)}`,
+      ),
+    );
+  const status =
+    resolvedAt !== null
+      ? due === null
+        ? 'resolved'
+        : within === false || resolvedAt > due
+          ? 'late'
+          : 'on-time'
+      : due !== null && generatedAt > due
+        ? d.pastDue
+        : 'open';
+  if (status !== d.status)
+    out.push(
+      problem(
+        `${at}.status`,
+        `${where}: by its history it is ${statusWords(status)}, the report says ${statusWords(d.status)}`,
+      ),
+    );
+  return out;
+}
+
+/** The summary counts what the rows say. */
+export function checkSummary(r: ReportJson, duties: ReportDuty[]): Problem[] {
+  const q = r.storms.filter((s) => s.qualified);
+  const storm = (st: string) => q.filter((s) => s.inspection.status === st).length;
+  const duty = (st: string) => duties.filter((d) => d.duty && d.status === st).length;
+  const expected: Record<string, number> = {
+    storms: r.storms.length,
+    qualifyingStorms: q.length,
+    stormInspectionsOnTime: storm('on-time'),
+    stormInspectionsLate: storm('late'),
+    stormInspectionsMissing: storm('missing'),
+    stormInspectionsPending: storm('pending'),
+    inspections: r.inspections.length,
+    dutiesOnTime: duty('on-time'),
+    dutiesLate: duty('late'),
+    dutiesMissing: duty('missing'),
+    dutiesOverdue: duty('overdue'),
+    dutiesOpen: duty('open'),
+    gaps: r.gaps.length,
+  };
+  return Object.entries(expected)
+    .filter(([k, v]) => r.summary[k] !== v)
+    .map(([k, v]) =>
+      problem(`summary.${k}`, `The summary counts ${r.summary[k]} ${camelWords(k)}, its rows ${v}`),
+    );
+}
+
+/** A change record the report lists: its entry is cited and says what the report says. */
+export function checkChange(c: ReportChange, i: number, e: CitedBody | undefined, w: Words): Problem[] {
+  const where = `The change (${c.action}) by ${c.by} of ${when(t(c.effectiveAt), w)}`;
+  const at = `changes[${i}]`;
+  if (e?.kind !== 'change')
+    return [problem(`${at}.logIndex`, `${where}: its logged record is not in the report`)];
+  const b = e.body;
+  const pairs: Array<[string, string, unknown, unknown, (x: unknown) => string]> = [
+    ['effectiveAt', 'its time', t(c.effectiveAt), b.effectiveAt, (x) => when(x, w)],
+    ['by', 'who made it', c.by, b.by, (x) => shown(x, w)],
+    ['action', 'what it did', c.action, b.action, (x) => shown(x, w)],
+    ['entity', 'what it changed', c.entity, b.entity, (x) => shown(x, w)],
+    ['deviceId', 'its device', c.deviceId ?? undefined, b.deviceId, (x) => shown(x, w)],
+    ['old', 'the value before', canonicalJson(c.old ?? null), canonicalJson(b.old ?? null), String],
+    ['new', 'the new value', canonicalJson(c.new ?? null), canonicalJson(b.new ?? null), String],
+  ];
+  return pairs
+    .filter(([, , mine, logged]) => mine !== logged)
+    .map(([k, words, mine, logged, write]) =>
+      problem(
+        `${at}.${k}`,
+        `${where}: the report shows ${words} ${write(mine)}, its logged record ${write(logged)}`,
+      ),
+    );
+}

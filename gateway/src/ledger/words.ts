@@ -1,0 +1,103 @@
+/**
+ * The words of the report verifier: a problem is a sentence a town clerk reads (times in the site's time
+ * zone, as the printed report shows them, amounts in inches) and the place in the report's JSON it is
+ * about (`storms[0].inches`), which verify.html shows small beside it and tests check. No Node API.
+ */
+import { formatLong } from '../../../shared/src/time.ts';
+
+type Json = Record<string, unknown>;
+
+/** One thing in a report that does not match. */
+export interface Problem {
+  /** What does not match, in plain words. */
+  message: string;
+  /** Where in the report's JSON: a path such as `storms[0].inches`, `evidence.checkpoint.note` or `key`. */
+  field: string;
+}
+
+export const problem = (field: string, message: string): Problem => ({ field, message });
+
+/** What the sentences of one report are written with: the site's time zone and name. */
+export interface Words {
+  tz: string;
+  site: string;
+}
+
+/** The report's time zone when this system knows it, or UTC (the times then say so). */
+export function knownZone(tz: unknown): string {
+  if (typeof tz !== 'string') return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz;
+  } catch (e) {
+    if (e instanceof RangeError) return 'UTC';
+    throw e;
+  }
+}
+
+/** A time as the printed report shows it ("Nov 30, 2026, 6:12 AM EST"), or "none". */
+export const when = (ts: unknown, w: Words): string =>
+  typeof ts === 'number' && Number.isFinite(ts) ? formatLong(ts, w.tz) : 'none';
+
+/** An amount of rain: "0.61 in". */
+export const inches = (v: unknown): string =>
+  typeof v === 'number' ? `${Number(v.toFixed(4))} in` : String(v ?? 'none');
+
+/** A value as shown in a sentence: a time, a text (quoted), a yes or no, or a number. */
+export function shown(v: unknown, w: Words, kind: 'time' | 'text' = 'text'): string {
+  if (v === undefined || v === null) return 'none';
+  if (kind === 'time') return when(v, w);
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return JSON.stringify(v);
+}
+
+/** "dutiesOverdue" -> "duties overdue". */
+export const camelWords = (key: string): string => key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+
+/** A log entry's record in a few words: "a reading of gauge rg-1 at Nov 30, 2026, 6:53 AM EST". */
+export function entryWords(body: Json | undefined, w: Words): string {
+  if (!body) return 'a record that cannot be read';
+  const gauge = body.type === 'storm' || body.deviceKind === 'rain-gauge';
+  const device =
+    typeof body.deviceId === 'string' ? `${gauge ? 'gauge' : 'device'} ${body.deviceId}` : 'a device';
+  switch (body.type) {
+    case 'reading':
+      return `a reading of ${device} at ${when(body.ts, w)}`;
+    case 'storm':
+      return `the record of the storm of ${when(body.start, w)} at ${device}`;
+    case 'alert-history':
+      return `a duty's history entry (${String(body.action)}) of ${when(body.at, w)}`;
+    case 'inspection':
+      return `the inspection of ${when(body.at, w)} by ${String(body.inspector)}`;
+    case 'extension':
+      return `an engineer's extension recorded ${when(body.at, w)}`;
+    case 'certification':
+      return `the certification by ${String(body.by)} of ${when(body.at, w)}`;
+    case 'change':
+      return `the change (${String(body.action)}) by ${String(body.by)} of ${when(body.effectiveAt, w)}`;
+    default:
+      return `a record of type ${String(body.type)}`;
+  }
+}
+
+/** A sentence's first letter in capitals. */
+export const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A duty as a sentence names it: 'the duty "<its message, cut short>"'. */
+export function dutyWords(d: { message?: string; alertId: string }): string {
+  const m = d.message?.split(' (')[0]?.trim();
+  if (!m) return `the duty ${d.alertId}`;
+  return `the duty "${m.length > 90 ? `${m.slice(0, 89)}…` : m}"`;
+}
+
+/** How a report writes a status, in words. */
+const STATUS_WORDS: Record<string, string> = {
+  'on-time': 'on time',
+  late: 'late',
+  missing: 'missed',
+  overdue: 'overdue',
+  open: 'open, not yet due',
+  pending: 'not yet due',
+  resolved: 'resolved',
+};
+export const statusWords = (s: string): string => STATUS_WORDS[s] ?? s;

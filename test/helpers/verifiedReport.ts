@@ -1,0 +1,135 @@
+/**
+ * A real compliance report to verify, made by a real gateway (in this process, a temp data directory):
+ * a storm of 16 readings at Maple Ridge's rain gauge rg-1 (60 tips, 0.60 in), inspected the same day, and
+ * a routine inspection; its JSON as the API answers it, and the gateway's verifier key. And the copies a
+ * clerk must see refused: a storm total changed, a reading removed, signed by another key, a signature
+ * changed.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import mqtt from 'mqtt';
+import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.ts';
+import type { ReportJson } from '../../gateway/src/ledger/verify.ts';
+import { waitFor } from './env.ts';
+import { startTestGateway, type TestGateway } from './gateway.ts';
+import { sha256 } from './reports.ts';
+
+const TOKEN = 'verified-report-admin';
+const M = 60_000;
+
+export interface RealReport {
+  /** The report's JSON text, as downloaded. */
+  text: string;
+  report: ReportJson;
+  /** The gateway's verifier key, as GET /api/evidence/key gives it. */
+  key: string;
+}
+
+/** A gateway to make the report with: an admin token, a checkpoint a second. */
+export const reportGateway = (): Promise<TestGateway> =>
+  startTestGateway({
+    auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha256(TOKEN) }] },
+    evidence: { checkpointIntervalSeconds: 1 },
+  } as never);
+
+/** The report of a gateway of its own, stopped once the report is made. */
+export async function makeRealReport(): Promise<RealReport> {
+  const gw = await reportGateway();
+  try {
+    return await reportFrom(gw);
+  } finally {
+    await gw.cleanup();
+  }
+}
+
+/** Records the storm and the inspections at a `reportGateway()`, and answers its report. */
+export async function reportFrom(gw: TestGateway): Promise<RealReport> {
+  const call = async <T>(path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${gw.httpUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  const now = Date.now();
+  const rg = await mqtt.connectAsync(gw.mqttUrl, {
+    clientId: 'maple-ridge/rg-1',
+    username: 'maple-ridge/rg-1',
+    password: 'pw-rg-1',
+  });
+  // A cumulative tip counter: 4 tips a reading, 16 readings a minute apart, ended five hours ago.
+  for (let i = 0; i < 16; i++)
+    await rg.publishAsync(
+      'sites/maple-ridge/devices/rg-1/telemetry',
+      JSON.stringify({ ts: now - 6 * 60 * M + i * M, rainTips: i * 4 }),
+      { qos: 1 },
+    );
+  await rg.endAsync();
+  await waitFor(
+    async () => (await call<unknown[]>('/api/storms?siteId=maple-ridge')).length > 0 || undefined,
+    20_000,
+    'the storm',
+  );
+  await call('/api/inspections', {
+    siteId: 'maple-ridge',
+    at: new Date(now - 2 * 60 * M).toISOString(),
+    inspector: 'Ian Inspector',
+    kind: 'storm',
+    notes: 'Silt fence holding; outlet clear.',
+  });
+  await call('/api/inspections', {
+    siteId: 'maple-ridge',
+    at: new Date(now - 30 * M).toISOString(),
+    inspector: 'Ian Inspector',
+    kind: 'routine',
+    notes: 'Weekly walk-round.',
+  });
+  const key = (await call<{ verifierKey: string }>('/api/evidence/key')).verifierKey;
+  // A checkpoint that covers the inspections (one a second).
+  const logged = (await call<{ size: number }>('/api/evidence')).size;
+  await waitFor(
+    async () =>
+      (await call<{ checkpoint: { size: number } }>('/api/evidence')).checkpoint.size >= logged || undefined,
+    10_000,
+    'a checkpoint of the whole log',
+  );
+  const res = await fetch(
+    `${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=2020-01-01&format=json`,
+  );
+  const text = await res.text();
+  if (!res.ok) throw new Error(`the report: ${res.status} ${text}`);
+  return { text, report: JSON.parse(text) as ReportJson, key };
+}
+
+/** The ways a copy of the report is changed, each of which the verifier must name. */
+export type ReportTampering = 'storm-total' | 'removed-reading' | 'wrong-key' | 'changed-signature';
+
+/** A copy of the report changed one way, with the key to check it with. */
+export function tamperedReport(r: RealReport, how: ReportTampering): { report: ReportJson; key: string } {
+  const report = structuredClone(r.report);
+  switch (how) {
+    case 'storm-total':
+      report.storms[0]!.inches = 0.71;
+      break;
+    case 'removed-reading': {
+      // The storm's seventh reading, out of the middle of its readings.
+      const readings = report.evidence.entries.filter((e) => e.kind === 'reading');
+      const gone = readings[6]!;
+      report.evidence.entries = report.evidence.entries.filter((e) => e !== gone);
+      break;
+    }
+    case 'wrong-key': {
+      // Another key under the gateway's key name: what someone who forged the report would hand out.
+      const name = r.key.split('+')[0]!;
+      return { report, key: verifierKey(name, rawPublicKey(generateKeyPairSync('ed25519').privateKey)) };
+    }
+    case 'changed-signature': {
+      const note = report.evidence.checkpoint.note;
+      const at = note.lastIndexOf(' ') + 10;
+      report.evidence.checkpoint.note = `${note.slice(0, at)}${note[at] === 'A' ? 'B' : 'A'}${note.slice(at + 1)}`;
+      break;
+    }
+  }
+  return { report, key: r.key };
+}
