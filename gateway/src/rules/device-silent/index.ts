@@ -7,6 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { defaultSilentMinutes, type RULE, type SilentState, silentEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeSilentEvidence } from './words.ts';
 
 export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> = {
   name: 'device-silent',
@@ -18,6 +19,7 @@ export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> =
   binds: { perDevice: () => true },
   state: { version: 1, upgrade: firstVersion },
   evaluator: silentEvaluator,
+  describeEvidence: describeSilentEvidence,
   duty: {
     meets: [],
     closesBegunAlerts: false,

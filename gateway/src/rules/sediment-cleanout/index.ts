@@ -7,6 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { type RULE, type SedimentState, sedimentEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeSedimentEvidence } from './words.ts';
 
 export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof params> = {
   name: 'sediment-cleanout',
@@ -21,6 +22,7 @@ export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof par
   binds: { perDevice: (d) => d.kind === 'sediment-trap' },
   state: { version: 1, upgrade: firstVersion },
   evaluator: sedimentEvaluator,
+  describeEvidence: describeSedimentEvidence,
   // "Whenever": no deadline to extend; a cleanout shows in the data, not as an inspection.
   duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
   report: { section: 'cleanouts', duty: true, pastDue: 'overdue' },
