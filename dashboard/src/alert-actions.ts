@@ -242,7 +242,9 @@ function extendForm(a: Alert, base: string, tz: string, done: (a: Alert) => void
 }
 
 function inspectLink(a: Alert, rule: Rule) {
-  const kind = rule.meetsInspections[0] ?? '';
+  // One kind meets it (an annual inspection, a pump-out): the form opens with it chosen.
+  const only =
+    rule.meetsInspections.length === 1 ? `/${encodeURIComponent(rule.meetsInspections[0] ?? '')}` : '';
   return h(
     'div',
     { class: 'action', id: 'inspect-action' },
@@ -252,7 +254,7 @@ function inspectLink(a: Alert, rule: Rule) {
       'a',
       {
         class: 'button',
-        href: `#/inspect/${encodeURIComponent(a.siteId)}/${encodeURIComponent(kind)}`,
+        href: `#/inspect/${encodeURIComponent(a.siteId)}${only}`,
         onclick: () => (byId('alert-dialog') as HTMLDialogElement).close(),
       },
       'Record an inspection',
