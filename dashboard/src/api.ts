@@ -113,18 +113,74 @@ export const del = (path: string) => request('DELETE', path);
 
 const seconds = (sec: number) => (sec >= 90 ? `${Math.ceil(sec / 60)} min` : `${sec} s`);
 
+const article = (role: string) => (/^[aeiou]/i.test(role) ? `an ${role}` : `a ${role}`);
+
 /**
- * A sentence for an error, naming what the user can do about it.
+ * What each of the gateway's error codes means for the person at the keyboard (the code itself is for
+ * scripts and the logs: it stays out of the words).
+ */
+const MEANINGS: Record<string, string | ((e: ApiError) => string)> = {
+  UNAUTHORIZED:
+    'You are not signed in, or your session has ended. Sign in (or enter a valid API token) and try again.',
+  FORBIDDEN: (e) => {
+    const m = /needs the (\w+) role; you have (\w+)/.exec(e.message);
+    return m
+      ? `Your role may not do this: it needs the ${m[1]} role, and you are signed in as ${article(m[2] ?? '')}.`
+      : 'Your role may not do this.';
+  },
+  NOT_FOUND: 'Not found: it may have been removed, or it is not one you may see.',
+  UNKNOWN_SITE: 'There is no such site, or it is not one you may see.',
+  ALREADY_RESOLVED: 'This alert is already resolved.',
+  ALREADY_ACKNOWLEDGED: 'This alert is already acknowledged.',
+  NOTE_REQUIRED: 'A note is required: say what was done, and by whom.',
+  BAD_EXTENSION: (e) =>
+    /allows no extension/.test(e.message)
+      ? 'This deadline cannot be extended: the law sets it.'
+      : /no deadline/.test(e.message)
+        ? 'This alert has no deadline to extend.'
+        : "The extension was not recorded: the new due time must be later than the current one and within a year of the rule's deadline, with the engineer and the letter reference.",
+  BAD_INSPECTION:
+    'The inspection was not recorded: check its time (not in the future, not years ago), the inspector and the kind.',
+  STILL_ACTIVE: 'The device still reports the alarm.',
+  BAD_REQUEST: 'Some of what was entered is not valid: check it and try again.',
+  CONFLICT: 'That conflicts with what is already recorded (a name or ID is never used twice).',
+  EMAIL_TAKEN: 'An account with this e-mail address exists already.',
+  TOO_LARGE: 'That is too large to send.',
+  READ_ONLY:
+    "Nothing can be saved just now: the gateway's store is read-only. Tell whoever runs the gateway.",
+  UNAVAILABLE: 'This is not available on this gateway.',
+  REPORTS_BUSY: 'The gateway is building other reports: try again in a few seconds.',
+  SETUP_USED: 'This setup link is used up, expired or wrong.',
+  CSRF: "The page's security check failed: reload the page and try again.",
+};
+
+/** A message the gateway wrote for people: a sentence, with no code or field name in it. */
+const isSentence = (m: string) => /^[A-Z][^_{}]*[.!?]$/.test(m) && !/\b[a-z]+[A-Z]\w*\b/.test(m);
+
+/**
+ * A sentence for an error, naming what the user can do about it: words, never the API's code (that is
+ * in `errorDetail`).
  */
 export function describeError(e: unknown) {
   if (e instanceof ApiError) {
-    if (e.status === 401)
-      return `Not signed in (401 ${e.code}): ${e.message}. Sign in, or enter a valid access token.`;
-    if (e.status === 403) return `Not allowed (403 ${e.code}): ${e.message}.`;
     if (e.status === 429)
-      return `Too many attempts (429): ${e.message}.${e.retryAfterSec ? ` Try again in ${seconds(e.retryAfterSec)}.` : ''}`;
-    return `${e.status} ${e.code}: ${e.message}`;
+      return `Too many attempts.${e.retryAfterSec ? ` Try again in ${seconds(e.retryAfterSec)}.` : ' Wait a little and try again.'}`;
+    const meaning = MEANINGS[e.code];
+    if (meaning) return typeof meaning === 'function' ? meaning(e) : meaning;
+    if (isSentence(e.message)) return e.message;
+    if (e.status === 401) return MEANINGS.UNAUTHORIZED as string;
+    if (e.status === 403) return 'Your role may not do this.';
+    if (e.status === 404) return MEANINGS.NOT_FOUND as string;
+    if (e.status >= 500)
+      return 'The gateway could not do this just now. Try again; if it goes on, tell whoever runs the gateway.';
+    return 'The gateway refused this request. Check what was entered and try again.';
   }
-  if (e instanceof TypeError) return `The gateway cannot be reached: ${e.message}`;
+  if (e instanceof TypeError) return 'The gateway cannot be reached: check the connection and try again.';
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The technical side of an error (status, code, the gateway's message), for a tooltip or a report. */
+export function errorDetail(e: unknown) {
+  if (e instanceof ApiError) return `HTTP ${e.status} ${e.code}: ${e.message}`;
   return e instanceof Error ? e.message : String(e);
 }

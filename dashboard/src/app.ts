@@ -1,13 +1,20 @@
 /** The dashboard: routing between views, who is signed in, live updates. */
 import {
   alertChangedForDialog,
+  onAlertActed,
+  openAlert as openAlertDialog,
+  refreshDialog,
+  shownAlertId,
+} from './alert-dialog.js';
+import {
   alertChangedForTable,
   initAlertFilters,
   loadAlerts,
   openAlert,
+  refreshAlertRow,
   renderAlertsTable,
 } from './alerts.js';
-import { ApiError, describeError } from './api.js';
+import { ApiError, describeError, errorDetail } from './api.js';
 import { initChangeFilters, loadChanges } from './changes.js';
 import { loadDevices } from './devices.js';
 import { bindDialogs } from './dialogs.js';
@@ -79,14 +86,18 @@ function debounce(key: string, ms: number, fn: () => void) {
   );
 }
 
+/** Other names of views in links: #/sites/<id> is a site's page, as #/site/<id> is. */
+const ALIASES: Record<string, string> = { sites: 'site', alert: 'alerts' };
+
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  const name = VIEWS.includes(parts[0] ?? '') ? (parts[0] as string) : 'overview';
-  return { name, arg: parts[1] ?? '' };
+  const first = ALIASES[parts[0] ?? ''] ?? parts[0] ?? '';
+  const name = VIEWS.includes(first) ? first : 'overview';
+  return { name, arg: parts[1] ?? '', more: parts[2] ?? '' };
 }
 
 async function route() {
-  let { name, arg } = parseRoute();
+  let { name, arg, more } = parseRoute();
   // Admin pages for admins only, tokens for a person signed in: anyone else is shown the sign-in page.
   if ((ADMIN_VIEWS.has(name) && !isAdmin(session.me)) || (name === 'tokens' && session.me?.via !== 'session'))
     name = session.me ? 'overview' : 'signin';
@@ -110,13 +121,15 @@ async function route() {
     renderOverview(openAlert);
     renderFleetOverview();
   } else if (name === 'alerts') {
+    // #/alerts/<id>: the alert's dialog over the list (its link, to share or bookmark).
+    if (arg && shownAlertId() !== arg) void openAlertDialog(arg);
     await loadAlerts();
     renderFleetAlerts();
   } else if (name === 'storms') {
     if (arg && siteById(arg)) (byId('s-site') as HTMLSelectElement).value = arg;
     await loadStorms();
   } else if (name === 'inspect') {
-    if (arg) presetInspectionSite(arg);
+    if (arg) presetInspectionSite(arg, more);
   } else if (name === 'site') {
     if (arg) await loadSite(arg);
   } else if (name === 'people') await loadPeople();
@@ -142,6 +155,7 @@ async function reloadAll() {
     await route();
   } catch (e) {
     summary.textContent = describeError(e);
+    summary.title = errorDetail(e);
     summary.className = 'text-bad';
     // Reads need a sign-in here: the sign-in page, not an empty overview.
     if (e instanceof ApiError && e.status === 401 && !session.me) {
@@ -186,6 +200,9 @@ function onLive(type: string, data: any) {
     changed();
     if (view === 'alerts') alertChangedForTable(a);
     alertChangedForDialog(a);
+    // The live feed's copy lacks the evidence in words and the alarm's state: read the alert again.
+    if (view === 'alerts' || shownAlertId() === a.id)
+      debounce(`alert-${a.id}`, 1000, () => void refreshShown(a.id));
     if (data.action === 'raised')
       toast(
         `New alert: ${ruleLabel(a.rule)} at ${siteById(a.siteId)?.name ?? a.siteId}${a.deviceId ? ` (${a.deviceId})` : ''}`,
@@ -224,8 +241,42 @@ function onLive(type: string, data: any) {
   }
 }
 
+/** Reads an alert again for its row and, when it is shown, its dialog. */
+async function refreshShown(id: string) {
+  try {
+    if (view === 'alerts') await refreshAlertRow(id);
+    await refreshDialog(id);
+  } catch (e) {
+    console.warn('reading the alert again failed', e);
+  }
+}
+
+/** The phone's menu: a button folds the sections away and out; choosing one folds them away again. */
+function bindMenu() {
+  const button = byId('menu-toggle');
+  const top = button.closest('header') as HTMLElement;
+  const set = (open: boolean) => {
+    button.setAttribute('aria-expanded', String(open));
+    top.classList.toggle('menu-open', open);
+  };
+  button.addEventListener('click', () => set(button.getAttribute('aria-expanded') !== 'true'));
+  byId('nav-tabs').addEventListener('click', (e) => {
+    if ((e.target as Element).closest('a')) set(false);
+  });
+  top.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && top.classList.contains('menu-open')) {
+      set(false);
+      button.focus();
+    }
+  });
+}
+
 function start() {
   bindDialogs();
+  bindMenu();
+  onAlertActed((a) => {
+    if (view === 'alerts') alertChangedForTable(a);
+  });
   bindSignIn({
     afterSignIn: () => {
       if (parseRoute().name === 'signin') location.hash = '#/overview';
@@ -265,6 +316,11 @@ function start() {
   byId('alert-close').addEventListener('click', () => dialog.close());
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) dialog.close();
+  });
+  // Closed, the alert's link leaves the address bar: a reload shows the list, not the dialog again.
+  dialog.addEventListener('close', () => {
+    const { name, arg } = parseRoute();
+    if (!dialog.open && name === 'alerts' && arg) history.replaceState(null, '', '#/alerts');
   });
   window.addEventListener('hashchange', () => {
     void route();

@@ -2,7 +2,7 @@
  * A site's devices (admin): add one with its kind's parameters, edit, change a rain gauge's calibration
  * from an effective time, retire, rotate its MQTT secret. A new secret is shown once.
  */
-import { get, patch, post } from './api.js';
+import { describeError, get, patch, post } from './api.js';
 import { closeEditor, openEditor, showSecret } from './dialogs.js';
 import { badge, byId, h, replace } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
@@ -174,7 +174,7 @@ function editDevice(siteId: string, d: DeviceRow) {
           type: 'button',
           id: 'device-rotate',
           class: 'secondary',
-          onclick: () => void rotate(siteId, d.id).catch((e) => replace(msg, String(e.message ?? e))),
+          onclick: () => void rotate(siteId, d.id).catch((e) => replace(msg, describeError(e))),
         },
         'Rotate secret',
       ),
@@ -198,7 +198,7 @@ function editDevice(siteId: string, d: DeviceRow) {
                   await done();
                 } catch (e) {
                   msg.className = 'msg msg-bad';
-                  msg.textContent = String((e as Error).message);
+                  msg.textContent = describeError(e);
                 }
               },
             },

@@ -48,15 +48,9 @@ export function showSecret(title: string, values: Array<[string, string]>, note?
             class: 'secondary copy',
             'aria-label': `Copy ${label.toLowerCase()}`,
             onclick: () => {
-              copy(value).then(
-                () => {
-                  status.textContent = 'Copied.';
-                },
-                () => {
-                  selectText(out);
-                  status.textContent = 'Selected: press Ctrl+C to copy.';
-                },
-              );
+              void copyText(value, out).then((how) => {
+                status.textContent = how === 'copied' ? 'Copied.' : 'Selected: press Ctrl+C to copy.';
+              });
             },
           },
           'Copy',
@@ -68,12 +62,27 @@ export function showSecret(title: string, values: Array<[string, string]>, note?
   if (!dialog.open) dialog.showModal();
 }
 
-async function copy(text: string) {
-  if (!navigator.clipboard) throw new Error('no clipboard here');
-  await navigator.clipboard.writeText(text);
+/**
+ * Copies text to the clipboard; where the browser does not let the page (no clipboard, no permission),
+ * selects the element showing it instead, for the person to copy.
+ */
+export async function copyText(text: string, shownIn: Element): Promise<'copied' | 'selected'> {
+  try {
+    if (!navigator.clipboard) throw new Error('no clipboard in this browser');
+    await navigator.clipboard.writeText(text);
+    return 'copied';
+  } catch (e) {
+    console.warn('copying to the clipboard was refused: the text is selected instead', e);
+    selectText(shownIn);
+    return 'selected';
+  }
 }
 
 function selectText(el: Element) {
+  if (el instanceof HTMLInputElement) {
+    el.select();
+    return;
+  }
   const range = document.createRange();
   range.selectNodeContents(el);
   const sel = getSelection();

@@ -51,3 +51,9 @@ export const SITE_KINDS: Record<string, string> = {
  * A status badge.
  */
 export const badge = (text: string, kind: string) => h('span', { class: `badge badge-${kind}` }, text);
+
+/**
+ * A table cell with a label for the stacked phone layout; its content sits in one wrapper.
+ */
+export const cell = (label: string, ...content: Child[]) =>
+  h('td', { 'data-label': label }, h('div', null, ...content));

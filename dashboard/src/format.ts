@@ -1,34 +1,13 @@
 /** Formatting helpers: times in a site's time zone, relative durations, numbers. Pure functions. */
-import { tzOffsetMs, zonedTime } from '../../shared/src/time.ts';
+import { formatLong, tzOffsetMs, zonedTime } from '../../shared/src/time.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-/** Map<string, Intl.DateTimeFormat> */
-const formatters: Map<string, Intl.DateTimeFormat> = new Map();
-
-function formatter(tz: string, withZone: boolean = true) {
-  const key = `${tz}|${withZone}`;
-  let f = formatters.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      ...(withZone ? { timeZoneName: 'short' } : {}),
-    });
-    formatters.set(key, f);
-  }
-  return f;
-}
-
 /**
- * A time shown in a zone, e.g. "Mar 4, 2025, 14:05 EST". Empty for a missing time.
+ * A time shown in a zone, e.g. "Mar 4, 2025, 2:05 PM EST", as the rules' evidence and the printed report
+ * write it (shared/src/time.ts). Empty for a missing time.
  * @param t ISO 8601 or epoch ms
  * @param tz IANA zone
  */
@@ -36,7 +15,7 @@ export function formatTime(t: string | number | null | undefined, tz: string) {
   if (t === null || t === undefined || t === '') return '';
   const ms = typeof t === 'number' ? t : Date.parse(t);
   if (!Number.isFinite(ms)) return '';
-  return formatter(tz).format(ms);
+  return formatLong(ms, tz);
 }
 
 /**

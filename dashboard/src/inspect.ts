@@ -1,5 +1,5 @@
 /** Recording an inspection (storm, routine, annual, cleanout, other). */
-import { describeError, post } from './api.js';
+import { describeError, errorDetail, post } from './api.js';
 import { byId, h, replace } from './dom.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
 import { session } from './session.js';
@@ -23,9 +23,12 @@ export function initInspectionForm() {
   zoneHint();
 }
 
-export function presetInspectionSite(siteId: string) {
+/** Sets the form's site (and the kind of inspection, when given: #/inspect/<site>/<kind>). */
+export function presetInspectionSite(siteId: string, kind = '') {
   const sel = byId('i-site') as HTMLSelectElement;
   if (state.sites.some((s) => s.id === siteId)) sel.value = siteId;
+  const kinds = byId('i-kind') as HTMLSelectElement;
+  if (kind && [...kinds.options].some((o) => o.value === kind)) kinds.value = kind;
   zoneHint();
 }
 
@@ -89,6 +92,7 @@ export function bindInspectionForm() {
     } catch (err) {
       out.className = 'msg msg-bad';
       out.textContent = describeError(err);
+      out.title = errorDetail(err);
     }
   });
 }

@@ -1,7 +1,7 @@
 /** The officer's page: every site, its devices (gaps shown as gaps) and its open and overdue duties. */
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, isSilent, relativeDue, relativePast } from './format.js';
-import { isOverdue, ruleLabel, ruleOf, state } from './state.js';
+import { byUrgency, isActiveAlarm, isOverdue, ruleLabel, ruleOf, state } from './state.js';
 
 export type Alert = import('./state.js').Alert;
 
@@ -9,14 +9,9 @@ export type Alert = import('./state.js').Alert;
 const devicesOpen: Map<string, boolean> = new Map();
 export type Device = import('./state.js').Device;
 
+/** A site's duties, most urgent first (the order of the alerts page). */
 export function sortDuties(alerts: Alert[], now: number) {
-  const due = (a: Alert) => (a.dueAt ? Date.parse(a.dueAt) : Number.POSITIVE_INFINITY);
-  return [...alerts].sort(
-    (a, b) =>
-      Number(isOverdue(b, now)) - Number(isOverdue(a, now)) ||
-      due(a) - due(b) ||
-      Date.parse(a.raisedAt) - Date.parse(b.raisedAt),
-  );
+  return [...alerts].sort(byUrgency(now));
 }
 
 function deviceItem(d: Device, tz: string, now: number, silentAlert: boolean) {
@@ -56,9 +51,14 @@ function deviceItem(d: Device, tz: string, now: number, silentAlert: boolean) {
 
 export function dutyItem(a: Alert, tz: string, now: number, openAlert: (id: string) => void) {
   const overdue = isOverdue(a, now);
+  const alarm = isActiveAlarm(a);
   return h(
     'li',
-    { class: `duty${overdue ? ' duty-overdue' : ''}`, 'data-alert': a.id, 'data-rule': a.rule },
+    {
+      class: `duty${overdue ? ' duty-overdue' : alarm ? ' duty-alarm' : ''}`,
+      'data-alert': a.id,
+      'data-rule': a.rule,
+    },
     h(
       'button',
       {
@@ -72,6 +72,7 @@ export function dutyItem(a: Alert, tz: string, now: number, openAlert: (id: stri
     a.deviceId ? h('span', { class: 'muted' }, ` · ${a.deviceId}`) : null,
     ' ',
     overdue ? badge('OVERDUE', 'bad') : null,
+    alarm ? badge('Alarm', 'alarm') : null,
     a.status === 'acknowledged' ? badge('acknowledged', 'info') : badge(a.status, 'warn'),
     h(
       'div',
@@ -139,7 +140,7 @@ export function renderOverview(openAlert: (id: string) => void) {
             { id: headingId },
             h(
               'a',
-              { href: `#/site/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` },
+              { href: `#/sites/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` },
               site.name,
             ),
           ),

@@ -4,7 +4,7 @@
  * their arrival time); a device not registered yet is listed as waiting to be added (adding it on its
  * site's devices page releases its messages).
  */
-import { get, post } from './api.js';
+import { describeError, get, post } from './api.js';
 import { byId, h } from './dom.js';
 import { fill, say, table } from './form.js';
 import { formatTime } from './format.js';
@@ -82,7 +82,7 @@ function releaseForm(d: WaitingDevice) {
         'ok',
       );
     } catch (e) {
-      say(msg, e instanceof Error ? e.message : String(e), 'bad');
+      say(msg, describeError(e), 'bad');
     }
   });
   return form;

@@ -48,6 +48,45 @@ export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? 'UTC';
 export const isOverdue = (a: Alert, now: number) =>
   a.status !== 'resolved' && (a.overdue || (a.dueAt !== null && Date.parse(a.dueAt) < now));
 
+/** An alarm its device still reports (the alert routes' answers say; the live feed's do not). */
+export const isActiveAlarm = (a: Alert) => a.status !== 'resolved' && a.alarm?.active === true;
+
+/** Where an alert stands in the order of urgency: overdue, alarm, due, no deadline, resolved. */
+function urgencyRank(a: Alert, now: number) {
+  if (a.status === 'resolved') return 4;
+  if (isOverdue(a, now)) return 0;
+  if (isActiveAlarm(a)) return 1;
+  return a.dueAt ? 2 : 3;
+}
+
+/**
+ * Most urgent first: overdue duties (the longest overdue first), then alarms a device still reports, then
+ * the soonest due, then those without a deadline (newest first); resolved ones last, newest first.
+ */
+export function byUrgency(now: number) {
+  const due = (a: Alert) => (a.dueAt ? Date.parse(a.dueAt) : Number.POSITIVE_INFINITY);
+  return (a: Alert, b: Alert) => {
+    const ra = urgencyRank(a, now);
+    const rb = urgencyRank(b, now);
+    if (ra !== rb) return ra - rb;
+    if (ra <= 2) return due(a) - due(b) || Date.parse(a.raisedAt) - Date.parse(b.raisedAt);
+    return Date.parse(b.raisedAt) - Date.parse(a.raisedAt);
+  };
+}
+
+/**
+ * An alert as the live feed sends it, with what only the alert routes add (the evidence in words, the
+ * alarm's state) kept from the copy the page had, until it reads the alert again.
+ */
+export function withView(a: Alert, had: Alert | undefined): Alert {
+  if (!had || a.evidenceText) return a;
+  return {
+    ...a,
+    ...(had.evidenceText ? { evidenceText: had.evidenceText } : {}),
+    ...(had.alarm ? { alarm: { ...had.alarm, active: a.status !== 'resolved' && had.alarm.active } } : {}),
+  };
+}
+
 export const ruleOf = (id: string) => state.rules.find((r) => r.id === id);
 
 /**
@@ -72,7 +111,7 @@ export async function loadAll() {
 
 export function upsertAlert(a: Alert) {
   if (a.status === 'resolved') state.active.delete(a.id);
-  else state.active.set(a.id, a);
+  else state.active.set(a.id, withView(a, state.active.get(a.id)));
 }
 
 export function deviceOf(siteId: string, deviceId: string) {

@@ -1,7 +1,7 @@
 /** Personal API tokens: create one (shown once), list them, revoke. */
 import type { z } from 'zod';
 import type { tokenResponse } from '../../shared/src/admin.ts';
-import { del, get, post } from './api.js';
+import { del, describeError, get, post } from './api.js';
 import { showSecret } from './dialogs.js';
 import { badge, byId, h } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
@@ -77,7 +77,7 @@ async function listTokens() {
                     out.className = 'msg msg-ok';
                     await listTokens();
                   } catch (e) {
-                    out.textContent = String((e as Error).message);
+                    out.textContent = describeError(e);
                     out.className = 'msg msg-bad';
                   }
                 },

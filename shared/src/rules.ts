@@ -25,6 +25,8 @@ export const ruleInfoSchema = z.strictObject({
   duty: z.boolean(),
   /** Whether a licensed engineer's letter may extend the deadline of its alerts. */
   extendable: z.boolean(),
+  /** Why no letter may extend it, in words for the person who would ask (absent when one may). */
+  noExtension: z.string().optional(),
   /** The inspection kinds that meet it (none: it is met in the data, or not by an inspection). */
   meetsInspections: z.array(z.string()),
   /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */

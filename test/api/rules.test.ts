@@ -66,6 +66,17 @@ describe('GET /api/rules', () => {
     expect(rules.filter((r) => r.extendable).map((r) => r.id)).toEqual(['equipment-remedy', 'field-remedy']);
   });
 
+  it('says in words why a deadline may not be extended, for every rule that allows no letter', () => {
+    expect(byId('routine-inspection').noExtension).toBe(
+      'A routine inspection cannot be extended: the law sets the interval.',
+    );
+    expect(byId('storm-inspection').noExtension).toMatch(/^The 24-hour storm inspection cannot be extended/);
+    for (const r of rules) {
+      if (r.extendable) expect(r.noExtension, r.id).toBeUndefined();
+      else expect(r.noExtension, r.id).toMatch(/^[A-Z].*\.$/);
+    }
+  });
+
   it('documents its answer in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${open.httpUrl}/docs/json`)).json()) as {
       paths: Record<string, { get?: { responses?: Record<string, { content?: unknown }> } }>;

@@ -25,8 +25,8 @@ const H = 3_600_000;
 
 describe('dashboard formatting', () => {
   it('shows times in the site zone, with its abbreviation', () => {
-    expect(f.formatTime('2025-03-04T19:05:00Z', 'America/New_York')).toBe('Mar 4, 2025, 14:05 EST');
-    expect(f.formatTime('2025-07-04T19:05:00Z', 'America/New_York')).toBe('Jul 4, 2025, 15:05 EDT');
+    expect(f.formatTime('2025-03-04T19:05:00Z', 'America/New_York')).toBe('Mar 4, 2025, 2:05 PM EST');
+    expect(f.formatTime('2025-07-04T19:05:00Z', 'America/New_York')).toBe('Jul 4, 2025, 3:05 PM EDT');
     expect(f.formatTime(null, 'UTC')).toBe('');
   });
 

@@ -303,21 +303,24 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites a
       await page.waitForSelector('[data-site="oak-lane"]');
       await screenshot(page, 'owner-overview');
 
-      // Resolving while the panel still reports the pump alarm: asked, then sent with confirmActive.
+      // Resolving while the panel still reports the pump alarm: asked in words, then sent with the
+      // confirmation.
       const a = (await alarm())!;
       await page.click(`[data-alert="${a.id}"] button.duty-rule`);
       await page.waitForSelector('#resolve-form');
       await page.fill('#resolve-note', 'Pump replaced; float stuck, technician on the way.');
       await page.click('#resolve-form button[type="submit"]');
       await page.waitForSelector('#confirm-active');
-      expect(await page.locator('#dialog-confirm').textContent()).toMatch(
-        /still reports this alarm as active/,
+      expect(await page.locator('#dialog-confirm').textContent()).toContain(
+        'The device still reports the alarm. Resolve anyway?',
       );
       expect((await alarm())?.status).not.toBe('resolved');
       await screenshot(page, 'owner-resolve-still-active', false);
       await page.click('#confirm-active');
-      await page.waitForSelector('#dialog-ok:has-text("Resolved while the alarm was active")');
-      await page.waitForSelector('#alert-body table.history .badge:has-text("while active")');
+      await page.waitForSelector('#dialog-ok:has-text("Resolved while the alarm was still active")');
+      await page.waitForSelector(
+        '#alert-body li[data-action="resolved"] .badge:has-text("while the alarm was still active")',
+      );
       const after = (await api<AlertJson>('GET', `/api/alerts/${encodeURIComponent(a.id)}`))!;
       expect(after.status).toBe('resolved');
       const resolved = after.history.find((h) => h.action === 'resolved');

@@ -194,6 +194,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     auth,
     catalogue,
     compliance,
+    config,
     deadLetters: services.deadLetters,
     devices,
     notifications: services.notifications,

@@ -6,6 +6,7 @@
 
 import type { AlertDto } from '../../../shared/src/api/alerts.ts';
 import type { RuleInfo } from '../../../shared/src/rules.ts';
+import { type FactLine, factLines } from '../../../shared/src/words.ts';
 import type { ChartMark, DeviceCharts } from './charts.ts';
 import type { DeviceView, RecipientRole, SiteView } from './context.ts';
 import { meetsDuty, type RuleModule, type RuleReport, ruleIdsOf, wordsOf } from './module.ts';
@@ -89,6 +90,13 @@ export function ruleCatalogue(): RuleInfo[] {
       law: m.law,
       duty: m.report.duty,
       extendable: m.duty.extendable,
+      ...(m.duty.extendable
+        ? {}
+        : {
+            noExtension:
+              m.duty.noExtension ??
+              `No engineer's letter can extend this deadline: the law (${m.law}) sets it.`,
+          }),
       meetsInspections: [...m.duty.meets],
       responsible: [...m.duty.responsible],
       section: m.report.section,
@@ -128,4 +136,28 @@ export function chartMarkingRules(): RuleId[] {
 /** The marks one alert puts on its device's charts. */
 export function chartMarksOf(alert: AlertDto): ChartMark[] {
   return byId.get(alert.rule)?.charts?.marks?.(alert) ?? [];
+}
+
+/**
+ * An alert's evidence in words, times in `tz`: its rule's sentences first, then every other key with a
+ * generic label ("Last inspection: none on record"), never a raw key or value.
+ */
+export function evidenceText(
+  id: string,
+  evidence: Readonly<Record<string, unknown>>,
+  tz: string,
+): FactLine[] {
+  let told: { lines: FactLine[]; told: readonly string[] } = { lines: [], told: [] };
+  try {
+    told = byId.get(id)?.describeEvidence?.(evidence, tz) ?? told;
+  } catch (e) {
+    // Evidence of an older release may lack what the words expect: the generic labels still tell all of
+    // it, and a line says why the rule's own words are missing.
+    const why = e instanceof Error ? e.message : String(e);
+    told = {
+      lines: [{ label: 'Note', text: `shown as recorded: the rule's words did not apply (${why})` }],
+      told: [],
+    };
+  }
+  return [...told.lines, ...factLines(evidence, tz, told.told)];
 }

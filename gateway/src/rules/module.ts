@@ -6,6 +6,7 @@
  */
 
 import type { ReportSection } from '../../../shared/src/rules.ts';
+import type { FactLine } from '../../../shared/src/words.ts';
 import type { RuleCharts } from './charts.ts';
 import type { DeviceView, ParamShape, RecipientRole, RuleContext, RuleParams, SiteView } from './context.ts';
 import type { Evaluator } from './types.ts';
@@ -44,6 +45,11 @@ export interface RuleDuty {
   closesBegunAlerts: boolean;
   /** Whether a licensed engineer's letter may extend the rule's deadline. */
   extendable: boolean;
+  /**
+   * Why no letter may extend it, in words for the person who would ask ("A routine inspection cannot be
+   * extended: the law sets the interval"); without it, `index.ts` says the law sets it.
+   */
+  noExtension?: string;
   /** The recipients' roles that must act on it: reminders go to them (to everyone when none is listed). */
   responsible: readonly RecipientRole[];
 }
@@ -57,6 +63,15 @@ export interface RuleReport {
   duty: boolean;
   /** An unresolved alert past its due time: `missing` (an inspection never done) or `overdue`. */
   pastDue: 'missing' | 'overdue';
+}
+
+/**
+ * An alert's evidence in a rule's words: labelled sentences, and the evidence keys they tell (the API
+ * shows the others with generic labels, `shared/src/words.ts`).
+ */
+export interface EvidenceWords {
+  lines: FactLine[];
+  told: readonly string[];
 }
 
 /** A rule's words for people: its name as the dashboard and Home Assistant show it, and one line. */
@@ -84,6 +99,11 @@ export interface RuleModule<S = unknown, Id extends string = string, P extends R
   state: RuleState<S, P>;
   /** The pure evaluator; its `rule` names the module's rule id(s). */
   evaluator: Evaluator<S, Id, P>;
+  /**
+   * Its alerts' evidence (as its evaluator records it, on raise and update) in words, times in the site's
+   * zone `tz`. Pure; a key it does not know is left out of `told`.
+   */
+  describeEvidence?(evidence: Readonly<Record<string, unknown>>, tz: string): EvidenceWords;
   duty: RuleDuty;
   report: RuleReport;
   /**

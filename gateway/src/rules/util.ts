@@ -112,3 +112,12 @@ export const EROSION_INSPECTIONS: readonly string[] = ['routine', 'storm', 'othe
 export function isErosionInspection(kind: string): boolean {
   return EROSION_INSPECTIONS.includes(kind);
 }
+
+/** An evidence record read for its words: a key's value when it has the type asked for. */
+export function evidenceReader(ev: Readonly<Record<string, unknown>>) {
+  return {
+    str: (k: string): string | undefined => (typeof ev[k] === 'string' ? (ev[k] as string) : undefined),
+    num: (k: string): number | undefined => (typeof ev[k] === 'number' ? (ev[k] as number) : undefined),
+    bool: (k: string): boolean | undefined => (typeof ev[k] === 'boolean' ? (ev[k] as boolean) : undefined),
+  };
+}

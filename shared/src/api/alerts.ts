@@ -4,6 +4,7 @@
  * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
+import { factLineSchema } from '../words.ts';
 
 const iso = z.iso.datetime();
 
@@ -85,6 +86,16 @@ export const alertDtoSchema = z.object({
     .optional(),
   message: z.string(),
   evidence: z.record(z.string(), z.unknown()),
+  /**
+   * The evidence in words: the rule's labelled sentences, then the other recorded values, times in the
+   * site's zone. Answers of the alert routes carry it (not the live feed, notifications or reports).
+   */
+  evidenceText: z.array(factLineSchema).optional(),
+  /**
+   * An alarm input's alert (its evidence names the `input`): whether the device's newest reading still
+   * reports the alarm. Answers of the alert routes carry it.
+   */
+  alarm: z.object({ input: z.string(), active: z.boolean() }).optional(),
   history: z.array(alertHistoryEntrySchema),
 });
 export type AlertDto = z.infer<typeof alertDtoSchema>;

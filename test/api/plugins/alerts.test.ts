@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatLong } from '../../../shared/src/time.ts';
 import { waitFor } from '../../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 
@@ -81,6 +82,34 @@ describe('POST /api/alerts/{id}/extend and /resolve', () => {
     expect(await (await fetch(`${gw.httpUrl}/api/extensions`)).json()).toEqual([]);
   });
 
+  it("answers the alert with its evidence in the rule's words, times in the site's zone", async () => {
+    const one = (await (await fetch(`${gw.httpUrl}/api/alerts/${storm.id}`)).json()) as Alert & {
+      evidence: Record<string, string>;
+      evidenceText: Array<{ label: string; text: string }>;
+    };
+    const line = (label: string) => one.evidenceText.find((l) => l.label === label)?.text ?? '';
+    expect(line('Storm')).toMatch(
+      /^0\.60 in \(60 tips of 0\.01 in\) at rain gauge rg-1, .+ E[SD]T to .+ E[SD]T/,
+    );
+    expect(line('Threshold')).toContain(
+      `crossed 0.5 in (50 tips) at ${formatLong(Date.parse(one.evidence.thresholdAt!), 'America/New_York')}`,
+    );
+    expect(line('Inspection due')).toMatch(
+      /\(24 h after the (rain ended|last tip; it moves while it still rains)\)$/,
+    );
+    // No raw key, no raw value: the keys the rule does not tell get labels too.
+    const words = JSON.stringify(one.evidenceText);
+    expect(words).not.toMatch(
+      /dueAt|thresholdAt|crossingReceivedAt|inchesPerTip|null|undefined|\d{4}-\d{2}-\d{2}T/,
+    );
+    // The list answers with the words as well; an alert of no alarm input has no alarm state.
+    const [listed] = (await (await fetch(`${gw.httpUrl}/api/alerts?rule=storm-inspection`)).json()) as Array<
+      typeof one & { alarm?: unknown }
+    >;
+    expect(listed?.evidenceText).toEqual(one.evidenceText);
+    expect(listed?.alarm).toBeUndefined();
+  });
+
   it('answers NOTE_REQUIRED to a resolve without a note, with an empty one or a blank one', async () => {
     for (const body of [undefined, {}, { note: '' }, { note: '   ' }]) {
       const res = await post(`/api/alerts/${storm.id}/resolve`, 'inspector', body);
@@ -129,6 +158,20 @@ describe('dates the API takes are bounded: an inspection within five years, an e
     remedy = await firstAlert(gw, 'equipment-remedy', 'the remedy alert');
   });
   afterAll(async () => gw?.cleanup());
+
+  it('says whether the device still reports the alarm, and tells the alarm in words', async () => {
+    const one = (await (await fetch(`${gw.httpUrl}/api/alerts/${remedy.id}`)).json()) as Alert & {
+      alarm?: { input: string; active: boolean };
+      evidenceText: Array<{ label: string; text: string }>;
+    };
+    expect(one.alarm).toEqual({ input: 'pump', active: true });
+    expect(one.evidenceText.find((l) => l.label === 'Alarm')?.text).toMatch(
+      /^Pump since .+ E[SD]T \(it counts once it has held for 60 s\)$/,
+    );
+    expect(one.evidenceText.find((l) => l.label === 'Remedy due')?.text).toMatch(
+      /\(within 5 days of the alarm's start\)$/,
+    );
+  });
 
   it('refuses an inspection dated 1900 or six years ago with BAD_INSPECTION; takes one of last year', async () => {
     const year = 365 * 86_400_000;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ALERT_STATUSES, INSPECTION_KINDS } from '../../../../shared/src/api/alerts.ts';
+import { ALERT_STATUSES, type AlertDto, INSPECTION_KINDS } from '../../../../shared/src/api/alerts.ts';
 import {
   alertDtoSchema,
   deadLetterSchema,
@@ -11,7 +11,7 @@ import {
   retriedSchema,
   stormDtoSchema,
 } from '../../../../shared/src/api.ts';
-import { RULE_IDS } from '../../rules/index.ts';
+import { evidenceText, RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -72,7 +72,7 @@ const secured = { security: [{ bearer: [] }] };
 /** What the alert, inspection, storm and notification routes use. */
 export type AlertsServices = Pick<
   ApiContext,
-  'auth' | 'catalogue' | 'compliance' | 'deadLetters' | 'devices' | 'notifications' | 'now'
+  'auth' | 'catalogue' | 'compliance' | 'config' | 'deadLetters' | 'devices' | 'notifications' | 'now'
 >;
 
 /** Alerts (list, ack, resolve, extend), inspections, storms, extensions, and notifications. */
@@ -87,6 +87,25 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
   const visibleAlert = (id: string, caller: Caller | undefined) => {
     const a = c.getAlert(id);
     if (!a || !maySee(caller, a.siteId)) throw new ApiError('NOT_FOUND', `no alert ${id}`);
+    return a;
+  };
+  /**
+   * An alarm alert names its input (`evidence.input`): whether the device's newest reading of it still
+   * reports the alarm.
+   */
+  const alarmOf = (a: AlertDto): AlertDto['alarm'] => {
+    const input = a.evidence.input;
+    if (typeof input !== 'string' || a.deviceId === undefined) return undefined;
+    const active = ctx.devices.deviceState(a.siteId, a.deviceId)?.latest[`alarms.${input}`]?.value === true;
+    return { input, active: a.status !== 'resolved' && active };
+  };
+  /** An alert as its routes answer it: with its evidence in the rule's words, and its alarm's state. */
+  const shown = (a: AlertDto): AlertDto => {
+    // Set on the DTO itself (built for this answer): its history stays read only when it is sent.
+    const tz = ctx.catalogue.site(a.siteId)?.timezone ?? ctx.config.timezone;
+    a.evidenceText = evidenceText(a.rule, a.evidence, tz);
+    const alarm = alarmOf(a);
+    if (alarm) a.alarm = alarm;
     return a;
   };
   const seen = <T extends { siteId: string | null }>(list: T[], caller: Caller | undefined) =>
@@ -114,7 +133,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
           limit: q.limit,
         }),
         caller,
-      );
+      ).map(shown);
     },
   );
 
@@ -127,7 +146,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     async (req) => {
       const caller = ctx.auth.requireRead(req);
       const { id } = parseWith(idParams, req.params);
-      return visibleAlert(id, caller);
+      return shown(visibleAlert(id, caller));
     },
   );
 
@@ -144,7 +163,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       const { id } = parseWith(idParams, req.params);
       const body = parseWith(ackBody, req.body);
       visibleAlert(id, caller);
-      return c.acknowledge(id, caller.actor, body.note);
+      return shown(c.acknowledge(id, caller.actor, body.note));
     },
   );
 
@@ -161,20 +180,14 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       const { id } = parseWith(idParams, req.params);
       const body = parseWith(resolveBody, req.body);
       const a = visibleAlert(id, caller);
-      // An alarm alert names its input (`evidence.input`); the device's newest reading of it says whether
-      // it is still on.
-      const input = a.evidence.input;
-      const active =
-        a.status !== 'resolved' &&
-        typeof input === 'string' &&
-        a.deviceId !== undefined &&
-        ctx.devices.deviceState(a.siteId, a.deviceId)?.latest[`alarms.${input}`]?.value === true;
+      const alarm = alarmOf(a);
+      const active = alarm?.active === true;
       if (active && body.confirmActive !== true)
         throw new ApiError(
           'STILL_ACTIVE',
-          `${a.deviceId} still reports ${input} as active: resolve with confirmActive: true`,
+          `${a.deviceId} still reports ${alarm.input} as active: resolve with confirmActive: true`,
         );
-      return c.resolve(id, caller.actor, body.note ?? '', active);
+      return shown(c.resolve(id, caller.actor, body.note ?? '', active));
     },
   );
 
@@ -195,12 +208,14 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       const { id } = parseWith(idParams, req.params);
       const b = parseWith(extendBody, req.body);
       visibleAlert(id, caller);
-      return c.extend(id, caller.actor, {
-        newDueAt: Date.parse(b.newDueAt),
-        engineer: b.engineer,
-        letterRef: b.letterRef,
-        ...(b.note ? { note: b.note } : {}),
-      });
+      return shown(
+        c.extend(id, caller.actor, {
+          newDueAt: Date.parse(b.newDueAt),
+          engineer: b.engineer,
+          letterRef: b.letterRef,
+          ...(b.note ? { note: b.note } : {}),
+        }),
+      );
     },
   );
 

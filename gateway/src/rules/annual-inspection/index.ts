@@ -7,6 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { ANNUAL_INSPECTIONS, type AnnualState, annualEvaluator, type RULE } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeAnnualEvidence } from './words.ts';
 
 export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof params> = {
   name: 'annual-inspection',
@@ -18,11 +19,14 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
   binds: { perSite: (site) => (site.kind === 'alternative-system' ? { devices: [] } : undefined) },
   state: { version: 1, upgrade: firstVersion },
   evaluator: annualEvaluator,
+  describeEvidence: describeAnnualEvidence,
   // The law's "within 60 days or prior to September 1st" leaves no room for an extension.
   duty: {
     meets: ANNUAL_INSPECTIONS,
     closesBegunAlerts: false,
     extendable: false,
+    noExtension:
+      "The annual inspection cannot be extended: the law sets its date (within 60 days of the town's letter, or before September 1).",
     responsible: ['owner', 'engineer'],
   },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },

@@ -8,6 +8,7 @@ import { firstVersion } from '../state.ts';
 import { silentCharts } from './charts.ts';
 import { defaultSilentMinutes, type RULE, type SilentState, silentEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeSilentEvidence } from './words.ts';
 
 export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> = {
   name: 'device-silent',
@@ -19,6 +20,7 @@ export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> =
   binds: { perDevice: () => true },
   state: { version: 1, upgrade: firstVersion },
   evaluator: silentEvaluator,
+  describeEvidence: describeSilentEvidence,
   duty: {
     meets: [],
     closesBegunAlerts: false,

@@ -9,6 +9,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { type AlarmState, alarmEvaluator, type RemedyRule } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeRemedyEvidence } from './words.ts';
 
 export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   name: 'remedy',
@@ -34,6 +35,7 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   },
   state: { version: 1, upgrade: firstVersion },
   evaluator: alarmEvaluator,
+  describeEvidence: describeRemedyEvidence,
   // The law lets a licensed engineer's letter extend a remedy deadline.
   duty: { meets: [], closesBegunAlerts: false, extendable: true, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },

@@ -8,6 +8,7 @@ import { firstVersion } from '../state.ts';
 import { EROSION_INSPECTIONS } from '../util.ts';
 import { type RoutineState, type RULE, routineEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeRoutineEvidence } from './words.ts';
 
 export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof params> = {
   name: 'routine-inspection',
@@ -19,11 +20,13 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
   binds: { perSite: (site) => (site.kind === 'construction' ? { devices: [] } : undefined) },
   state: { version: 1, upgrade: firstVersion },
   evaluator: routineEvaluator,
+  describeEvidence: describeRoutineEvidence,
   // The law gives the 7-day report no extension.
   duty: {
     meets: EROSION_INSPECTIONS,
     closesBegunAlerts: false,
     extendable: false,
+    noExtension: 'A routine inspection cannot be extended: the law sets the interval.',
     responsible: ['developer'],
   },
   report: { section: 'routine', duty: true, pastDue: 'missing' },

@@ -8,6 +8,7 @@ import { firstVersion } from '../state.ts';
 import { sedimentCharts } from './charts.ts';
 import { type RULE, type SedimentState, sedimentEvaluator } from './evaluator.ts';
 import { params } from './params.ts';
+import { describeSedimentEvidence } from './words.ts';
 
 export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof params> = {
   name: 'sediment-cleanout',
@@ -22,6 +23,7 @@ export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof par
   binds: { perDevice: (d) => d.kind === 'sediment-trap' },
   state: { version: 1, upgrade: firstVersion },
   evaluator: sedimentEvaluator,
+  describeEvidence: describeSedimentEvidence,
   // "Whenever": no deadline to extend; a cleanout shows in the data, not as an inspection.
   duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
   report: { section: 'cleanouts', duty: true, pastDue: 'overdue' },

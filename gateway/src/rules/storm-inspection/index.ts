@@ -13,6 +13,7 @@ import { stormEvaluator } from './evaluator.ts';
 import { type RULE, STORM_STATE_VERSION, type StormState } from './events.ts';
 import { params } from './params.ts';
 import { upgradeStormState } from './upgrade.ts';
+import { describeStormEvidence } from './words.ts';
 
 export const stormInspection: RuleModule<StormState, typeof RULE, typeof params> = {
   name: 'storm-inspection',
@@ -24,11 +25,13 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   binds: { perDevice: (d) => d.kind === 'rain-gauge' },
   state: { version: STORM_STATE_VERSION, upgrade: upgradeStormState },
   evaluator: stormEvaluator,
+  describeEvidence: describeStormEvidence,
   // The law gives the 24-hour inspection no extension. One inspection covers every storm before it.
   duty: {
     meets: EROSION_INSPECTIONS,
     closesBegunAlerts: true,
     extendable: false,
+    noExtension: 'The 24-hour storm inspection cannot be extended: the law (001, A(2)) sets it.',
     responsible: ['developer'],
   },
   report: { section: 'other', duty: true, pastDue: 'missing' },

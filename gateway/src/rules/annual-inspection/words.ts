@@ -1,0 +1,27 @@
+/** An annual-inspection alert's evidence in words: the year, the town's letter and the deadline. */
+import { timeText } from '../../../../shared/src/words.ts';
+import type { EvidenceWords } from '../module.ts';
+import { evidenceReader } from '../util.ts';
+
+export function describeAnnualEvidence(ev: Readonly<Record<string, unknown>>, tz: string): EvidenceWords {
+  const { str, num } = evidenceReader(ev);
+  const zone = str('timezone') ?? tz;
+  const lines: EvidenceWords['lines'] = [];
+  const year = num('year');
+  if (year !== undefined) lines.push({ label: 'Year', text: String(year) });
+  const letter = str('letterAt');
+  if (letter) lines.push({ label: "Town's letter", text: timeText(letter, zone) });
+  const due = str('dueAt');
+  const within = str('withinAt');
+  const notAfter = str('notAfterAt');
+  if (due)
+    lines.push({
+      label: 'Inspection form due',
+      text:
+        timeText(due, zone) +
+        (within && notAfter
+          ? ` (the ${str('rule') === 'later' ? 'later' : 'earlier'} of ${timeText(within, zone)}, after the letter, and ${timeText(notAfter, zone)})`
+          : ''),
+    });
+  return { lines, told: ['year', 'letterAt', 'dueAt', 'withinAt', 'notAfterAt', 'rule', 'timezone'] };
+}
