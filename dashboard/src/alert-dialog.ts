@@ -167,8 +167,11 @@ export function renderAlert(a: Alert) {
   replace(byId('alert-actions'), actionsSection(a, afterAction));
 }
 
+let opened: string | undefined;
+
 /** Opens an alert's dialog: from the page's copy at once, then as the gateway answers it. */
 export async function openAlert(id: string, had?: Alert) {
+  opened = id;
   const dialog = byId('alert-dialog') as HTMLDialogElement;
   const cached = had ?? state.active.get(id);
   clearMessages();
@@ -190,6 +193,9 @@ export async function openAlert(id: string, had?: Alert) {
     if (!cached) replace(byId('alert-body'));
   }
 }
+
+/** The id of the alert the dialog was last opened for (open or closed, found or not). */
+export const lastShownAlertId = () => opened;
 
 /** The id of the alert the dialog shows, while it is open. */
 export function shownAlertId() {

@@ -1,6 +1,7 @@
 /** The dashboard: routing between views, who is signed in, live updates. */
 import {
   alertChangedForDialog,
+  lastShownAlertId,
   onAlertActed,
   openAlert as openAlertDialog,
   refreshDialog,
@@ -317,10 +318,12 @@ function start() {
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) dialog.close();
   });
-  // Closed, the alert's link leaves the address bar: a reload shows the list, not the dialog again.
+  // Closed, the alert's link leaves the address bar: a reload shows the list, not the dialog again. The
+  // close event comes after the click: by then the address may name another alert, which is left alone.
   dialog.addEventListener('close', () => {
     const { name, arg } = parseRoute();
-    if (!dialog.open && name === 'alerts' && arg) history.replaceState(null, '', '#/alerts');
+    if (!dialog.open && name === 'alerts' && arg && arg === lastShownAlertId())
+      history.replaceState(null, '', '#/alerts');
   });
   window.addEventListener('hashchange', () => {
     void route();

@@ -60,7 +60,7 @@ function remember(on: boolean) {
  * The first administrator arrives signed in from the gateway's setup form at `#/welcome`: this browser is
  * marked as signed in, as the sign-in form does, and the overview opens.
  */
-if (location.hash === '#/welcome') {
+if (typeof location !== 'undefined' && location.hash === '#/welcome') {
   remember(true);
   history.replaceState(null, '', '#/overview');
 }

@@ -4,12 +4,11 @@
  * record". The API's evidence sentences fall back on it for the keys a rule does not describe, and the
  * dashboard shows history details and change records with it; a rule's own words come first.
  */
-import { z } from 'zod';
+import type { FactLine } from './api/alerts.ts';
 import { formatLong } from './time.ts';
 
 /** One labelled sentence: "Storm" / "0.62 in from Nov 30, 2026, 6:53 AM EST to …". */
-export const factLineSchema = z.object({ label: z.string(), text: z.string() });
-export type FactLine = z.infer<typeof factLineSchema>;
+export type { FactLine };
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 

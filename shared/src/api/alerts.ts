@@ -4,7 +4,10 @@
  * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { factLineSchema } from '../words.ts';
+
+/** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
+export const factLineSchema = z.object({ label: z.string(), text: z.string() });
+export type FactLine = z.infer<typeof factLineSchema>;
 
 const iso = z.iso.datetime();
 
