@@ -3,9 +3,9 @@
  * subscriptions (the site catalogue's and the engine's `onChange`, the ingest stage's `onStored`), each
  * made once its listener exists, and starts them outputs first and inputs last; they stop in reverse, so
  * no input hands data to a stage that is gone, and the store closes after everything that writes to it.
- * The notifications are the one output that sends through an input (the MQTT side): they start after
- * the inputs and stop before them, so no notice goes to a broker that is not there yet or any more. Each stage owns its own health, mapping and
- * housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
+ * The fleet state and the notifications send through an input (the MQTT side): they start after the
+ * inputs and stop before them, so nothing goes to a broker that is not there yet or any more. Each stage
+ * owns its own health, mapping and housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
  * its live feed, the importer its policy).
  */
 import { Catalogue } from './admin/catalogue.ts';
@@ -273,9 +273,11 @@ async function compose(
   engine.onChange(api.alertEvent);
   ingest.onStored(api.readingsStored);
   ingest.onDeviceStatus(api.deviceStatus);
-  // In start order: outputs first, the API, then the inputs, then the notifications, which go out
-  // through the inputs' MQTT side; they stop in reverse.
-  const stages: Stage<never[]>[] = [...parts.filter((p) => p !== notifications), api];
+  // In start order: outputs first, the API, then the inputs, then what publishes through the inputs' MQTT
+  // side (the fleet state and the notifications), so nothing is sent to a broker not there yet; they stop
+  // in reverse.
+  const viaBroker: Stage<never[]>[] = [fleet, notifications];
+  const stages: Stage<never[]>[] = [...parts.filter((p) => !viaBroker.includes(p)), api];
 
   const started: Array<Pick<Stage, 'stop'>> = [];
   const stopAll = async (what: string) => {
@@ -291,8 +293,10 @@ async function compose(
       await i.start(ingest);
       started.push(i);
     }
-    await notifications.start();
-    started.push(notifications);
+    for (const s of viaBroker) {
+      await s.start();
+      started.push(s);
+    }
   } catch (e) {
     await stopAll('error while stopping after a failed start');
     throw e;
