@@ -1,9 +1,13 @@
-/** Sites (admin): add a site, edit its kind, name, time zone and rule parameters; a link to its devices. */
+/**
+ * Sites (admin): add a site, edit its kind, name, time zone, rule parameters and history on record; a link
+ * to its devices.
+ */
 import { get, patch, post } from './api.js';
 import { closeEditor, openEditor } from './dialogs.js';
 import { byId, h, SITE_KINDS } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
-import { jsonSchemaOf, paramFields } from './params.js';
+import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
+import { jsonSchemaOf, paramFields, words } from './params.js';
 import { listOf } from './people.js';
 import { loadAll, state } from './state.js';
 
@@ -11,7 +15,9 @@ export type Site = import('./state.js').Site;
 export type Field = import('./form.js').Field;
 
 /** Members of a site that are not rule parameters, each with a field of its own (or none in these forms). */
-const OWN = ['id', 'name', 'kind', 'timezone', 'active', 'recipients', 'devices'];
+const OWN = ['id', 'name', 'kind', 'timezone', 'active', 'recipients', 'devices', 'history'];
+const HISTORY = 'History on record (before the gateway)';
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const siteParams = () => schemaNamed('siteParams');
 const siteCreate = async () => [await schemaNamed('siteCreateBody'), await siteParams()];
@@ -45,7 +51,45 @@ async function siteFields(site: Site | undefined, creating: boolean): Promise<Fi
     },
   ];
   const params = js ? paramFields(js, OWN, site) : [];
-  return [...own, ...params];
+  return [...own, ...params, ...(await historyFields(site, zone))];
+}
+
+/**
+ * The site's history on record, a time field per event of the schema's (`siteHistory`), entered in the
+ * site's time zone; an edit shows the time on record beside its field (an empty field keeps it).
+ */
+async function historyFields(site: Site | undefined, zone: string): Promise<Field[]> {
+  const js = await jsonSchemaOf(await schemaNamed('siteHistory'));
+  const props: Record<string, { description?: string }> = js?.properties ?? {};
+  const known = (site?.history ?? {}) as Record<string, string | undefined>;
+  return Object.entries(props).map(([key, p]) => {
+    const label = words(key);
+    const on = known[key];
+    return {
+      name: `history.${key}`,
+      label: label.charAt(0).toUpperCase() + label.slice(1),
+      type: 'datetime',
+      hint: [p.description, on ? `On record: ${formatTime(on, zone)}.` : '', "In the site's time zone."]
+        .filter(Boolean)
+        .join(' '),
+      group: HISTORY,
+    } satisfies Field;
+  });
+}
+
+/**
+ * The form's history times, read as the browser's wall clock, as the same wall-clock time in the site's
+ * zone.
+ */
+function inSiteZone(v: Record<string, unknown>, zone: string): Record<string, unknown> {
+  const h = v.history as Record<string, string> | undefined;
+  if (!h) return v;
+  const out: Record<string, string> = {};
+  for (const [k, t] of Object.entries(h)) {
+    const ms = zonedToUtc(utcToZonedInput(Date.parse(t), browserZone()), zone);
+    out[k] = Number.isFinite(ms) ? new Date(ms).toISOString() : t;
+  }
+  return { ...v, history: out };
 }
 
 /**
@@ -76,7 +120,7 @@ async function editSite(site: Site) {
     schema: sitePatch,
     fields: await siteFields({ ...(await currentParams(site.id)), ...site }, false),
     submit: async (v) => {
-      await patch(`/api/sites/${encodeURIComponent(site.id)}`, v);
+      await patch(`/api/sites/${encodeURIComponent(site.id)}`, inSiteZone(v, site.timezone));
       closeEditor();
       await loadAll();
       await listSites();
@@ -97,7 +141,10 @@ export async function loadManageSites() {
     schema: siteCreate,
     fields: await siteFields(undefined, true),
     submit: async (v) => {
-      const made: Site | null = await post('/api/sites', v);
+      const made: Site | null = await post(
+        '/api/sites',
+        inSiteZone(v, typeof v.timezone === 'string' ? v.timezone : browserZone()),
+      );
       form.reset();
       await loadAll();
       await listSites();

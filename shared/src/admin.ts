@@ -124,6 +124,35 @@ export const recipientBody = z.strictObject({
   webhook: z.url().optional().describe('Alerts are POSTed here, signed with notify.webhookSecret.'),
 });
 
+/**
+ * A site's history from before the gateway knew it: the last of each event a duty's clock counts from,
+ * each a time (ISO 8601 with its offset). The clocks start from it rather than from the day the site was
+ * added; each entry is a change record of its own (entity `history`, effective at the event's time).
+ */
+export const siteHistory = z
+  .strictObject({
+    lastRoutineInspection: isoTime
+      .optional()
+      .describe(
+        'Construction sites: the last erosion and sediment control inspection; the 7-day clock runs from it.',
+      ),
+    lastAnnualInspection: isoTime
+      .optional()
+      .describe("Alternative systems: the last engineer's annual inspection; it meets that year's duty."),
+    annualLetter: isoTime
+      .optional()
+      .describe(
+        "Alternative systems: the day the town's letter of that year went out, if not the usual one.",
+      ),
+    lastPumpOut: isoTime
+      .optional()
+      .describe('Septic tanks: the last pump-out; the years between pump-outs count from it.'),
+  })
+  .describe("The site's history on record: the last inspections and pump-out before the gateway.");
+export type SiteHistory = z.infer<typeof siteHistory>;
+/** The events of a site's history, in the order forms show them. */
+export const SITE_HISTORY_KEYS = Object.keys(siteHistory.shape) as Array<keyof SiteHistory>;
+
 /** POST /api/sites: further keys are the rules' site parameters (`storm`, `routineInspectionDays`, …). */
 export const siteCreateBody = z.looseObject({
   id: entityId,
@@ -132,10 +161,14 @@ export const siteCreateBody = z.looseObject({
   timezone: z.string().min(1).optional(),
   active: z.boolean().optional(),
   recipients: z.array(recipientBody).optional(),
+  history: siteHistory.optional(),
 });
 export type SiteCreateBody = z.infer<typeof siteCreateBody>;
 
-/** PATCH /api/sites/{id}: the keys to change (a rule parameter replaces the whole parameter). */
+/**
+ * PATCH /api/sites/{id}: the keys to change (a rule parameter replaces the whole parameter; `history`
+ * adds to the history: each event given replaces that event, the others stay).
+ */
 export const sitePatchBody = siteCreateBody.omit({ id: true }).partial();
 export type SitePatchBody = z.infer<typeof sitePatchBody>;
 
@@ -183,6 +216,7 @@ export const CHANGE_ENTITIES = [
   'token',
   'secret',
   'quarantine',
+  'history',
 ] as const;
 
 /** A change record (GET /api/changes): who, when, the old and new value, and when it takes effect. */

@@ -50,10 +50,13 @@ export interface TestGateway extends Gateway {
   cleanup(): Promise<void>;
 }
 
-/** Starts a real gateway on free loopback ports with a temp data dir. */
+/**
+ * Starts a real gateway on free loopback ports with a temp data dir; `now` gives it a clock of its own
+ * (e.g. the wall clock moved to a day in December), as `startGateway` takes it.
+ */
 export async function startTestGateway(
   overrides: Partial<ConfigInput> = {},
-  opts: { dataDir?: string; log?: Log } = {},
+  opts: { dataDir?: string; log?: Log; now?: () => number } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
   const input = testConfigInput(overrides);
@@ -64,7 +67,10 @@ export async function startTestGateway(
     http: { port: await freePort(), host: '127.0.0.1', validateResponses: true, ...(input.http ?? {}) },
     mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
   });
-  const gw = await startGateway(config, { log: opts.log ?? silentLog });
+  const gw = await startGateway(config, {
+    log: opts.log ?? silentLog,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   return {
     ...gw,
     dataDir,

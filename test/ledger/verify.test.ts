@@ -19,12 +19,14 @@ describe('the report verifier on a real report', () => {
     const v = await verifyReport(readReport(JSON.parse(real.text)), real.key);
     expect(v.problems).toEqual([]);
     expect(v.ok).toBe(true);
-    // The storm's 15 readings and the one before it, the storm's record, the duty, the two inspections.
+    // The storm's 15 readings and the one before it, the storm's record, the two inspections, and the
+    // three routine duties: the period opened at the first tick (superseded by the storm inspection,
+    // dated before it), the period from that inspection (met by the routine one), and the one open now.
     expect(v.checked).toEqual({
-      entries: 20,
+      entries: 24,
       readings: 16,
       storms: 1,
-      duties: 1,
+      duties: 3,
       inspections: 2,
       changes: 0,
     });

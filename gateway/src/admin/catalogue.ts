@@ -23,7 +23,8 @@ import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Log } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
 import type { ChangeLog } from './changes.ts';
-import { CatalogueRows, deviceOwn, siteOwn } from './rows.ts';
+import { historyChanges, mergeHistory } from './history.ts';
+import { CatalogueRows, deviceOwn, siteOwn, siteRecord } from './rows.ts';
 
 /** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
 export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
@@ -95,8 +96,9 @@ export class Catalogue implements SiteCatalogue {
           action: 'seed',
           by: 'configuration',
           siteId: s.id,
-          new: { ...siteOwn(s), recipients: s.recipients, devices: s.devices.map(deviceOwn) },
+          new: { ...siteRecord(s), recipients: s.recipients, devices: s.devices.map(deviceOwn) },
         });
+        for (const c of historyChanges(s.id, 'configuration', undefined, s.history)) this.changes.record(c);
       }
     })();
     this.reload();
@@ -121,38 +123,51 @@ export class Catalogue implements SiteCatalogue {
     this.listeners.push(listener);
   }
 
+  /** Adds a site; its history on record (if any) is a change record per event. */
   addSite(input: Record<string, unknown>, by: string): SiteConfig {
     const site = parse(siteSchema, { ...input, devices: [] });
     if (this.byId.has(site.id)) throw new CatalogueError('CONFLICT', `site ${site.id} exists`);
+    const history = this.history(undefined, site.history);
+    const made = { ...site, history };
     return this.commit({ siteId: site.id, what: 'site', by }, () => {
-      this.rows.insertSite(site, this.o.now());
+      this.rows.insertSite(made, this.o.now());
       this.changes.record({
         entity: 'site',
         action: 'create',
         by,
         siteId: site.id,
-        new: { ...siteOwn(site), recipients: site.recipients },
+        new: { ...siteRecord(made), recipients: site.recipients },
       });
+      for (const c of historyChanges(site.id, by, undefined, history)) this.changes.record(c);
     }).site(site.id)!;
   }
 
+  /** Edits a site; `history` adds to its history on record (an event given replaces that event). */
   editSite(id: string, patch: Record<string, unknown>, by: string): SiteConfig {
     const cur = this.mustSite(id);
-    const { recipients, ...own } = patch;
-    const next = parse(siteSchema, { ...siteOwn(cur), ...own, id, recipients: recipients ?? cur.recipients });
+    const { recipients, history: given, ...own } = patch;
+    const next = parse(siteSchema, {
+      ...siteOwn(cur),
+      ...own,
+      id,
+      history: given === undefined ? cur.history : { ...cur.history, ...(given as object) },
+      recipients: recipients ?? cur.recipients,
+    });
+    next.history = this.history(cur.history, given === undefined ? undefined : next.history);
+    const recorded = historyChanges(id, by, cur.history, next.history);
     return this.commit({ siteId: id, what: 'site', by }, () => {
       const at = this.o.now();
-      if (Object.keys(own).length > 0) {
-        this.rows.updateSite(next, at);
+      if (Object.keys(own).length > 0 || recorded.length > 0) this.rows.updateSite(next, at);
+      if (Object.keys(own).length > 0)
         this.changes.record({
           entity: 'site',
           action: 'update',
           by,
           siteId: id,
-          old: siteOwn(cur),
-          new: siteOwn(next),
+          old: siteRecord(cur),
+          new: siteRecord(next),
         });
-      }
+      for (const c of recorded) this.changes.record(c);
       if (recipients !== undefined) {
         this.rows.setRecipients(id, next.recipients);
         this.changes.record({
@@ -287,6 +302,13 @@ export class Catalogue implements SiteCatalogue {
     for (const u of this.o.mqttUsers ?? []) index.add(userHolder(u), [u]);
     const c = index.collision(deviceIdentities(siteId, device), deviceKey(siteId, device.id));
     if (c) throw new CatalogueError('CONFLICT', collisionMessage(c));
+  }
+
+  /** The history a change leaves the site with, its times checked against the gateway's clock. */
+  private history(cur: SiteConfig['history'], given: SiteConfig['history']): SiteConfig['history'] {
+    const r = mergeHistory(cur, given, this.o.now());
+    if (r.problem) throw new CatalogueError('BAD_REQUEST', r.problem);
+    return r.history;
   }
 
   private mustSite(id: string): SiteConfig {

@@ -32,6 +32,15 @@ export function siteOwn(site: SiteConfig): Record<string, unknown> {
   return own;
 }
 
+/**
+ * A site's own configuration as its change records give it: without its history on record, whose events
+ * are change records of their own (`history.ts`).
+ */
+export function siteRecord(site: SiteConfig): Record<string, unknown> {
+  const { history: _h, ...own } = siteOwn(site);
+  return own;
+}
+
 /** A device's own configuration, as its row keeps it. */
 export function deviceOwn(device: DeviceConfig): Record<string, unknown> {
   const { passwordHash: _p, calibrations: _c, ...own } = device;

@@ -220,9 +220,14 @@ export class ComplianceEngine {
     });
   }
 
-  /** A site was added or changed (its devices, parameters): its rules are bound again, at once. */
+  /**
+   * A site was added or changed (its devices, parameters, its history on record): its rules are bound
+   * again, at once, and a tick follows at once, so that the clocks its history starts open now rather than
+   * at the next minute.
+   */
   siteChanged(site: SiteConfig): void {
     this.rules.bindSite(site);
+    this.scheduler.wake(this.now());
   }
 
   /** For the site catalogue's listeners: the changed site, as it is now, is bound again. */

@@ -120,7 +120,9 @@ export class Lifecycle {
   resolve(u: Unit, row: AlertRow, r: Resolution): void {
     // The updates before it come first in the history, and their timers are cancelled with the rest.
     this.unit.flushUpdate(u, row.id);
-    const within = row.due_at === null ? null : r.at <= row.due_at ? 1 : 0;
+    // A duty superseded by the record (or by late data) was neither met nor missed: no deadline outcome.
+    const superseded = r.evidence.superseded === true;
+    const within = row.due_at === null || superseded ? null : r.at <= row.due_at ? 1 : 0;
     this.stores.alerts.resolve({
       id: row.id,
       resolvedAt: r.at,

@@ -209,6 +209,7 @@ export function checkDuty(
   let due: number | null = null;
   let resolvedAt: number | null = null;
   let within: boolean | undefined;
+  let superseded = false;
   for (const h of history) {
     const b = h!.body;
     const detail = (b.detail ?? {}) as Json;
@@ -222,6 +223,8 @@ export function checkDuty(
     else if (b.action === 'resolved') {
       resolvedAt = t(detail.resolvedAt as string);
       within = detail.withinDeadline as boolean | undefined;
+      // Closed because a record showed its clock ran from the wrong start: neither met nor missed.
+      superseded = (detail.evidence as Json | undefined)?.superseded === true;
     }
   }
   const out: Problem[] = [];
@@ -240,15 +243,17 @@ export function checkDuty(
       ),
     );
   const status =
-    resolvedAt !== null
-      ? due === null
-        ? 'resolved'
-        : within === false || resolvedAt > due
-          ? 'late'
-          : 'on-time'
-      : due !== null && generatedAt > due
-        ? d.pastDue
-        : 'open';
+    resolvedAt !== null && superseded
+      ? 'superseded'
+      : resolvedAt !== null
+        ? due === null
+          ? 'resolved'
+          : within === false || resolvedAt > due
+            ? 'late'
+            : 'on-time'
+        : due !== null && generatedAt > due
+          ? d.pastDue
+          : 'open';
   if (status !== d.status)
     out.push(
       problem(

@@ -99,5 +99,6 @@ const STATUS_WORDS: Record<string, string> = {
   open: 'open, not yet due',
   pending: 'not yet due',
   resolved: 'resolved',
+  superseded: 'superseded by the record',
 };
 export const statusWords = (s: string): string => STATUS_WORDS[s] ?? s;

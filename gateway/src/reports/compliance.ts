@@ -19,7 +19,7 @@ import { reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { LongStorm } from './cite.ts';
 
-export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved';
+export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved' | 'superseded';
 
 export interface DutyRow {
   alertId: string;
@@ -85,7 +85,10 @@ export interface ComplianceReport {
   gaps: DutyRow[];
   extensions: ExtensionDto[];
   certifications: Certification[];
-  /** Changes to the site and its devices (a calibration, a parameter, a device retired) effective in the period. */
+  /**
+   * Changes to the site and its devices (a calibration, a parameter, a device retired) effective in the
+   * period, and the site's history on record (entity `history`) dated or recorded in it.
+   */
   changes: ChangeResponse[];
   evidence: {
     /** The signed checkpoint (C2SP note) the cited entries are proved against. */
@@ -117,8 +120,13 @@ export interface ReportInputs {
   evidence: ComplianceReport['evidence'];
 }
 
-/** On time, late, missing (a storm or routine inspection never done), overdue, open, or resolved (no deadline). */
+/**
+ * On time, late, missing (a storm or routine inspection never done), overdue, open, resolved (no
+ * deadline), or superseded: closed because a record (an inspection or pump-out on record, or logged late)
+ * showed its clock ran from the wrong start; neither met nor missed.
+ */
 export function dutyStatus(a: AlertDto, now: number): DutyStatus {
+  if (a.status === 'resolved' && a.resolution?.evidence.superseded === true) return 'superseded';
   if (a.status === 'resolved') {
     if (a.dueAt === null) return 'resolved';
     return a.withinDeadline === false ? 'late' : 'on-time';

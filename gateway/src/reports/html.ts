@@ -2,7 +2,7 @@
  * The compliance report as a document a town accepts: the site and period at the top (and on every
  * printed page), the summary and the certification block (`htmlSign.ts`) on the first page, each storm
  * with its rain chart (`stormChart.ts`), every duty under its rule's name (the rule modules' words), the
- * inspections, extensions and changes, and the evidence and how to verify it offline. Times are in the
+ * inspections, extensions, the site's history on record and its changes, and the evidence and how to verify it offline. Times are in the
  * site's time zone.
  *
  * Its look is the served stylesheet (`style.ts`, GET /report.css) plus the page's own running header,
@@ -16,6 +16,7 @@ import { certificationBlock, evidenceSection, type Time } from './htmlSign.ts';
 import { escapeXml as esc } from './stormChart.ts';
 import { pageHeaderCss, REPORT_CSS } from './style.ts';
 import {
+  HISTORY_WORDS,
   INSPECTION_KIND_WORDS,
   keyWords,
   SITE_KIND_WORDS,
@@ -66,6 +67,9 @@ export function reportToHtml(r: ComplianceReport, options: Partial<HtmlOptions> 
   const t: Time = (iso) => (iso ? esc(formatLong(Date.parse(iso), r.site.timezone)) : '—');
   const badge = (s: string) => `<span class="st st-${esc(s)}">${esc(wordFor(STATUS_WORDS, s))}</span>`;
   const device = (id: string | null | undefined) => (id ? esc(o.deviceName(id)) : '—');
+  // The site's history on record (the inspections and pump-out before the gateway) apart from its changes.
+  const history = r.changes.filter((c) => c.entity === 'history');
+  const changes = r.changes.filter((c) => c.entity !== 'history');
   const none = (what: string) => `<p class="none">${esc(what)}</p>`;
   const table = (head: string[], rows: string[]) =>
     `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -168,11 +172,22 @@ ${dutyTable('Gaps in the evidence (silent devices: no evidence, not "nothing hap
         )
       : none('None in this period.')
   }
+<h2>The site's history on record</h2>${
+    history.length
+      ? table(
+          ['What', 'When', 'Before', 'Recorded'],
+          history.map(
+            (c) =>
+              `<tr><td>${esc(wordFor(HISTORY_WORDS, c.action))}</td><td>${t(c.effectiveAt)}</td><td>${typeof c.old === 'string' ? t(c.old) : '—'}</td><td>${esc(c.by)}, ${t(c.at)}<br><small>log entry ${c.logIndex}</small></td></tr>`,
+          ),
+        )
+      : none('None in this period.')
+  }
 <h2>Changes to the site and its devices</h2>${
-    r.changes.length
+    changes.length
       ? table(
           ['Effective', 'What', 'Before', 'After', 'By'],
-          r.changes.map(
+          changes.map(
             (c) =>
               `<tr><td>${t(c.effectiveAt)}</td><td>${esc(keyWords(c.entity))} ${esc(keyWords(c.action))}${c.deviceId ? `: ${device(c.deviceId)}` : ''}</td><td>${esc(valueWords(c.old))}</td><td>${esc(valueWords(c.new))}</td><td>${esc(c.by)}, ${t(c.at)}<br><small>log entry ${c.logIndex}</small></td></tr>`,
           ),

@@ -2,7 +2,7 @@
  * The words a printed report uses for the contract's codes: a duty's status, a site's kind, an
  * inspection's kind, a person's role, a changed setting. A clerk reads "On time", never `on-time`.
  */
-import type { SITE_KINDS, USER_ROLES } from '../../../shared/src/admin.ts';
+import type { SITE_KINDS, SiteHistory, USER_ROLES } from '../../../shared/src/admin.ts';
 import type { INSPECTION_KINDS, STORM_INSPECTION_STATUSES } from '../../../shared/src/api/alerts.ts';
 import type { DutyStatus } from './compliance.ts';
 
@@ -15,6 +15,7 @@ export const STATUS_WORDS: Record<DutyStatus | StormStatus, string> = {
   overdue: 'Overdue',
   open: 'Open, not yet due',
   resolved: 'Resolved',
+  superseded: 'Superseded by the record',
   pending: 'Not yet due',
   'not-required': 'Not required',
 };
@@ -32,6 +33,14 @@ export const INSPECTION_KIND_WORDS: Record<(typeof INSPECTION_KINDS)[number], st
   annual: 'Annual inspection',
   cleanout: 'Sediment cleanout',
   other: 'Other inspection',
+};
+
+/** The events of a site's history on record (its `history` change records' actions). */
+export const HISTORY_WORDS: Record<keyof SiteHistory, string> = {
+  lastRoutineInspection: 'Last routine inspection',
+  lastAnnualInspection: "Last engineer's annual inspection",
+  annualLetter: "The town's letter of the year",
+  lastPumpOut: 'Last pump-out of the tank',
 };
 
 export const ROLE_WORDS: Record<(typeof USER_ROLES)[number], string> = {

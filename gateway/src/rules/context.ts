@@ -1,11 +1,11 @@
 /**
  * What a rule sees of a site: the facts every rule may read (its id, name, kind, time zone, whether it
- * is active; each device's id, kind and name) and the rule's own parameters, parsed by the rule's own
- * zod schemas. The configuration composes its site and device schemas from these facts and from the
+ * is active, its history on record; each device's id, kind and name) and the rule's own parameters,
+ * parsed by the rule's own zod schemas. The configuration composes its site and device schemas from these facts and from the
  * modules' parameters (`mergeParams`), so a site of the configuration is a site of every rule.
  */
 import { z } from 'zod';
-import { entityId, RECIPIENT_ROLES, SITE_KINDS } from '../../../shared/src/admin.ts';
+import { entityId, RECIPIENT_ROLES, SITE_KINDS, siteHistory } from '../../../shared/src/admin.ts';
 import { DEVICE_KINDS } from '../../../shared/src/telemetry.ts';
 
 /** Configuration keys and their zod schemas, which carry the validation and the defaults. */
@@ -27,6 +27,11 @@ export const siteFacts = {
     .boolean()
     .default(true)
     .describe('Construction sites: work is going on (storm and routine duties apply).'),
+  history: siteHistory
+    .optional()
+    .describe(
+      "The site's history on record (the last inspections, the town's letter, the last pump-out): the clocks start from it.",
+    ),
 };
 
 /** The keys of a device every rule may read. */

@@ -42,3 +42,23 @@ export function resolveAlert<Id extends string>(
 ): Effect<Id> {
   return { type: 'resolve', key, at, message: r.message, evidence: r.evidence };
 }
+
+/**
+ * The `resolve` of an alert a record superseded: its clock ran from a start the record shows was not the
+ * last one (an inspection or a pump-out on record, or logged late, dated before the alert began). It is
+ * closed at its own start and never as met: `superseded: true` in its evidence tells the engine to give it
+ * no deadline outcome, and the report shows it as superseded by the record.
+ */
+export function supersededAlert<Id extends string>(
+  key: string,
+  began: number,
+  r: { message: string; evidence: Evidence },
+): Effect<Id> {
+  return {
+    type: 'resolve',
+    key,
+    at: began,
+    message: r.message,
+    evidence: { superseded: true, ...r.evidence },
+  };
+}

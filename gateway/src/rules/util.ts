@@ -2,6 +2,7 @@
  * Small pure helpers shared by the rule evaluators: time units, time-zone arithmetic (Intl only, no
  * clock reads), device lookup and message formatting.
  */
+import type { SiteHistory } from '../../../shared/src/admin.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceFacts } from './context.ts';
 import type { RuleInput } from './types.ts';
@@ -121,3 +122,25 @@ export function evidenceReader(ev: Readonly<Record<string, unknown>>) {
     bool: (k: string): boolean | undefined => (typeof ev[k] === 'boolean' ? (ev[k] as boolean) : undefined),
   };
 }
+
+/**
+ * The time of an event of a site's history on record (its `history`: the last inspections and pump-out
+ * before the gateway), or undefined. A rule takes it as it takes a logged record of the same event.
+ */
+export function onRecord(
+  site: { history?: SiteHistory | undefined },
+  key: keyof SiteHistory,
+): number | undefined {
+  const v = site.history?.[key];
+  if (v === undefined) return undefined;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** The id an event of the history goes by in a rule's state and evidence: `history:{key}:{time}`. */
+export function recordId(key: keyof SiteHistory, at: number): string {
+  return `history:${key}:${iso(at)}`;
+}
+
+/** Who an event of the history is by, as the rules' messages and evidence name it. */
+export const ON_RECORD = "the site's history on record";

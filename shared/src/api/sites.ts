@@ -3,6 +3,7 @@
  * rejected, and the points InfluxDB refused for good.
  */
 import { z } from 'zod';
+import { siteHistory } from '../admin.ts';
 import { REJECT_REASONS } from '../telemetry.ts';
 import { isoTime } from './common.ts';
 
@@ -34,6 +35,8 @@ export const siteViewSchema = z.object({
   kind: z.string(),
   timezone: z.string(),
   active: z.boolean(),
+  /** Its history on record (the last inspections and pump-out before the gateway), when it has one. */
+  history: siteHistory.optional(),
   retiredDevices: z.array(z.string()),
   devices: z.array(deviceViewSchema),
 });

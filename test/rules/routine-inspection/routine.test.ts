@@ -85,14 +85,19 @@ describe('routine-inspection', () => {
     expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, dueAt: T0 + 9 * DAY });
   });
 
-  it('an inspection dated before the period began does not meet it; one after does', () => {
-    // The clock started at the first tick (no inspection on record): a report dated a day before it is on
-    // record as the last inspection, but the period it did not cover stays open.
+  it('an inspection dated before the period began supersedes it: the clock runs from the inspection', () => {
+    // The clock started at the first tick (no inspection on record): a report dated a day before it is
+    // the last on record, so the period that began at the tick is closed as superseded (at its start,
+    // never as met) and the next runs from the report.
     const { sink, state } = feed([tick(T0), insp(T0 - DAY, 'old')]);
-    expect(sink.count('resolve')).toBe(0);
-    expect([...sink.alerts.values()][0]).toMatchObject({ at: T0, status: 'open' });
+    const [first, next] = [...sink.alerts.values()];
+    expect(first).toMatchObject({ at: T0, status: 'resolved', resolvedAt: T0 });
+    expect(first!.resolution).toMatchObject({ superseded: true, inspectionId: 'old' });
+    expect(first!.resolution?.onTime).toBeUndefined();
+    expect(next).toMatchObject({ at: T0 - DAY, dueAt: T0 + 6 * DAY, status: 'open' });
     expect(state.last?.id).toBe('old');
-    // After a person closed a period, the next begins then: an inspection between the two is not its.
+    // After a person closed a period, the next begins then: an inspection between the two, newer than
+    // the last on record, supersedes it too; one after it meets the period that inspection began.
     const closed = feed([
       tick(T0),
       { type: 'alert-closed', key: `routine-inspection:s1:${T0}`, at: T0 + 2 * DAY, how: 'manual' },
@@ -100,8 +105,10 @@ describe('routine-inspection', () => {
       insp(T0 + 3 * DAY, 'after'),
     ]).sink;
     const alerts = [...closed.alerts.values()];
-    expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, status: 'resolved', resolvedAt: T0 + 3 * DAY });
-    expect(alerts[1]!.resolution).toMatchObject({ inspectionId: 'after' });
-    expect(alerts[2]).toMatchObject({ at: T0 + 3 * DAY, status: 'open' });
+    expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, status: 'resolved', resolvedAt: T0 + 2 * DAY });
+    expect(alerts[1]!.resolution).toMatchObject({ superseded: true, inspectionId: 'between' });
+    expect(alerts[2]).toMatchObject({ at: T0 + DAY, status: 'resolved', resolvedAt: T0 + 3 * DAY });
+    expect(alerts[2]!.resolution).toMatchObject({ inspectionId: 'after', onTime: true });
+    expect(alerts[3]).toMatchObject({ at: T0 + 3 * DAY, status: 'open' });
   });
 });

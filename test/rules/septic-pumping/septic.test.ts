@@ -93,10 +93,16 @@ describe('septic-pumping', () => {
     const level = [...sink.alerts.values()].find((a) => a.key.includes(':level:'))!;
     expect(level).toMatchObject({ status: 'resolved', resolvedAt: T0 + 2 * DAY });
     expect(level.resolution).toMatchObject({ inspectionId: 'p2' });
-    // The time alert counts from the pump-out of 2023-03-15: one dated before that is not its pump-out.
+    // The time alert counts from the pump-out of 2023-03-15: one dated before that is not its pump-out;
+    // one dated after it but before its years were up (logged late) supersedes it, closed at its start.
     const time = feed([tick(T0), pumped(last - DAY, 'older'), pumped(last + DAY, 'newer')]).sink;
     const t = [...time.alerts.values()][0]!;
-    expect(t).toMatchObject({ key: `septic-pumping:s1:tank:time:${last}`, resolvedAt: last + DAY });
-    expect(t.resolution).toMatchObject({ inspectionId: 'newer' });
+    expect(t).toMatchObject({ key: `septic-pumping:s1:tank:time:${last}`, resolvedAt: t.at });
+    expect(t.resolution).toMatchObject({ superseded: true, inspectionId: 'newer' });
+    // One dated after the years were up meets it.
+    const met = feed([tick(T0), pumped(T0 - DAY, 'late-but-after')]).sink;
+    const m = [...met.alerts.values()][0]!;
+    expect(m).toMatchObject({ status: 'resolved', resolvedAt: T0 - DAY });
+    expect(m.resolution?.superseded).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import type { ChangeResponse } from '../../../../shared/src/admin.ts';
 import { certificationSchema, complianceReportSchema } from '../../../../shared/src/api.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { deviceNamer, stormCharts } from '../../reports/charts.ts';
@@ -118,8 +119,13 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
     const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
     const certs = certifications(site.id, from, to);
-    // The changes made in the period (the configuration the store was seeded with is not one).
-    const changes = ctx.changes.list({ siteId: site.id, from, to }).filter((x) => x.action !== 'seed');
+    // The changes made in the period (the configuration the store was seeded with is not one), and the
+    // site's history on record dated or recorded in it (what the period's clocks start from).
+    const recorded = (x: ChangeResponse) =>
+      x.entity === 'history' && Date.parse(x.at) >= from && Date.parse(x.at) < to;
+    const changes = ctx.changes
+      .list({ siteId: site.id, to })
+      .filter((x) => x.action !== 'seed' && (Date.parse(x.effectiveAt) >= from || recorded(x)));
     const cp = ctx.evidence.checkpoint();
     // The duties listed cite their history; a storm's duty is its record's (its readings are cited).
     const cited = await ctx.citations(

@@ -19,6 +19,7 @@ export function siteSummary(
     kind: site.kind,
     timezone: site.timezone ?? ctx.config.timezone,
     active: site.active,
+    ...(site.history ? { history: site.history } : {}),
     retiredDevices: [...ctx.catalogue.retiredDevices(site.id)],
     devices: site.devices.map((d) => {
       const st = ctx.devices.deviceState(site.id, d.id);

@@ -7,7 +7,17 @@
 import { alertKey, openAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { addDays, DAY, formatLocal, iso, localParts, zonedMidnight } from '../util.ts';
+import {
+  addDays,
+  DAY,
+  formatLocal,
+  iso,
+  localParts,
+  ON_RECORD,
+  onRecord,
+  recordId,
+  zonedMidnight,
+} from '../util.ts';
 import type { Params } from './params.ts';
 
 export const RULE = 'annual-inspection' as const;
@@ -26,19 +36,42 @@ export interface AnnualSchedule {
   withinAt: number;
   notAfterAt: number;
   dueAt: number;
+  /** The letter is the one on record in the site's history. */
+  onRecord?: true;
+}
+
+/**
+ * The town's letter of a year on record in the site's history (`history.annualLetter`), when it went out
+ * that year (local calendar): the year's schedule runs from it instead of the configured letter day.
+ */
+export function letterOnRecord(
+  ctx: RuleContext<Params>,
+): { year: number; month: number; day: number } | undefined {
+  const at = onRecord(ctx.site, 'annualLetter');
+  if (at === undefined) return undefined;
+  const p = localParts(at, ctx.timezone);
+  return { year: p.year, month: p.month, day: p.day };
 }
 
 export function annualSchedule(year: number, ctx: RuleContext<Params>): AnnualSchedule {
   const a = ctx.site.annualInspection;
   const tz = ctx.timezone;
-  const letterAt = zonedMidnight(year, a.letterMonth, a.letterDay, tz);
+  const rec = letterOnRecord(ctx);
+  const letter = rec?.year === year ? rec : { month: a.letterMonth, day: a.letterDay };
+  const letterAt = zonedMidnight(year, letter.month, letter.day, tz);
   const whole = Math.floor(a.withinDays);
-  const d = addDays(year, a.letterMonth, a.letterDay, whole);
+  const d = addDays(year, letter.month, letter.day, whole);
   const withinAt = zonedMidnight(d.year, d.month, d.day, tz) + (a.withinDays - whole) * DAY;
   const [mm, dd] = a.notAfter.split('-').map(Number) as [number, number];
   const notAfterAt = zonedMidnight(year, mm, dd, tz);
-  const dueAt = a.rule === 'later' ? Math.max(withinAt, notAfterAt) : Math.min(withinAt, notAfterAt);
-  return { year, letterAt, withinAt, notAfterAt, dueAt };
+  // The fixed date counts only when it falls after the letter: a letter sent after it gives its days.
+  const dueAt =
+    notAfterAt <= letterAt
+      ? withinAt
+      : a.rule === 'later'
+        ? Math.max(withinAt, notAfterAt)
+        : Math.min(withinAt, notAfterAt);
+  return { year, letterAt, withinAt, notAfterAt, dueAt, ...(rec?.year === year ? { onRecord: true } : {}) };
 }
 
 interface YearRecord {
@@ -48,26 +81,45 @@ interface YearRecord {
   status: 'open' | 'resolved' | 'closed';
 }
 
+/** An annual inspection: logged (its id), or the site's history (`history:…` id). */
+interface Inspection {
+  at: number;
+  id: string;
+  inspector: string;
+}
+
 export interface AnnualState extends SiteStateHead {
   years: Record<string, YearRecord>;
   /** Annual inspections not yet matched to a year's alert. */
-  unused: Array<{ at: number; id: string; inspector: string }>;
+  unused: Inspection[];
   seen: string[];
 }
+
+/** The last annual inspection of the site's history, as an inspection (none, or not yet at `now`). */
+export function annualOnRecord(ctx: RuleContext<Params>, now: number): Inspection | undefined {
+  const at = onRecord(ctx.site, 'lastAnnualInspection');
+  if (at === undefined || at > now) return undefined;
+  return { at, id: recordId('lastAnnualInspection', at), inspector: ON_RECORD };
+}
+
+const fromHistory = (i: Inspection) => i.id.startsWith('history:');
 
 function resolveYear(
   state: AnnualState,
   year: string,
-  insp: { at: number; id: string; inspector: string },
+  insp: Inspection,
   ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
 ) {
   const y = state.years[year]!;
+  const when = formatLocal(insp.at, ctx.timezone);
   effects.push({
     type: 'resolve',
     key: y.key,
     at: insp.at,
-    message: `Annual engineer's inspection for ${year} submitted ${formatLocal(insp.at, ctx.timezone)} by ${insp.inspector}.`,
+    message: fromHistory(insp)
+      ? `Annual engineer's inspection for ${year} of ${when}, in ${ON_RECORD}.`
+      : `Annual engineer's inspection for ${year} submitted ${when} by ${insp.inspector}.`,
     evidence: {
       year: Number(year),
       inspectionId: insp.id,
@@ -75,9 +127,100 @@ function resolveYear(
       inspectedAt: iso(insp.at),
       dueAt: iso(y.dueAt),
       onTime: insp.at <= y.dueAt,
+      ...(fromHistory(insp) ? { onRecord: true } : {}),
     },
   });
   y.status = 'resolved';
+}
+
+/**
+ * An annual inspection (the state is the caller's copy): it meets the latest open year it falls in or
+ * after, or waits for its year's alert.
+ */
+function takeInspection(
+  state: AnnualState,
+  insp: Inspection,
+  ctx: RuleContext<Params>,
+  effects: Effect<typeof RULE>[],
+): void {
+  state.seen.push(insp.id);
+  if (state.seen.length > 50) state.seen.splice(0, state.seen.length - 50);
+  const open = Object.keys(state.years)
+    .filter(
+      (y) => state.years[y]!.status === 'open' && insp.at >= zonedMidnight(Number(y), 1, 1, ctx.timezone),
+    )
+    .sort();
+  const target = open[open.length - 1];
+  if (target !== undefined) resolveYear(state, target, insp, ctx, effects);
+  else {
+    state.unused.push(insp);
+    state.unused.sort((a, b) => a.at - b.at);
+    if (state.unused.length > 10) state.unused.splice(0, state.unused.length - 10);
+  }
+}
+
+/** A year's alert: its key, its times as scheduled, and its message and evidence. */
+function yearAlert(state: AnnualState, sch: AnnualSchedule, ctx: RuleContext<Params>) {
+  const tz = ctx.timezone;
+  const a = ctx.site.annualInspection;
+  const fixed = sch.notAfterAt > sch.letterAt;
+  const deadline = fixed
+    ? `within ${a.withinDays} days of the letter or before ${a.notAfter}, the ${a.rule}`
+    : `within ${a.withinDays} days of the letter`;
+  return openAlert(RULE, state, {
+    key: alertKey(RULE, state, sch.year),
+    at: sch.letterAt,
+    dueAt: sch.dueAt,
+    message:
+      `Annual inspection ${sch.year} by a licensed professional engineer: the town's letter ` +
+      `${sch.onRecord ? 'went out' : 'goes out'} ${formatLocal(sch.letterAt, tz)}` +
+      `${sch.onRecord ? ` (${ON_RECORD})` : ''}; submit the inspection form by ${formatLocal(sch.dueAt, tz)} ` +
+      `(${deadline}; law 000, 5.030 B 1 d).`,
+    evidence: {
+      year: sch.year,
+      letterAt: iso(sch.letterAt),
+      withinAt: iso(sch.withinAt),
+      notAfterAt: iso(sch.notAfterAt),
+      dueAt: iso(sch.dueAt),
+      rule: a.rule,
+      timezone: tz,
+      ...(sch.onRecord ? { letterOnRecord: true } : {}),
+    },
+  });
+}
+
+/**
+ * A year's duty at a tick (the state is the caller's copy, made on the first change): opened on the first
+ * tick at or after its letter, met at once by an inspection of the year already logged; an open one
+ * follows its schedule when that moved (a letter on record, a changed letter day).
+ */
+function yearAt(
+  year: number,
+  now: number,
+  state: () => AnnualState,
+  ctx: RuleContext<Params>,
+  effects: Effect<typeof RULE>[],
+): void {
+  const sch = annualSchedule(year, ctx);
+  const cur = state().years[year];
+  if (cur !== undefined) {
+    if (cur.status !== 'open' || (cur.letterAt === sch.letterAt && cur.dueAt === sch.dueAt)) return;
+    const s = state();
+    s.years[year] = { ...cur, letterAt: sch.letterAt, dueAt: sch.dueAt };
+    effects.push(yearAlert(s, sch, ctx));
+    return;
+  }
+  if (now < sch.letterAt) return;
+  const s = state();
+  const alert = yearAlert(s, sch, ctx);
+  s.years[year] = { key: alertKey(RULE, s, year), letterAt: sch.letterAt, dueAt: sch.dueAt, status: 'open' };
+  effects.push(alert);
+  const startOfYear = zonedMidnight(year, 1, 1, ctx.timezone);
+  const idx = s.unused.findIndex((i) => i.at >= startOfYear);
+  if (idx >= 0) {
+    const [insp] = s.unused.splice(idx, 1);
+    resolveYear(s, String(year), insp!, ctx, effects);
+  }
 }
 
 export const annualEvaluator: Evaluator<AnnualState, typeof RULE, Params> = {
@@ -89,61 +232,26 @@ export const annualEvaluator: Evaluator<AnnualState, typeof RULE, Params> = {
     const effects: Effect<typeof RULE>[] = [];
     const tz = ctx.timezone;
     if (input.type === 'tick') {
+      let copy: AnnualState | undefined;
+      const state = () => (copy ??= structuredClone(prev));
+      // The site's history: its last annual inspection is taken once, as a logged one would be.
+      const rec = annualOnRecord(ctx, input.now);
+      if (rec && !prev.seen.includes(rec.id)) takeInspection(state(), rec, ctx, effects);
+      // This year's duty; and last year's, when its letter is on record (it went out late in the year).
       const year = localParts(input.now, tz).year;
-      if (prev.years[year] !== undefined) return { state: prev, effects };
-      const sch = annualSchedule(year, ctx);
-      if (input.now < sch.letterAt) return { state: prev, effects };
-      const state = structuredClone(prev);
-      const key = alertKey(RULE, state, year);
-      state.years[year] = { key, letterAt: sch.letterAt, dueAt: sch.dueAt, status: 'open' };
-      const a = ctx.site.annualInspection;
-      effects.push(
-        openAlert(RULE, state, {
-          key,
-          at: sch.letterAt,
-          dueAt: sch.dueAt,
-          message:
-            `Annual inspection ${year} by a licensed professional engineer: the town's letter goes out ` +
-            `${formatLocal(sch.letterAt, tz)}; submit the inspection form by ${formatLocal(sch.dueAt, tz)} ` +
-            `(within ${a.withinDays} days of the letter or before ${a.notAfter}, the ${a.rule}; law 000, 5.030 B 1 d).`,
-          evidence: {
-            year,
-            letterAt: iso(sch.letterAt),
-            withinAt: iso(sch.withinAt),
-            notAfterAt: iso(sch.notAfterAt),
-            dueAt: iso(sch.dueAt),
-            rule: a.rule,
-            timezone: tz,
-          },
-        }),
-      );
-      const startOfYear = zonedMidnight(year, 1, 1, tz);
-      const idx = state.unused.findIndex((i) => i.at >= startOfYear);
-      if (idx >= 0) {
-        const [insp] = state.unused.splice(idx, 1);
-        resolveYear(state, String(year), insp!, ctx, effects);
-      }
-      const years = Object.keys(state.years).sort();
-      for (const y of years.slice(0, Math.max(0, years.length - 10))) delete state.years[y];
-      return { state, effects };
+      const letter = letterOnRecord(ctx);
+      if (letter?.year === year - 1) yearAt(letter.year, input.now, state, ctx, effects);
+      yearAt(year, input.now, state, ctx, effects);
+      if (!copy) return { state: prev, effects };
+      const years = Object.keys(copy.years).sort();
+      for (const y of years.slice(0, Math.max(0, years.length - 10))) delete copy.years[y];
+      return { state: copy, effects };
     }
     if (input.type === 'inspection') {
       if (input.siteId !== prev.siteId || !isAnnualInspection(input.kind) || prev.seen.includes(input.id))
         return { state: prev, effects };
       const state = structuredClone(prev);
-      state.seen.push(input.id);
-      if (state.seen.length > 50) state.seen.splice(0, state.seen.length - 50);
-      const insp = { at: input.at, id: input.id, inspector: input.inspector };
-      const open = Object.keys(state.years)
-        .filter((y) => state.years[y]!.status === 'open' && input.at >= zonedMidnight(Number(y), 1, 1, tz))
-        .sort();
-      const target = open[open.length - 1];
-      if (target !== undefined) resolveYear(state, target, insp, ctx, effects);
-      else {
-        state.unused.push(insp);
-        state.unused.sort((a, b) => a.at - b.at);
-        if (state.unused.length > 10) state.unused.splice(0, state.unused.length - 10);
-      }
+      takeInspection(state, { at: input.at, id: input.id, inspector: input.inspector }, ctx, effects);
       return { state, effects };
     }
     if (input.type === 'alert-closed') {

@@ -10,7 +10,11 @@ export function describeAnnualEvidence(ev: Readonly<Record<string, unknown>>, tz
   const year = num('year');
   if (year !== undefined) lines.push({ label: 'Year', text: String(year) });
   const letter = str('letterAt');
-  if (letter) lines.push({ label: "Town's letter", text: timeText(letter, zone) });
+  if (letter)
+    lines.push({
+      label: "Town's letter",
+      text: `${timeText(letter, zone)}${ev.letterOnRecord === true ? " (the site's history on record)" : ''}`,
+    });
   const due = str('dueAt');
   const within = str('withinAt');
   const notAfter = str('notAfterAt');
@@ -19,9 +23,14 @@ export function describeAnnualEvidence(ev: Readonly<Record<string, unknown>>, tz
       label: 'Inspection form due',
       text:
         timeText(due, zone) +
-        (within && notAfter
-          ? ` (the ${str('rule') === 'later' ? 'later' : 'earlier'} of ${timeText(within, zone)}, after the letter, and ${timeText(notAfter, zone)})`
-          : ''),
+        (within && notAfter && letter && Date.parse(notAfter) <= Date.parse(letter)
+          ? ' (counted from the letter: the fixed date fell before it)'
+          : within && notAfter
+            ? ` (the ${str('rule') === 'later' ? 'later' : 'earlier'} of ${timeText(within, zone)}, after the letter, and ${timeText(notAfter, zone)})`
+            : ''),
     });
-  return { lines, told: ['year', 'letterAt', 'dueAt', 'withinAt', 'notAfterAt', 'rule', 'timezone'] };
+  return {
+    lines,
+    told: ['year', 'letterAt', 'dueAt', 'withinAt', 'notAfterAt', 'rule', 'timezone', 'letterOnRecord'],
+  };
 }

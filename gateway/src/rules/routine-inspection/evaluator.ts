@@ -1,22 +1,40 @@
 /**
  * `routine-inspection`: on an active construction site an inspection report is due every
  * `routineInspectionDays` (7) x 24 h since the last one, weekends included (law 001, maintenance during
- * construction, A(2)). One evaluator per construction site. The clock, its alerts and edge cases: README.md
- * in this folder.
+ * construction, A(2)). One evaluator per construction site. The clock runs from the latest inspection on
+ * record: logged, or in the site's history (`history.lastRoutineInspection`). The clock, its alerts and
+ * edge cases: README.md in this folder.
  */
-import { alertKey, openAlert } from '../effects.ts';
+import { alertKey, openAlert, supersededAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { DAY, formatLocal, isErosionInspection, iso } from '../util.ts';
+import { DAY, formatLocal, isErosionInspection, iso, ON_RECORD, onRecord, recordId } from '../util.ts';
 import type { Params } from './params.ts';
 
 export const RULE = 'routine-inspection' as const;
 
+/** An inspection the clock runs from: logged (its id), or the site's history (`history:…` id). */
+interface Inspection {
+  at: number;
+  id: string;
+  kind: string;
+  inspector: string;
+}
+
 export interface RoutineState extends SiteStateHead {
-  last: { at: number; id: string; kind: string; inspector: string } | null;
+  last: Inspection | null;
   period: { start: number; key: string; dueAt: number; open: boolean } | null;
   seen: string[];
 }
+
+/** The last routine inspection of the site's history, as an inspection (none, or not yet at `now`). */
+export function routineOnRecord(ctx: RuleContext<Params>, now: number): Inspection | undefined {
+  const at = onRecord(ctx.site, 'lastRoutineInspection');
+  if (at === undefined || at > now) return undefined;
+  return { at, id: recordId('lastRoutineInspection', at), kind: 'routine', inspector: ON_RECORD };
+}
+
+const fromHistory = (i: Inspection) => i.id.startsWith('history:');
 
 function openPeriod(
   state: RoutineState,
@@ -42,11 +60,71 @@ function openPeriod(
         dueAt: iso(dueAt),
         days,
         lastInspection: state.last
-          ? { id: state.last.id, at: iso(state.last.at), kind: state.last.kind }
+          ? {
+              id: state.last.id,
+              at: iso(state.last.at),
+              kind: state.last.kind,
+              ...(fromHistory(state.last) ? { onRecord: true } : {}),
+            }
           : null,
       },
     }),
   );
+}
+
+/**
+ * An inspection newer than the last on record (the state is the caller's copy): it becomes the last, it
+ * meets the open period when it falls in it, or supersedes it when it is older than the period's start
+ * (the period ran from a start the record shows was not the last inspection), and the next period runs
+ * from it: due 7 x 24 h after it, overdue at once when that has passed.
+ */
+function inspected(
+  state: RoutineState,
+  insp: Inspection,
+  ctx: RuleContext<Params>,
+  effects: Effect<typeof RULE>[],
+): void {
+  state.last = insp;
+  const p = state.period;
+  const tz = ctx.timezone;
+  const what = fromHistory(insp)
+    ? `the inspection of ${formatLocal(insp.at, tz)} in ${ON_RECORD}`
+    : `the inspection of ${formatLocal(insp.at, tz)} by ${insp.inspector} (${insp.kind})`;
+  const record = {
+    inspectionId: insp.id,
+    inspectionKind: insp.kind,
+    inspector: insp.inspector,
+    inspectedAt: iso(insp.at),
+    ...(fromHistory(insp) ? { onRecord: true } : {}),
+  };
+  if (p?.open && insp.at < p.start)
+    effects.push(
+      supersededAlert(p.key, p.start, {
+        message:
+          `Superseded by the record: ${what} is older than this period's start ` +
+          `(${formatLocal(p.start, tz)}); the clock runs from that inspection.`,
+        evidence: { ...record, periodStart: iso(p.start), dueAt: iso(p.dueAt) },
+      }),
+    );
+  else if (p?.open)
+    effects.push({
+      type: 'resolve',
+      key: p.key,
+      at: insp.at,
+      message: fromHistory(insp)
+        ? `Inspected ${formatLocal(insp.at, tz)} (${ON_RECORD}).`
+        : `Inspected ${formatLocal(insp.at, tz)} by ${insp.inspector} (${insp.kind}).`,
+      evidence: { ...record, dueAt: iso(p.dueAt), onTime: insp.at <= p.dueAt },
+    });
+  state.period = null;
+  if (ctx.site.active)
+    openPeriod(
+      state,
+      insp.at,
+      ctx,
+      effects,
+      fromHistory(insp) ? 'since the last inspection on record' : 'since the last inspection',
+    );
 }
 
 export const routineEvaluator: Evaluator<RoutineState, typeof RULE, Params> = {
@@ -59,16 +137,18 @@ export const routineEvaluator: Evaluator<RoutineState, typeof RULE, Params> = {
     const active = ctx.site.active;
     switch (input.type) {
       case 'tick': {
+        // The site's history first: an inspection on record newer than the last one is taken as a
+        // logged one would be, so a site added with its history starts its clock from it.
+        const rec = routineOnRecord(ctx, input.now);
+        if (rec && (!prev.last || rec.at > prev.last.at)) {
+          const state = structuredClone(prev);
+          inspected(state, rec, ctx, effects);
+          return { state, effects };
+        }
         if (!active) {
           if (!prev.period?.open) return { state: prev, effects };
           const state = structuredClone(prev);
-          effects.push({
-            type: 'resolve',
-            key: state.period!.key,
-            at: input.now,
-            message: 'The site is no longer active: no routine inspection is due.',
-            evidence: { inactive: true },
-          });
+          closeInactive(prev, input.now, effects);
           state.period = null;
           return { state, effects };
         }
@@ -84,30 +164,14 @@ export const routineEvaluator: Evaluator<RoutineState, typeof RULE, Params> = {
         const state = structuredClone(prev);
         state.seen.push(input.id);
         if (state.seen.length > 50) state.seen.splice(0, state.seen.length - 50);
+        // One older than the latest on record changes nothing: the clock runs from the latest.
         if (state.last && input.at <= state.last.at) return { state, effects };
-        state.last = { at: input.at, id: input.id, kind: input.kind, inspector: input.inspector };
-        // An inspection dated before the current period began (its clock started later: at the first
-        // tick, or when a person closed the period before) does not meet it; it is the last on record.
-        if (state.period && input.at < state.period.start) return { state, effects };
-        if (state.period?.open) {
-          const p = state.period;
-          effects.push({
-            type: 'resolve',
-            key: p.key,
-            at: input.at,
-            message: `Inspected ${formatLocal(input.at, ctx.timezone)} by ${input.inspector} (${input.kind}).`,
-            evidence: {
-              inspectionId: input.id,
-              inspectionKind: input.kind,
-              inspector: input.inspector,
-              inspectedAt: iso(input.at),
-              dueAt: iso(p.dueAt),
-              onTime: input.at <= p.dueAt,
-            },
-          });
-        }
-        state.period = null;
-        if (active) openPeriod(state, input.at, ctx, effects, 'since the last inspection');
+        inspected(
+          state,
+          { at: input.at, id: input.id, kind: input.kind, inspector: input.inspector },
+          ctx,
+          effects,
+        );
         return { state, effects };
       }
       case 'alert-closed': {
@@ -123,3 +187,14 @@ export const routineEvaluator: Evaluator<RoutineState, typeof RULE, Params> = {
     }
   },
 };
+
+/** The open period of a site no longer active: resolved, no routine inspection is due. */
+function closeInactive(prev: RoutineState, now: number, effects: Effect<typeof RULE>[]): void {
+  effects.push({
+    type: 'resolve',
+    key: prev.period!.key,
+    at: now,
+    message: 'The site is no longer active: no routine inspection is due.',
+    evidence: { inactive: true },
+  });
+}

@@ -16,12 +16,12 @@ export function describeRoutineEvidence(ev: Readonly<Record<string, unknown>>, t
     });
   if (start) lines.push({ label: 'Period began', text: timeText(start, tz) });
   if ('lastInspection' in ev) {
-    const last = ev.lastInspection as { at?: unknown; kind?: unknown } | null;
+    const last = ev.lastInspection as { at?: unknown; kind?: unknown; onRecord?: unknown } | null;
     lines.push({
       label: 'Last inspection',
       text:
         last && typeof last.at === 'string'
-          ? `${typeof last.kind === 'string' ? `${last.kind} inspection, ` : ''}${timeText(last.at, tz)}`
+          ? `${typeof last.kind === 'string' ? `${last.kind} inspection, ` : ''}${timeText(last.at, tz)}${last.onRecord === true ? " (the site's history on record)" : ''}`
           : 'none on record: the period began when monitoring did',
     });
   }

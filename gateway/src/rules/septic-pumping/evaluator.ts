@@ -4,10 +4,10 @@
  * evaluator per tank device (septic-tank or septic-panel) on septic and alternative-system sites: a level
  * alert, a time alert, and the pump-out that resolves both. Details and edge cases: README.md in this folder.
  */
-import { alertKey, openAlert, resolveAlert } from '../effects.ts';
+import { alertKey, openAlert, resolveAlert, supersededAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { DAY, deviceLabel, deviceOf, formatLocal, iso, round6 } from '../util.ts';
+import { DAY, deviceLabel, deviceOf, formatLocal, iso, onRecord, recordId, round6 } from '../util.ts';
 import type { Params } from './params.ts';
 
 export const RULE = 'septic-pumping' as const;
@@ -56,6 +56,12 @@ function lastPumped(state: SepticState, ctx: RuleContext<Params>): number | null
   return Math.max(fromCfg, state.lastPumpedSeen);
 }
 
+/**
+ * A pump-out (the state is the caller's copy): it meets the duties that began at or before it, and the
+ * time clock restarts from it. A time alert counted from an earlier pump-out that it falls before (the
+ * tank was pumped before the alert's years were up: a record logged late, or the site's history) is
+ * superseded by the record, not met.
+ */
 function pumpedOut(
   state: SepticState,
   at: number,
@@ -65,10 +71,11 @@ function pumpedOut(
 ): void {
   const label = deviceLabel(ctx.site, state.deviceId);
   state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? at, at);
+  const when = formatLocal(at, ctx.timezone);
   const resolve = (a: { key: string }) =>
     effects.push(
       resolveAlert(a.key, at, {
-        message: `Tank ${label} pumped out ${formatLocal(at, ctx.timezone)}.`,
+        message: `Tank ${label} pumped out ${when}.`,
         evidence: { pumpedAt: iso(at), ...how },
       }),
     );
@@ -79,13 +86,30 @@ function pumpedOut(
     state.level = null;
   }
   if (state.time && state.time.basis <= at) {
-    resolve(state.time);
+    const t = state.time;
+    if (at < t.at)
+      effects.push(
+        supersededAlert(t.key, t.at, {
+          message:
+            `Superseded by the record: tank ${label} was pumped out ${when}, before its ${ctx.site.septicPumping.maxYears} ` +
+            `years from ${formatLocal(t.basis, ctx.timezone)} were up; the clock runs from that pump-out.`,
+          evidence: { pumpedAt: iso(at), lastPumpedAt: iso(t.basis), ...how },
+        }),
+      );
+    else resolve(t);
     state.time = null;
   }
   if (state.level === null) {
     state.peakSum = 0;
     state.armed = false;
   }
+}
+
+/** The last pump-out of the site's history, when it is newer than the last one the tank's state knows. */
+function pumpOutOnRecord(state: SepticState, ctx: RuleContext<Params>, now: number): number | undefined {
+  const at = onRecord(ctx.site, 'lastPumpOut');
+  if (at === undefined || at > now) return undefined;
+  return state.lastPumpedSeen === null || at > state.lastPumpedSeen ? at : undefined;
 }
 
 export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
@@ -177,16 +201,22 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
         return { state, effects };
       }
       case 'tick': {
-        if (prev.time || !isPrimaryTank(ctx, prev.deviceId)) return { state: prev, effects };
-        const basis = lastPumped(prev, ctx);
-        if (basis === null) return { state: prev, effects };
+        // The site's history first: a pump-out on record newer than the last one known is taken as a
+        // logged one would be.
+        const rec = pumpOutOnRecord(prev, ctx, input.now);
+        const state = rec === undefined ? prev : structuredClone(prev);
+        if (rec !== undefined)
+          pumpedOut(state, rec, { onRecord: true, recordId: recordId('lastPumpOut', rec) }, ctx, effects);
+        if (state.time || !isPrimaryTank(ctx, state.deviceId)) return { state, effects };
+        const basis = lastPumped(state, ctx);
+        if (basis === null) return { state, effects };
         const dueSince = addYears(basis, sp.maxYears);
-        if (input.now < dueSince) return { state: prev, effects };
-        const state = structuredClone(prev);
-        const key = alertKey(RULE, state, 'time', basis);
-        state.time = { key, at: dueSince, basis };
+        if (input.now < dueSince) return { state, effects };
+        const next = state === prev ? structuredClone(prev) : state;
+        const key = alertKey(RULE, next, 'time', basis);
+        next.time = { key, at: dueSince, basis };
         effects.push(
-          openAlert(RULE, state, {
+          openAlert(RULE, next, {
             key,
             at: dueSince,
             message:
@@ -195,7 +225,7 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
             evidence: { lastPumpedAt: iso(basis), maxYears: sp.maxYears, dueSince: iso(dueSince) },
           }),
         );
-        return { state, effects };
+        return { state: next, effects };
       }
       case 'inspection': {
         if (input.siteId !== prev.siteId || !isPumpOut(input.kind)) return { state: prev, effects };
