@@ -34,6 +34,9 @@ export function onAlertActed(fn: (a: Alert) => void) {
 
 /** The alert's status in words, as a badge. */
 export function statusBadge(a: Alert) {
+  // A duty the record superseded (an earlier inspection or pump-out on record) was neither met nor missed.
+  if (a.status === 'resolved' && a.resolution?.evidence?.superseded === true)
+    return badge('superseded by the record', 'info');
   if (a.status === 'resolved')
     return badge(
       a.withinDeadline === false ? 'resolved late' : 'resolved',

@@ -108,4 +108,29 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: a site added with its histo
     expect(csp).toEqual([]);
     await ctx.close();
   });
+
+  it('shows a period the record superseded as such, neither met nor missed', async () => {
+    // Maple Ridge's clock started at the first tick; an inspection from its logbook, two days ago, supersedes it.
+    const first = await waitFor(
+      async () =>
+        (await api<Array<{ id: string; rule: string }>>('GET', '/api/alerts?siteId=maple-ridge')).find(
+          (a) => a.rule === 'routine-inspection',
+        ),
+      10_000,
+      'the first routine period',
+    );
+    await api('POST', '/api/inspections', {
+      siteId: 'maple-ridge',
+      at: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      inspector: 'Ida Inspector',
+      kind: 'routine',
+      notes: 'entered from the site logbook',
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    watchCsp(page, csp);
+    await page.goto(`${gw.httpUrl}/#/alerts/${first.id}`);
+    await page.waitForSelector('#alert-dialog[open] .badge:has-text("superseded by the record")');
+    expect(csp).toEqual([]);
+    await page.close();
+  });
 });
