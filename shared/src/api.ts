@@ -10,6 +10,7 @@ export * from './api/charts.ts';
 export * from './api/common.ts';
 export * from './api/fleet.ts';
 export * from './api/measures.ts';
+export * from './api/notices.ts';
 export * from './api/sites.ts';
 export * from './api/system.ts';
 export * from './quarantine.ts';

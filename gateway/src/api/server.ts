@@ -20,6 +20,7 @@ import { evidencePlugin } from './plugins/evidence.ts';
 import { fleetPlugin } from './plugins/fleet.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { importsPlugin } from './plugins/imports.ts';
+import { noticesPlugin } from './plugins/notices.ts';
 import { peoplePlugin } from './plugins/people.ts';
 import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
@@ -200,6 +201,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     notifications: services.notifications,
     now,
   });
+  await app.register(noticesPlugin, { auth, catalogue, compliance, now });
   await app.register(reportsPlugin, {
     auth,
     catalogue,
