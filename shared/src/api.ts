@@ -4,6 +4,7 @@
  * with them, its OpenAPI document is generated from them, the dashboard reads its types from them.
  */
 export * from './admin.ts';
+export * from './api/agenda.ts';
 export * from './api/alerts.ts';
 export * from './api/chartRanges.ts';
 export * from './api/charts.ts';

@@ -12,6 +12,7 @@ import type { ApiContext } from './context.ts';
 import { dashboardBundlePlugin } from './dashboardBundle.ts';
 import { API_ERRORS, ApiError, errorBody } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
+import { agendaPlugin } from './plugins/agenda.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
 import { chartsPlugin } from './plugins/charts.ts';
@@ -202,6 +203,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     now,
   });
   await app.register(noticesPlugin, { auth, catalogue, compliance, now });
+  await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
   await app.register(reportsPlugin, {
     auth,
     catalogue,
