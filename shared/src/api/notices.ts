@@ -55,5 +55,11 @@ export const noticeDtoSchema = z.object({
 });
 export type NoticeDto = z.infer<typeof noticeDtoSchema>;
 
+/** A notice's standing as a report shows it: "on time", "late (filed 20 h before)". */
+export function noticeStanding(n: Pick<NoticeDto, 'late' | 'leadHours'>): string {
+  if (!n.late) return 'on time';
+  return n.leadHours >= 0 ? `late (filed ${n.leadHours} h before)` : `late (filed ${-n.leadHours} h after)`;
+}
+
 /** Whether a notice filed at `filedAt` for a milestone at `at` is late. */
 export const noticeLate = (filedAt: number, at: number): boolean => at - filedAt < NOTICE_LEAD_MS;
