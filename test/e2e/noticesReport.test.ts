@@ -93,6 +93,7 @@ describe('milestone notices in the compliance report', () => {
     const v = await verifyReport(readReport(JSON.parse(text)), key);
     expect(v.problems).toEqual([]);
     expect(v.checked.notices).toBe(2);
+    expect((JSON.parse(text) as { evidence: { audit: { ok: boolean } } }).evidence.audit.ok).toBe(true);
     const html = await report(gw, 'html');
     expect(html).toContain('Milestone notices (48 hours before)');
     expect(html).toContain('late (filed 20 h before)');
@@ -129,6 +130,8 @@ describe('milestone notices in the compliance report', () => {
       const other = await startTestGateway(config, { dataDir: copy });
       try {
         const tampered = await report(other);
+        // The gateway's audit found the edited row, and the report says so first.
+        expect((JSON.parse(tampered) as { warnings: string[] }).warnings.length).toBeGreaterThan(0);
         const v = await verifyReport(readReport(JSON.parse(tampered)), key);
         expect(v.ok).toBe(false);
         const messages = v.problems.map((p) => `${p.field}: ${p.message}`).join('\n');
