@@ -1,4 +1,6 @@
 /** The dashboard: routing between views, who is signed in, live updates. */
+
+import { loadAgenda } from './agenda.js';
 import {
   alertChangedForDialog,
   lastShownAlertId,
@@ -50,6 +52,7 @@ const VIEWS = [
   'alerts',
   'storms',
   'inspect',
+  'agenda',
   'site',
   'signin',
   'people',
@@ -131,7 +134,8 @@ async function route() {
     await loadStorms();
   } else if (name === 'inspect') {
     if (arg) presetInspectionSite(arg, more);
-  } else if (name === 'site') {
+  } else if (name === 'agenda') await loadAgenda();
+  else if (name === 'site') {
     if (arg) await loadSite(arg);
   } else if (name === 'people') await loadPeople();
   else if (name === 'manage') await loadManageSites();

@@ -13,8 +13,10 @@ import { describeError, get } from './api.js';
 import { type ChartHandle, mountChart } from './charts/plot.js';
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, isSilent, relativePast } from './format.js';
+import { milestoneForm } from './milestones.js';
 import { dutyItem, sortDuties } from './overview.js';
 import { reportPicker } from './reports.js';
+import { session } from './session.js';
 import { state } from './state.js';
 
 export type Site = import('./state.js').Site;
@@ -208,6 +210,13 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   if (reports.dataset.site !== site.id) {
     reports.dataset.site = site.id;
     replace(reports, reportPicker(site.id, site.timezone, now));
+  }
+  // Likewise the milestone form, drawn again for another site or another person signed in.
+  const milestone = byId('site-milestone');
+  const who = `${site.id}|${session.me?.name ?? ''}`;
+  if (milestone.dataset.for !== who) {
+    milestone.dataset.for = who;
+    replace(milestone, milestoneForm(site, now));
   }
   replace(
     byId('site-links'),

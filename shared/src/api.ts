@@ -4,12 +4,14 @@
  * with them, its OpenAPI document is generated from them, the dashboard reads its types from them.
  */
 export * from './admin.ts';
+export * from './api/agenda.ts';
 export * from './api/alerts.ts';
 export * from './api/chartRanges.ts';
 export * from './api/charts.ts';
 export * from './api/common.ts';
 export * from './api/fleet.ts';
 export * from './api/measures.ts';
+export * from './api/notices.ts';
 export * from './api/sites.ts';
 export * from './api/system.ts';
 export * from './quarantine.ts';

@@ -184,6 +184,17 @@ export function formatLong(ts: number, tz: string): string {
   return f.format(new Date(ts));
 }
 
+/** "9:00 AM": the time of day in `tz`. */
+export function formatClock(ts: number, tz: string): string {
+  return zoneFormatter('clock', tz, { hour: 'numeric', minute: '2-digit' }).format(new Date(ts));
+}
+
+/** "2026-07-31": the date of `ts` in `tz`. */
+export function localDay(ts: number, tz: string): string {
+  const p = localParts(ts, tz);
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
 const dayFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
   year: 'numeric',

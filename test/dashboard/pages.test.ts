@@ -25,6 +25,7 @@ const PAGES = [
   { name: 'storms', hash: '#/storms', ready: '#view-storms' },
   { name: 'site', hash: '#/site/maple-ridge', ready: '#view-site h2' },
   { name: 'inspect', hash: '#/inspect', ready: '#view-inspect form' },
+  { name: 'agenda', hash: '#/agenda', ready: '#agenda-list .agenda-day' },
   { name: 'people', hash: '#/people', ready: '#people-list table' },
   { name: 'manage', hash: '#/manage', ready: '#manage-list table' },
   { name: 'devices', hash: '#/devices/maple-ridge', ready: '#devices-list table' },

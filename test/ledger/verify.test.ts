@@ -28,6 +28,7 @@ describe('the report verifier on a real report', () => {
       storms: 1,
       duties: 3,
       inspections: 2,
+      notices: 0,
       changes: 0,
     });
     expect(v.checkpoint.size).toBe(real.report.evidence.checkpoint.size);

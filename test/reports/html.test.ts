@@ -44,6 +44,7 @@ function report(over: Partial<ComplianceReport> = {}): ComplianceReport {
     summary: {} as ComplianceReport['summary'],
     storms: [],
     inspections: [],
+    notices: [],
     routine: [duty],
     cleanouts: [],
     remedies: [],

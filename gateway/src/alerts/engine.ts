@@ -22,6 +22,7 @@ import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { type EngineMetrics, engineMetrics } from './metrics.ts';
+import { Notices } from './notices.ts';
 import { Queries } from './queries.ts';
 import { RuleStates } from './ruleStates.ts';
 import { RuleRunner } from './rules.ts';
@@ -69,6 +70,7 @@ export class ComplianceEngine {
   private readonly deadlines: Deadlines;
   private readonly commands: Commands;
   private readonly queries: Queries;
+  private readonly notices: Notices;
   private readonly scheduler: Scheduler;
   private readonly clock: ClockWatch;
   private readonly listeners = new Set<(event: AlertEvent) => void>();
@@ -117,6 +119,7 @@ export class ComplianceEngine {
     });
     const lifecycle = new Lifecycle(stores, this.unit, this.m, reminderHours);
     this.queries = new Queries(stores, this.now);
+    this.notices = new Notices(stores, this.unit, this.now);
     this.rules = new RuleRunner({
       config,
       sites: opts.sites?.sites() ?? config.sites,
@@ -244,6 +247,7 @@ export class ComplianceEngine {
   extend: Commands['extend'] = (id, actor, ext) => this.commands.extend(id, actor, ext);
   recordInspection: Commands['recordInspection'] = (input, actor) =>
     this.commands.recordInspection(input, actor);
+  fileNotice: Notices['file'] = (input, actor) => this.notices.file(input, actor);
 
   // ---------------------------------------------------------------- queries
 
@@ -252,6 +256,7 @@ export class ComplianceEngine {
   listStorms: Queries['listStorms'] = (q) => this.queries.listStorms(q);
   listInspections: Queries['listInspections'] = (q) => this.queries.listInspections(q);
   listExtensions: Queries['listExtensions'] = (q) => this.queries.listExtensions(q);
+  listNotices: Notices['list'] = (q) => this.notices.list(q);
   /** The alerts not resolved yet (open or acknowledged): the duties the fleet, Home Assistant and metrics show. */
   readonly openDuties = () => this.listAlerts({ status: ['open', 'acknowledged'] });
 

@@ -9,9 +9,10 @@ import type {
   InspectionDto,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
+import { MILESTONES, type NoticeDto } from '../../../shared/src/api/notices.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
-import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
+import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, NoticeRow, StormRow } from './types.ts';
 
 /**
  * An alert's DTO. `history` is its rows, or a function that reads them: then the DTO's `history` is read
@@ -102,6 +103,21 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     recordedBy: i.recorded_by,
     hash: i.hash,
     ...logged(i),
+  };
+}
+
+export function noticeDto(n: NoticeRow): NoticeDto {
+  return {
+    id: n.id,
+    siteId: n.site_id,
+    milestone: n.milestone,
+    label: MILESTONES[n.milestone] ?? n.milestone,
+    at: toIso(n.at),
+    filedAt: toIso(n.filed_at),
+    filedBy: n.filed_by,
+    late: n.late === 1,
+    leadHours: Math.trunc((n.at - n.filed_at) / 3_600_000),
+    ...logged(n),
   };
 }
 

@@ -47,7 +47,7 @@ export interface ApiContext {
   metrics: Registry;
   events: EventHub;
   now(): number;
-  /** Alerts, storms, inspections and extensions. */
+  /** Alerts, storms, inspections, extensions and milestone notices. */
   compliance: Pick<
     ComplianceEngine,
     | 'listAlerts'
@@ -59,6 +59,8 @@ export interface ApiContext {
     | 'listStorms'
     | 'listInspections'
     | 'listExtensions'
+    | 'fileNotice'
+    | 'listNotices'
   >;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];

@@ -33,6 +33,10 @@ export const API_ERRORS = {
     status: 409,
     message: 'the device still reports this alarm as active: resolve with confirmActive: true',
   },
+  NOT_CONSTRUCTION: {
+    status: 409,
+    message: 'milestone notices are for construction sites only',
+  },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 

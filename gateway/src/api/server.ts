@@ -12,6 +12,7 @@ import type { ApiContext } from './context.ts';
 import { dashboardBundlePlugin } from './dashboardBundle.ts';
 import { API_ERRORS, ApiError, errorBody } from './errors.ts';
 import { adminPlugin } from './plugins/admin.ts';
+import { agendaPlugin } from './plugins/agenda.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
 import { chartsPlugin } from './plugins/charts.ts';
@@ -20,6 +21,7 @@ import { evidencePlugin } from './plugins/evidence.ts';
 import { fleetPlugin } from './plugins/fleet.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { importsPlugin } from './plugins/imports.ts';
+import { noticesPlugin } from './plugins/notices.ts';
 import { peoplePlugin } from './plugins/people.ts';
 import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
@@ -200,6 +202,8 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     notifications: services.notifications,
     now,
   });
+  await app.register(noticesPlugin, { auth, catalogue, compliance, now });
+  await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
   await app.register(reportsPlugin, {
     auth,
     catalogue,

@@ -14,6 +14,7 @@ import {
   extensionRecord,
   historyRecord,
   inspectionRecord,
+  noticeRecord,
   readingBody,
   recordBody,
 } from '../ledger/records.ts';
@@ -66,6 +67,11 @@ export class EvidenceAudit {
         table: 'extensions',
         key: 'seq',
         body: (r) => recordBody('extension', extensionRecord(r as never, of(r.alert_id))),
+      },
+      notice: {
+        table: 'notices',
+        key: 'seq',
+        body: (r) => recordBody('notice', noticeRecord(r as never)),
       },
       storm: {
         table: 'storms',

@@ -22,6 +22,7 @@ export const ENTRY_TYPES = [
   'change',
   'legacy-chains',
   'retention',
+  'notice',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
@@ -151,6 +152,34 @@ export function inspectionRecord(i: {
     notes: i.notes,
     recordedAt: i.recorded_at,
     recordedBy: i.recorded_by,
+  };
+}
+
+/** The columns of a milestone notice (the `notices` table) that its logged record is made of. */
+export interface NoticeFields {
+  seq: number;
+  id: string;
+  site_id: string;
+  milestone: string;
+  at: number;
+  filed_at: number;
+  filed_by: string;
+  late: number;
+  site_seq: number;
+}
+
+/** A milestone notice as logged: what was announced for when, filed when and by whom, and whether late. */
+export function noticeRecord(n: NoticeFields): Record<string, unknown> {
+  return {
+    seq: n.seq,
+    siteSeq: n.site_seq,
+    id: n.id,
+    siteId: n.site_id,
+    milestone: n.milestone,
+    at: n.at,
+    filedAt: n.filed_at,
+    filedBy: n.filed_by,
+    late: n.late === 1,
   };
 }
 

@@ -3,6 +3,7 @@
  * `../reports/compliance.ts`), and the check that a file someone gives the verifier is one at all.
  */
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
+import type { ShownNotice } from './verifyNotices.ts';
 import type { ShownDuty, ShownReport } from './verifyShown.ts';
 
 export interface ReportJson extends ShownReport {
@@ -14,6 +15,8 @@ export interface ReportJson extends ShownReport {
   remedies: ReportDuty[];
   other: ReportDuty[];
   gaps: ReportDuty[];
+  /** Milestone notices of the period (reports of earlier releases have none). */
+  notices?: ShownNotice[];
   /** Change records effective in the period (reports of earlier releases have none). */
   changes?: ReportChange[];
   evidence: {

@@ -15,6 +15,7 @@ import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from './note.ts
 import { checkConsistency, checkRangeProof, runAsync } from './proofs.ts';
 import type { ReportDuty, ReportJson } from './reportJson.ts';
 import { checkChange, checkDuty, checkLongStorm, checkStorm, checkSummary } from './verifyFigures.ts';
+import { checkNotices } from './verifyNotices.ts';
 import { type CitedBody, checkShown, type DutyAt } from './verifyShown.ts';
 import { leafHashOf, nodeHashOf } from './webcrypto.ts';
 import { capital, entryWords, knownZone, type Problem, problem, type Words } from './words.ts';
@@ -35,6 +36,7 @@ export interface Verdict {
     storms: number;
     duties: number;
     inspections: number;
+    notices: number;
     changes: number;
   };
   /** The checkpoint the report rests on, as its signed note says (size -1 when it could not be read). */
@@ -216,6 +218,7 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
     ),
   );
   problems.push(...checkShown(report, duties, cited, all, w));
+  problems.push(...checkNotices(report, cited, all, w));
   (report.changes ?? []).forEach((c, i) => {
     problems.push(...checkChange(c, i, cited(c.logIndex), w));
   });
@@ -229,6 +232,7 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
       storms: report.storms.length,
       duties: duties.length,
       inspections: report.inspections.length,
+      notices: report.notices?.length ?? 0,
       changes: report.changes?.length ?? 0,
     },
     checkpoint,

@@ -69,6 +69,8 @@ export function entryWords(body: Json | undefined, w: Words): string {
       return `a duty's history entry (${String(body.action)}) of ${when(body.at, w)}`;
     case 'inspection':
       return `the inspection of ${when(body.at, w)} by ${String(body.inspector)}`;
+    case 'notice':
+      return `the milestone notice (${String(body.milestone)}) filed ${when(body.filedAt, w)} by ${String(body.filedBy)}`;
     case 'extension':
       return `an engineer's extension recorded ${when(body.at, w)}`;
     case 'certification':

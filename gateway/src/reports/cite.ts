@@ -3,7 +3,8 @@
  * on (its gauge's readings from start to end, and the one before, which a counter's first increment is
  * measured from), each duty's history entries and the readings behind them (the crossing, the cleanout,
  * the start and end of a gap: the device's reading at each entry's source time), every inspection of
- * the site (numbered, so a removed one is a gap), the extensions and certifications.
+ * the site and every milestone notice (numbered, so a removed one is a gap), the extensions and
+ * certifications.
  *
  * A report's size is bounded: it cites at most `maxReadings` readings of storms (`reports.maxCitedReadings`). A storm whose readings
  * do not fit (a months-long drizzle) is cited by its record, the reading before it and its first and last
@@ -11,6 +12,7 @@
  * The work is done in slices that leave the event loop free between them.
  */
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
+import type { NoticeDto } from '../../../shared/src/api/notices.ts';
 import { type Citations, citeSliced, readingIndexAt } from '../evidence/citations.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
@@ -20,6 +22,7 @@ export interface Cited {
   storms: StormDto[];
   alerts: AlertDto[];
   inspections: InspectionDto[];
+  notices: NoticeDto[];
   extensions: ExtensionDto[];
   certifications: Array<{ logIndex: number }>;
   changes: Array<{ logIndex: number }>;
@@ -84,7 +87,10 @@ export async function reportCitations(
   }
   // Every inspection of the site up to the checkpoint, not only the period's: numbered, they show a gap.
   for (const row of q.inspections.all(r.siteId, size)) idx.push(row.log_idx);
-  for (const x of [...r.inspections, ...r.extensions]) if (x.logIndex !== undefined) idx.push(x.logIndex);
+  // And every milestone notice of the site, likewise numbered.
+  for (const row of q.notices.all(r.siteId, size)) idx.push(row.log_idx);
+  for (const x of [...r.inspections, ...r.notices, ...r.extensions])
+    if (x.logIndex !== undefined) idx.push(x.logIndex);
   for (const c of [...r.certifications, ...r.changes]) idx.push(c.logIndex);
   return { ...(await citeSliced(db, log, idx, size)), longStorms };
 }
@@ -109,6 +115,9 @@ function stormQueries(db: Db) {
     ),
     inspections: db.prepare<[string, number], { log_idx: number }>(
       'SELECT log_idx FROM inspections WHERE site_id = ? AND log_idx IS NOT NULL AND log_idx < ? ORDER BY seq',
+    ),
+    notices: db.prepare<[string, number], { log_idx: number }>(
+      'SELECT log_idx FROM notices WHERE site_id = ? AND log_idx < ? ORDER BY seq',
     ),
   };
 }

@@ -12,6 +12,7 @@
  */
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
+import { type NoticeDto, noticeStanding } from '../../../shared/src/api/notices.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { ShownCertification } from '../ledger/verifyShown.ts';
@@ -54,6 +55,8 @@ export const SUMMARY_LABELS = {
   stormInspectionsMissing: 'Storm inspections missing',
   stormInspectionsPending: 'Storm inspections not yet due',
   inspections: 'Inspections recorded',
+  noticesOnTime: 'Milestone notices on time',
+  noticesLate: 'Milestone notices late',
   dutiesOnTime: 'Duties met on time',
   dutiesLate: 'Duties met late',
   dutiesMissing: 'Duties missed',
@@ -63,6 +66,9 @@ export const SUMMARY_LABELS = {
   gaps: 'Gaps in the evidence',
 } as const;
 export type SummaryKey = keyof typeof SUMMARY_LABELS;
+
+/** A milestone notice as the report lists it, with its standing in words. */
+export type ReportNotice = NoticeDto & { standing: string };
 
 export interface ComplianceReport {
   /**
@@ -78,6 +84,8 @@ export interface ComplianceReport {
   summary: Record<SummaryKey, number>;
   storms: StormDto[];
   inspections: InspectionDto[];
+  /** The milestone notices whose milestone falls in the period (town law 001, A(1)). */
+  notices: ReportNotice[];
   routine: DutyRow[];
   cleanouts: DutyRow[];
   remedies: DutyRow[];
@@ -114,6 +122,7 @@ export interface ReportInputs {
   alerts: AlertDto[];
   storms: StormDto[];
   inspections: InspectionDto[];
+  notices: NoticeDto[];
   extensions: ExtensionDto[];
   certifications: Certification[];
   changes: ChangeResponse[];
@@ -195,6 +204,8 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
       stormInspectionsMissing: stormStatus('missing'),
       stormInspectionsPending: stormStatus('pending'),
       inspections: i.inspections.length,
+      noticesOnTime: i.notices.filter((n) => !n.late).length,
+      noticesLate: i.notices.filter((n) => n.late).length,
       dutiesOnTime: count(duties, 'on-time'),
       dutiesLate: count(duties, 'late'),
       dutiesMissing: count(duties, 'missing'),
@@ -205,6 +216,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     },
     storms: i.storms,
     inspections: i.inspections,
+    notices: i.notices.map((n) => ({ ...n, standing: noticeStanding(n) })),
     routine: section('routine'),
     cleanouts: section('cleanouts'),
     remedies: section('remedies'),

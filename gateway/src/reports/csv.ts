@@ -67,6 +67,18 @@ export function reportToCsv(r: ComplianceReport): string {
       'recorded',
       `${x.inspector}: ${x.notes}`,
     ]);
+  for (const n of r.notices)
+    out.push([
+      'notice',
+      n.id,
+      n.milestone,
+      '',
+      n.at,
+      '',
+      n.filedAt,
+      n.late ? 'late' : 'on-time',
+      `${n.label}, filed by ${n.filedBy}: ${n.standing}`,
+    ]);
   for (const e of r.extensions)
     out.push([
       'extension',

@@ -161,6 +161,17 @@ ${dutyTable('Gaps in the evidence (silent devices: no evidence, not "nothing hap
         )
       : none('None in this period.')
   }
+<h2>Milestone notices (48 hours before)</h2>${
+    r.notices.length
+      ? table(
+          ['Milestone', 'Milestone time', 'Filed', 'Standing'],
+          r.notices.map(
+            (n) =>
+              `<tr><td>${esc(n.label)}</td><td>${t(n.at)}</td><td>${t(n.filedAt)}<br><small>by ${esc(n.filedBy)}</small></td><td>${esc(n.standing)}</td></tr>`,
+          ),
+        )
+      : none('None in this period.')
+  }
 <h2>Extensions (engineer's letters)</h2>${
     r.extensions.length
       ? table(

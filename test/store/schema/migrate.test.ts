@@ -77,6 +77,7 @@ describe('the storage schema', () => {
         'log_checkpoints',
         'log_entries',
         'log_nodes',
+        'notices',
         'notification_deliveries',
         'notification_events',
         'notification_fanout',

@@ -9,6 +9,7 @@ import { ExtensionStore } from './extensions.ts';
 import { HistoryStore } from './history.ts';
 import { InspectionStore } from './inspections.ts';
 import { LoggedRows } from './logged.ts';
+import { NoticeStore } from './notices.ts';
 import { RuleStateStore } from './ruleState.ts';
 import { StormStore } from './storms.ts';
 import { TimerStore } from './timers.ts';
@@ -21,6 +22,7 @@ export interface AlertStores {
   storms: StormStore;
   inspections: InspectionStore;
   extensions: ExtensionStore;
+  notices: NoticeStore;
   logged: LoggedRows;
 }
 
@@ -34,6 +36,7 @@ export function openAlertStores(db: Db, log: EvidenceLog): AlertStores {
     storms: new StormStore(db, log),
     inspections: new InspectionStore(db, logged),
     extensions: new ExtensionStore(db, logged),
+    notices: new NoticeStore(db, logged),
     logged,
   };
 }

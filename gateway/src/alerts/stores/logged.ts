@@ -1,5 +1,5 @@
 /**
- * The alert engine's append-only tables (alert history, inspections, extensions): each row is an entry
+ * The alert engine's append-only tables (alert history, inspections, extensions, milestone notices): each row is an entry
  * of the evidence log, appended with it in the same transaction (the row keeps the entry's index,
  * `log_idx`). The log is their one integrity mechanism: the start-up audit and every report check a row
  * against its entry. Rows from before schema version 7 were also hash-chained; those chains were verified
@@ -15,6 +15,7 @@ import {
   extensionRecord,
   historyRecord,
   inspectionRecord,
+  noticeRecord,
   recordBody,
 } from '../../ledger/records.ts';
 import type { EvidenceLog } from '../../store/evidenceLog.ts';
@@ -25,6 +26,7 @@ export const LOGGED_TABLES = {
   alert_history: ['seq', 'alert_id', 'at', 'source_at', 'actor', 'action', 'detail'],
   inspections: ['seq', 'id', 'site_id', 'at', 'inspector', 'kind', 'notes', 'recorded_at', 'recorded_by'],
   extensions: ['seq', 'alert_id', 'old_due', 'new_due', 'engineer', 'letter_ref', 'note', 'at', 'by'],
+  notices: ['seq', 'id', 'site_id', 'milestone', 'at', 'filed_at', 'filed_by', 'late', 'site_seq'],
 } as const;
 export type LoggedTable = keyof typeof LOGGED_TABLES;
 
@@ -34,15 +36,18 @@ const LOGGED: Record<
   {
     type: Exclude<EntryType, 'reading'>;
     ref: string;
+    /** The column that is the entry's time (default `at`; a notice's `at` is the milestone's, ahead). */
+    at?: string;
     record(row: never, alert: AlertOf): Record<string, unknown>;
   }
 > = {
   alert_history: { type: 'alert-history', ref: 'seq', record: historyRecord },
   inspections: { type: 'inspection', ref: 'seq', record: (row) => inspectionRecord(row) },
   extensions: { type: 'extension', ref: 'seq', record: extensionRecord },
+  notices: { type: 'notice', ref: 'seq', at: 'filed_at', record: (row) => noticeRecord(row) },
 };
 
-/** Appends a row of one of the three tables with its log entry. */
+/** Appends a row of one of the logged tables with its log entry. */
 export class LoggedRows {
   private readonly lastSeqStmts: Record<LoggedTable, Database.Statement<[], { seq: number | null }>>;
   private readonly alertOf;
@@ -58,6 +63,7 @@ export class LoggedRows {
       alert_history: last('alert_history'),
       inspections: last('inspections'),
       extensions: last('extensions'),
+      notices: last('notices'),
     };
   }
 
@@ -77,7 +83,13 @@ export class LoggedRows {
     const alert = typeof full.alert_id === 'string' ? this.alertOf.get(full.alert_id) : undefined;
     const body = recordBody(how.type, how.record(full as never, alert ?? { siteId: '', rule: '' }));
     const [logIdx] = this.log.append([
-      { kind: how.type, ref: String(full[how.ref]), at: full.at as number, body, keepBody: true },
+      {
+        kind: how.type,
+        ref: String(full[how.ref]),
+        at: full[how.at ?? 'at'] as number,
+        body,
+        keepBody: true,
+      },
     ]) as [number];
     insert.run({ ...full, prev_hash: '', hash: leafHash(body).toString('hex'), log_idx: logIdx });
     return { seq, logIdx };

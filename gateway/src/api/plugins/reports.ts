@@ -118,6 +118,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
     const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
     const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
+    const notices = c.listNotices({ siteId: site.id, from, to: to - 1 });
     const certs = certifications(site.id, from, to);
     // The changes made in the period (the configuration the store was seeded with is not one), and the
     // site's history on record dated or recorded in it (what the period's clocks start from).
@@ -134,6 +135,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         storms,
         alerts: listedAlerts(alerts),
         inspections,
+        notices,
         extensions,
         certifications: certs,
         changes,
@@ -150,6 +152,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       alerts,
       storms,
       inspections,
+      notices,
       extensions,
       certifications: certs,
       changes,

@@ -17,6 +17,7 @@ import { v4 } from './v4.ts';
 import { v5 } from './v5.ts';
 import { v6 } from './v6.ts';
 import { v7 } from './v7.ts';
+import { v8 } from './v8.ts';
 
 export interface Migration {
   version: number;
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: v6,
   },
   { version: 7, description: 'the per-table hash chains verified once and ended: the log alone', up: v7 },
+  { version: 8, description: 'milestone notices, each an entry of the evidence log', up: v8 },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

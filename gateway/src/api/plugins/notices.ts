@@ -1,0 +1,90 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { noticeBody, noticeDtoSchema, noticeFiledSchema } from '../../../../shared/src/api.ts';
+import { toIso } from '../../../../shared/src/time.ts';
+import { type Caller, maySee, mustSee } from '../auth.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith, timeParam } from '../query.ts';
+import { answers } from '../responses.ts';
+
+const noticesQuery = z.strictObject({
+  siteId: z.string().optional(),
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+});
+
+/** The earliest milestone time a notice may name, and how far ahead at most. */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const MAX_AHEAD_MS = 366 * 86_400_000;
+
+/** What the milestone notice routes use. */
+export type NoticesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'now'>;
+
+/**
+ * Milestone notices (town law 001, A(1)): filed by the people who answer for a construction site (its
+ * owner or contractor) or by an inspector, engineer or admin; late when filed less than 48 hours before.
+ */
+export const noticesPlugin: FastifyPluginAsync<NoticesServices> = async (app, ctx) => {
+  const c = ctx.compliance;
+  const knownSite = (siteId: string, caller: Caller | undefined) => {
+    mustSee(caller, siteId);
+    const site = ctx.catalogue.site(siteId);
+    if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
+    return site;
+  };
+
+  app.post(
+    '/api/notices',
+    {
+      schema: {
+        tags: ['notices'],
+        summary:
+          'Notify the town of a construction milestone; late when filed less than 48 hours before it (recorded all the same)',
+        body: openapi(noticeBody),
+        response: answers({ 201: noticeFiledSchema }),
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req, reply) => {
+      const caller = ctx.auth.require(req, 'inspector');
+      const b = parseWith(noticeBody, req.body);
+      const site = knownSite(b.siteId, caller);
+      if (site.kind !== 'construction')
+        throw new ApiError(
+          'NOT_CONSTRUCTION',
+          `${site.name} is not a construction site: milestone notices are for construction sites only`,
+        );
+      const at = Date.parse(b.at);
+      const now = ctx.now();
+      if (at < EARLIEST) throw new ApiError('BAD_REQUEST', 'a milestone cannot be before 2000');
+      if (at > now + MAX_AHEAD_MS)
+        throw new ApiError(
+          'BAD_REQUEST',
+          `a milestone can be notified at most a year ahead, until ${toIso(now + MAX_AHEAD_MS)}`,
+        );
+      const filed = c.fileNotice({ siteId: b.siteId, milestone: b.milestone, at }, caller.actor);
+      reply.code(201);
+      return filed;
+    },
+  );
+
+  app.get(
+    '/api/notices',
+    {
+      schema: {
+        tags: ['notices'],
+        summary: 'Milestone notices whose milestone falls in a time range, on time or late',
+        querystring: openapi(noticesQuery),
+        response: answers({ 200: z.array(noticeDtoSchema) }),
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.requireRead(req);
+      const q = parseWith(noticesQuery, req.query);
+      if (q.siteId !== undefined) knownSite(q.siteId, caller);
+      const list = c.listNotices(q);
+      return caller?.sites === undefined ? list : list.filter((n) => maySee(caller, n.siteId));
+    },
+  );
+};

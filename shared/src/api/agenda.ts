@@ -1,0 +1,42 @@
+/**
+ * The officer's agenda (GET /api/agenda): day by day, the milestone inspections the applicants have
+ * notified (town law 001, A(1)) and the duties due (storm and routine inspections, and every other duty
+ * with a due date), the overdue ones first. Each item's day is its time's date in its site's zone.
+ */
+import { z } from 'zod';
+
+/** A calendar day, YYYY-MM-DD. */
+export const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
+
+export const AGENDA_KINDS = ['milestone', 'duty'] as const;
+
+export const agendaItemSchema = z.object({
+  kind: z.enum(AGENDA_KINDS),
+  siteId: z.string(),
+  siteName: z.string(),
+  /** The milestone's time, or the duty's due time (ISO 8601 UTC). */
+  at: z.iso.datetime(),
+  /** The site's time zone, in which `at` is shown. */
+  timezone: z.string(),
+  /** The law's words for a milestone, the rule module's label for a duty. */
+  label: z.string(),
+  /** One sentence for a clerk: where, at what local time, what to do. */
+  detail: z.string(),
+  /** The notice's or the alert's id. */
+  ref: z.string(),
+  overdue: z.boolean(),
+});
+export type AgendaItem = z.infer<typeof agendaItemSchema>;
+
+export const agendaSchema = z.object({
+  from: daySchema,
+  to: daySchema,
+  /** Duties past their due time, whatever day they were due (earliest first). */
+  overdue: z.array(agendaItemSchema),
+  /** Every day from `from` to `to`, with its items in time order. */
+  days: z.array(z.object({ day: daySchema, items: z.array(agendaItemSchema) })),
+});
+export type Agenda = z.infer<typeof agendaSchema>;
+
+/** The longest agenda, in days. */
+export const AGENDA_MAX_DAYS = 92;

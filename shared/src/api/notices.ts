@@ -1,0 +1,65 @@
+/**
+ * Milestone notices (town law 001, "Erosion and sediment control inspection", A(1)): "To obtain
+ * inspections, the applicant shall notify the Town of Chester enforcement official at least 48 hours
+ * before any of the following activities". The milestones are the law's eight, in its words; a notice is
+ * late when it was filed less than 48 hours before the milestone's time. Times are ISO 8601 UTC.
+ */
+import { z } from 'zod';
+
+/** The law's eight activities, (a) to (h), with their words as the law writes them. */
+export const MILESTONES = {
+  'start-of-construction': 'Start of construction',
+  'erosion-controls-installed': 'Installation of sediment and erosion control measures',
+  'site-clearing-complete': 'Completion of site clearing',
+  'rough-grading-complete': 'Completion of rough grading',
+  'final-grading-complete': 'Completion of final grading',
+  'construction-season-close': 'Close of the construction season',
+  'final-landscaping-complete': 'Completion of final landscaping',
+  'public-landscaping-established': 'Successful establishment of landscaping in public areas',
+} as const;
+export type Milestone = keyof typeof MILESTONES;
+export const MILESTONE_IDS = Object.keys(MILESTONES) as [Milestone, ...Milestone[]];
+export const milestoneSchema = z.enum(MILESTONE_IDS);
+
+/** How long before a milestone the town must be told. */
+export const NOTICE_LEAD_MS = 48 * 3_600_000;
+
+/** POST /api/notices: the applicant tells the town a milestone's time. */
+export const noticeBody = z.strictObject({
+  siteId: z.string().min(1),
+  milestone: milestoneSchema,
+  /** When the activity will take place (an offset is required). */
+  at: z.iso.datetime({ offset: true }),
+});
+export type NoticeBody = z.infer<typeof noticeBody>;
+
+/** POST /api/notices's answer: the notice's id and whether it came less than 48 hours before. */
+export const noticeFiledSchema = z.object({ id: z.string(), late: z.boolean() });
+export type NoticeFiled = z.infer<typeof noticeFiledSchema>;
+
+/** A notice as GET /api/notices lists it, with where it stands in the evidence log. */
+export const noticeDtoSchema = z.object({
+  id: z.string(),
+  siteId: z.string(),
+  milestone: milestoneSchema,
+  /** The law's words for the milestone. */
+  label: z.string(),
+  at: z.iso.datetime(),
+  filedAt: z.iso.datetime(),
+  filedBy: z.string(),
+  late: z.boolean(),
+  /** Whole hours between filing and the milestone (negative: filed after it). */
+  leadHours: z.number().int(),
+  logIndex: z.number().int().optional(),
+  leafHash: z.string().optional(),
+});
+export type NoticeDto = z.infer<typeof noticeDtoSchema>;
+
+/** A notice's standing as a report shows it: "on time", "late (filed 20 h before)". */
+export function noticeStanding(n: Pick<NoticeDto, 'late' | 'leadHours'>): string {
+  if (!n.late) return 'on time';
+  return n.leadHours >= 0 ? `late (filed ${n.leadHours} h before)` : `late (filed ${-n.leadHours} h after)`;
+}
+
+/** Whether a notice filed at `filedAt` for a milestone at `at` is late. */
+export const noticeLate = (filedAt: number, at: number): boolean => at - filedAt < NOTICE_LEAD_MS;
