@@ -3,7 +3,7 @@
  * 001, A(1): at least 48 hours before), a date and time in the site's zone, POST /api/notices. Shown to
  * those who may file: the site's owner or contractor, inspectors, engineers and admins.
  */
-import { MILESTONE_IDS, MILESTONES, NOTICE_LEAD_MS } from '../../shared/src/api/notices.ts';
+import { MILESTONE_IDS, MILESTONES, NOTICE_LEAD_MS } from '../../shared/src/api/milestones.ts';
 import { describeError, post } from './api.js';
 import { h } from './dom.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';

@@ -5,24 +5,11 @@
  * late when it was filed less than 48 hours before the milestone's time. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
+import { MILESTONE_IDS, NOTICE_LEAD_MS } from './milestones.ts';
 
-/** The law's eight activities, (a) to (h), with their words as the law writes them. */
-export const MILESTONES = {
-  'start-of-construction': 'Start of construction',
-  'erosion-controls-installed': 'Installation of sediment and erosion control measures',
-  'site-clearing-complete': 'Completion of site clearing',
-  'rough-grading-complete': 'Completion of rough grading',
-  'final-grading-complete': 'Completion of final grading',
-  'construction-season-close': 'Close of the construction season',
-  'final-landscaping-complete': 'Completion of final landscaping',
-  'public-landscaping-established': 'Successful establishment of landscaping in public areas',
-} as const;
-export type Milestone = keyof typeof MILESTONES;
-export const MILESTONE_IDS = Object.keys(MILESTONES) as [Milestone, ...Milestone[]];
+export { MILESTONE_IDS, MILESTONES, type Milestone, NOTICE_LEAD_MS } from './milestones.ts';
+
 export const milestoneSchema = z.enum(MILESTONE_IDS);
-
-/** How long before a milestone the town must be told. */
-export const NOTICE_LEAD_MS = 48 * 3_600_000;
 
 /** POST /api/notices: the applicant tells the town a milestone's time. */
 export const noticeBody = z.strictObject({
