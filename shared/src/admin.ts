@@ -6,6 +6,8 @@
  * them against the rule modules' own schemas.
  */
 import { z } from 'zod';
+import { practiceSchema } from './api/findings.ts';
+import { partySchema } from './api/violations.ts';
 import { DEVICE_KINDS } from './telemetry.ts';
 
 /**
@@ -162,6 +164,13 @@ export const siteCreateBody = z.looseObject({
   active: z.boolean().optional(),
   recipients: z.array(recipientBody).optional(),
   history: siteHistory.optional(),
+  /** Construction sites: the erosion and sediment control practices an inspection looks at. */
+  practices: z.array(practiceSchema).max(200).optional(),
+  /** Construction sites: to whom a notice of violation is directed (law 001, Enforcement A(1)). */
+  landowner: partySchema.optional(),
+  developer: partySchema.optional(),
+  /** The address, or a description, of the land (law 001, Enforcement A(2)). */
+  address: z.string().trim().min(1).max(500).optional(),
 });
 export type SiteCreateBody = z.infer<typeof siteCreateBody>;
 

@@ -4,6 +4,7 @@
  * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
+import { findingSchema } from './findings.ts';
 
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
 export const factLineSchema = z.object({ label: z.string(), text: z.string() });
@@ -134,6 +135,8 @@ export const inspectionDtoSchema = z.object({
   inspector: z.string(),
   kind: inspectionKindSchema,
   notes: z.string(),
+  /** What it found at each practice, with the photos' hashes (construction sites). */
+  findings: z.array(findingSchema).optional(),
   recordedAt: iso,
   recordedBy: z.string(),
   hash: z.string(),

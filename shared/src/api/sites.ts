@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { siteHistory } from '../admin.ts';
 import { REJECT_REASONS } from '../telemetry.ts';
 import { isoTime } from './common.ts';
+import { practiceSchema } from './findings.ts';
+import { partySchema, stopWorkDtoSchema } from './violations.ts';
 
 const values = z.record(z.string(), z.number());
 const alarms = z.record(z.string(), z.boolean());
@@ -37,6 +39,13 @@ export const siteViewSchema = z.object({
   active: z.boolean(),
   /** Its history on record (the last inspections and pump-out before the gateway), when it has one. */
   history: siteHistory.optional(),
+  /** Construction sites: the practices an inspection looks at, and to whom a notice is directed. */
+  practices: z.array(practiceSchema).optional(),
+  landowner: partySchema.optional(),
+  developer: partySchema.optional(),
+  address: z.string().optional(),
+  /** The stop-work order in effect, if any. */
+  stopWork: stopWorkDtoSchema.nullable().optional(),
   retiredDevices: z.array(z.string()),
   devices: z.array(deviceViewSchema),
 });

@@ -1,0 +1,60 @@
+/**
+ * The words and constants of inspections and enforcement, without zod, so that the dashboard's bundle
+ * can import them (the schemas in `findings.ts` and `violations.ts` are built from these).
+ */
+
+/** The kinds of practice the law names (silt fence, inlet protection, stabilized entrance, …). */
+export const PRACTICE_KINDS = [
+  'silt-fence',
+  'inlet-protection',
+  'stabilized-entrance',
+  'sediment-trap',
+  'sediment-basin',
+  'stabilization',
+  'other',
+] as const;
+export type PracticeKind = (typeof PRACTICE_KINDS)[number];
+
+/** Words for each kind, as forms and reports show them. */
+export const PRACTICE_KIND_LABELS: Record<PracticeKind, string> = {
+  'silt-fence': 'Silt fence',
+  'inlet-protection': 'Inlet protection',
+  'stabilized-entrance': 'Stabilized construction entrance',
+  'sediment-trap': 'Sediment trap',
+  'sediment-basin': 'Sediment basin',
+  stabilization: 'Soil stabilization',
+  other: 'Other practice',
+};
+
+/** What the inspector found at a practice. */
+export const FINDING_STATUSES = ['ok', 'maintenance', 'violation'] as const;
+export type FindingStatus = (typeof FINDING_STATUSES)[number];
+export const FINDING_STATUS_LABELS: Record<FindingStatus, string> = {
+  ok: 'In order',
+  maintenance: 'Needs maintenance',
+  violation: 'Violation',
+};
+
+/** The image types POST /api/photos accepts, and the largest photo it keeps. */
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Days after service within which a notice may be appealed ("within 15 days of service"). */
+export const APPEAL_DAYS = 15;
+
+export const VIOLATION_STATUSES = ['issued', 'appealed', 'corrected', 'approved'] as const;
+export type ViolationStatus = (typeof VIOLATION_STATUSES)[number];
+export const VIOLATION_STATUS_LABELS: Record<ViolationStatus, string> = {
+  issued: 'Issued',
+  appealed: 'Appealed',
+  corrected: 'Corrected, awaiting approval',
+  approved: 'Approved',
+};
+
+/** The penalties statement a notice carries when the officer gives none (law 001, Enforcement D). */
+export const DEFAULT_PENALTIES =
+  'A violation of this article is punishable by a fine not exceeding $250 or imprisonment for a period ' +
+  'not to exceed 15 days, or both, for conviction of a first offense; a second offense within five years ' +
+  'is an aggravated violation (a fine of $350 to $700 or imprisonment up to six months, or both), and a ' +
+  'third or later offense within the same five years a fine of $700 to $1,000 or imprisonment up to six ' +
+  'months, or both (Town law 001, Enforcement, D).';

@@ -1,0 +1,73 @@
+/**
+ * Inspections of a construction site's practices (town law 001, "Erosion and sediment control
+ * inspection"): each site lists its erosion and sediment control practices, and an inspection records a
+ * finding for each practice it looked at, with photos. Photos are stored content-addressed: a finding
+ * cites them by their SHA-256, and an inspection's log entry carries those hashes, so a report proves the
+ * photos too. Times are ISO 8601 UTC.
+ */
+import { z } from 'zod';
+import { FINDING_STATUSES, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
+
+export {
+  FINDING_STATUS_LABELS,
+  FINDING_STATUSES,
+  type FindingStatus,
+  PHOTO_MAX_BYTES,
+  PHOTO_TYPES,
+  PRACTICE_KIND_LABELS,
+  PRACTICE_KINDS,
+  type PracticeKind,
+} from './enforcementWords.ts';
+
+export const practiceKindSchema = z.enum(PRACTICE_KINDS);
+
+const practiceId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only');
+
+/** One practice of a site (configuration `sites[].practices`, admin API `practices`). */
+export const practiceSchema = z.strictObject({
+  id: practiceId,
+  label: z.string().trim().min(1).max(200).describe('What people read: "Silt fence, north boundary".'),
+  kind: practiceKindSchema,
+});
+export type Practice = z.infer<typeof practiceSchema>;
+
+export const findingStatusSchema = z.enum(FINDING_STATUSES);
+export const photoTypeSchema = z.enum(PHOTO_TYPES);
+
+/** A photo's content address: lower-case hex SHA-256 of its bytes. */
+export const photoHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');
+
+/** One finding of an inspection. `practice` is one of the site's practice ids. */
+export const findingSchema = z.strictObject({
+  practice: practiceId,
+  status: findingStatusSchema,
+  note: z.string().max(4000).default(''),
+  photos: z.array(photoHashSchema).max(20).default([]),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+/** POST /api/photos's answer: the photo is stored under its hash. */
+export const photoStoredSchema = z.object({
+  sha256: photoHashSchema,
+  bytes: z.number().int().positive(),
+  type: photoTypeSchema,
+});
+export type PhotoStored = z.infer<typeof photoStoredSchema>;
+
+/**
+ * POST /api/inspections. `findings` are for construction sites with practices. `clientId` is the
+ * browser's own id for an inspection typed offline: sent again, the same inspection is answered, never
+ * a second one.
+ */
+export const inspectionBody = z.strictObject({
+  siteId: z.string().min(1),
+  at: z.iso.datetime({ offset: true }),
+  inspector: z.string().trim().min(1),
+  kind: z.enum(['routine', 'storm', 'annual', 'cleanout', 'other']),
+  notes: z.string().max(10_000).optional(),
+  findings: z.array(findingSchema).max(200).optional(),
+  clientId: z.uuid().optional(),
+});
+export type InspectionBody = z.infer<typeof inspectionBody>;
