@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { entityId, recipientBody, USER_ROLES } from '../../../shared/src/admin.ts';
+import { practiceSchema } from '../../../shared/src/api/findings.ts';
+import { partySchema } from '../../../shared/src/api/violations.ts';
 import { deviceFacts, siteFacts } from '../rules/context.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
@@ -78,6 +80,22 @@ export const siteSchema = z.strictObject({
   /** The rules' site parameters (storm, routineInspectionDays, ...), from their modules (rules/README.md). */
   ...mergeParams(RULE_MODULES, 'site'),
   recipients: z.array(recipientSchema).default([]).describe('Who is told of the alerts, by role.'),
+  practices: z
+    .array(practiceSchema)
+    .optional()
+    .describe('Construction sites: the erosion and sediment control practices an inspection looks at.'),
+  landowner: partySchema
+    .optional()
+    .describe('Construction sites: the landowner a notice of violation is directed to (name, address).'),
+  developer: partySchema
+    .optional()
+    .describe('Construction sites: the developer or applicant a notice of violation is directed to.'),
+  address: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe('The address, or a description, of the land (it appears on a notice of violation).'),
   devices: z.array(deviceSchema).default([]).describe("The site's devices."),
 });
 export type SiteConfig = z.infer<typeof siteSchema>;

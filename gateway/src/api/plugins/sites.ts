@@ -20,6 +20,10 @@ export function siteSummary(
     timezone: site.timezone ?? ctx.config.timezone,
     active: site.active,
     ...(site.history ? { history: site.history } : {}),
+    ...(site.practices ? { practices: site.practices } : {}),
+    ...(site.landowner ? { landowner: site.landowner } : {}),
+    ...(site.developer ? { developer: site.developer } : {}),
+    ...(site.address ? { address: site.address } : {}),
     retiredDevices: [...ctx.catalogue.retiredDevices(site.id)],
     devices: site.devices.map((d) => {
       const st = ctx.devices.deviceState(site.id, d.id);
