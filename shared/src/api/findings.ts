@@ -27,9 +27,9 @@ const practiceId = z
 
 /** One practice of a site (configuration `sites[].practices`, admin API `practices`). */
 export const practiceSchema = z.strictObject({
-  id: practiceId,
+  id: practiceId.describe('Its id within the site; findings name it.'),
   label: z.string().trim().min(1).max(200).describe('What people read: "Silt fence, north boundary".'),
-  kind: practiceKindSchema,
+  kind: practiceKindSchema.describe('What kind of practice it is.'),
 });
 export type Practice = z.infer<typeof practiceSchema>;
 

@@ -21,9 +21,9 @@ const logged = { logIndex: z.number().int().optional(), leafHash: z.string().opt
 
 /** A party the notice is directed to (sites' `landowner` and `developer`). */
 export const partySchema = z.strictObject({
-  name: z.string().trim().min(1).max(200),
-  address: z.string().trim().min(1).max(500),
-  email: z.email().optional(),
+  name: z.string().trim().min(1).max(200).describe('The name a notice is addressed to.'),
+  address: z.string().trim().min(1).max(500).describe('The postal address a notice is served at.'),
+  email: z.email().optional().describe('Notices are also sent here (needs notify.smtp).'),
 });
 export type Party = z.infer<typeof partySchema>;
 
