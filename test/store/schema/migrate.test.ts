@@ -255,6 +255,71 @@ describe('the storage schema', () => {
     again.close();
   });
 
+  it("gives a version-8 store's inspections no findings and no client id; their entries verify as before", () => {
+    const db = new Database(join(dir, 'gateway.db'));
+    db.transaction(() => {
+      for (const m of MIGRATIONS) if (m.version <= 8) m.up(db);
+      db.pragma('user_version = 8');
+    })();
+    const log = new EvidenceLog(db);
+    const i = {
+      seq: 1,
+      id: 'i1',
+      site_id: 's1',
+      at: 5,
+      inspector: 'I',
+      kind: 'routine',
+      notes: 'fine',
+      recorded_at: 5,
+      recorded_by: 'x',
+      site_seq: 1,
+    };
+    // As version 8 wrote it: its entry's body has no findings member.
+    const body = recordBody('inspection', inspectionRecord(i));
+    expect(body).not.toContain('findings');
+    const [idx] = log.append([{ kind: 'inspection', ref: '1', at: 5, body, keepBody: true }]);
+    db.prepare(
+      `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by, prev_hash, hash, log_idx, site_seq)
+       VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by, '', 'h', @log_idx, @site_seq)`,
+    ).run({ ...i, log_idx: idx });
+    db.close();
+
+    const migrated = openDatabase(dir);
+    expect(migrated.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const row = migrated.prepare('SELECT findings, client_id FROM inspections WHERE seq = 1').get();
+    expect(row).toEqual({ findings: '[]', client_id: null });
+    const after = new EvidenceLog(migrated);
+    expect(auditAll(migrated, after)).toEqual({ size: 1, problems: [] });
+    // A client id is used once; photos are append-only.
+    const insert = migrated.prepare(
+      `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by, prev_hash, hash, log_idx, site_seq, findings, client_id)
+       VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by, @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id)`,
+    );
+    const logged = new LoggedRows(migrated, after);
+    const findings = canonicalJson([{ note: '', photos: ['a'.repeat(64)], practice: 'p1', status: 'ok' }]);
+    const add = (id: string) =>
+      migrated.transaction(() =>
+        logged.append(
+          'inspections',
+          { ...i, id, site_seq: 2, seq: undefined, findings, client_id: 'c1' },
+          insert,
+        ),
+      )();
+    add('i2');
+    expect(() => add('i3')).toThrow(/UNIQUE/);
+    after.resync(); // as the unit of work does after a rolled-back transaction
+    const entry = after.entry(1)!;
+    expect(JSON.parse(entry.body!).findings).toEqual(JSON.parse(findings));
+    expect(auditAll(migrated, after)).toEqual({ size: 2, problems: [] });
+    migrated
+      .prepare(
+        "INSERT INTO photos (sha256, type, bytes, stored_at, stored_by) VALUES ('a', 'image/png', 1, 1, 'x')",
+      )
+      .run();
+    expect(() => migrated.prepare("UPDATE photos SET stored_by = 'y'").run()).toThrow(/append-only/);
+    migrated.close();
+  });
+
   it('refuses a store written by a newer release', () => {
     const db = new Database(join(dir, 'gateway.db'));
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
