@@ -95,7 +95,14 @@ export function violationDto(v: ViolationRow, rows: readonly ViolationEventRow[]
 
 export function stopWorkDto(
   o: StopWorkRow,
-  events: readonly { kind: string; at: number; by: string; note: string; override: number }[],
+  events: readonly {
+    kind: string;
+    at: number;
+    by: string;
+    note: string;
+    override: number;
+    log_idx: number;
+  }[],
 ): StopWorkDto {
   const lift = events.find((e) => e.kind === 'lifted');
   return {
@@ -110,6 +117,7 @@ export function stopWorkDto(
           liftedAt: toIso(lift.at),
           liftedBy: lift.by,
           liftNote: lift.note,
+          liftLogIndex: lift.log_idx,
           ...(lift.override === 1 ? { override: true } : {}),
         }
       : {}),
