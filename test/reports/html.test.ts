@@ -43,6 +43,8 @@ function report(over: Partial<ComplianceReport> = {}): ComplianceReport {
     generatedBy: 'Public copy',
     summary: {} as ComplianceReport['summary'],
     storms: [],
+    violations: [],
+    stopWork: [],
     inspections: [],
     notices: [],
     routine: [duty],

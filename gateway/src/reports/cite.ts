@@ -13,6 +13,7 @@
  */
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../../shared/src/api/notices.ts';
+import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import { type Citations, citeSliced, readingIndexAt } from '../evidence/citations.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
@@ -23,6 +24,9 @@ export interface Cited {
   alerts: AlertDto[];
   inspections: InspectionDto[];
   notices: NoticeDto[];
+  /** The notices of violation and stop-work orders the report lists. */
+  violations: ViolationDto[];
+  stopWork: StopWorkDto[];
   extensions: ExtensionDto[];
   certifications: Array<{ logIndex: number }>;
   changes: Array<{ logIndex: number }>;
@@ -89,7 +93,12 @@ export async function reportCitations(
   for (const row of q.inspections.all(r.siteId, size)) idx.push(row.log_idx);
   // And every milestone notice of the site, likewise numbered.
   for (const row of q.notices.all(r.siteId, size)) idx.push(row.log_idx);
-  for (const x of [...r.inspections, ...r.notices, ...r.extensions])
+  // And every notice of violation and stop-work order of the site, numbered; the listed ones' steps.
+  for (const row of q.violations.all(r.siteId, size)) idx.push(row.log_idx);
+  for (const row of q.stopWork.all(r.siteId, size)) idx.push(row.log_idx);
+  for (const v of r.violations) for (const e of v.events) if (e.logIndex !== undefined) idx.push(e.logIndex);
+  for (const o of r.stopWork) if (o.liftLogIndex !== undefined) idx.push(o.liftLogIndex);
+  for (const x of [...r.inspections, ...r.notices, ...r.violations, ...r.stopWork, ...r.extensions])
     if (x.logIndex !== undefined) idx.push(x.logIndex);
   for (const c of [...r.certifications, ...r.changes]) idx.push(c.logIndex);
   return { ...(await citeSliced(db, log, idx, size)), longStorms };
@@ -118,6 +127,12 @@ function stormQueries(db: Db) {
     ),
     notices: db.prepare<[string, number], { log_idx: number }>(
       'SELECT log_idx FROM notices WHERE site_id = ? AND log_idx < ? ORDER BY seq',
+    ),
+    violations: db.prepare<[string, number], { log_idx: number }>(
+      'SELECT log_idx FROM violations WHERE site_id = ? AND log_idx < ? ORDER BY seq',
+    ),
+    stopWork: db.prepare<[string, number], { log_idx: number }>(
+      'SELECT log_idx FROM stop_work WHERE site_id = ? AND log_idx < ? ORDER BY seq',
     ),
   };
 }

@@ -13,12 +13,14 @@
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import { type NoticeDto, noticeStanding } from '../../../shared/src/api/notices.ts';
+import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { ShownCertification } from '../ledger/verifyShown.ts';
 import { reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { LongStorm } from './cite.ts';
+import { enforcementSections, type ReportStopWork, type ReportViolation } from './enforcement.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved' | 'superseded';
 
@@ -57,6 +59,11 @@ export const SUMMARY_LABELS = {
   inspections: 'Inspections recorded',
   noticesOnTime: 'Milestone notices on time',
   noticesLate: 'Milestone notices late',
+  violationsIssued: 'Notices of violation issued',
+  violationsOnTime: 'Notices of violation corrected on time',
+  violationsLate: 'Notices of violation corrected late',
+  violationsOpen: 'Notices of violation not yet approved',
+  stopWorkOrders: 'Stop-work orders in effect',
   dutiesOnTime: 'Duties met on time',
   dutiesLate: 'Duties met late',
   dutiesMissing: 'Duties missed',
@@ -86,6 +93,11 @@ export interface ComplianceReport {
   inspections: InspectionDto[];
   /** The milestone notices whose milestone falls in the period (town law 001, A(1)). */
   notices: ReportNotice[];
+  /** Notices of violation in force in the period, and stop-work orders in effect in it (`enforcement.ts`). */
+  violations: ReportViolation[];
+  stopWork: ReportStopWork[];
+  /** The stop-work order in effect at the period's end, if any (the site's header says so). */
+  stopWorkInEffect?: { id: string; since: string; reason: string };
   routine: DutyRow[];
   cleanouts: DutyRow[];
   remedies: DutyRow[];
@@ -123,6 +135,9 @@ export interface ReportInputs {
   storms: StormDto[];
   inspections: InspectionDto[];
   notices: NoticeDto[];
+  /** Every notice of violation and stop-work order of the site (the report picks the period's). */
+  violations: ViolationDto[];
+  stopWork: StopWorkDto[];
   extensions: ExtensionDto[];
   certifications: Certification[];
   changes: ChangeResponse[];
@@ -181,6 +196,12 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
   const stormStatus = (s: string) => qualified.filter((x) => x.inspection.status === s).length;
   const duties = rows.filter((r) => r.duty);
   const audit = i.evidence.audit;
+  const enforcement = enforcementSections({
+    violations: i.violations,
+    stopWork: i.stopWork,
+    period: i.period,
+    tz: i.timezone,
+  });
   return {
     warnings: audit.ok
       ? []
@@ -206,6 +227,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
       inspections: i.inspections.length,
       noticesOnTime: i.notices.filter((n) => !n.late).length,
       noticesLate: i.notices.filter((n) => n.late).length,
+      ...enforcement.counts,
       dutiesOnTime: count(duties, 'on-time'),
       dutiesLate: count(duties, 'late'),
       dutiesMissing: count(duties, 'missing'),
@@ -217,6 +239,9 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     storms: i.storms,
     inspections: i.inspections,
     notices: i.notices.map((n) => ({ ...n, standing: noticeStanding(n) })),
+    violations: enforcement.violations,
+    stopWork: enforcement.stopWork,
+    ...(enforcement.stopWorkInEffect ? { stopWorkInEffect: enforcement.stopWorkInEffect } : {}),
     routine: section('routine'),
     cleanouts: section('cleanouts'),
     remedies: section('remedies'),

@@ -44,6 +44,10 @@ const PHOTO_CITATIONS = [
   // An inspection's findings: cheap text match first, then the findings' photo lists.
   `SELECT i.site_id AS siteId FROM inspections i, json_each(i.findings) f, json_each(f.value, '$.photos') p
      WHERE i.findings != '[]' AND instr(i.findings, @sha) > 0 AND p.value = @sha`,
+  // A developer's report that a notice's violation was corrected.
+  `SELECT v.site_id AS siteId FROM violation_events e JOIN violations v ON v.id = e.violation_id,
+       json_each(e.photos) p
+     WHERE instr(e.photos, @sha) > 0 AND p.value = @sha`,
 ];
 
 /** Writes a file durably: a temporary name, flushed, renamed, and the folder flushed. */

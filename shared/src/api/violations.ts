@@ -129,6 +129,8 @@ export const stopWorkDtoSchema = z.object({
   liftNote: z.string().optional(),
   /** Lifted before every notice it names was approved. */
   override: z.boolean().optional(),
+  /** The log entry of its lifting (the order's own is `logIndex`). */
+  liftLogIndex: z.number().int().optional(),
   ...logged,
 });
 export type StopWorkDto = z.infer<typeof stopWorkDtoSchema>;

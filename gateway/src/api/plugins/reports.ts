@@ -18,6 +18,7 @@ import {
   openDuring,
 } from '../../reports/compliance.ts';
 import { reportToCsv } from '../../reports/csv.ts';
+import { enforcementSections } from '../../reports/enforcement.ts';
 import { type HtmlOptions, reportToHtml } from '../../reports/html.ts';
 import { reportToJson } from '../../reports/json.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
@@ -119,6 +120,10 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
     const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
     const notices = c.listNotices({ siteId: site.id, from, to: to - 1 });
+    // The notices of violation in force and the stop-work orders in effect at some time in the period.
+    const violations = c.enforcement.list({ siteId: site.id, to: to - 1 });
+    const stopWork = c.enforcement.orders({ siteId: site.id, to: to - 1 });
+    const enforcement = enforcementSections({ violations, stopWork, period, tz });
     const certs = certifications(site.id, from, to);
     // The changes made in the period (the configuration the store was seeded with is not one), and the
     // site's history on record dated or recorded in it (what the period's clocks start from).
@@ -136,6 +141,8 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         alerts: listedAlerts(alerts),
         inspections,
         notices,
+        violations: enforcement.violations,
+        stopWork: enforcement.stopWork,
         extensions,
         certifications: certs,
         changes,
@@ -153,6 +160,8 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       storms,
       inspections,
       notices,
+      violations,
+      stopWork,
       extensions,
       certifications: certs,
       changes,

@@ -19,6 +19,7 @@ import { v6 } from './v6.ts';
 import { v7 } from './v7.ts';
 import { v8 } from './v8.ts';
 import { v9 } from './v9.ts';
+import { v10 } from './v10.ts';
 
 export interface Migration {
   version: number;
@@ -44,9 +45,15 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "photos stored by their hash; inspections' findings and the browser's id",
     up: v9,
   },
+  {
+    version: 10,
+    description: 'notices of violation, their appeals, corrections and approvals, and stop-work orders',
+    up: v10,
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The last migration's version (versions are in order; a branch may leave a number to another). */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaError extends Error {
   override name = 'SchemaError';
