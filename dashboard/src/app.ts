@@ -23,7 +23,13 @@ import { loadDevices } from './devices.js';
 import { bindDialogs } from './dialogs.js';
 import { byId, h } from './dom.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
-import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
+import {
+  bindInspectionForm,
+  initInspectionForm,
+  outboxChance,
+  presetInspectionSite,
+  startOutbox,
+} from './inspect.js';
 import { connectLive } from './live.js';
 import { loadManageSites } from './manage-sites.js';
 import { renderOverview } from './overview.js';
@@ -294,6 +300,7 @@ function start() {
   });
   onSessionChange(() => {
     renderAccount();
+    outboxChance();
     if (session.expired && parseRoute().name !== 'signin') location.hash = '#/signin';
   });
   bindInspectionForm();
@@ -357,6 +364,7 @@ function start() {
     .catch((e) => console.warn('reading /api/auth/me failed', e))
     .then(() => {
       openLive();
+      startOutbox();
       return route();
     })
     .then(reloadAll);
