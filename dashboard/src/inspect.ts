@@ -37,6 +37,8 @@ let fixing: string | undefined;
 const results: Map<string, OutboxEvent> = new Map();
 /** The inspection this form is sending now: its words come from submit(). */
 let submitting: string | undefined;
+/** The page opened without a connection: it says so until the sites are read. */
+let noSites = false;
 /** The checklist drawn: for which site and practices. */
 let drawnFor = '';
 
@@ -70,6 +72,10 @@ export function initInspectionForm() {
   defaultInspector();
   zoneHint();
   drawChecklist();
+  if (noSites) {
+    noSites = false;
+    say('');
+  }
 }
 
 /** Sets the form's site (and the kind of inspection, when given: #/inspect/<site>/<kind>). */
@@ -133,10 +139,12 @@ function readForm(): QueuedInspection | string {
   const { findings, problem } = readFindings();
   if (problem) return problem;
   const notes = field('i-notes').value.trim();
+  const site = siteById(siteId);
   return {
     clientId: fixing ?? newClientId(),
     queuedAt: Date.now(),
     siteId,
+    ...(site ? { siteName: site.name, timezone: site.timezone } : {}),
     at: new Date(at).toISOString(),
     inspector,
     kind: field('i-kind').value as QueuedInspection['kind'],
@@ -212,7 +220,7 @@ async function submit() {
 }
 
 function outboxItem(e: QueuedInspection) {
-  const tz = siteZone(e.siteId);
+  const tz = siteById(e.siteId)?.timezone ?? e.timezone ?? 'UTC';
   const shots = (e.findings ?? []).reduce((n, f) => n + f.photos.length, 0);
   const confirmDiscard = h('button', { type: 'button', class: 'danger', hidden: true }, 'Yes, discard it');
   confirmDiscard.addEventListener('click', () => {
@@ -225,7 +233,7 @@ function outboxItem(e: QueuedInspection) {
     h(
       'p',
       null,
-      h('strong', null, siteById(e.siteId)?.name ?? e.siteId),
+      h('strong', null, siteById(e.siteId)?.name ?? e.siteName ?? e.siteId),
       ` · ${formatTime(e.at, tz)} · ${kindWord(e.kind)} · ${e.inspector}`,
       shots ? ` · ${shots} photo${shots === 1 ? '' : 's'}` : '',
     ),
@@ -298,6 +306,13 @@ export function bindInspectionForm() {
 /** Sends what waits on this phone now and whenever the connection returns; the person may be signed in. */
 export function startOutbox() {
   window.addEventListener('online', outboxChance);
+  if (!navigator.onLine && !state.loaded) {
+    noSites = true;
+    say(
+      'No connection: the sites cannot be read just now. The inspections saved on this phone are below; they are sent when the connection returns.',
+      'warn',
+    );
+  }
   showOutbox();
   outboxChance();
 }

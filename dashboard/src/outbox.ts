@@ -29,6 +29,9 @@ export interface QueuedInspection {
   /** When it was typed (ms): the order of sending. */
   queuedAt: number;
   siteId: string;
+  /** The site's name and time zone when it was typed: the phone shows them without a connection. */
+  siteName?: string;
+  timezone?: string;
   at: string;
   inspector: string;
   kind: InspectionBody['kind'];

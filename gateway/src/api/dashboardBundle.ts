@@ -4,7 +4,8 @@
  * (the public contract) and its libraries; `/schemas.js` is the API's body schemas (`shared/src/admin.ts`),
  * the rules' parameters (`dashboardParams.ts`) and zod, which the dashboard's forms load when they
  * first validate, so they check with the very schemas the API parses. zod runs `jitless` there: its
- * compiled fast path uses `new Function`, which the Content-Security-Policy forbids.
+ * compiled fast path uses `new Function`, which the Content-Security-Policy forbids. `/sw.js` is the
+ * page's service worker (`dashboard/src/sw.ts`), which keeps a copy of the page for the field.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { ROOT } from '../paths.ts';
 
 export const SCHEMAS_ENTRY = join(ROOT, 'shared/src/admin.ts');
 export const DASHBOARD_ENTRY = join(ROOT, 'dashboard/src/app.ts');
+export const WORKER_ENTRY = join(ROOT, 'dashboard/src/sw.ts');
 const PARAMS_ENTRY = join(ROOT, 'gateway/src/api/dashboardParams.ts');
 
 const JITLESS = 'dashboard:jitless';
@@ -74,6 +76,11 @@ export function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> {
   return codeOf({ entryPoints: [entry] }, 'the dashboard');
 }
 
+/** Bundles the service worker: a classic script, as a worker registered without `type: 'module'` is. */
+export function bundleWorker(entry = WORKER_ENTRY): Promise<string> {
+  return codeOf({ entryPoints: [entry], format: 'iife' }, "the page's service worker");
+}
+
 /** Serves `path` from a bundle made on first request; a failed bundle is logged, answered 500 and retried. */
 function serveBundle(path: string, make: () => Promise<string>, what: string): FastifyPluginAsync {
   let bundled: Promise<string> | undefined;
@@ -96,4 +103,5 @@ function serveBundle(path: string, make: () => Promise<string>, what: string): F
 export const dashboardBundlePlugin: FastifyPluginAsync = async (app) => {
   await app.register(serveBundle('/schemas.js', () => bundleSchemas(), 'the dashboard schemas'));
   await app.register(serveBundle('/app.js', () => bundleDashboard(), 'the dashboard'));
+  await app.register(serveBundle('/sw.js', () => bundleWorker(), "the page's service worker"));
 };
