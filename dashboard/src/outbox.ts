@@ -9,6 +9,7 @@ import type { InspectionRecorded } from '../../shared/src/api/alerts.ts';
 import type { FindingStatus } from '../../shared/src/api/enforcementWords.ts';
 import type { InspectionBody } from '../../shared/src/api/findings.ts';
 import { ApiError, describeError, errorDetail, post, postBytes } from './api.js';
+import { FIELD_STORE, fieldDb } from './waiting.js';
 
 export interface QueuedPhoto {
   blob: Blob;
@@ -48,28 +49,11 @@ export type OutboxEvent =
   | { type: 'waiting'; entry: QueuedInspection; reason: string }
   | { type: 'changed' };
 
-const DB = 'gateway-field';
-const STORE = 'inspections';
-
-let opened: Promise<IDBDatabase> | undefined;
-function db(): Promise<IDBDatabase> {
-  opened ??= new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'clientId' });
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('the phone would not open its storage'));
-  });
-  opened.catch(() => {
-    opened = undefined;
-  });
-  return opened;
-}
-
 async function tx<T>(mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const d = await db();
+  const d = await fieldDb();
   return new Promise<T>((resolve, reject) => {
-    const t = d.transaction(STORE, mode);
-    const req = fn(t.objectStore(STORE));
+    const t = d.transaction(FIELD_STORE, mode);
+    const req = fn(t.objectStore(FIELD_STORE));
     // Resolved once the transaction is committed: only then is it on the phone for good.
     t.oncomplete = () => resolve(req.result);
     t.onerror = () => reject(t.error ?? new Error('the phone could not store the inspection'));

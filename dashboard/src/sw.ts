@@ -28,6 +28,7 @@ const CACHE = 'dashboard-page-v1';
 const PAGE = [
   '/',
   '/app.js',
+  '/field.js',
   '/style.css',
   '/alerts.css',
   '/inspect.css',
