@@ -289,17 +289,6 @@ function bindMenu() {
   });
 }
 
-/**
- * The service worker keeps a copy of the page, so that it opens in the field without a connection (it
- * needs a secure origin: HTTPS, or this machine).
- */
-function keepPageForTheField() {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker
-    .register('/sw.js')
-    .catch((e) => console.warn('the page cannot be kept for use without a connection', e));
-}
-
 /** Back online after the page opened without a connection: who is signed in, and the page, read again. */
 function backOnline() {
   if (session.me && appState.loaded) return;
@@ -309,7 +298,6 @@ function backOnline() {
 }
 
 function start() {
-  keepPageForTheField();
   window.addEventListener('online', backOnline);
   bindDialogs();
   bindMenu();

@@ -43,6 +43,17 @@ export function sessionChanged() {
   loaded?.outboxChance();
 }
 
+/**
+ * The service worker keeps a copy of the page, so that it opens in the field without a connection (it
+ * needs a secure origin: HTTPS, or this machine).
+ */
+function keepPageForTheField() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker
+    .register('/sw.js')
+    .catch((e) => console.warn('the page cannot be kept for use without a connection', e));
+}
+
 /** Loads the form if inspections wait on this phone (it sends them). */
 function ifWaiting() {
   if (loaded) return;
@@ -52,6 +63,7 @@ function ifWaiting() {
 }
 
 export function startField() {
+  keepPageForTheField();
   // Until the form's code is there, a tap on its button does not reload the page.
   byId('inspect-form').addEventListener('submit', (e) => e.preventDefault());
   window.addEventListener('online', ifWaiting);

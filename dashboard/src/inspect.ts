@@ -216,7 +216,10 @@ async function submit() {
       'bad',
       ev.entry.refusal?.detail,
     );
-  } else say(SAVED_HERE, 'warn', ev?.type === 'waiting' ? ev.reason : '');
+  } else if (ev?.type === 'waiting' && !ev.offline)
+    // Reached, but not taken for the moment (signed out, the gateway busy): what to do, in words.
+    say(`Saved on this phone, not yet sent. ${ev.reason}`, 'warn');
+  else say(SAVED_HERE, 'warn', ev?.type === 'waiting' ? ev.reason : '');
 }
 
 function outboxItem(e: QueuedInspection) {
@@ -306,6 +309,8 @@ export function bindInspectionForm() {
 /** Sends what waits on this phone now and whenever the connection returns; the person may be signed in. */
 export function startOutbox() {
   window.addEventListener('online', outboxChance);
+  // A gateway that could not take them (busy, restarting) is asked again every minute.
+  setInterval(outboxChance, 60_000);
   if (!navigator.onLine && !state.loaded) {
     noSites = true;
     say(

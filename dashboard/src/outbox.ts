@@ -46,7 +46,7 @@ export interface QueuedInspection {
 export type OutboxEvent =
   | { type: 'sent'; entry: QueuedInspection; recorded: InspectionRecorded }
   | { type: 'refused'; entry: QueuedInspection }
-  | { type: 'waiting'; entry: QueuedInspection; reason: string }
+  | { type: 'waiting'; entry: QueuedInspection; reason: string; offline: boolean }
   | { type: 'changed' };
 
 async function tx<T>(mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
@@ -149,7 +149,7 @@ export async function trySend(e: QueuedInspection, kept = true): Promise<OutboxE
       ev = { type: 'refused', entry: e };
     } else {
       if (!(err instanceof TypeError) && !(err instanceof ApiError)) throw err;
-      ev = { type: 'waiting', entry: e, reason: describeError(err) };
+      ev = { type: 'waiting', entry: e, reason: describeError(err), offline: err instanceof TypeError };
     }
   }
   emit(ev);
