@@ -35,6 +35,7 @@ import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { InfluxOutput } from './store/influx/index.ts';
+import { PhotoStore } from './store/photos.ts';
 import { StoreStage } from './store/stage.ts';
 
 export interface GatewayOptions {
@@ -262,6 +263,7 @@ async function compose(
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
     quarantine,
+    photos: new PhotoStore(db, config.dataDir),
     importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
     evidence,
     log: store.evidence,

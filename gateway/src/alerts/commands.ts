@@ -6,6 +6,7 @@
 import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../shared/src/api/alerts.ts';
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { toIso } from '../../../shared/src/time.ts';
+import { canonicalJson } from '../ledger/canonical.ts';
 import { allowsExtension, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { AlertError } from './errors.ts';
@@ -13,11 +14,23 @@ import type { Lifecycle } from './lifecycle.ts';
 import { inspectionDto } from './mapping.ts';
 import type { RuleRunner } from './rules.ts';
 import type { AlertStores } from './stores/index.ts';
-import type { AlertRow, ExtensionInput, InspectionInput } from './types.ts';
+import type { AlertRow, ExtensionInput, InspectionInput, InspectionRow } from './types.ts';
 import { ulid } from './ulid.ts';
 import type { UnitOfWork } from './unit.ts';
 
 const DAY_MS = 86_400_000;
+
+/** Whether an inspection sent again says what the recorded one says (its findings as canonical JSON). */
+function sameInspection(row: InspectionRow, input: InspectionInput, findings: string): boolean {
+  return (
+    row.site_id === input.siteId &&
+    row.at === input.at &&
+    row.inspector === input.inspector.trim() &&
+    row.kind === input.kind &&
+    row.notes === (input.notes ?? '') &&
+    row.findings === findings
+  );
+}
 
 /** Future inspections are refused beyond this clock skew. */
 const INSPECTION_FUTURE_SLACK_MS = 5 * 60_000;
@@ -116,9 +129,20 @@ export class Commands {
   recordInspection(
     input: InspectionInput,
     actor: string,
-  ): { inspection: InspectionDto; closedAlertIds: string[] } {
+  ): { inspection: InspectionDto; closedAlertIds: string[]; replayed: boolean } {
     const { stores, rules, lifecycle, unit } = this.o;
     if (!rules.hasSite(input.siteId)) throw new AlertError('UNKNOWN_SITE', `no site "${input.siteId}"`);
+    const findings = canonicalJson(input.findings ?? []);
+    const first = input.clientId ? stores.inspections.byClientId(input.clientId) : undefined;
+    if (first) {
+      // Sent again (a browser that did not see the answer): the first is the answer, nothing is recorded.
+      if (!sameInspection(first, input, findings))
+        throw new AlertError(
+          'INSPECTION_RESENT_CHANGED',
+          'This inspection was sent before with different contents. The first one sent is the one recorded; record the changes as a new inspection.',
+        );
+      return { inspection: inspectionDto(first), closedAlertIds: [], replayed: true };
+    }
     if (!(INSPECTION_KINDS as readonly string[]).includes(input.kind))
       throw new AlertError('BAD_INSPECTION', `kind must be one of ${INSPECTION_KINDS.join(', ')}`);
     if (!Number.isFinite(input.at)) throw new AlertError('BAD_INSPECTION', 'at must be a time');
@@ -147,6 +171,8 @@ export class Commands {
         notes: input.notes ?? '',
         recorded_at: u.now,
         recorded_by: actor,
+        findings,
+        client_id: input.clientId ?? null,
       });
       const feed: RuleInput = {
         type: 'inspection',
@@ -176,7 +202,7 @@ export class Commands {
       const closedAlertIds = [...new Set(u.resolved)];
       const inspection = inspectionDto(stores.inspections.byId(id)!);
       if (u.live) u.events.push({ type: 'inspection', inspection });
-      return { inspection, closedAlertIds };
+      return { inspection, closedAlertIds, replayed: false };
     });
   }
 

@@ -6,6 +6,7 @@ export const ALERT_ERROR_CODES = [
   'BAD_EXTENSION',
   'BAD_INSPECTION',
   'UNKNOWN_SITE',
+  'INSPECTION_RESENT_CHANGED',
 ] as const;
 export type AlertErrorCode = (typeof ALERT_ERROR_CODES)[number];
 
@@ -18,6 +19,7 @@ export const ALERT_ERROR_HTTP_STATUS: Record<AlertErrorCode, number> = {
   BAD_EXTENSION: 400,
   BAD_INSPECTION: 400,
   UNKNOWN_SITE: 404,
+  INSPECTION_RESENT_CHANGED: 409,
 };
 
 /** A refused action on an alert, inspection or extension; `code` is stable for the API. */

@@ -9,6 +9,7 @@ import type {
   InspectionDto,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
+import type { Finding } from '../../../shared/src/api/findings.ts';
 import { MILESTONES, type NoticeDto } from '../../../shared/src/api/notices.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
@@ -99,6 +100,7 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     inspector: i.inspector,
     kind: i.kind,
     notes: i.notes,
+    findings: JSON.parse(i.findings || '[]') as Finding[],
     recordedAt: toIso(i.recorded_at),
     recordedBy: i.recorded_by,
     hash: i.hash,

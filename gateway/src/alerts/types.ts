@@ -11,6 +11,7 @@ import type {
   InspectionKind,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
+import type { Finding } from '../../../shared/src/api/findings.ts';
 import type { Milestone } from '../../../shared/src/api/notices.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
@@ -88,6 +89,10 @@ export interface InspectionRow {
   hash: string;
   /** Its place among its site's inspections (none on rows of schema versions before 6). */
   site_seq?: number | null;
+  /** Its findings as canonical JSON (`[]` for none, and on every row of schema versions before 9). */
+  findings: string;
+  /** The id the browser gave it, when it gave one. */
+  client_id?: string | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
   log_idx?: number | null;
   leaf?: Buffer | null;
@@ -178,6 +183,10 @@ export interface InspectionInput {
   inspector: string;
   kind: InspectionKind;
   notes?: string;
+  /** What it found at each of the site's practices (the caller has checked the practices and photos). */
+  findings?: Finding[];
+  /** The browser's own id: sent again, the first inspection is answered and nothing is recorded. */
+  clientId?: string;
 }
 
 export interface ExtensionInput {

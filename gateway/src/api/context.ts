@@ -17,6 +17,7 @@ import type { QuarantineRows } from '../quarantine/rows.ts';
 import type { QuarantineService } from '../quarantine/service.ts';
 import type { Cited, ReportCitations } from '../reports/cite.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
+import type { PhotoStore } from '../store/photos.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 import type { Auth, People } from './auth.ts';
 import type { EventHub } from './events.ts';
@@ -47,6 +48,8 @@ export interface ApiContext {
   metrics: Registry;
   events: EventHub;
   now(): number;
+  /** Photos stored by their hash, and which sites' records cite them. */
+  photos: Pick<PhotoStore, 'store' | 'get' | 'missing' | 'read' | 'citingSites'>;
   /** Alerts, storms, inspections, extensions and milestone notices. */
   compliance: Pick<
     ComplianceEngine,

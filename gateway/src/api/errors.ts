@@ -35,7 +35,23 @@ export const API_ERRORS = {
   },
   NOT_CONSTRUCTION: {
     status: 409,
-    message: 'milestone notices are for construction sites only',
+    message: 'milestone notices and findings at practices are for construction sites only',
+  },
+  PHOTO_TYPE: {
+    status: 415,
+    message: 'Only JPEG, PNG and WebP photos can be kept.',
+  },
+  PHOTO_MISMATCH: {
+    status: 400,
+    message: 'The file is not the kind of image it is declared as.',
+  },
+  UNKNOWN_PRACTICE: {
+    status: 400,
+    message: 'A finding names a practice this site does not have.',
+  },
+  UNKNOWN_PHOTO: {
+    status: 400,
+    message: 'A finding cites a photo the gateway does not have: send the photo first.',
   },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;
@@ -47,6 +63,8 @@ export class ApiError extends Error {
     message?: string,
     /** Seconds a client should wait before trying again (sent as Retry-After). */
     readonly retryAfterSec?: number,
+    /** The path of the part of the body refused (`findings[2].practice`). */
+    readonly field?: string,
   ) {
     super(message ?? API_ERRORS[code].message);
     this.status = API_ERRORS[code].status;
@@ -54,4 +72,8 @@ export class ApiError extends Error {
 }
 
 /** The body of every refusal and failure: the contract's error shape. */
-export const errorBody = (error: string, message: string): ErrorBody => ({ error, message });
+export const errorBody = (error: string, message: string, field?: string): ErrorBody => ({
+  error,
+  message,
+  ...(field !== undefined ? { field } : {}),
+});

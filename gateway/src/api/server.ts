@@ -23,6 +23,7 @@ import { healthPlugin } from './plugins/health.ts';
 import { importsPlugin } from './plugins/imports.ts';
 import { noticesPlugin } from './plugins/notices.ts';
 import { peoplePlugin } from './plugins/people.ts';
+import { photosPlugin } from './plugins/photos.ts';
 import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { reportsPlugin } from './plugins/reports.ts';
@@ -123,7 +124,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof ApiError) {
       if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
-      return reply.code(err.status).send(errorBody(err.code, err.message));
+      return reply.code(err.status).send(errorBody(err.code, err.message, err.field));
     }
     if (err instanceof AlertError) return reply.code(err.httpStatus).send(errorBody(err.code, err.message));
     const e = err as Error & { statusCode?: number; code?: string };
@@ -181,7 +182,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
 async function registerPlugins(app: FastifyInstance, services: ApiContext): Promise<void> {
   const { auth, catalogue, changes, compliance, config, devices, events, evidence, people, readings } =
     services;
-  const { metrics, now, registry, transaction } = services;
+  const { metrics, now, photos, registry, transaction } = services;
   await app.register(healthPlugin, { auth, health: services.health, metrics });
   await app.register(authPlugin, { auth, config, events, people, transaction });
   await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
@@ -202,7 +203,9 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     devices,
     notifications: services.notifications,
     now,
+    photos,
   });
+  await app.register(photosPlugin, { auth, metrics, now, photos });
   await app.register(noticesPlugin, { auth, catalogue, compliance, now });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
   await app.register(reportsPlugin, {

@@ -140,7 +140,13 @@ export function inspectionRecord(i: {
   recorded_by: string;
   /** Its place among its site's inspections, 1, 2, … (rows logged before schema version 6 have none). */
   site_seq?: number | null;
+  /**
+   * What it found at each practice, with the photos' hashes: canonical JSON of an array (schema version
+   * 9). None or `[]` is logged as no member at all, so an entry logged before findings existed reads the same.
+   */
+  findings?: string | null;
 }): Record<string, unknown> {
+  const findings = i.findings ? (JSON.parse(i.findings) as unknown[]) : [];
   return {
     seq: i.seq,
     siteSeq: i.site_seq ?? undefined,
@@ -152,6 +158,7 @@ export function inspectionRecord(i: {
     notes: i.notes,
     recordedAt: i.recorded_at,
     recordedBy: i.recorded_by,
+    findings: findings.length > 0 ? findings : undefined,
   };
 }
 

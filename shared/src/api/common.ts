@@ -4,8 +4,15 @@ import { z } from 'zod';
 /** ISO 8601 UTC, as every time leaves the gateway. */
 export const isoTime = z.iso.datetime({ offset: true });
 
-/** Every refusal and failure: a stable code (the API's error catalogue) and a sentence. */
-export const errorBodySchema = z.object({ error: z.string(), message: z.string() });
+/**
+ * Every refusal and failure: a stable code (the API's error catalogue) and a sentence; `field`, when a
+ * refusal is about one part of the body, is its path (`findings[2].practice`).
+ */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  field: z.string().optional(),
+});
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** POST /api/auth/logout. */

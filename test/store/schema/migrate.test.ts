@@ -81,6 +81,7 @@ describe('the storage schema', () => {
         'notification_deliveries',
         'notification_events',
         'notification_fanout',
+        'photos',
         'readings',
         'rejections',
         'rule_state',

@@ -13,14 +13,17 @@ export class InspectionStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
-           prev_hash, hash, log_idx, site_seq)
+           prev_hash, hash, log_idx, site_seq, findings, client_id)
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
-           @prev_hash, @hash, @log_idx, @site_seq)`,
+           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id)`,
       ),
       count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM inspections WHERE site_id = ?'),
 
       byId: db.prepare<[string], InspectionRow>(
         'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE id = ?',
+      ),
+      byClientId: db.prepare<[string], InspectionRow>(
+        'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE client_id = ?',
       ),
       firstMeeting: db.prepare<[string, number, string], InspectionRow>(
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE site_id = ? AND at >= ?
@@ -32,7 +35,13 @@ export class InspectionStore {
   append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash' | 'site_seq'>): number {
     // Its place among the site's inspections: a report citing them all shows a removed one as a gap.
     const site_seq = this.stmts.count.get(i.site_id)!.n + 1;
-    return this.logged.append('inspections', { ...i, site_seq }, this.stmts.insert).seq;
+    const row = { ...i, client_id: i.client_id ?? null, site_seq };
+    return this.logged.append('inspections', row, this.stmts.insert).seq;
+  }
+
+  /** The inspection a browser sent with this id, if it was recorded. */
+  byClientId(clientId: string): InspectionRow | undefined {
+    return this.stmts.byClientId.get(clientId);
   }
 
   byId(id: string): InspectionRow | undefined {

@@ -24,7 +24,18 @@ import type { Db } from '../types.ts';
 /** The append-only tables and the columns their logged record is made of. */
 export const LOGGED_TABLES = {
   alert_history: ['seq', 'alert_id', 'at', 'source_at', 'actor', 'action', 'detail'],
-  inspections: ['seq', 'id', 'site_id', 'at', 'inspector', 'kind', 'notes', 'recorded_at', 'recorded_by'],
+  inspections: [
+    'seq',
+    'id',
+    'site_id',
+    'at',
+    'inspector',
+    'kind',
+    'notes',
+    'recorded_at',
+    'recorded_by',
+    'findings',
+  ],
   extensions: ['seq', 'alert_id', 'old_due', 'new_due', 'engineer', 'letter_ref', 'note', 'at', 'by'],
   notices: ['seq', 'id', 'site_id', 'milestone', 'at', 'filed_at', 'filed_by', 'late', 'site_seq'],
 } as const;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ALERT_STATUSES, type AlertDto, INSPECTION_KINDS } from '../../../../shared/src/api/alerts.ts';
+import { ALERT_STATUSES, type AlertDto } from '../../../../shared/src/api/alerts.ts';
+import { inspectionBody } from '../../../../shared/src/api/findings.ts';
 import {
   alertDtoSchema,
   deadLetterSchema,
@@ -15,6 +16,7 @@ import { evidenceText, RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { checkFindings } from '../findings.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 
@@ -46,13 +48,6 @@ const extendBody = z.strictObject({
   letterRef: z.string().trim().min(1),
   note: z.string().max(4000).optional(),
 });
-const inspectionBody = z.strictObject({
-  siteId: z.string().min(1),
-  at: z.iso.datetime({ offset: true }),
-  inspector: z.string().trim().min(1),
-  kind: z.enum(INSPECTION_KINDS),
-  notes: z.string().max(10_000).optional(),
-});
 const rangeQuery = z.strictObject({
   siteId: z.string().optional(),
   from: timeParam.optional(),
@@ -72,7 +67,15 @@ const secured = { security: [{ bearer: [] }] };
 /** What the alert, inspection, storm and notification routes use. */
 export type AlertsServices = Pick<
   ApiContext,
-  'auth' | 'catalogue' | 'compliance' | 'config' | 'deadLetters' | 'devices' | 'notifications' | 'now'
+  | 'auth'
+  | 'catalogue'
+  | 'compliance'
+  | 'config'
+  | 'deadLetters'
+  | 'devices'
+  | 'notifications'
+  | 'now'
+  | 'photos'
 >;
 
 /** Alerts (list, ack, resolve, extend), inspections, storms, extensions, and notifications. */
@@ -223,10 +226,10 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     '/api/inspections',
     doc(
       'inspections',
-      'Record an inspection; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock',
+      "Record an inspection, with its findings at a construction site's practices; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock. The same clientId sent again answers the first inspection (200) and records nothing",
       {
         body: openapi(inspectionBody),
-        response: answers({ 201: inspectionRecordedSchema }),
+        response: answers({ 200: inspectionRecordedSchema, 201: inspectionRecordedSchema }),
         ...secured,
       },
     ),
@@ -237,17 +240,20 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       const at = Date.parse(b.at);
       if (at > ctx.now() + 5 * 60_000)
         throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
-      const res = c.recordInspection(
+      if (b.findings && b.findings.length > 0) checkFindings(ctx, b.siteId, b.findings);
+      const { replayed, ...res } = c.recordInspection(
         {
           siteId: b.siteId,
           at,
           inspector: b.inspector,
           kind: b.kind,
           ...(b.notes ? { notes: b.notes } : {}),
+          ...(b.findings ? { findings: b.findings } : {}),
+          ...(b.clientId ? { clientId: b.clientId } : {}),
         },
         caller.actor,
       );
-      reply.code(201);
+      reply.code(replayed ? 200 : 201);
       return res;
     },
   );

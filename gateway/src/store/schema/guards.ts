@@ -24,6 +24,10 @@ CREATE TRIGGER IF NOT EXISTS notices_no_update BEFORE UPDATE ON notices
   BEGIN SELECT RAISE(ABORT, 'notices are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS notices_no_delete BEFORE DELETE ON notices
   BEGIN SELECT RAISE(ABORT, 'notices are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS photos_no_update BEFORE UPDATE ON photos
+  BEGIN SELECT RAISE(ABORT, 'photos are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS photos_no_delete BEFORE DELETE ON photos
+  BEGIN SELECT RAISE(ABORT, 'photos are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS changes_no_update BEFORE UPDATE ON changes
   BEGIN SELECT RAISE(ABORT, 'changes are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS changes_no_delete BEFORE DELETE ON changes

@@ -18,6 +18,7 @@ import { v5 } from './v5.ts';
 import { v6 } from './v6.ts';
 import { v7 } from './v7.ts';
 import { v8 } from './v8.ts';
+import { v9 } from './v9.ts';
 
 export interface Migration {
   version: number;
@@ -38,6 +39,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { version: 7, description: 'the per-table hash chains verified once and ended: the log alone', up: v7 },
   { version: 8, description: 'milestone notices, each an entry of the evidence log', up: v8 },
+  {
+    version: 9,
+    description: "photos stored by their hash; inspections' findings and the browser's id",
+    up: v9,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,64 @@
+/**
+ * An inspection's findings checked against its site before anything is recorded: findings are for
+ * construction sites, each names one of the site's practices, and each photo it cites is stored. A
+ * refusal says what is wrong in words and names the part of the body in `field`.
+ */
+import type { Finding } from '../../../shared/src/api/findings.ts';
+import type { ApiContext } from './context.ts';
+import { ApiError } from './errors.ts';
+
+/** "1st", "2nd", "3rd", "4th", … */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}
+
+/** Labels as a list that ends a sentence (a label ending in a full stop ends it). */
+const listed = (labels: readonly string[]) => {
+  const s = labels.join('; ');
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+};
+
+export function checkFindings(
+  ctx: Pick<ApiContext, 'catalogue' | 'photos'>,
+  siteId: string,
+  findings: readonly Finding[],
+): void {
+  const site = ctx.catalogue.site(siteId);
+  if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
+  const name = site.name ?? site.id;
+  if (site.kind !== 'construction')
+    throw new ApiError(
+      'NOT_CONSTRUCTION',
+      `${name} is not a construction site: findings at practices are for construction sites only.`,
+      undefined,
+      'findings',
+    );
+  const practices = site.practices ?? [];
+  const ids = new Set(practices.map((p) => p.id));
+  findings.forEach((f, i) => {
+    if (!ids.has(f.practice))
+      throw new ApiError(
+        'UNKNOWN_PRACTICE',
+        practices.length === 0
+          ? `${name} lists no practices to inspect: an administrator adds them to the site first.`
+          : `The ${ordinal(i + 1)} finding names a practice ${name} does not have. Its practices are: ${listed(practices.map((p) => p.label))}`,
+        undefined,
+        `findings[${i}].practice`,
+      );
+  });
+  findings.forEach((f, i) => {
+    const missing = ctx.photos.missing(f.photos);
+    if (missing.length > 0) {
+      const j = f.photos.indexOf(missing[0]!);
+      throw new ApiError(
+        'UNKNOWN_PHOTO',
+        `A photo of the ${ordinal(i + 1)} finding is not on the gateway: send the photo first, then the inspection.`,
+        undefined,
+        `findings[${i}].photos[${j}]`,
+      );
+    }
+  });
+}
