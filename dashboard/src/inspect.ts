@@ -31,7 +31,10 @@ const SAVED_HERE = 'Saved on this phone, not yet sent — it will be sent when t
 const kindWord = (kind: string) =>
   [...(byId('i-kind') as HTMLSelectElement).options].find((o) => o.value === kind)?.text ?? kind;
 
-/** The refused inspection being fixed in the form: sent again under its own id. */
+/**
+ * The refused inspection being fixed in the form. Fixed, it goes under a new id: nothing was recorded
+ * under the old one, or something else was (the gateway refuses a changed resend under the same id).
+ */
 let fixing: string | undefined;
 /** What the outbox last did with each inspection, by its id. */
 const results: Map<string, OutboxEvent> = new Map();
@@ -141,7 +144,7 @@ function readForm(): QueuedInspection | string {
   const notes = field('i-notes').value.trim();
   const site = siteById(siteId);
   return {
-    clientId: fixing ?? newClientId(),
+    clientId: newClientId(),
     queuedAt: Date.now(),
     siteId,
     ...(site ? { siteName: site.name, timezone: site.timezone } : {}),
@@ -178,6 +181,7 @@ async function submit() {
   if (typeof entry === 'string') return say(entry, 'bad');
   say('Sending…');
   let kept = true;
+  const replaces = fixing;
   try {
     await keep(entry);
   } catch (e) {
@@ -185,6 +189,7 @@ async function submit() {
     console.warn('the inspection could not be kept on this phone', e);
     kept = false;
   }
+  if (kept && replaces) await discard(replaces);
   if (!kept) {
     const ev = await trySend(entry, false);
     if (ev.type === 'sent') {

@@ -305,5 +305,41 @@ describe.skipIf(!haveBinary('chromium'))(
       expect(csp).toEqual([]);
       await page.close();
     });
+
+    it('keeps a refused inspection with its reason in words, to fix in the form and record', async () => {
+      const page = await openPage('#/inspect/maple-ridge');
+      await page.waitForSelector('[data-practice="fence-n"]');
+      // Six years ago: the gateway records inspections of the last five years only.
+      const tooOld = wallClock(Date.now() - 6 * 365 * 24 * HOUR, ZONE);
+      await page.fill('#i-at', tooOld);
+      await page.locator('[data-practice="inlet-1"] label:has-text("In order")').click();
+      await page.click('#inspect-form button[type="submit"]');
+      await page.waitForSelector('#inspect-result.msg-bad');
+      const said = (await page.locator('#inspect-result').textContent()) ?? '';
+      expect(said).toMatch(/^Not recorded: The inspection was not recorded: check its time/);
+      expect(said).not.toMatch(/BAD_|HTTP/);
+      // Back in the form, as typed; and listed as refused, with the reason.
+      expect(await page.inputValue('#i-at')).toBe(tooOld);
+      expect(await page.locator('[data-practice="inlet-1"] input[value="ok"]').isChecked()).toBe(true);
+      const item = page.locator('#outbox-list li');
+      expect(await item.count()).toBe(1);
+      expect(await item.textContent()).toContain('The gateway refused it: The inspection was not recorded');
+      const refusedId = await item.getAttribute('data-client-id');
+      // Fixed: recorded, under a new id, and nothing waits any more.
+      const yesterday = wallClock(Date.now() - 24 * HOUR, ZONE);
+      await page.fill('#i-at', yesterday);
+      await page.click('#inspect-form button[type="submit"]');
+      await page.waitForSelector('#inspect-result.msg-ok');
+      await page.waitForSelector('#outbox-count', { state: 'hidden' });
+      expect(await page.locator('#outbox-list li').count()).toBe(0);
+      const fixed = (await inspections()).filter((i) => wallClock(Date.parse(i.at), ZONE) === yesterday);
+      expect(fixed.map((i) => i.findings)).toEqual([
+        [{ practice: 'inlet-1', status: 'ok', note: '', photos: [] }],
+      ]);
+      if (fixed[0]?.clientId !== undefined) expect(fixed[0].clientId).not.toBe(refusedId);
+      expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+      expect(csp).toEqual([]);
+      await page.close();
+    });
   },
 );
