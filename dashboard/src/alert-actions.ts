@@ -242,9 +242,14 @@ function extendForm(a: Alert, base: string, tz: string, done: (a: Alert) => void
 }
 
 function inspectLink(a: Alert, rule: Rule) {
-  // One kind meets it (an annual inspection, a pump-out): the form opens with it chosen.
-  const only =
-    rule.meetsInspections.length === 1 ? `/${encodeURIComponent(rule.meetsInspections[0] ?? '')}` : '';
+  // The form opens with the kind chosen: the one kind that meets it (an annual inspection, a pump-out),
+  // or among several the one the duty is named after (a storm inspection's alert: a storm inspection).
+  const words = rule.id.split('-');
+  const kind =
+    rule.meetsInspections.length === 1
+      ? rule.meetsInspections[0]
+      : rule.meetsInspections.find((k) => words.includes(k));
+  const only = kind ? `/${encodeURIComponent(kind)}` : '';
   return h(
     'div',
     { class: 'action', id: 'inspect-action' },

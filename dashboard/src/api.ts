@@ -75,19 +75,21 @@ export async function errorOf(res: Response): Promise<ApiError> {
 export async function request(
   method: string,
   path: string,
-  o: { body?: unknown; token?: string; quiet?: boolean } = {},
+  o: { body?: unknown; bytes?: Blob; token?: string; quiet?: boolean } = {},
 ) {
   const token = o.token ?? getToken();
 
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   else if (method !== 'GET' && csrfToken) headers[CSRF_HEADER] = csrfToken;
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  if (o.bytes) headers['content-type'] = o.bytes.type || 'application/octet-stream';
+  else if (o.body !== undefined) headers['content-type'] = 'application/json';
+  const body = o.bytes ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined);
   const res = await fetch(path, {
     method,
     headers,
     credentials: 'same-origin',
-    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+    ...(body !== undefined ? { body } : {}),
   });
   if (!res.ok) {
     const err = await errorOf(res);
@@ -106,6 +108,9 @@ export const get = (path: string, params?: Record<string, string | number | unde
   request('GET', url(path, params));
 
 export const post = (path: string, body: unknown) => request('POST', path, { body: body ?? {} });
+
+/** POST raw bytes (a photo), their type as the content type. */
+export const postBytes = (path: string, bytes: Blob) => request('POST', path, { bytes });
 
 export const patch = (path: string, body: unknown) => request('PATCH', path, { body });
 

@@ -22,8 +22,8 @@ import { initChangeFilters, loadChanges } from './changes.js';
 import { loadDevices } from './devices.js';
 import { bindDialogs } from './dialogs.js';
 import { byId, h } from './dom.js';
+import { sessionChanged, showInspectionForm, sitesChanged, startField } from './field-loader.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
-import { bindInspectionForm, initInspectionForm, presetInspectionSite } from './inspect.js';
 import { connectLive } from './live.js';
 import { loadManageSites } from './manage-sites.js';
 import { renderOverview } from './overview.js';
@@ -46,6 +46,17 @@ import { initStormSites, loadStorms, showsStormsOf, stormSite } from './storms.j
 import { loadTokens } from './tokens.js';
 
 export type Alert = import('./state.js').Alert;
+
+/**
+ * What the inspection form (`/field.js`, bundled apart) takes from the page: one API session, one set
+ * of sites, one store on the phone (gateway/src/api/dashboardBundle.ts names these modules).
+ */
+export * from './api.js';
+export * from './dom.js';
+export * from './format.js';
+export * from './session.js';
+export * from './state.js';
+export * from './waiting.js';
 
 const VIEWS = [
   'overview',
@@ -120,6 +131,10 @@ async function route() {
     (byId('signin-email') as HTMLInputElement).focus();
     return;
   }
+  if (name === 'inspect') {
+    await showInspectionForm(arg, more);
+    return;
+  }
   if (!appState.loaded) return;
   if (name === 'overview') {
     renderOverview(openAlert);
@@ -132,8 +147,6 @@ async function route() {
   } else if (name === 'storms') {
     if (arg && siteById(arg)) (byId('s-site') as HTMLSelectElement).value = arg;
     await loadStorms();
-  } else if (name === 'inspect') {
-    if (arg) presetInspectionSite(arg, more);
   } else if (name === 'agenda') await loadAgenda();
   else if (name === 'site') {
     if (arg) await loadSite(arg);
@@ -148,7 +161,7 @@ async function route() {
 function initForms() {
   initAlertFilters();
   initStormSites();
-  initInspectionForm();
+  sitesChanged();
   initChangeFilters();
 }
 
@@ -276,7 +289,16 @@ function bindMenu() {
   });
 }
 
+/** Back online after the page opened without a connection: who is signed in, and the page, read again. */
+function backOnline() {
+  if (session.me && appState.loaded) return;
+  void refreshMe()
+    .catch((e) => console.warn('reading /api/auth/me failed', e))
+    .then(reloadAll);
+}
+
 function start() {
+  window.addEventListener('online', backOnline);
   bindDialogs();
   bindMenu();
   onAlertActed((a) => {
@@ -294,9 +316,10 @@ function start() {
   });
   onSessionChange(() => {
     renderAccount();
+    sessionChanged();
     if (session.expired && parseRoute().name !== 'signin') location.hash = '#/signin';
   });
-  bindInspectionForm();
+  startField();
   onChange(() => {
     if (view === 'overview') debounce('overview', 150, () => renderOverview(openAlert));
   });

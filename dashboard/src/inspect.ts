@@ -1,98 +1,334 @@
-/** Recording an inspection (storm, routine, annual, cleanout, other). */
-import { describeError, errorDetail, post } from './api.js';
+/**
+ * Recording an inspection (storm, routine, annual, cleanout, other), in the field too: a construction
+ * site's practices as a checklist with photos, and, without a connection, the inspection kept on this
+ * phone until the gateway has it (`outbox.ts`). Nothing is said to be recorded before the gateway
+ * answered that it stored it.
+ */
+import type { InspectionRecorded } from '../../shared/src/api/alerts.ts';
+import { errorDetail } from './api.js';
 import { byId, h, replace } from './dom.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
+import { clearChecklist, fillChecklist, readFindings, renderChecklist } from './inspection-form.js';
+import {
+  discard,
+  flushOutbox,
+  keep,
+  newClientId,
+  type OutboxEvent,
+  onOutbox,
+  type QueuedInspection,
+  queued,
+  trySend,
+} from './outbox.js';
 import { session } from './session.js';
-import { ruleLabel, siteZone, state } from './state.js';
+import { ruleLabel, siteById, siteZone, state } from './state.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
+
+const SAVED_HERE = 'Saved on this phone, not yet sent — it will be sent when the connection returns.';
+
+/** The kinds of inspection in words, as the form's menu names them. */
+const kindWord = (kind: string) =>
+  [...(byId('i-kind') as HTMLSelectElement).options].find((o) => o.value === kind)?.text ?? kind;
+
+/**
+ * The refused inspection being fixed in the form. Fixed, it goes under a new id: nothing was recorded
+ * under the old one, or something else was (the gateway refuses a changed resend under the same id).
+ */
+let fixing: string | undefined;
+/** What the outbox last did with each inspection, by its id. */
+const results: Map<string, OutboxEvent> = new Map();
+/** The inspection this form is sending now: its words come from submit(). */
+let submitting: string | undefined;
+/** The page opened without a connection: it says so until the sites are read. */
+let noSites = false;
+/** The checklist drawn: for which site and practices. */
+let drawnFor = '';
 
 function zoneHint() {
   byId('i-at-zone').textContent = `(${siteZone(field('i-site').value)})`;
 }
 
+function drawChecklist(force = false) {
+  const site = siteById(field('i-site').value);
+  const key = `${site?.id ?? ''}|${JSON.stringify(site?.practices ?? [])}`;
+  if (key === drawnFor && !force) return;
+  drawnFor = key;
+  renderChecklist(byId('i-checklist'), site?.practices);
+}
+
+/** The signed-in person's name, as the inspector (a script's token is no person: left empty). */
+function defaultInspector() {
+  if (!field('i-inspector').value && session.me?.via === 'session')
+    field('i-inspector').value = session.me.name;
+}
+
 export function initInspectionForm() {
   const sel = byId('i-site') as HTMLSelectElement;
-  const keep = sel.value;
+  const keepSite = sel.value;
   replace(
     sel,
     state.sites.map((s) => h('option', { value: s.id }, s.name)),
   );
-  if (keep) sel.value = keep;
+  if (keepSite) sel.value = keepSite;
   if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), siteZone(sel.value));
+  defaultInspector();
   zoneHint();
+  drawChecklist();
+  if (noSites) {
+    noSites = false;
+    say('');
+  }
 }
 
 /** Sets the form's site (and the kind of inspection, when given: #/inspect/<site>/<kind>). */
 export function presetInspectionSite(siteId: string, kind = '') {
   const sel = byId('i-site') as HTMLSelectElement;
-  if (state.sites.some((s) => s.id === siteId)) sel.value = siteId;
+  if (state.sites.some((s) => s.id === siteId) && sel.value !== siteId) {
+    sel.value = siteId;
+    siteChanged();
+  }
   const kinds = byId('i-kind') as HTMLSelectElement;
   if (kind && [...kinds.options].some((o) => o.value === kind)) kinds.value = kind;
   zoneHint();
+  drawChecklist();
 }
+
+function siteChanged() {
+  field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
+  zoneHint();
+  drawChecklist();
+}
+
+function say(text: string, kind: 'ok' | 'bad' | 'warn' | '' = '', detail = '') {
+  const out = byId('inspect-result');
+  out.className = kind ? `msg msg-${kind}` : 'msg';
+  out.textContent = text;
+  out.title = detail;
+}
+
+function recordedWords(res: InspectionRecorded, sent: boolean) {
+  const tz = siteZone(res.inspection.siteId);
+  const closed = res.closedAlertIds.length;
+  // The rules of the alerts it closed, as far as the page knows them (those it holds as active).
+  const rules = [
+    ...new Set(
+      res.closedAlertIds.flatMap((id) => {
+        const a = state.active.get(id);
+        return a ? [ruleLabel(a.rule)] : [];
+      }),
+    ),
+  ];
+  const site = siteById(res.inspection.siteId)?.name ?? res.inspection.siteId;
+  return `${sent ? `Sent: the inspection of ${site} is recorded. ` : ''}Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
+    closed
+      ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
+      : ''
+  }`;
+}
+
+/** The inspection typed in the form, or what is missing, in words. */
+function readForm(): QueuedInspection | string {
+  const siteId = field('i-site').value;
+  const at = zonedToUtc(field('i-at').value, siteZone(siteId));
+  const inspector = field('i-inspector').value.trim();
+  const problems = [];
+  if (!Number.isFinite(at)) problems.push('the time of the inspection');
+  if (!inspector) problems.push("the inspector's name");
+  if (problems.length) return `Please enter ${problems.join(' and ')}.`;
+  if (at > Date.now() + 60_000)
+    return 'The time of the inspection is in the future: check the date and time.';
+  if (!session.me) return 'Sign in (or enter an API token at the top of the page) first.';
+  const { findings, problem } = readFindings();
+  if (problem) return problem;
+  const notes = field('i-notes').value.trim();
+  const site = siteById(siteId);
+  return {
+    clientId: newClientId(),
+    queuedAt: Date.now(),
+    siteId,
+    ...(site ? { siteName: site.name, timezone: site.timezone } : {}),
+    at: new Date(at).toISOString(),
+    inspector,
+    kind: field('i-kind').value as QueuedInspection['kind'],
+    ...(notes ? { notes } : {}),
+    ...(findings ? { findings } : {}),
+  };
+}
+
+/** Puts an inspection back into the form (one the gateway refused, to fix it). */
+function fillForm(e: QueuedInspection) {
+  fixing = e.clientId;
+  field('i-site').value = e.siteId;
+  zoneHint();
+  field('i-at').value = utcToZonedInput(Date.parse(e.at), siteZone(e.siteId));
+  field('i-inspector').value = e.inspector;
+  (byId('i-kind') as HTMLSelectElement).value = e.kind;
+  field('i-notes').value = e.notes ?? '';
+  drawChecklist(true);
+  fillChecklist(e.findings ?? []);
+}
+
+function clearForm() {
+  fixing = undefined;
+  field('i-notes').value = '';
+  field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
+  clearChecklist();
+}
+
+async function submit() {
+  const entry = readForm();
+  if (typeof entry === 'string') return say(entry, 'bad');
+  say('Sending…');
+  let kept = true;
+  const replaces = fixing;
+  try {
+    await keep(entry);
+  } catch (e) {
+    // No storage on this phone (a private window, say): it can only be sent now.
+    console.warn('the inspection could not be kept on this phone', e);
+    kept = false;
+  }
+  if (kept && replaces) await discard(replaces);
+  if (!kept) {
+    const ev = await trySend(entry, false);
+    if (ev.type === 'sent') {
+      clearForm();
+      return say(recordedWords(ev.recorded, false), 'ok');
+    }
+    const why =
+      ev.type === 'refused' ? (ev.entry.refusal?.text ?? '') : ev.type === 'waiting' ? ev.reason : '';
+    return say(
+      `Not sent, and this phone cannot keep it: ${why}`,
+      'bad',
+      ev.type === 'refused' ? ev.entry.refusal?.detail : '',
+    );
+  }
+  clearForm();
+  results.delete(entry.clientId);
+  submitting = entry.clientId;
+  try {
+    await flushOutbox();
+  } finally {
+    submitting = undefined;
+  }
+  const ev = results.get(entry.clientId);
+  if (ev?.type === 'sent') say(recordedWords(ev.recorded, false), 'ok');
+  else if (ev?.type === 'refused') {
+    fillForm(ev.entry);
+    say(
+      `Not recorded: ${ev.entry.refusal?.text ?? ''} Fix it here and record it again, or discard it below.`,
+      'bad',
+      ev.entry.refusal?.detail,
+    );
+  } else if (ev?.type === 'waiting' && !ev.offline)
+    // Reached, but not taken for the moment (signed out, the gateway busy): what to do, in words.
+    say(`Saved on this phone, not yet sent. ${ev.reason}`, 'warn');
+  else say(SAVED_HERE, 'warn', ev?.type === 'waiting' ? ev.reason : '');
+}
+
+function outboxItem(e: QueuedInspection) {
+  const tz = siteById(e.siteId)?.timezone ?? e.timezone ?? 'UTC';
+  const shots = (e.findings ?? []).reduce((n, f) => n + f.photos.length, 0);
+  const confirmDiscard = h('button', { type: 'button', class: 'danger', hidden: true }, 'Yes, discard it');
+  confirmDiscard.addEventListener('click', () => {
+    if (fixing === e.clientId) clearForm();
+    void discard(e.clientId);
+  });
+  return h(
+    'li',
+    { 'data-client-id': e.clientId },
+    h(
+      'p',
+      null,
+      h('strong', null, siteById(e.siteId)?.name ?? e.siteName ?? e.siteId),
+      ` · ${formatTime(e.at, tz)} · ${kindWord(e.kind)} · ${e.inspector}`,
+      shots ? ` · ${shots} photo${shots === 1 ? '' : 's'}` : '',
+    ),
+    e.refusal
+      ? h('p', { class: 'msg msg-bad', title: e.refusal.detail }, `The gateway refused it: ${e.refusal.text}`)
+      : h('p', { class: 'small muted' }, 'Waiting to be sent.'),
+    h(
+      'div',
+      { class: 'row' },
+      e.refusal
+        ? h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                fillForm(e);
+                byId('inspect-form').scrollIntoView();
+              },
+            },
+            'Fix it in the form',
+          )
+        : h('button', { type: 'button', class: 'secondary', onclick: () => void flushOutbox() }, 'Send now'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: (ev: Event) => {
+            (ev.currentTarget as HTMLElement).hidden = true;
+            confirmDiscard.hidden = false;
+          },
+        },
+        'Discard',
+      ),
+      confirmDiscard,
+    ),
+  );
+}
+
+async function renderOutbox() {
+  const list = await queued();
+  const count = byId('outbox-count');
+  count.hidden = list.length === 0;
+  count.textContent = `${list.length} inspection${list.length === 1 ? '' : 's'} waiting to be sent`;
+  byId('outbox').hidden = list.length === 0;
+  replace(byId('outbox-list'), list.map(outboxItem));
+}
+
+const showOutbox = () =>
+  void renderOutbox().catch((e) => console.warn('the inspections on this phone could not be read', e));
 
 export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
-  const out = byId('inspect-result');
-  field('i-site').addEventListener('change', zoneHint);
+  field('i-site').addEventListener('change', siteChanged);
   byId('i-now').addEventListener('click', () => {
     field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
   });
-  form.addEventListener('submit', async (e) => {
+  form.addEventListener('submit', (e) => {
     e.preventDefault();
-    out.className = 'msg';
-    out.textContent = '';
-    const siteId = field('i-site').value;
-    const tz = siteZone(siteId);
-    const at = zonedToUtc(field('i-at').value, tz);
-    const inspector = field('i-inspector').value.trim();
-    const problems = [];
-    if (!Number.isFinite(at)) problems.push('the time of the inspection');
-    if (!inspector) problems.push("the inspector's name");
-    if (problems.length) {
-      out.className = 'msg msg-bad';
-      out.textContent = `Please enter ${problems.join(' and ')}.`;
-      return;
-    }
-    if (!session.me) {
-      out.className = 'msg msg-bad';
-      out.textContent = 'Sign in (or enter an API token at the top of the page) first.';
-      return;
-    }
-    const notes = field('i-notes').value.trim();
-    try {
-      const res: { inspection: { id: string; at: string }; closedAlertIds: string[] } = await post(
-        '/api/inspections',
-        {
-          siteId,
-          at: new Date(at).toISOString(),
-          inspector,
-          kind: field('i-kind').value,
-          ...(notes ? { notes } : {}),
-        },
-      );
-      out.className = 'msg msg-ok';
-      const closed = res.closedAlertIds.length;
-      // The rules of the alerts it closed, as far as the page knows them (those it holds as active).
-      const rules = [
-        ...new Set(
-          res.closedAlertIds.flatMap((id) => {
-            const a = state.active.get(id);
-            return a ? [ruleLabel(a.rule)] : [];
-          }),
-        ),
-      ];
-      out.textContent = `Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
-        closed
-          ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
-          : ''
-      }`;
-      field('i-notes').value = '';
-    } catch (err) {
-      out.className = 'msg msg-bad';
-      out.textContent = describeError(err);
-      out.title = errorDetail(err);
-    }
+    void submit().catch((err) => say(`This phone could not keep the inspection: ${errorDetail(err)}`, 'bad'));
   });
+  onOutbox((ev) => {
+    if (ev.type !== 'changed') results.set(ev.entry.clientId, ev);
+    // An inspection sent from the queue (not the one just submitted: that one's words come from submit).
+    if (ev.type === 'sent' && ev.entry.clientId !== submitting) say(recordedWords(ev.recorded, true), 'ok');
+    showOutbox();
+  });
+}
+
+/** Sends what waits on this phone now and whenever the connection returns; the person may be signed in. */
+export function startOutbox() {
+  window.addEventListener('online', outboxChance);
+  // A gateway that could not take them (busy, restarting) is asked again every minute.
+  setInterval(outboxChance, 60_000);
+  if (!navigator.onLine && !state.loaded) {
+    noSites = true;
+    say(
+      'No connection: the sites cannot be read just now. The inspections saved on this phone are below; they are sent when the connection returns.',
+      'warn',
+    );
+  }
+  showOutbox();
+  outboxChance();
+}
+
+/** Online again, or a person signed in (or a token given): the inspector's name, and a chance to send. */
+export function outboxChance() {
+  defaultInspector();
+  if (session.me) void flushOutbox().catch((e) => console.warn('sending the waiting inspections failed', e));
 }

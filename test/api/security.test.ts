@@ -27,6 +27,9 @@ describe('security headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    // The inspection form's photo previews are object URLs: images from blob:, scripts never.
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).not.toMatch(/script-src[^;]*blob:/);
     expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
     expect(h.get('x-frame-options')).toBe('DENY');
     expect(h.get('x-content-type-options')).toBe('nosniff');

@@ -125,7 +125,7 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
     expect(await desk.locator('.not-offered').textContent()).toContain(
       'The 24-hour storm inspection cannot be extended',
     );
-    expect(await desk.locator('#inspect-action a').getAttribute('href')).toBe('#/inspect/maple-ridge');
+    expect(await desk.locator('#inspect-action a').getAttribute('href')).toBe('#/inspect/maple-ridge/storm');
     // Opened from the list, its link is in the address bar.
     expect(new URL(desk.url()).hash).toBe(`#/alerts/${storm.id}`);
     const words = await dialogText();

@@ -4,7 +4,9 @@
  * (the public contract) and its libraries; `/schemas.js` is the API's body schemas (`shared/src/admin.ts`),
  * the rules' parameters (`dashboardParams.ts`) and zod, which the dashboard's forms load when they
  * first validate, so they check with the very schemas the API parses. zod runs `jitless` there: its
- * compiled fast path uses `new Function`, which the Content-Security-Policy forbids.
+ * compiled fast path uses `new Function`, which the Content-Security-Policy forbids. `/field.js` is the
+ * inspection form (`dashboard/src/field.ts`), which the page loads when it first needs it; `/sw.js` is
+ * the page's service worker (`dashboard/src/sw.ts`), which keeps a copy of the page for the field.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,8 @@ import { ROOT } from '../paths.ts';
 
 export const SCHEMAS_ENTRY = join(ROOT, 'shared/src/admin.ts');
 export const DASHBOARD_ENTRY = join(ROOT, 'dashboard/src/app.ts');
+export const FIELD_ENTRY = join(ROOT, 'dashboard/src/field.ts');
+export const WORKER_ENTRY = join(ROOT, 'dashboard/src/sw.ts');
 const PARAMS_ENTRY = join(ROOT, 'gateway/src/api/dashboardParams.ts');
 
 const JITLESS = 'dashboard:jitless';
@@ -74,6 +78,28 @@ export function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> {
   return codeOf({ entryPoints: [entry] }, 'the dashboard');
 }
 
+/**
+ * The page's modules the inspection form shares with it: imported from `./app.js` (which exports them),
+ * not bundled a second time, so the form uses the page's session, sites and store.
+ */
+const PAGE_MODULES = /^\.\/(api|dom|format|session|state|waiting)\.js$/;
+const fromPage: Plugin = {
+  name: 'from-page',
+  setup(b) {
+    b.onResolve({ filter: PAGE_MODULES }, () => ({ path: './app.js', external: true }));
+  },
+};
+
+/** Bundles the inspection form: one ES module importing what it shares with the page from `./app.js`. */
+export function bundleField(entry = FIELD_ENTRY): Promise<string> {
+  return codeOf({ entryPoints: [entry], plugins: [fromPage] }, 'the inspection form');
+}
+
+/** Bundles the service worker: a classic script, as a worker registered without `type: 'module'` is. */
+export function bundleWorker(entry = WORKER_ENTRY): Promise<string> {
+  return codeOf({ entryPoints: [entry], format: 'iife' }, "the page's service worker");
+}
+
 /** Serves `path` from a bundle made on first request; a failed bundle is logged, answered 500 and retried. */
 function serveBundle(path: string, make: () => Promise<string>, what: string): FastifyPluginAsync {
   let bundled: Promise<string> | undefined;
@@ -96,4 +122,6 @@ function serveBundle(path: string, make: () => Promise<string>, what: string): F
 export const dashboardBundlePlugin: FastifyPluginAsync = async (app) => {
   await app.register(serveBundle('/schemas.js', () => bundleSchemas(), 'the dashboard schemas'));
   await app.register(serveBundle('/app.js', () => bundleDashboard(), 'the dashboard'));
+  await app.register(serveBundle('/field.js', () => bundleField(), 'the inspection form'));
+  await app.register(serveBundle('/sw.js', () => bundleWorker(), "the page's service worker"));
 };

@@ -49,8 +49,9 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Security headers on every answer: a Content-Security-Policy that lets the dashboard and /docs load their
- * own scripts, styles and data only (no inline script, no framing), X-Frame-Options DENY, nosniff, no
- * referrer; HSTS only over HTTPS, where it means something.
+ * own scripts, styles and data only (no inline script, no framing; images also from `blob:`: the
+ * previews of the photos an inspection form has taken), X-Frame-Options DENY, nosniff, no referrer;
+ * HSTS only over HTTPS, where it means something.
  */
 function securityHeaders(https: boolean) {
   return {
@@ -60,7 +61,7 @@ function securityHeaders(https: boolean) {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
