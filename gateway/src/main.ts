@@ -12,6 +12,7 @@ import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
+import { photoLookup } from './alerts/stores/violations.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { liveRegistry } from './config/registry.ts';
@@ -259,6 +260,7 @@ async function compose(
     metrics,
     now,
     compliance: engine,
+    photoExists: photoLookup(db),
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
     quarantine,

@@ -46,6 +46,7 @@ describe('rule registry', () => {
         'device-clock:trap-1',
         'device-clock:turb-up',
         'device-clock:turb-out',
+        'violation-remedy:-',
       ].sort(),
     );
     const turb = evaluatorsFor(construction).find((x) => x.name === 'turbidity-contrast')!;

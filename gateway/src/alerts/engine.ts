@@ -30,6 +30,7 @@ import { Scheduler } from './scheduler.ts';
 import { openAlertStores } from './stores/index.ts';
 import type { AlertEvent, Db, TickResult } from './types.ts';
 import { UnitOfWork } from './unit.ts';
+import { Violations } from './violations.ts';
 
 export type { AlertEvent, ExtensionInput, InspectionInput, TickResult } from './types.ts';
 
@@ -71,6 +72,7 @@ export class ComplianceEngine {
   private readonly commands: Commands;
   private readonly queries: Queries;
   private readonly notices: Notices;
+  private readonly violations: Violations;
   private readonly scheduler: Scheduler;
   private readonly clock: ClockWatch;
   private readonly listeners = new Set<(event: AlertEvent) => void>();
@@ -131,6 +133,7 @@ export class ComplianceEngine {
       metrics: this.m,
       log,
     });
+    this.violations = new Violations(stores, this.unit, this.rules, this.now);
     this.deadlines = new Deadlines(stores, this.unit, this.m);
     this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: this.now });
   }
@@ -248,6 +251,10 @@ export class ComplianceEngine {
   recordInspection: Commands['recordInspection'] = (input, actor) =>
     this.commands.recordInspection(input, actor);
   fileNotice: Notices['file'] = (input, actor) => this.notices.file(input, actor);
+  /** Notices of violation and stop-work orders (town law 001, Enforcement). */
+  get enforcement(): Violations {
+    return this.violations;
+  }
 
   // ---------------------------------------------------------------- queries
 

@@ -61,7 +61,10 @@ export interface ApiContext {
     | 'listExtensions'
     | 'fileNotice'
     | 'listNotices'
+    | 'enforcement'
   >;
+  /** Whether a photo is stored (a correction's photos must be). */
+  photoExists(hash: string): boolean;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];
   /** The evidence log's stage (checkpoints, the audit) and the log itself (proofs, entries). */

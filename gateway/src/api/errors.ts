@@ -37,6 +37,23 @@ export const API_ERRORS = {
     status: 409,
     message: 'milestone notices are for construction sites only',
   },
+  NO_PARTIES: {
+    status: 409,
+    message: "The site has no landowner or developer on record: add them on the site's page.",
+  },
+  APPEAL_CLOSED: { status: 409, message: 'The time to appeal this notice of violation has ended.' },
+  ALREADY_APPEALED: { status: 409, message: 'This notice of violation has already been appealed.' },
+  VIOLATION_CLOSED: {
+    status: 409,
+    message: 'The officer has approved the correction: this notice of violation is closed.',
+  },
+  UNKNOWN_PHOTO: { status: 400, message: 'A photo named here is not stored: upload it first.' },
+  STOP_WORK_IN_EFFECT: { status: 409, message: 'A stop-work order is already in effect at this site.' },
+  NO_STOP_WORK: { status: 409, message: 'No stop-work order is in effect at this site.' },
+  NOTICES_OPEN: {
+    status: 409,
+    message: 'A notice of violation the order names is not approved yet: the order stays in effect.',
+  },
 } as const;
 export type ApiErrorCode = keyof typeof API_ERRORS;
 

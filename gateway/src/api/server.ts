@@ -28,8 +28,10 @@ import { rejectionsPlugin } from './plugins/rejections.ts';
 import { reportsPlugin } from './plugins/reports.ts';
 import { rulesPlugin } from './plugins/rules.ts';
 import { sitesPlugin } from './plugins/sites.ts';
+import { stopWorkPlugin } from './plugins/stopWork.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
 import { verifyPagePlugin } from './plugins/verifyPage.ts';
+import { violationsPlugin } from './plugins/violations.ts';
 import { documentErrors, validateResponses } from './responses.ts';
 
 export interface ApiOptions {
@@ -185,7 +187,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(authPlugin, { auth, config, events, people, transaction });
   await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
   await app.register(adminPlugin, { auth, catalogue, changes, config, devices });
-  await app.register(sitesPlugin, { auth, catalogue, config, devices });
+  await app.register(sitesPlugin, { auth, catalogue, compliance, config, devices });
   await app.register(telemetryPlugin, { auth, catalogue, now, readings, registry });
   await app.register(chartsPlugin, { auth, catalogue, compliance, config, now, readings });
   await app.register(rejectionsPlugin, { auth, readings });
@@ -203,6 +205,14 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     now,
   });
   await app.register(noticesPlugin, { auth, catalogue, compliance, now });
+  await app.register(violationsPlugin, {
+    auth,
+    catalogue,
+    compliance,
+    now,
+    photoExists: services.photoExists,
+  });
+  await app.register(stopWorkPlugin, { auth, catalogue, compliance });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
   await app.register(reportsPlugin, {
     auth,

@@ -23,6 +23,10 @@ export const ENTRY_TYPES = [
   'legacy-chains',
   'retention',
   'notice',
+  'violation',
+  'violation-event',
+  'stop-work',
+  'stop-work-event',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 

@@ -14,6 +14,7 @@ import { sedimentCleanout } from './sediment-cleanout/index.ts';
 import { septicPumping } from './septic-pumping/index.ts';
 import { stormInspection } from './storm-inspection/index.ts';
 import { turbidityContrast } from './turbidity-contrast/index.ts';
+import { violationRemedy } from './violation-remedy/index.ts';
 
 export const RULE_MODULES = [
   stormInspection,
@@ -26,6 +27,7 @@ export const RULE_MODULES = [
   holdingTankPumpout,
   deviceSilent,
   deviceClock,
+  violationRemedy,
 ] as const;
 
 type Ids<R> = R extends readonly (infer I)[] ? I : R;

@@ -74,6 +74,20 @@ export type RuleInput =
   | { type: 'tick'; now: number }
   | { type: 'inspection'; siteId: string; at: number; kind: string; inspector: string; id: string }
   | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' }
+  /**
+   * A notice of violation (town law 001, Enforcement) as the record shows it: issued with its remedy's
+   * due time, or approved by the officer (the remedy done). `at` is the step's time.
+   */
+  | {
+      type: 'violation';
+      step: 'issued' | 'approved';
+      siteId: string;
+      id: string;
+      at: number;
+      remedyDueAt: number;
+      nature: string;
+      by: string;
+    }
   /** A reading of a device quarantined for a timestamp ahead of the gateway's clock (at: its arrival). */
   | { type: 'clock-ahead'; siteId: string; deviceId: string; at: number; aheadMs: number; waiting: number }
   /** Quarantined readings of a device released with a clock correction; `waiting`: those still kept. */

@@ -13,6 +13,7 @@ import { NoticeStore } from './notices.ts';
 import { RuleStateStore } from './ruleState.ts';
 import { StormStore } from './storms.ts';
 import { TimerStore } from './timers.ts';
+import { ViolationStore } from './violations.ts';
 
 export interface AlertStores {
   alerts: AlertStore;
@@ -23,6 +24,8 @@ export interface AlertStores {
   inspections: InspectionStore;
   extensions: ExtensionStore;
   notices: NoticeStore;
+  /** Notices of violation and stop-work orders. */
+  violations: ViolationStore;
   logged: LoggedRows;
 }
 
@@ -37,6 +40,7 @@ export function openAlertStores(db: Db, log: EvidenceLog): AlertStores {
     inspections: new InspectionStore(db, logged),
     extensions: new ExtensionStore(db, logged),
     notices: new NoticeStore(db, logged),
+    violations: new ViolationStore(db, logged),
     logged,
   };
 }

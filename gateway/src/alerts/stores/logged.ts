@@ -1,5 +1,6 @@
 /**
- * The alert engine's append-only tables (alert history, inspections, extensions, milestone notices): each row is an entry
+ * The alert engine's append-only tables (alert history, inspections, extensions, milestone notices,
+ * notices of violation and stop-work orders with their events): each row is an entry
  * of the evidence log, appended with it in the same transaction (the row keeps the entry's index,
  * `log_idx`). The log is their one integrity mechanism: the start-up audit and every report check a row
  * against its entry. Rows from before schema version 7 were also hash-chained; those chains were verified
@@ -8,6 +9,12 @@
  * UPDATE or DELETE.
  */
 import type Database from 'better-sqlite3';
+import {
+  stopWorkEventRecord,
+  stopWorkRecord,
+  violationEventRecord,
+  violationRecord,
+} from '../../ledger/enforcementRecords.ts';
 import { leafHash } from '../../ledger/merkle.ts';
 import {
   type AlertOf,
@@ -27,6 +34,24 @@ export const LOGGED_TABLES = {
   inspections: ['seq', 'id', 'site_id', 'at', 'inspector', 'kind', 'notes', 'recorded_at', 'recorded_by'],
   extensions: ['seq', 'alert_id', 'old_due', 'new_due', 'engineer', 'letter_ref', 'note', 'at', 'by'],
   notices: ['seq', 'id', 'site_id', 'milestone', 'at', 'filed_at', 'filed_by', 'late', 'site_seq'],
+  violations: [
+    'seq',
+    'id',
+    'site_id',
+    'site_seq',
+    'inspection_id',
+    'nature',
+    'remedy',
+    'remedy_due_at',
+    'penalties',
+    'at',
+    'issued_by',
+    'appeal_by',
+    'parties',
+  ],
+  violation_events: ['seq', 'violation_id', 'kind', 'at', 'by', 'text', 'photos'],
+  stop_work: ['seq', 'id', 'site_id', 'site_seq', 'reason', 'violation_ids', 'at', 'issued_by'],
+  stop_work_events: ['seq', 'order_id', 'kind', 'at', 'by', 'note', 'override'],
 } as const;
 export type LoggedTable = keyof typeof LOGGED_TABLES;
 
@@ -45,6 +70,10 @@ const LOGGED: Record<
   inspections: { type: 'inspection', ref: 'seq', record: (row) => inspectionRecord(row) },
   extensions: { type: 'extension', ref: 'seq', record: extensionRecord },
   notices: { type: 'notice', ref: 'seq', at: 'filed_at', record: (row) => noticeRecord(row) },
+  violations: { type: 'violation', ref: 'seq', record: (row) => violationRecord(row) },
+  violation_events: { type: 'violation-event', ref: 'seq', record: (row) => violationEventRecord(row) },
+  stop_work: { type: 'stop-work', ref: 'seq', record: (row) => stopWorkRecord(row) },
+  stop_work_events: { type: 'stop-work-event', ref: 'seq', record: (row) => stopWorkEventRecord(row) },
 };
 
 /** Appends a row of one of the logged tables with its log entry. */
@@ -64,6 +93,10 @@ export class LoggedRows {
       inspections: last('inspections'),
       extensions: last('extensions'),
       notices: last('notices'),
+      violations: last('violations'),
+      violation_events: last('violation_events'),
+      stop_work: last('stop_work'),
+      stop_work_events: last('stop_work_events'),
     };
   }
 

@@ -55,9 +55,15 @@ export function siteSummary(
 
 /** GET /api/sites and GET /api/sites/{id} (with the latest reading of every field of every device). */
 /** What the sites use. */
-export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'devices'>;
+export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'devices' | 'compliance'>;
 
 export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) => {
+  // A construction site's view says which stop-work order is in effect (null: none).
+  const view = (site: SiteConfig, withLatest: boolean) => {
+    const summary = siteSummary(ctx, site, withLatest);
+    if (site.kind !== 'construction') return summary;
+    return { ...summary, stopWork: ctx.compliance.enforcement.inEffect(site.id) ?? null };
+  };
   app.get(
     '/api/sites',
     {
@@ -72,7 +78,7 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
       return ctx.catalogue
         .sites()
         .filter((s) => maySee(caller, s.id))
-        .map((s) => siteSummary(ctx, s, false));
+        .map((s) => view(s, false));
     },
   );
   app.get<{ Params: { id: string } }>(
@@ -90,7 +96,7 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
       mustSee(caller, req.params.id);
       const site = ctx.catalogue.site(req.params.id);
       if (!site) throw new ApiError('NOT_FOUND', `no site ${req.params.id}`);
-      return siteSummary(ctx, site, true);
+      return view(site, true);
     },
   );
 };

@@ -24,6 +24,22 @@ CREATE TRIGGER IF NOT EXISTS notices_no_update BEFORE UPDATE ON notices
   BEGIN SELECT RAISE(ABORT, 'notices are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS notices_no_delete BEFORE DELETE ON notices
   BEGIN SELECT RAISE(ABORT, 'notices are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS violations_no_update BEFORE UPDATE ON violations
+  BEGIN SELECT RAISE(ABORT, 'notices of violation are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS violations_no_delete BEFORE DELETE ON violations
+  BEGIN SELECT RAISE(ABORT, 'notices of violation are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS violation_events_no_update BEFORE UPDATE ON violation_events
+  BEGIN SELECT RAISE(ABORT, 'violation_events is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS violation_events_no_delete BEFORE DELETE ON violation_events
+  BEGIN SELECT RAISE(ABORT, 'violation_events is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS stop_work_no_update BEFORE UPDATE ON stop_work
+  BEGIN SELECT RAISE(ABORT, 'stop-work orders are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS stop_work_no_delete BEFORE DELETE ON stop_work
+  BEGIN SELECT RAISE(ABORT, 'stop-work orders are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS stop_work_events_no_update BEFORE UPDATE ON stop_work_events
+  BEGIN SELECT RAISE(ABORT, 'stop_work_events is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS stop_work_events_no_delete BEFORE DELETE ON stop_work_events
+  BEGIN SELECT RAISE(ABORT, 'stop_work_events is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS changes_no_update BEFORE UPDATE ON changes
   BEGIN SELECT RAISE(ABORT, 'changes are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS changes_no_delete BEFORE DELETE ON changes

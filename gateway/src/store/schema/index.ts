@@ -18,6 +18,7 @@ import { v5 } from './v5.ts';
 import { v6 } from './v6.ts';
 import { v7 } from './v7.ts';
 import { v8 } from './v8.ts';
+import { v10 } from './v10.ts';
 
 export interface Migration {
   version: number;
@@ -38,9 +39,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { version: 7, description: 'the per-table hash chains verified once and ended: the log alone', up: v7 },
   { version: 8, description: 'milestone notices, each an entry of the evidence log', up: v8 },
+  {
+    version: 10,
+    description: 'notices of violation, their appeals, corrections and approvals, and stop-work orders',
+    up: v10,
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The last migration's version (versions are in order; a branch may leave a number to another). */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 export class SchemaError extends Error {
   override name = 'SchemaError';

@@ -1,0 +1,156 @@
+/**
+ * Notices of violation and stop-work orders, with their events: append-only, each row logged
+ * (`logged.ts`). A notice's status and an order's being in effect are derived from the events.
+ */
+import type {
+  StopWorkEventFields,
+  StopWorkFields,
+  ViolationEventFields,
+  ViolationFields,
+} from '../../ledger/enforcementRecords.ts';
+import { where } from '../../store/where.ts';
+import type { Db } from '../types.ts';
+import type { LoggedRows } from './logged.ts';
+
+interface LoggedColumns {
+  /** Its entry's leaf hash (hex) and index. */
+  hash: string;
+  log_idx: number;
+}
+export type ViolationRow = ViolationFields & LoggedColumns;
+export type ViolationEventRow = ViolationEventFields & LoggedColumns;
+export type StopWorkRow = StopWorkFields & LoggedColumns;
+export type StopWorkEventRow = StopWorkEventFields & LoggedColumns;
+
+type New<R> = Omit<R, 'seq' | 'site_seq' | 'hash' | 'log_idx'>;
+
+export class ViolationStore {
+  private readonly stmts;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logged: LoggedRows,
+  ) {
+    this.stmts = {
+      insert: db.prepare(
+        `INSERT INTO violations (seq, id, site_id, site_seq, inspection_id, nature, remedy, remedy_due_at,
+           penalties, at, issued_by, appeal_by, parties, hash, log_idx)
+         VALUES (@seq, @id, @site_id, @site_seq, @inspection_id, @nature, @remedy, @remedy_due_at,
+           @penalties, @at, @issued_by, @appeal_by, @parties, @hash, @log_idx)`,
+      ),
+      insertEvent: db.prepare(
+        `INSERT INTO violation_events (seq, violation_id, kind, at, by, text, photos, hash, log_idx)
+         VALUES (@seq, @violation_id, @kind, @at, @by, @text, @photos, @hash, @log_idx)`,
+      ),
+      insertOrder: db.prepare(
+        `INSERT INTO stop_work (seq, id, site_id, site_seq, reason, violation_ids, at, issued_by, hash, log_idx)
+         VALUES (@seq, @id, @site_id, @site_seq, @reason, @violation_ids, @at, @issued_by, @hash, @log_idx)`,
+      ),
+      insertOrderEvent: db.prepare(
+        `INSERT INTO stop_work_events (seq, order_id, kind, at, by, note, override, hash, log_idx)
+         VALUES (@seq, @order_id, @kind, @at, @by, @note, @override, @hash, @log_idx)`,
+      ),
+      count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM violations WHERE site_id = ?'),
+      countOrders: db.prepare<[string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM stop_work WHERE site_id = ?',
+      ),
+      byId: db.prepare<[string], ViolationRow>('SELECT * FROM violations WHERE id = ?'),
+      events: db.prepare<[string], ViolationEventRow>(
+        'SELECT * FROM violation_events WHERE violation_id = ? ORDER BY seq',
+      ),
+      orderById: db.prepare<[string], StopWorkRow>('SELECT * FROM stop_work WHERE id = ?'),
+      orderEvents: db.prepare<[string], StopWorkEventRow>(
+        'SELECT * FROM stop_work_events WHERE order_id = ? ORDER BY seq',
+      ),
+      inEffect: db.prepare<[string], StopWorkRow>(
+        `SELECT * FROM stop_work o WHERE site_id = ?
+           AND NOT EXISTS (SELECT 1 FROM stop_work_events e WHERE e.order_id = o.id AND e.kind = 'lifted')
+         ORDER BY seq DESC LIMIT 1`,
+      ),
+    };
+  }
+
+  /** Appends a notice with its log entry (call inside a transaction); returns its seq and entry index. */
+  append(v: New<ViolationRow>): { seq: number; logIdx: number } {
+    // Its place among the site's notices: a report citing them all shows a removed one as a gap.
+    const site_seq = this.stmts.count.get(v.site_id)!.n + 1;
+    return this.logged.append('violations', { ...v, site_seq }, this.stmts.insert);
+  }
+
+  appendEvent(e: New<ViolationEventRow>): number {
+    return this.logged.append('violation_events', e, this.stmts.insertEvent).seq;
+  }
+
+  byId(id: string): ViolationRow | undefined {
+    return this.stmts.byId.get(id);
+  }
+
+  events(id: string): ViolationEventRow[] {
+    return this.stmts.events.all(id);
+  }
+
+  /** Notices issued in the range (inclusive), of one site or every site, in time order. */
+  query(q: {
+    siteId?: string | undefined;
+    from?: number | undefined;
+    to?: number | undefined;
+  }): ViolationRow[] {
+    const w = where([
+      ['site_id = ?', q.siteId],
+      ['at >= ?', q.from],
+      ['at <= ?', q.to],
+    ]);
+    return this.db
+      .prepare<unknown[], ViolationRow>(`SELECT * FROM violations ${w.sql} ORDER BY at, seq`)
+      .all(...w.params);
+  }
+
+  appendOrder(o: New<StopWorkRow>): { seq: number; logIdx: number } {
+    const site_seq = this.stmts.countOrders.get(o.site_id)!.n + 1;
+    return this.logged.append('stop_work', { ...o, site_seq }, this.stmts.insertOrder);
+  }
+
+  appendOrderEvent(e: New<StopWorkEventRow>): number {
+    return this.logged.append('stop_work_events', e, this.stmts.insertOrderEvent).seq;
+  }
+
+  orderById(id: string): StopWorkRow | undefined {
+    return this.stmts.orderById.get(id);
+  }
+
+  orderEvents(id: string): StopWorkEventRow[] {
+    return this.stmts.orderEvents.all(id);
+  }
+
+  /** The site's order in effect (not lifted), if any. */
+  orderInEffect(siteId: string): StopWorkRow | undefined {
+    return this.stmts.inEffect.get(siteId);
+  }
+
+  /** Orders of a site (or every site) issued up to `to`, in time order. */
+  orders(q: { siteId?: string | undefined; to?: number | undefined }): StopWorkRow[] {
+    const w = where([
+      ['site_id = ?', q.siteId],
+      ['at <= ?', q.to],
+    ]);
+    return this.db
+      .prepare<unknown[], StopWorkRow>(`SELECT * FROM stop_work ${w.sql} ORDER BY at, seq`)
+      .all(...w.params);
+  }
+}
+
+/**
+ * Whether a photo is stored: looked up in the `photos` table (its hash column, `sha256` or `hash`) when
+ * the store has one; a store without photos knows none, so every photo is then taken as named.
+ */
+export function photoLookup(db: Db): (hash: string) => boolean {
+  let stmt: { get(h: string): unknown } | null | undefined;
+  return (hash) => {
+    if (stmt === undefined) {
+      const cols = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('photos')").all();
+      const col = cols.find((c) => c.name === 'sha256' || c.name === 'hash')?.name;
+      stmt = col ? db.prepare<[string], unknown>(`SELECT 1 FROM photos WHERE ${col} = ?`) : null;
+    }
+    return stmt === null ? true : stmt.get(hash) !== undefined;
+  };
+}

@@ -1,0 +1,116 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { stopWorkBody, stopWorkDtoSchema, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
+import { constructionSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
+
+/** What the stop-work routes use. */
+export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance'>;
+
+const siteParams = z.strictObject({ id: z.string().min(1) });
+
+/**
+ * Stop-work orders (town law 001, Enforcement, B): issued by the officer, one in effect per site, "in
+ * effect until the Town confirms that the land development activity is in compliance": lifting is refused
+ * while a notice of violation the order names is not approved, unless the officer overrides (recorded).
+ */
+export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, ctx) => {
+  const e = ctx.compliance.enforcement;
+
+  app.post(
+    '/api/sites/:id/stop-work',
+    {
+      schema: {
+        tags: ['violations'],
+        summary: 'Issue a stop-work order at a construction site (the officer); one in effect per site',
+        params: openapi(siteParams),
+        body: openapi(stopWorkBody),
+        response: answers({ 201: stopWorkDtoSchema }),
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req, reply) => {
+      const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a stop-work order');
+      const { id } = parseWith(siteParams, req.params);
+      const b = parseWith(stopWorkBody, req.body);
+      const site = constructionSite(ctx, caller, id, 'stop-work orders');
+      if (b.violationId !== undefined) {
+        const v = e.get(b.violationId);
+        if (!v || v.siteId !== site.id)
+          throw new ApiError('BAD_REQUEST', `The notice of violation named is not one of ${site.name}.`);
+      }
+      const order = e.stopWork(
+        site.id,
+        { reason: b.reason, violationIds: b.violationId ? [b.violationId] : [], by: caller.actor },
+        (inEffect) => {
+          if (inEffect)
+            throw new ApiError(
+              'STOP_WORK_IN_EFFECT',
+              `A stop-work order is already in effect at ${site.name}, since ${inEffect.since.slice(0, 10)}: lift it before issuing another.`,
+            );
+        },
+      );
+      reply.code(201);
+      return order;
+    },
+  );
+
+  app.post(
+    '/api/sites/:id/stop-work/lift',
+    {
+      schema: {
+        tags: ['violations'],
+        summary:
+          'Lift the stop-work order in effect (the officer); refused while a notice it names is not approved, unless overridden',
+        params: openapi(siteParams),
+        body: openapi(stopWorkLiftBody),
+        response: answers({ 200: stopWorkDtoSchema }),
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req) => {
+      const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'lift a stop-work order');
+      const { id } = parseWith(siteParams, req.params);
+      const b = parseWith(stopWorkLiftBody, req.body);
+      const site = constructionSite(ctx, caller, id, 'stop-work orders');
+      const override = b.override === true;
+      return e.lift(site.id, { note: b.note, override, by: caller.actor }, (inEffect) => {
+        if (!inEffect) throw new ApiError('NO_STOP_WORK', `No stop-work order is in effect at ${site.name}.`);
+        if (override) return;
+        const open = inEffect.violationIds
+          .map((v) => e.get(v))
+          .filter((v) => v !== undefined && v.status !== 'approved');
+        if (open.length > 0)
+          throw new ApiError(
+            'NOTICES_OPEN',
+            `The order stays in effect: the correction of ${open
+              .map(
+                (v) => `the notice of violation of ${v!.issuedAt.slice(0, 10)} (${v!.nature.slice(0, 80)})`,
+              )
+              .join(', ')} is not approved yet. Approve it first, or lift the order with an override.`,
+          );
+      });
+    },
+  );
+
+  app.get(
+    '/api/sites/:id/stop-work',
+    {
+      schema: {
+        tags: ['violations'],
+        summary: "A site's stop-work orders, in effect and lifted",
+        params: openapi(siteParams),
+        response: answers({ 200: z.array(stopWorkDtoSchema) }),
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.requireRead(req);
+      const { id } = parseWith(siteParams, req.params);
+      constructionSite(ctx, caller, id, 'stop-work orders');
+      return e.orders({ siteId: id });
+    },
+  );
+};

@@ -1,0 +1,240 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { UserRole } from '../../../../shared/src/admin.ts';
+import {
+  appealBody,
+  approveBody,
+  correctedBody,
+  DEFAULT_PENALTIES,
+  type ViolationDto,
+  violationBody,
+  violationDtoSchema,
+  violationIssuedSchema,
+  violationsQuery,
+} from '../../../../shared/src/api/violations.ts';
+import { formatLong } from '../../../../shared/src/time.ts';
+import type { ViolationStep } from '../../alerts/violations.ts';
+import type { SiteConfig } from '../../config/schema.ts';
+import { type Caller, maySee, mustSee } from '../auth.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { openapi, parseWith } from '../query.ts';
+import { answers } from '../responses.ts';
+
+/** What the notices-of-violation routes use. */
+export type ViolationsServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'now' | 'photoExists'
+>;
+
+const idParams = z.strictObject({ id: z.string().min(1) });
+
+/** The officer's roles (town law 001: the Stormwater Management Officer), and those who answer for a site. */
+export const OFFICER_ROLES: readonly UserRole[] = ['inspector', 'admin'];
+export const SITE_PARTY_ROLES: readonly UserRole[] = ['owner', 'contractor', 'admin'];
+
+/** The caller, if their role is one of `roles`; a refusal in words otherwise. */
+export function requireOneOf(
+  ctx: Pick<ApiContext, 'auth'>,
+  req: FastifyRequest,
+  roles: readonly UserRole[],
+  what: string,
+): Caller {
+  const c = ctx.auth.require(req, 'viewer');
+  if (!roles.includes(c.role)) throw new ApiError('FORBIDDEN', `Your role may not ${what}.`);
+  return c;
+}
+
+/** The site, when the caller may see it and it is a construction site. */
+export function constructionSite(
+  ctx: Pick<ApiContext, 'catalogue'>,
+  caller: Caller | undefined,
+  siteId: string,
+  what: string,
+): SiteConfig {
+  mustSee(caller, siteId);
+  const site = ctx.catalogue.site(siteId);
+  if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
+  if (site.kind !== 'construction')
+    throw new ApiError(
+      'NOT_CONSTRUCTION',
+      `${site.name} is not a construction site: ${what} are for construction sites only.`,
+    );
+  return site;
+}
+
+const day = (iso: string, tz: string) => formatLong(Date.parse(iso), tz);
+
+/**
+ * Notices of violation (town law 001, Enforcement, A): issued by the officer (inspector or admin) to the
+ * landowner and developer of a construction site, appealed within 15 days of service by the site's owner
+ * or contractor, corrected by them, approved by the officer, which closes the notice and its remedy duty.
+ */
+export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (app, ctx) => {
+  const e = ctx.compliance.enforcement;
+  const tzOf = (siteId: string) => ctx.catalogue.site(siteId)?.timezone ?? 'UTC';
+
+  app.post(
+    '/api/violations',
+    {
+      schema: {
+        tags: ['violations'],
+        summary:
+          'Issue a notice of violation to the landowner and developer of a construction site; opens its remedy duty',
+        body: openapi(violationBody),
+        response: answers({ 201: violationIssuedSchema }),
+        security: [{ bearer: [] }],
+      },
+    },
+    async (req, reply) => {
+      const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a notice of violation');
+      const b = parseWith(violationBody, req.body);
+      const site = constructionSite(ctx, caller, b.siteId, 'notices of violation');
+      if (!site.landowner && !site.developer) throw new ApiError('NO_PARTIES');
+      if (b.inspectionId !== undefined) {
+        const insp = ctx.compliance.listInspections({}).find((i) => i.id === b.inspectionId);
+        if (!insp) throw new ApiError('BAD_REQUEST', 'The inspection named is not on record.');
+        if (insp.siteId !== site.id)
+          throw new ApiError('BAD_REQUEST', `The inspection named is of another site, not of ${site.name}.`);
+      }
+      const remedyDueAt = Date.parse(b.remedyDueAt);
+      if (remedyDueAt <= ctx.now())
+        throw new ApiError('BAD_REQUEST', 'The remedial measures must be due after now: give a later date.');
+      const issued = e.issue(
+        {
+          siteId: site.id,
+          inspectionId: b.inspectionId,
+          nature: b.nature,
+          remedy: b.remedy,
+          remedyDueAt,
+          penalties: b.penalties ?? DEFAULT_PENALTIES,
+          parties: { landowner: site.landowner, developer: site.developer, siteAddress: site.address },
+        },
+        caller.actor,
+      );
+      reply.code(201);
+      return issued;
+    },
+  );
+
+  app.get(
+    '/api/violations',
+    {
+      schema: {
+        tags: ['violations'],
+        summary: 'Notices of violation, of one site or every site the caller sees, by status',
+        querystring: openapi(violationsQuery),
+        response: answers({ 200: z.array(violationDtoSchema) }),
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.requireRead(req);
+      const q = parseWith(violationsQuery, req.query);
+      if (q.siteId !== undefined) {
+        mustSee(caller, q.siteId);
+        if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+      }
+      return e
+        .list({ siteId: q.siteId })
+        .filter((v) => maySee(caller, v.siteId) && (q.status === undefined || v.status === q.status));
+    },
+  );
+
+  const visible = (id: string, caller: Caller | undefined): ViolationDto => {
+    const v = e.get(id);
+    if (!v || !maySee(caller, v.siteId)) throw new ApiError('NOT_FOUND', `no notice of violation ${id}`);
+    return v;
+  };
+
+  app.get(
+    '/api/violations/:id',
+    {
+      schema: {
+        tags: ['violations'],
+        summary: 'A notice of violation with its appeal, corrections and approval',
+        params: openapi(idParams),
+        response: answers({ 200: violationDtoSchema }),
+      },
+    },
+    async (req) => {
+      const caller = ctx.auth.requireRead(req);
+      return visible(parseWith(idParams, req.params).id, caller);
+    },
+  );
+
+  /** A step of a notice: checked inside the transaction against the notice as stored. */
+  const step = (
+    req: FastifyRequest,
+    kind: ViolationStep,
+    roles: readonly UserRole[],
+    what: string,
+    text: string,
+    photos: readonly string[],
+  ): ViolationDto => {
+    const caller = requireOneOf(ctx, req, roles, what);
+    const { id } = parseWith(idParams, req.params);
+    visible(id, caller);
+    const done = e.step(id, kind, { text, photos, by: caller.actor }, (v, now) => {
+      if (v.status === 'approved') throw new ApiError('VIOLATION_CLOSED');
+      if (kind !== 'appealed') return;
+      if (v.events.some((x) => x.kind === 'appealed')) throw new ApiError('ALREADY_APPEALED');
+      if (now > Date.parse(v.appealBy))
+        throw new ApiError(
+          'APPEAL_CLOSED',
+          `The 15 days to appeal ended on ${day(v.appealBy, tzOf(v.siteId))}: the appeal cannot be recorded.`,
+        );
+    });
+    if (!done) throw new ApiError('NOT_FOUND', `no notice of violation ${id}`);
+    return done;
+  };
+
+  const stepSchema = (summary: string, body: z.ZodType) => ({
+    schema: {
+      tags: ['violations'],
+      summary,
+      params: openapi(idParams),
+      body: openapi(body),
+      response: answers({ 200: violationDtoSchema }),
+      security: [{ bearer: [] }],
+    },
+  });
+
+  app.post(
+    '/api/violations/:id/appeal',
+    stepSchema(
+      "Appeal a notice of violation, within 15 days of its service (the site's owner or contractor)",
+      appealBody,
+    ),
+    async (req) => {
+      const b = parseWith(appealBody, req.body);
+      return step(req, 'appealed', SITE_PARTY_ROLES, 'appeal a notice of violation', b.reason, []);
+    },
+  );
+
+  app.post(
+    '/api/violations/:id/corrected',
+    stepSchema(
+      'Report the remedial measures done, with photos (the site’s owner or contractor)',
+      correctedBody,
+    ),
+    async (req) => {
+      const b = parseWith(correctedBody, req.body);
+      const missing = b.photos.filter((h) => !ctx.photoExists(h));
+      if (missing.length > 0)
+        throw new ApiError(
+          'UNKNOWN_PHOTO',
+          `${missing.length === 1 ? 'A photo named here is' : `${missing.length} photos named here are`} not stored: upload ${missing.length === 1 ? 'it' : 'them'} first.`,
+        );
+      return step(req, 'corrected', SITE_PARTY_ROLES, 'report a correction', b.note, b.photos);
+    },
+  );
+
+  app.post(
+    '/api/violations/:id/approve',
+    stepSchema('Approve the correction: closes the notice and its remedy duty (the officer)', approveBody),
+    async (req) => {
+      const b = parseWith(approveBody, req.body);
+      return step(req, 'approved', OFFICER_ROLES, 'approve a correction', b.note?.trim() ?? '', []);
+    },
+  );
+};

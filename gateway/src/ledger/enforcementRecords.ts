@@ -1,0 +1,115 @@
+/**
+ * The logged records of enforcement (town law 001, "Enforcement"): a notice of violation, each step after
+ * it (appealed, corrected, approved), a stop-work order and its lifting. Each is the columns of its row
+ * (`store/schema/v10.ts`), as `records.ts` serialises every record. Pure: no I/O.
+ */
+
+/** The columns of a notice of violation (the `violations` table) that its logged record is made of. */
+export interface ViolationFields {
+  seq: number;
+  id: string;
+  site_id: string;
+  site_seq: number;
+  inspection_id: string | null;
+  nature: string;
+  remedy: string;
+  remedy_due_at: number;
+  penalties: string;
+  at: number;
+  issued_by: string;
+  appeal_by: number;
+  /** JSON: the landowner, developer and site address the notice was directed to. */
+  parties: string;
+}
+
+/** A notice of violation as logged: the six elements of the law, who issued it, when, and the appeal's end. */
+export function violationRecord(v: ViolationFields): Record<string, unknown> {
+  return {
+    seq: v.seq,
+    siteSeq: v.site_seq,
+    id: v.id,
+    siteId: v.site_id,
+    inspectionId: v.inspection_id ?? undefined,
+    nature: v.nature,
+    remedy: v.remedy,
+    remedyDueAt: v.remedy_due_at,
+    penalties: v.penalties,
+    issuedAt: v.at,
+    issuedBy: v.issued_by,
+    appealBy: v.appeal_by,
+    parties: JSON.parse(v.parties) as unknown,
+  };
+}
+
+/** The columns of a step after a notice (the `violation_events` table). */
+export interface ViolationEventFields {
+  seq: number;
+  violation_id: string;
+  kind: string;
+  at: number;
+  by: string;
+  text: string;
+  /** JSON: the photos' hashes. */
+  photos: string;
+}
+
+export function violationEventRecord(e: ViolationEventFields): Record<string, unknown> {
+  return {
+    seq: e.seq,
+    violationId: e.violation_id,
+    kind: e.kind,
+    at: e.at,
+    by: e.by,
+    text: e.text,
+    photos: JSON.parse(e.photos) as unknown,
+  };
+}
+
+/** The columns of a stop-work order (the `stop_work` table). */
+export interface StopWorkFields {
+  seq: number;
+  id: string;
+  site_id: string;
+  site_seq: number;
+  reason: string;
+  /** JSON: the notices of violation it names. */
+  violation_ids: string;
+  at: number;
+  issued_by: string;
+}
+
+export function stopWorkRecord(o: StopWorkFields): Record<string, unknown> {
+  return {
+    seq: o.seq,
+    siteSeq: o.site_seq,
+    id: o.id,
+    siteId: o.site_id,
+    reason: o.reason,
+    violationIds: JSON.parse(o.violation_ids) as unknown,
+    at: o.at,
+    issuedBy: o.issued_by,
+  };
+}
+
+/** The columns of a stop-work order's lifting (the `stop_work_events` table); `override` is 1 or 0. */
+export interface StopWorkEventFields {
+  seq: number;
+  order_id: string;
+  kind: string;
+  at: number;
+  by: string;
+  note: string;
+  override: number;
+}
+
+export function stopWorkEventRecord(e: StopWorkEventFields): Record<string, unknown> {
+  return {
+    seq: e.seq,
+    orderId: e.order_id,
+    kind: e.kind,
+    at: e.at,
+    by: e.by,
+    note: e.note,
+    override: e.override === 1,
+  };
+}
