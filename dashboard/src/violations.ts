@@ -18,8 +18,7 @@ import { atLeast, isAdmin, isScoped, session } from './session.js';
 import type { Site } from './state.js';
 
 export async function loadViolations(siteId: string): Promise<ViolationDto[]> {
-  const list = (await get('/api/violations', { siteId })) as ViolationDto[] | { violations: ViolationDto[] };
-  const all = Array.isArray(list) ? list : list.violations;
+  const all = (await get('/api/violations', { siteId })) as ViolationDto[];
   return [...all].sort((a, b) => Date.parse(b.issuedAt) - Date.parse(a.issuedAt));
 }
 
