@@ -133,7 +133,7 @@ export class ComplianceEngine {
       metrics: this.m,
       log,
     });
-    this.violations = new Violations(stores, this.unit, this.rules, this.now);
+    this.violations = new Violations(stores, this.unit, this.rules, this.now, db);
     this.deadlines = new Deadlines(stores, this.unit, this.m);
     this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: this.now });
   }

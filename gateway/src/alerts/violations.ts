@@ -16,9 +16,11 @@ import {
   type ViolationStatus,
 } from '../../../shared/src/api/violations.ts';
 import { toIso } from '../../../shared/src/time.ts';
+import { recordViolationEvent } from '../store/outbox.ts';
 import type { RuleRunner } from './rules.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { StopWorkRow, ViolationEventRow, ViolationRow } from './stores/violations.ts';
+import type { Db } from './types.ts';
 import { ulid } from './ulid.ts';
 import type { UnitOfWork } from './unit.ts';
 
@@ -122,6 +124,8 @@ export class Violations {
     private readonly unit: Pick<UnitOfWork, 'run'>,
     private readonly rules: Pick<RuleRunner, 'feedSite'>,
     private readonly now: () => number,
+    /** The store, for the notification outbox: the notice is served by e-mail (`notify/`). */
+    private readonly db: Db,
   ) {}
 
   /** Issues a notice now, served now: the appeal runs APPEAL_DAYS x 24 h from it; opens its remedy duty. */
@@ -152,6 +156,14 @@ export class Violations {
         nature: input.nature,
         by: actor,
       });
+      // Served on the developer and owner through the outbox, committed with the notice.
+      const row = this.stores.violations.byId(id)!;
+      recordViolationEvent(this.db, {
+        eventId: `violation:${id}`,
+        violation: violationDto(row, []),
+        createdAt: u.now,
+      });
+      u.notified += 1;
       return {
         id,
         issuedAt: toIso(u.now),

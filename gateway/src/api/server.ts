@@ -31,6 +31,7 @@ import { sitesPlugin } from './plugins/sites.ts';
 import { stopWorkPlugin } from './plugins/stopWork.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
 import { verifyPagePlugin } from './plugins/verifyPage.ts';
+import { violationDocumentPlugin } from './plugins/violationDocument.ts';
 import { violationsPlugin } from './plugins/violations.ts';
 import { documentErrors, validateResponses } from './responses.ts';
 
@@ -212,6 +213,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     now,
     photoExists: services.photoExists,
   });
+  await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config });
   await app.register(stopWorkPlugin, { auth, catalogue, compliance });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
   await app.register(reportsPlugin, {

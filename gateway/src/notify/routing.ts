@@ -42,15 +42,58 @@ export function routeRecipients(site: SiteConfig | undefined, kind: string, rule
   return out;
 }
 
+/** The roles a notice of violation is served on ("the landowner", "developer or applicant"). */
+const SERVED_ROLES: readonly string[] = ['developer', 'owner'];
+
+/**
+ * A notice of violation is served by e-mail on the site's recipients with role developer or owner, and
+ * on the landowner's and developer's own addresses as the notice names them; not on MQTT or webhooks
+ * (they carry alerts).
+ */
+function routeViolation(site: SiteConfig | undefined, payload: string | undefined): DeliveryTarget[] {
+  const out: DeliveryTarget[] = [];
+  const seen = new Set<string>();
+  const add = (email: string | undefined) => {
+    if (!email || seen.has(email.toLowerCase())) return;
+    seen.add(email.toLowerCase());
+    out.push({ channel: 'email', target: email });
+  };
+  for (const r of site?.recipients ?? []) if (SERVED_ROLES.includes(r.role)) add(r.email);
+  const parties = partiesOf(payload);
+  add(parties.landowner);
+  add(parties.developer);
+  return out;
+}
+
+/** The parties' e-mail addresses in a notice's payload (none when it cannot be read). */
+function partiesOf(payload: string | undefined): { landowner?: string; developer?: string } {
+  if (!payload) return {};
+  let v: { landowner?: { email?: unknown }; developer?: { email?: unknown } };
+  try {
+    v = JSON.parse(payload) as typeof v;
+  } catch {
+    // An unreadable payload fails its deliveries at sending (delivery.ts); here it names no party.
+    return {};
+  }
+  const email = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  const out: { landowner?: string; developer?: string } = {};
+  const l = email(v.landowner?.email);
+  const d = email(v.developer?.email);
+  if (l) out.landowner = l;
+  if (d) out.developer = d;
+  return out;
+}
+
 /**
  * Every delivery target of one event: its MQTT topic (when `mqtt`), then the site's recipients.
  * A site missing from the configuration has no recipients.
  */
 export function routeEvent(
-  ev: Pick<EventRow, 'site_id' | 'rule' | 'kind'>,
+  ev: Pick<EventRow, 'site_id' | 'rule' | 'kind'> & Partial<Pick<EventRow, 'payload'>>,
   site: SiteConfig | undefined,
   mqtt: boolean,
 ): DeliveryTarget[] {
+  if (ev.kind === 'violation') return routeViolation(site, ev.payload);
   const out: DeliveryTarget[] = mqtt ? [{ channel: 'mqtt', target: alertTopic(ev.site_id, ev.rule) }] : [];
   out.push(...routeRecipients(site, ev.kind, ev.rule));
   return out;

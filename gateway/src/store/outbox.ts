@@ -34,3 +34,21 @@ export function recordNotificationEvent(db: Database.Database, ev: NotificationE
     );
   return r.changes === 1;
 }
+
+/**
+ * Appends a notice of violation to the outbox, to be served by e-mail on the site's developer and owner
+ * (kind `violation`, `alert_id` the notice's id, no rule; the payload is the notice). Call it inside the
+ * transaction that records the notice. Returns false when already recorded.
+ */
+export function recordViolationEvent(
+  db: Database.Database,
+  ev: { eventId: string; violation: { id: string; siteId: string }; createdAt: number },
+): boolean {
+  const r = db
+    .prepare(
+      `INSERT OR IGNORE INTO notification_events (event_id, kind, alert_id, site_id, rule, payload, created_at)
+       VALUES (?, 'violation', ?, ?, '', ?, ?)`,
+    )
+    .run(ev.eventId, ev.violation.id, ev.violation.siteId, JSON.stringify(ev.violation), ev.createdAt);
+  return r.changes === 1;
+}

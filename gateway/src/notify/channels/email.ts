@@ -18,6 +18,7 @@ import type { Config, SiteConfig } from '../../config/schema.ts';
 import { type Delivery, storedAlert } from '../delivery.ts';
 import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
 import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
+import { composeViolationEmail, type NoticeEmailRequest, storedViolation } from './violationEmail.ts';
 
 export interface EmailRequest {
   to: string;
@@ -33,6 +34,8 @@ export interface EmailRequest {
 export interface EmailSender {
   /** Resolves once the server accepted the message; otherwise throws a DeliveryError. */
   send(req: EmailRequest): Promise<void>;
+  /** Serves a notice of violation (`violationEmail.ts`); a sender without it cannot. */
+  sendNotice?(req: NoticeEmailRequest): Promise<void>;
   close?(): void;
 }
 
@@ -251,6 +254,18 @@ export class SmtpEmailSender implements EmailSender {
     }
   }
 
+  async sendNotice(req: NoticeEmailRequest): Promise<void> {
+    const mail = composeViolationEmail(req, {
+      from: this.from,
+      ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}),
+    });
+    try {
+      await this.transport.sendMail({ ...mail, signal: AbortSignal.timeout(this.sendTimeoutMs) });
+    } catch (e) {
+      throw classifySmtpError(e, this.forms);
+    }
+  }
+
   /** A plain message (the evidence digest), not an alert. */
   async sendText(m: { to: string[]; subject: string; text: string }): Promise<void> {
     try {
@@ -281,9 +296,26 @@ export function emailChannel(
   if (!sender) return unconfiguredChannel('no e-mail channel is configured (notify.smtp)');
   const configured = new Map(config.sites.map((s) => [s.id, s]));
   const sites = { get: siteOf ?? ((id: string) => configured.get(id)) };
+  const base = (config.fleet.url ?? `http://${config.http.host}:${config.http.port}`).replace(/\/+$/, '');
+  const serve = async (d: Delivery) => {
+    const violation = storedViolation(d);
+    if (!sender.sendNotice) throw new DeliveryError('this e-mail channel cannot serve notices', true);
+    const site = sites.get(violation.siteId);
+    const toName = site?.recipients.find((r) => r.email === d.target)?.name;
+    await sender.sendNotice({
+      to: d.target,
+      ...(toName ? { toName } : {}),
+      eventId: d.eventId,
+      violation,
+      siteName: site?.name ?? violation.siteId,
+      timeZone: site?.timezone ?? config.timezone,
+      documentUrl: `${base}${violation.documentUrl}`,
+    });
+  };
   return {
     send: (d: Delivery) =>
       outcomeOf(async () => {
+        if (d.kind === 'violation') return serve(d);
         const alert = storedAlert(d);
         const site = sites.get(alert.siteId);
         const toName = site?.recipients.find((r) => r.email === d.target)?.name;
