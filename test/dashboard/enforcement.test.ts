@@ -163,6 +163,19 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     expect(words).toMatch(/Remedy due .*5:00 PM E[SD]T \(in (2|3) days\)/);
     expect(words).toContain('Issued by Pat Inspector');
     expect(await item.locator('a', { hasText: 'The notice' }).getAttribute('href')).toMatch(/\/document$/);
+    // The notice itself opens beside the page, as the gateway serves it.
+    const [doc] = await Promise.all([
+      page.context().waitForEvent('page'),
+      item.locator('a', { hasText: 'The notice' }).click(),
+    ]);
+    const docProblems: string[] = [];
+    watchCsp(doc, docProblems);
+    await doc.waitForLoadState('load');
+    const docText = await doc.locator('body').innerText();
+    expect(docText).toContain('Silt fence along the north swale is down');
+    expect(docText).toContain('Rita Landis');
+    expect(docProblems).toEqual([]);
+    await doc.close();
     // The inspector may approve; appealing is the owner's.
     expect(await item.locator('summary', { hasText: 'Approve' }).count()).toBe(1);
     expect(await item.locator('summary', { hasText: 'Appeal' }).count()).toBe(0);
