@@ -101,6 +101,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
 
   /** What the page says, without the ids of notices or the API's codes. */
   async function plainWords(page: Page) {
+    // biome-ignore lint/performance/useDomNodeTextContent: the words shown, not those of hidden views
     const text = await page.locator('main').innerText();
     for (const n of await notices()) expect(text).not.toContain(n.id);
     expect(text).not.toMatch(/\b[A-Z]{2,}_[A-Z_]+\b|undefined|null|NaN|\[object/);
@@ -128,12 +129,12 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
   it('an inspector issues a notice from the site page, in the site time zone, at 1366x900', async () => {
     const { page, problems } = await signedIn('pat@town.example', DESKTOP);
     await sitePage(page);
-    const parties = await page.locator('#site-enforcement .parties').innerText();
+    const parties = await page.locator('#site-enforcement .parties').textContent();
     expect(parties).toContain('Rita Landis');
     expect(parties).toContain('Maple Ridge Homes LLC');
     expect(parties).toContain('Lots 4-9, Maple Ridge Road');
     expect(await page.locator('#parties-edit').count()).toBe(0);
-    expect(await page.locator('#site-enforcement').innerText()).toContain('No notices of violation.');
+    expect(await page.locator('#site-enforcement').textContent()).toContain('No notices of violation.');
 
     await page.click('.violation-form summary');
     expect(await page.inputValue('#v-penalties')).toMatch(/^A violation of this article is punishable/);
@@ -157,7 +158,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
       ),
     );
     const item = page.locator('#site-enforcement .violation');
-    const words = await item.innerText();
+    const words = await item.textContent();
     expect(words).toContain('Issued');
     expect(words).toContain(`May be appealed until ${nyDay(notice!.appealBy)}.`);
     expect(words).toMatch(/Remedy due .*5:00 PM E[SD]T \(in (2|3) days\)/);
@@ -171,7 +172,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     const docProblems: string[] = [];
     watchCsp(doc, docProblems);
     await doc.waitForLoadState('load');
-    const docText = await doc.locator('body').innerText();
+    const docText = await doc.locator('body').textContent();
     expect(docText).toContain('Silt fence along the north swale is down');
     expect(docText).toContain('Rita Landis');
     expect(docProblems).toEqual([]);
@@ -195,7 +196,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     await page.click('#stop-work-form button[type="submit"]');
     await page.locator('#site-stop-work .stop-work-banner').waitFor();
     const today = nyDay(Date.now());
-    expect(await page.locator('#site-stop-work .stop-work-banner').innerText()).toBe(
+    expect(await page.locator('#site-stop-work .stop-work-banner').textContent()).toBe(
       `Stop-work order since ${today}: Sediment leaves the site at the north swale.`,
     );
     expect(await page.locator('#enforcement-result').textContent()).toMatch(
@@ -206,7 +207,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     });
     const banner = page.locator('#overview-body [data-site="maple-ridge"] .stop-work-banner');
     await banner.waitFor();
-    expect(await banner.innerText()).toBe(
+    expect(await banner.textContent()).toBe(
       `Stop-work order since ${today}: Sediment leaves the site at the north swale.`,
     );
     await screenshot(page, 'stop-work-overview-desktop');
@@ -222,10 +223,10 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     await item.waitFor();
     const [notice] = await notices();
     expect(await item.locator('summary', { hasText: 'Appeal' }).count()).toBe(0);
-    expect(await item.innerText()).toContain(
+    expect(await item.textContent()).toContain(
       `It can no longer be appealed: the 15 days to appeal ended on ${nyDay(notice!.appealBy)}.`,
     );
-    expect(await item.innerText()).toContain('Appeal window closed.');
+    expect(await item.textContent()).toContain('Appeal window closed.');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -245,7 +246,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     );
     let [notice] = await notices();
     expect(notice!.status).toBe('appealed');
-    expect(await page.locator('#site-enforcement .violation').innerText()).toContain(
+    expect(await page.locator('#site-enforcement .violation').textContent()).toContain(
       `Appealed ${nyDay(Date.now())}.`,
     );
     expect(await page.locator('#site-enforcement .violation summary', { hasText: 'Appeal' }).count()).toBe(0);
@@ -258,7 +259,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     );
     [notice] = await notices();
     expect(notice!.status).toBe('corrected');
-    expect(await page.locator('#site-enforcement .violation').innerText()).toContain(
+    expect(await page.locator('#site-enforcement .violation').textContent()).toContain(
       'Corrected, awaiting approval',
     );
     await screenshot(page, 'violations-site-phone');
@@ -278,7 +279,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     const override = page.locator('#stop-work-override');
     await override.waitFor();
     expect(await override.textContent()).toBe('Lift anyway (recorded as an override)');
-    expect(await page.locator('#stop-work-lift-result').innerText()).toMatch(/not approved/);
+    expect(await page.locator('#stop-work-lift-result').textContent()).toMatch(/not approved/);
     // The browser logs the refusal the test asked for itself: no problem of the page.
     const refused = problems.findIndex((p) => p.includes('responded with a status of 409'));
     expect(refused).toBeGreaterThanOrEqual(0);
@@ -294,7 +295,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     );
     const [notice] = await notices();
     expect(notice!.status).toBe('approved');
-    expect(await page.locator('#site-enforcement .violation').innerText()).toMatch(
+    expect(await page.locator('#site-enforcement .violation').textContent()).toMatch(
       /Approved[\s\S]*Remedy was due .*; approved \w{3} \d+, on time\./,
     );
 
