@@ -9,12 +9,12 @@ import { ApiError, describeError, post } from './api.js';
 import { h } from './dom.js';
 import { formatTime, shortDate } from './format.js';
 import { noteForm, tell } from './note-form.js';
-import { atLeast, session } from './session.js';
 import type { Site } from './state.js';
 import { stopWorkBanner } from './stop-work-banner.js';
+import { isOfficer } from './violations.js';
 
 /** Whether the person signed in may order work stopped, or lift the order. */
-export const mayOrderStop = () => atLeast(session.me, 'inspector');
+export const mayOrderStop = isOfficer;
 
 const path = (site: Site, tail = '') => `/api/sites/${encodeURIComponent(site.id)}/stop-work${tail}`;
 

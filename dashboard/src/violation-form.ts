@@ -11,8 +11,8 @@ import { describeError, get, post } from './api.js';
 import { h } from './dom.js';
 import { formatTime, shortDate, utcToZonedInput, zonedToUtc } from './format.js';
 import { tell } from './note-form.js';
-import { atLeast, session } from './session.js';
 import type { Site } from './state.js';
+import { isOfficer } from './violations.js';
 
 const DAY = 86_400_000;
 
@@ -24,7 +24,7 @@ const INSPECTION_KINDS: Record<string, string> = {
   other: 'inspection',
 };
 
-export const mayIssue = (site: Site) => site.kind === 'construction' && atLeast(session.me, 'inspector');
+export const mayIssue = (site: Site) => site.kind === 'construction' && isOfficer();
 
 async function inspectionsOf(site: Site, select: HTMLSelectElement) {
   try {

@@ -14,13 +14,16 @@ import { get, post } from './api.js';
 import { badge, h } from './dom.js';
 import { dueInWords, formatTime, shortDate } from './format.js';
 import { noteForm } from './note-form.js';
-import { atLeast, isAdmin, isScoped, session } from './session.js';
+import { isAdmin, isScoped, session } from './session.js';
 import type { Site } from './state.js';
 
 export async function loadViolations(siteId: string): Promise<ViolationDto[]> {
   const all = (await get('/api/violations', { siteId })) as ViolationDto[];
   return [...all].sort((a, b) => Date.parse(b.issuedAt) - Date.parse(a.issuedAt));
 }
+
+/** The town's officer: an inspector or an admin (engineers neither issue nor approve notices). */
+export const isOfficer = () => session.me?.role === 'inspector' || session.me?.role === 'admin';
 
 /** The site's owner or contractor (or an admin): the "developer or owner" the law lets appeal. */
 export function isPartyOf(site: Site): boolean {
@@ -145,7 +148,7 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
         }),
       );
   }
-  if (atLeast(session.me, 'inspector'))
+  if (isOfficer())
     out.push(
       noteForm({
         id: `approve-${key}`,
