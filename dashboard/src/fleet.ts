@@ -8,6 +8,7 @@ import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
 import { isScoped, session } from './session.js';
 import { isOverdue, ruleLabel } from './state.js';
+import { stopWorkBanner } from './stop-work-banner.js';
 
 export type Duty = import('../../shared/src/api.ts').FleetSite['duties'][number];
 
@@ -80,6 +81,7 @@ export function renderFleetOverview() {
             { class: 'muted small' },
             `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`,
           ),
+          stopWorkBanner(site.stopWork, site.timezone),
           site.duties.length
             ? h(
                 'ul',

@@ -145,3 +145,43 @@ export function tipsPerBucket(
   }
   return out;
 }
+
+const shortDates = new Map<string, Intl.DateTimeFormat>();
+/**
+ * A day in a zone, short: "Nov 30" (with the year when it is not this year's: "Nov 30, 2025").
+ */
+export function shortDate(t: string | number, tz: string, now: number = Date.now()) {
+  const ms = typeof t === 'number' ? t : Date.parse(t);
+  if (!Number.isFinite(ms)) return '';
+  const year = (x: number) => new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric' }).format(x);
+  const withYear = year(ms) !== year(now);
+  const key = `${tz}|${withYear}`;
+  let f = shortDates.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      month: 'short',
+      day: 'numeric',
+      ...(withYear ? { year: 'numeric' } : {}),
+    });
+    shortDates.set(key, f);
+  }
+  return f.format(ms);
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * A deadline in whole days (hours or minutes under a day): "in 3 days", "2 days overdue", "in 5 hours".
+ */
+export function dueInWords(due: string | number, now: number) {
+  const ms = (typeof due === 'number' ? due : Date.parse(due)) - now;
+  const a = Math.abs(ms);
+  const span =
+    a >= DAY
+      ? plural(Math.floor(a / DAY), 'day')
+      : a >= HOUR
+        ? plural(Math.floor(a / HOUR), 'hour')
+        : plural(Math.max(1, Math.floor(a / MIN)), 'minute');
+  return ms >= 0 ? `in ${span}` : `${span} overdue`;
+}

@@ -15,8 +15,23 @@ export type Site = import('./state.js').Site;
 export type Field = import('./form.js').Field;
 
 /** Members of a site that are not rule parameters, each with a field of its own (or none in these forms). */
-const OWN = ['id', 'name', 'kind', 'timezone', 'active', 'recipients', 'devices', 'history'];
+const OWN = [
+  'id',
+  'name',
+  'kind',
+  'timezone',
+  'active',
+  'recipients',
+  'devices',
+  'history',
+  'practices',
+  'landowner',
+  'developer',
+  'address',
+  'stopWork',
+];
 const HISTORY = 'History on record (before the gateway)';
+const PARTIES = 'Landowner, developer and address (construction sites)';
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const siteParams = () => schemaNamed('siteParams');
@@ -51,7 +66,41 @@ async function siteFields(site: Site | undefined, creating: boolean): Promise<Fi
     },
   ];
   const params = js ? paramFields(js, OWN, site) : [];
-  return [...own, ...params, ...(await historyFields(site, zone))];
+  return [...own, ...params, ...partyFields(site), ...(await historyFields(site, zone))];
+}
+
+/**
+ * To whom a notice of violation is directed and where it is served: each party's name, postal address
+ * and e-mail, and the address of the land, filled with what is on record.
+ */
+function partyFields(site: Site | undefined): Field[] {
+  const of = (key: 'landowner' | 'developer', label: string): Field[] => [
+    { name: `${key}.name`, label: `${label}: name`, value: site?.[key]?.name, group: PARTIES },
+    {
+      name: `${key}.address`,
+      label: `${label}: postal address`,
+      value: site?.[key]?.address,
+      group: PARTIES,
+    },
+    {
+      name: `${key}.email`,
+      label: `${label}: e-mail (optional)`,
+      type: 'email',
+      value: site?.[key]?.email,
+      hint: 'Notices are also sent here.',
+      group: PARTIES,
+    },
+  ];
+  return [
+    ...of('landowner', 'Landowner'),
+    ...of('developer', 'Developer'),
+    {
+      name: 'address',
+      label: 'Address or description of the land',
+      value: site?.address,
+      group: PARTIES,
+    },
+  ];
 }
 
 /**
@@ -112,7 +161,8 @@ async function currentParams(siteId: string): Promise<Record<string, unknown>> {
   }
 }
 
-async function editSite(site: Site) {
+/** The site's edit form in the edit dialog; `after` runs once a change is saved. */
+export async function editSite(site: Site, after?: () => Promise<void> | void) {
   const { form } = buildForm({
     id: 'site-edit',
     className: 'form',
@@ -124,6 +174,7 @@ async function editSite(site: Site) {
       closeEditor();
       await loadAll();
       await listSites();
+      await after?.();
       return 'Saved.';
     },
   });

@@ -2,6 +2,7 @@
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
 import { formatTime, isSilent, relativeDue, relativePast } from './format.js';
 import { byUrgency, isActiveAlarm, isOverdue, ruleLabel, ruleOf, state } from './state.js';
+import { stopWorkBanner } from './stop-work-banner.js';
 
 export type Alert = import('./state.js').Alert;
 
@@ -156,6 +157,7 @@ export function renderOverview(openAlert: (id: string) => void) {
           { class: 'muted small' },
           `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`,
         ),
+        stopWorkBanner(site.stopWork, site.timezone),
         alerts.length
           ? h(
               'ul',

@@ -12,6 +12,9 @@ import { openAlert } from './alerts.js';
 import { describeError, get } from './api.js';
 import { type ChartHandle, mountChart } from './charts/plot.js';
 import { badge, byId, h, replace, SITE_KINDS } from './dom.js';
+
+const enforcement = () => import('./enforcement.js');
+
 import { formatTime, isSilent, relativePast } from './format.js';
 import { milestoneForm } from './milestones.js';
 import { dutyItem, sortDuties } from './overview.js';
@@ -252,4 +255,5 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
     ),
   );
   drawCharts(site.devices, slots, charts);
+  void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
 }

@@ -32,17 +32,27 @@ const PAGE = [
   '/style.css',
   '/alerts.css',
   '/inspect.css',
+  '/enforcement.css',
   '/src/charts/charts.css',
   '/favicon.svg',
 ];
 
+/** The chunks a script imports (`./chunks/…`), which the page cannot open without. */
+const chunksOf = (code: string): string[] => [
+  ...new Set([...code.matchAll(/["']\.\/(chunks\/[\w-]+\.js)["']/g)].map((m) => `/${m[1]}`)),
+];
+/** Whether a path is one of the page's files: its list, or a chunk of its script. */
+const isPage = (path: string) => PAGE.includes(path) || /^\/chunks\/[\w-]+\.js$/.test(path);
+
+async function install(): Promise<void> {
+  const c = await caches.open(CACHE);
+  await c.addAll(PAGE);
+  const app = await c.match('/app.js');
+  if (app) await c.addAll(chunksOf(await app.text()));
+}
+
 scope.addEventListener('install', (e) => {
-  e.waitUntil(
-    caches
-      .open(CACHE)
-      .then((c) => c.addAll(PAGE))
-      .then(() => scope.skipWaiting()),
-  );
+  e.waitUntil(install().then(() => scope.skipWaiting()));
 });
 
 scope.addEventListener('activate', (e) => {
@@ -64,7 +74,7 @@ async function fromCopy(req: Request, err: unknown): Promise<Response> {
 scope.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   const own = url.origin === scope.location.origin;
-  if (e.request.method !== 'GET' || !own || !PAGE.includes(url.pathname)) return;
+  if (e.request.method !== 'GET' || !own || !isPage(url.pathname)) return;
   e.respondWith(
     fetch(e.request).then(
       async (res) => {

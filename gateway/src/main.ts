@@ -229,6 +229,7 @@ async function compose(
       timezone: config.timezone,
       deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
       openAlerts: engine.openDuties,
+      stopWork: (siteId) => engine.enforcement.inEffect(siteId),
     },
     publisher,
     log,

@@ -17,6 +17,8 @@ interface FormatModule {
     to: number,
     bucketMs: number,
   ): Array<{ start: number; tips: number }>;
+  shortDate(t: string | number, tz: string, now?: number): string;
+  dueInWords(due: string | number, now: number): string;
 }
 
 const modulePath = '../../dashboard/src/format.ts';
@@ -39,6 +41,19 @@ describe('dashboard formatting', () => {
     expect(f.relativeDue(now + 10 * 24 * H, now)).toBe('in 10 d');
     expect(f.relativePast(now - 12 * 60_000, now)).toBe('12 min ago');
     expect(f.relativePast(now - 10_000, now)).toBe('just now');
+  });
+
+  it('says a day short in the site zone, and a deadline in whole days', () => {
+    const now = Date.parse('2026-12-02T15:00:00Z');
+    // 03:30 UTC on Dec 1 is still Nov 30 in New York.
+    expect(f.shortDate('2026-12-01T03:30:00Z', 'America/New_York', now)).toBe('Nov 30');
+    expect(f.shortDate('2026-12-01T03:30:00Z', 'UTC', now)).toBe('Dec 1');
+    expect(f.shortDate('2025-11-30T15:00:00Z', 'UTC', now)).toBe('Nov 30, 2025');
+    expect(f.dueInWords(now + 3 * 24 * H + 5 * H, now)).toBe('in 3 days');
+    expect(f.dueInWords(now + 24 * H, now)).toBe('in 1 day');
+    expect(f.dueInWords(now - 2 * 24 * H - H, now)).toBe('2 days overdue');
+    expect(f.dueInWords(now + 5 * H + 1, now)).toBe('in 5 hours');
+    expect(f.dueInWords(now - 90_000, now)).toBe('1 minute overdue');
   });
 
   it('turns a wall-clock time in a zone into UTC and back, across DST', () => {

@@ -9,10 +9,11 @@
  * the page's service worker (`dashboard/src/sw.ts`), which keeps a copy of the page for the field.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ROOT } from '../paths.ts';
+import { errorBody } from './errors.ts';
 
 export const SCHEMAS_ENTRY = join(ROOT, 'shared/src/admin.ts');
 export const DASHBOARD_ENTRY = join(ROOT, 'dashboard/src/app.ts');
@@ -73,9 +74,50 @@ export function bundleSchemas(entry = SCHEMAS_ENTRY): Promise<string> {
   );
 }
 
-/** Bundles the dashboard's code for the browser: one ES module. */
-export function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> {
-  return codeOf({ entryPoints: [entry] }, 'the dashboard');
+/** Where the dashboard's output files are named from, inside esbuild (nothing is written there). */
+const OUT_DIR = join(ROOT, 'dashboard-bundle');
+
+/**
+ * The dashboard's code: `app.js` and the chunks it loads, by name (`chunks/…`), and the code the page
+ * loads at start (`app.js` and the chunks it imports at once, not those it imports only when a page asks,
+ * such as a construction site's enforcement part).
+ */
+export interface DashboardBundle {
+  files: Map<string, string>;
+  initial: string;
+}
+
+/** Bundles the dashboard's code for the browser: ES modules, split where it imports a page lazily. */
+export async function buildDashboard(entry = DASHBOARD_ENTRY): Promise<DashboardBundle> {
+  const out = await build({
+    ...BROWSER,
+    entryPoints: { app: entry },
+    splitting: true,
+    absWorkingDir: ROOT,
+    outdir: OUT_DIR,
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+  });
+  const files = new Map<string, string>();
+  for (const f of out.outputFiles ?? []) files.set(relative(OUT_DIR, f.path).split(sep).join('/'), f.text);
+  if (!files.has('app.js')) throw new Error('esbuild produced no app.js for the dashboard');
+  // The page loads app.js and, at once, what it imports statically, and what those import.
+  const outputs = out.metafile?.outputs ?? {};
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const meta = outputs[relative(ROOT, join(OUT_DIR, name)).split(sep).join('/')];
+    for (const i of meta?.imports ?? [])
+      if (i.kind === 'import-statement') visit(relative(OUT_DIR, join(ROOT, i.path)).split(sep).join('/'));
+  };
+  visit('app.js');
+  return { files, initial: [...seen].map((n) => files.get(n) ?? '').join('\n') };
+}
+
+/** The code the dashboard loads at start (`app.js` and the chunks it imports at once). */
+export async function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> {
+  return (await buildDashboard(entry)).initial;
 }
 
 /**
@@ -119,9 +161,36 @@ function serveBundle(path: string, make: () => Promise<string>, what: string): F
   };
 }
 
+/** Serves `/app.js` and its chunks (`/chunks/…`) from one build made on first request, as `serveBundle`. */
+const serveDashboard: FastifyPluginAsync = async (app) => {
+  let built: Promise<DashboardBundle> | undefined;
+  const file = async (name: string, log: { error: (o: object, m: string) => void }) => {
+    built ??= buildDashboard();
+    try {
+      return (await built).files.get(name);
+    } catch (e) {
+      built = undefined;
+      log.error({ err: e }, 'bundling the dashboard failed');
+      throw new Error(`bundling the dashboard failed: ${(e as Error).message}`);
+    }
+  };
+  const send = (reply: FastifyReply, code: string) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(code);
+  app.get('/app.js', { schema: { hide: true } }, async (req, reply) =>
+    send(reply, (await file('app.js', req.log)) ?? ''),
+  );
+  app.get<{ Params: { name: string } }>('/chunks/:name', { schema: { hide: true } }, async (req, reply) => {
+    const code = /^[\w-]+\.js$/.test(req.params.name)
+      ? await file(`chunks/${req.params.name}`, req.log)
+      : undefined;
+    if (code === undefined) return reply.code(404).send(errorBody('NOT_FOUND', 'No such file.'));
+    return send(reply, code);
+  });
+};
+
 export const dashboardBundlePlugin: FastifyPluginAsync = async (app) => {
   await app.register(serveBundle('/schemas.js', () => bundleSchemas(), 'the dashboard schemas'));
-  await app.register(serveBundle('/app.js', () => bundleDashboard(), 'the dashboard'));
+  await app.register(serveDashboard);
   await app.register(serveBundle('/field.js', () => bundleField(), 'the inspection form'));
   await app.register(serveBundle('/sw.js', () => bundleWorker(), "the page's service worker"));
 };

@@ -28,6 +28,8 @@ export interface StateSources {
   timezone: string;
   deviceState(siteId: string, deviceId: string): DeviceStateRow | undefined;
   openAlerts(): AlertDto[];
+  /** The stop-work order in effect at a site, if any. */
+  stopWork?(siteId: string): { since: string; reason: string } | undefined;
 }
 
 /** This gateway's sites as others see them (without the publication time). */
@@ -54,5 +56,11 @@ export function ownSites(src: StateSources): FleetSite[] {
       };
     }),
     duties: bySite.get(s.id) ?? [],
+    ...(src.stopWork ? { stopWork: stopWorkOf(src.stopWork(s.id)) } : {}),
   }));
+}
+
+/** The order as others see it: since when, and why. */
+function stopWorkOf(order: { since: string; reason: string } | undefined): FleetSite['stopWork'] {
+  return order ? { since: order.since, reason: order.reason } : null;
 }

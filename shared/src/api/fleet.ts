@@ -35,6 +35,8 @@ export const fleetSiteSchema = z.object({
     }),
   ),
   duties: z.array(fleetDutySchema),
+  /** The stop-work order in effect at the site (absent from a gateway that does not tell). */
+  stopWork: z.object({ since: iso, reason: z.string() }).nullable().optional(),
 });
 
 export const fleetStateSchema = z.object({
