@@ -124,9 +124,11 @@ describe('a notice of violation served', () => {
 
   describe.skipIf(!canPrint)('the document', () => {
     let browser: Browser;
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the nested suite's own browser (biome misreads describe.skipIf)
     beforeAll(async () => {
       browser = await launchChromium();
     });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the nested suite's own browser
     afterAll(async () => {
       await browser?.close();
     });

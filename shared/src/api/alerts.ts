@@ -169,7 +169,14 @@ export const extensionDtoSchema = z.object({
 export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 
 /** `violation`: a notice of violation served on the site's developer and owner (its payload is the notice). */
-export const NOTIFICATION_KINDS = ['raise', 'reminder', 'overdue', 'extension', 'resolve', 'violation'] as const;
+export const NOTIFICATION_KINDS = [
+  'raise',
+  'reminder',
+  'overdue',
+  'extension',
+  'resolve',
+  'violation',
+] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 
