@@ -28,7 +28,6 @@ import { connectLive } from './live.js';
 import { loadManageSites } from './manage-sites.js';
 import { renderOverview } from './overview.js';
 import { loadPeople } from './people.js';
-import { loadQuarantine } from './quarantine.js';
 import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
 import { bindSignIn, renderAccount } from './signin.js';
 import { currentSiteId, loadSite } from './site.js';
@@ -43,7 +42,6 @@ import {
   upsertAlert,
 } from './state.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './storms.js';
-import { loadTokens } from './tokens.js';
 
 export type Alert = import('./state.js').Alert;
 
@@ -154,8 +152,9 @@ async function route() {
   else if (name === 'manage') await loadManageSites();
   else if (name === 'devices') await loadDevices(arg);
   else if (name === 'changes') await loadChanges();
-  else if (name === 'quarantine') await loadQuarantine();
-  else if (name === 'tokens') await loadTokens();
+  // Pages few people open load with their first visit.
+  else if (name === 'quarantine') await (await import('./quarantine.js')).loadQuarantine();
+  else if (name === 'tokens') await (await import('./tokens.js')).loadTokens();
 }
 
 function initForms() {

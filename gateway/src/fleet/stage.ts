@@ -39,6 +39,7 @@ export class FleetStage implements Stage {
   private lastCostMs = 0;
   private lastError: string | undefined;
   private publishing = false;
+  private started = false;
   private again = false;
   private stopped = false;
 
@@ -55,6 +56,7 @@ export class FleetStage implements Stage {
   }
 
   async start(): Promise<void> {
+    this.started = true;
     this.follower?.start();
     this.schedule(SETTLE_MS);
   }
@@ -68,7 +70,9 @@ export class FleetStage implements Stage {
 
   /** Something a follower would see changed (an alert, a device's status): published shortly. */
   readonly changed = (): void => {
-    if (this.stopped || this.soon) return;
+    // Before the start (the rules raise duties while the broker is not up yet) the start's own
+    // publication carries the change.
+    if (!this.started || this.stopped || this.soon) return;
     const gap = Math.max(MIN_GAP_MS, GAP_PER_COST * this.lastCostMs);
     const delay = Math.max(SETTLE_MS, this.lastBegunAt + gap - this.o.now());
     this.soon = setTimeout(() => {

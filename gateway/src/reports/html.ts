@@ -110,7 +110,7 @@ ${r.warnings.map((w) => `<p class="warn" role="alert"><b>Warning:</b> ${esc(w)}<
 </tbody></table>
 <h2>Summary</h2><table class="summary"><tbody>${summaryRows(r)}</tbody></table>
 ${certificationBlock(r, t)}
-<section class="storms${storms.length ? ' page' : ''}"><h2>Storm events and their inspections</h2>${
+<section class="storms"><h2>Storm events and their inspections</h2>${
     storms.length
       ? table(
           [

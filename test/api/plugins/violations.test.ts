@@ -172,7 +172,25 @@ describe('notices of violation and stop-work orders', () => {
     await startAt(T0 + 5 * DAY);
     // Past its remedy time, unapproved: the second notice's duty is overdue.
     expect(await remedyAlert(second.id)).toMatchObject({ status: 'open', overdue: true });
-    const photo = 'a'.repeat(64);
+    // A photo the gateway does not have is refused; one sent first is cited.
+    const unknown = await call(
+      'POST',
+      `/api/violations/${first.id}/corrected`,
+      { note: 'Fence re-installed and trenched.', photos: ['a'.repeat(64)] },
+      owner,
+    );
+    expect(unknown.status).toBe(400);
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const up = await fetch(`${gw.httpUrl}/api/photos`, {
+      method: 'POST',
+      headers: { ...owner, 'content-type': 'image/png' },
+      body: png,
+    });
+    expect(up.status).toBe(200);
+    const photo = ((await up.json()) as { sha256: string }).sha256;
     const corrected = await call(
       'POST',
       `/api/violations/${first.id}/corrected`,

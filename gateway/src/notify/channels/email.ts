@@ -18,6 +18,7 @@ import type { Config, SiteConfig } from '../../config/schema.ts';
 import { type Delivery, storedAlert } from '../delivery.ts';
 import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
 import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
+import { type ComposedEmail, type ComposeOptions, messageIdFor } from './emailMessage.ts';
 import { composeViolationEmail, type NoticeEmailRequest, storedViolation } from './violationEmail.ts';
 
 export interface EmailRequest {
@@ -37,15 +38,6 @@ export interface EmailSender {
   /** Serves a notice of violation (`violationEmail.ts`); a sender without it cannot. */
   sendNotice?(req: NoticeEmailRequest): Promise<void>;
   close?(): void;
-}
-
-export interface ComposedEmail {
-  from: string;
-  to: string | { name: string; address: string };
-  subject: string;
-  text: string;
-  messageId: string;
-  headers: Record<string, string>;
 }
 
 const SUBJECT_TAG: Record<string, string> = {
@@ -119,22 +111,6 @@ function historyLine(entry: AlertDto['history'][number], timeZone: string): stri
   const parts = [bothZones(entry.at, timeZone), entry.action, `by ${entry.actor}`];
   if (note !== undefined) parts.push(`— ${clip(unlink(String(note)), 200)}`);
   return parts.join(' ');
-}
-
-function domainOf(from: string, fallback: string): string {
-  const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from);
-  return m?.[1] ?? fallback;
-}
-
-/** The Message-ID for an event: the same on every resend. */
-export function messageIdFor(eventId: string, from: string, gatewayId = 'gateway'): string {
-  const local = eventId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200);
-  return `<notify.${local}@${domainOf(from, `${gatewayId}.invalid`)}>`;
-}
-
-export interface ComposeOptions {
-  from: string;
-  gatewayId?: string;
 }
 
 export function composeAlertEmail(req: EmailRequest, opts: ComposeOptions): ComposedEmail {
@@ -331,3 +307,6 @@ export function emailChannel(
       }),
   };
 }
+
+export type { ComposedEmail, ComposeOptions } from './emailMessage.ts';
+export { messageIdFor } from './emailMessage.ts';

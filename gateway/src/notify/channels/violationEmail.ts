@@ -8,7 +8,7 @@ import { type ViolationDto, violationDtoSchema } from '../../../../shared/src/ap
 import { formatLong } from '../../../../shared/src/time.ts';
 import type { Delivery } from '../delivery.ts';
 import { DeliveryError } from '../errors.ts';
-import { type ComposedEmail, type ComposeOptions, messageIdFor } from './email.ts';
+import { type ComposedEmail, type ComposeOptions, messageIdFor } from './emailMessage.ts';
 
 export interface NoticeEmailRequest {
   to: string;
