@@ -6,6 +6,7 @@
  * one is a gap, and every cited inspection of the period is listed. Pure, no Node API (it is bundled
  * into verify.html).
  */
+import { canonicalJson } from './canonical.ts';
 import { capital, dutyWords, entryWords, type Problem, problem, shown, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,8 @@ export interface ShownReport {
     notes?: string;
     recordedAt?: string;
     recordedBy?: string;
+    /** What it found at each practice, with the photos' hashes. */
+    findings?: unknown[];
     logIndex?: number;
   }>;
   extensions: Array<{
@@ -131,6 +134,13 @@ export function checkShown(
       ['notes', 'its notes', x.notes, e.body.notes],
       ['recordedAt', 'the time it was recorded', t(x.recordedAt), e.body.recordedAt, 'time'],
       ['recordedBy', 'who recorded it', x.recordedBy, e.body.recordedBy],
+      // Its findings and their photos' hashes, as one canonical text (an entry without findings has none).
+      [
+        'findings',
+        'its findings (the practices, what was found, the notes and the photos)',
+        canonicalJson(x.findings ?? []),
+        canonicalJson(e.body.findings ?? []),
+      ],
     ];
     out.push(...compare(where, `inspections[${i}]`, pairs, w));
   });
