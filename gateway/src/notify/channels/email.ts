@@ -219,22 +219,19 @@ export class SmtpEmailSender implements EmailSender {
   }
 
   async send(req: EmailRequest): Promise<void> {
-    const mail = composeAlertEmail(req, {
-      from: this.from,
-      ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}),
-    });
-    try {
-      await this.transport.sendMail({ ...mail, signal: AbortSignal.timeout(this.sendTimeoutMs) });
-    } catch (e) {
-      throw classifySmtpError(e, this.forms);
-    }
+    await this.deliver(composeAlertEmail(req, this.composeOptions()));
   }
 
   async sendNotice(req: NoticeEmailRequest): Promise<void> {
-    const mail = composeViolationEmail(req, {
-      from: this.from,
-      ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}),
-    });
+    await this.deliver(composeViolationEmail(req, this.composeOptions()));
+  }
+
+  private composeOptions(): ComposeOptions {
+    return { from: this.from, ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}) };
+  }
+
+  /** Sends a composed message within the send timeout; an SMTP failure becomes a typed delivery error. */
+  private async deliver(mail: ComposedEmail): Promise<void> {
     try {
       await this.transport.sendMail({ ...mail, signal: AbortSignal.timeout(this.sendTimeoutMs) });
     } catch (e) {
