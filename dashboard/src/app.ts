@@ -289,15 +289,18 @@ function bindMenu() {
 }
 
 /** Back online after the page opened without a connection: who is signed in, and the page, read again. */
-function backOnline() {
+function backOnline(attempt = 0) {
   if (session.me && appState.loaded) return;
-  void refreshMe()
-    .catch((e) => console.warn('reading /api/auth/me failed', e))
-    .then(reloadAll);
+  refreshMe().then(reloadAll, (e) => {
+    console.warn('reading /api/auth/me failed', e);
+    // A connection that has just come back often fails its first requests: soon again, then less often.
+    if (navigator.onLine && attempt < 6) setTimeout(() => backOnline(attempt + 1), 1_000 * 2 ** attempt);
+    else void reloadAll();
+  });
 }
 
 function start() {
-  window.addEventListener('online', backOnline);
+  window.addEventListener('online', () => backOnline());
   bindDialogs();
   bindMenu();
   onAlertActed((a) => {

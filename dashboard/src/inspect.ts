@@ -18,9 +18,10 @@ import {
   onOutbox,
   type QueuedInspection,
   queued,
+  retryDelay,
   trySend,
 } from './outbox.js';
-import { session } from './session.js';
+import { refreshMe, session } from './session.js';
 import { ruleLabel, siteById, siteZone, state } from './state.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
@@ -208,7 +209,7 @@ async function submit() {
   results.delete(entry.clientId);
   submitting = entry.clientId;
   try {
-    await flushOutbox();
+    await sendRound();
   } finally {
     submitting = undefined;
   }
@@ -263,7 +264,7 @@ function outboxItem(e: QueuedInspection) {
             },
             'Fix it in the form',
           )
-        : h('button', { type: 'button', class: 'secondary', onclick: () => void flushOutbox() }, 'Send now'),
+        : h('button', { type: 'button', class: 'secondary', onclick: () => void sendRound() }, 'Send now'),
       h(
         'button',
         {
@@ -314,8 +315,6 @@ export function bindInspectionForm() {
 /** Sends what waits on this phone now and whenever the connection returns; the person may be signed in. */
 export function startOutbox() {
   window.addEventListener('online', outboxChance);
-  // A gateway that could not take them (busy, restarting) is asked again every minute.
-  setInterval(outboxChance, 60_000);
   if (!navigator.onLine && !state.loaded) {
     noSites = true;
     say(
@@ -327,8 +326,44 @@ export function startOutbox() {
   outboxChance();
 }
 
-/** Online again, or a person signed in (or a token given): the inspector's name, and a chance to send. */
+/** Rounds in a row that left inspections waiting, and the next try after them. */
+let misses = 0;
+let nextTry: ReturnType<typeof setTimeout> | undefined;
+function tryAgainLater() {
+  clearTimeout(nextTry);
+  misses += 1;
+  nextTry = setTimeout(outboxChance, retryDelay(misses));
+}
+
+/**
+ * Online again, or a person signed in (or a token given): the inspector's name, and a chance to send.
+ * What is left waiting (the gateway busy, a connection that is not quite back, who is signed in not yet
+ * known) is tried again by itself, soon and then once a minute.
+ */
 export function outboxChance() {
   defaultInspector();
-  if (session.me) void flushOutbox().catch((e) => console.warn('sending the waiting inspections failed', e));
+  if (!session.me) {
+    clearTimeout(nextTry);
+    // Opened without a connection, the page does not know yet who is signed in: it asks when it can.
+    if (session.unreached && navigator.onLine)
+      refreshMe().catch((e) => {
+        console.warn('reading who is signed in failed', e);
+        tryAgainLater();
+      });
+    else if (session.unreached) tryAgainLater();
+    return;
+  }
+  void sendRound();
+}
+
+/** One round of sending; what it leaves waiting is tried again later by itself. */
+async function sendRound(): Promise<void> {
+  clearTimeout(nextTry);
+  try {
+    if ((await flushOutbox()) === 'settled') misses = 0;
+    else tryAgainLater();
+  } catch (e) {
+    console.warn('sending the waiting inspections failed', e);
+    tryAgainLater();
+  }
 }

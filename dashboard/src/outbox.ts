@@ -156,33 +156,45 @@ export async function trySend(e: QueuedInspection, kept = true): Promise<OutboxE
   return ev;
 }
 
-let flushing: Promise<void> | undefined;
+/** What a round of sending left: nothing to send (those refused wait for the person), or some waiting. */
+export type FlushResult = 'settled' | 'waiting';
+
+let flushing: Promise<FlushResult> | undefined;
 let again = false;
 /**
  * Sends the waiting inspections in order (those refused stay for the person). Stops at the first one the
  * gateway did not take for the moment: the later ones would meet the same. Offline, it does not try.
  * Called while it runs (a new inspection kept), it goes round once more.
  */
-export function flushOutbox(): Promise<void> {
+export function flushOutbox(): Promise<FlushResult> {
   if (flushing) {
     again = true;
     return flushing;
   }
-  flushing = (async () => {
+  flushing = (async (): Promise<FlushResult> => {
     try {
       do {
         again = false;
-        if (!navigator.onLine) return;
+        if (!navigator.onLine) return 'waiting';
         for (const e of await queued()) {
           if (e.refusal) continue;
-          if ((await trySend(e)).type === 'waiting') return;
+          if ((await trySend(e)).type === 'waiting') return 'waiting';
         }
       } while (again);
+      return 'settled';
     } finally {
       flushing = undefined;
     }
   })();
   return flushing;
+}
+
+/**
+ * When to try again after a round that left inspections waiting: soon after the first miss (a connection
+ * that has just come back often fails its first requests), then less often, up to once a minute.
+ */
+export function retryDelay(misses: number): number {
+  return Math.min(60_000, 2_000 * 2 ** Math.max(0, misses - 1));
 }
 
 /** A fresh id for an inspection (crypto.randomUUID needs HTTPS; a gateway on the LAN may be plain HTTP). */

@@ -17,6 +17,11 @@ export const session = {
   me: null as Me | null,
   /** Set once a request was refused because the session ran out (not when the person signed out). */
   expired: false,
+  /**
+   * Set while who is signed in is not known because the gateway could not be reached (the page opened
+   * without a connection); cleared once it answers.
+   */
+  unreached: false,
 };
 
 const listeners: Set<() => void> = new Set();
@@ -85,8 +90,10 @@ export async function refreshMe() {
   }
   try {
     session.me = meOf(await request('GET', '/api/auth/me', { quiet: true }), token ? 'token' : 'session');
+    session.unreached = false;
   } catch (e) {
-    if (!(e instanceof ApiError) || e.status !== 401) throw e;
+    session.unreached = !(e instanceof ApiError && e.status === 401);
+    if (session.unreached) throw e;
     // A remembered session the gateway no longer knows: it expired (or was ended elsewhere).
     if (!token && remembered()) session.expired = true;
     remember(false);
