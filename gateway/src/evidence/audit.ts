@@ -8,6 +8,12 @@
  * event loop free between them (the evidence stage does, at start, and then keeps up with new entries).
  */
 
+import {
+  stopWorkEventRecord,
+  stopWorkRecord,
+  violationEventRecord,
+  violationRecord,
+} from '../ledger/enforcementRecords.ts';
 import { Frontier, type Hash, leafHash } from '../ledger/merkle.ts';
 import {
   type EntryType,
@@ -72,6 +78,26 @@ export class EvidenceAudit {
         table: 'notices',
         key: 'seq',
         body: (r) => recordBody('notice', noticeRecord(r as never)),
+      },
+      violation: {
+        table: 'violations',
+        key: 'seq',
+        body: (r) => recordBody('violation', violationRecord(r as never)),
+      },
+      'violation-event': {
+        table: 'violation_events',
+        key: 'seq',
+        body: (r) => recordBody('violation-event', violationEventRecord(r as never)),
+      },
+      'stop-work': {
+        table: 'stop_work',
+        key: 'seq',
+        body: (r) => recordBody('stop-work', stopWorkRecord(r as never)),
+      },
+      'stop-work-event': {
+        table: 'stop_work_events',
+        key: 'seq',
+        body: (r) => recordBody('stop-work-event', stopWorkEventRecord(r as never)),
       },
       storm: {
         table: 'storms',
