@@ -1,11 +1,12 @@
 /**
- * Enforcement end to end through MQTT and HTTP against a real gateway: a storm of 0.55 in raises the
- * inspection duty; the inspector, signed in, records the inspection with a violation finding and a photo
- * (which closes the duty), issues a notice with a 7-day remedial schedule (its duty raised) and a stop-work
- * order; the developer is told by e-mail (a real SMTP server) and opens the notice with the law's six
- * elements. The report of the period carries the finding, the photo's hash, the notice and the order, and
- * verifies; a finding changed in a copy of the store is named by the verifier. (The appeal window, the
- * correction and the approval on later days: test/api/plugins/violations.test.ts.)
+ * A construction season's enforcement, end to end through MQTT and HTTP against a real gateway with a
+ * clock of its own that the test moves forward: a storm of 0.55 in raises the inspection duty; the
+ * inspector records the inspection with a violation finding and a photo, issues a notice with a 7-day
+ * remedial schedule and a stop-work order; the developer is told by e-mail (a real SMTP server); the
+ * developer appeals on day 14 (accepted) and, for a second notice, on day 16 (refused: the 15 days are
+ * over); the remedy duty is overdue after day 7; lifting the order is refused while its notice is open;
+ * the developer reports the correction, the inspector approves it (late) and lifts the order. The report of
+ * the period lists all of it and verifies; a finding changed in a copy of the store is named.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -54,7 +55,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
   let gw: TestGateway;
   let smtp: SMTPServer;
   const mails: string[] = [];
-  const offset = 0;
+  let offset = 0;
   const clock = () => Date.now() + offset;
   let api: ReturnType<typeof peopleApi>;
   let ida: Browser;
@@ -63,6 +64,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
   let photo: string;
   let inspectionId: string;
   let notice: Violation;
+  let second: Violation;
   const config = (smtpPort: number) => {
     const base = testConfigInput();
     return {
@@ -100,6 +102,20 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       ),
     };
   };
+  let smtpPort = 0;
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-enforcement-'));
+  /**
+   * Days pass: the gateway is stopped and started again on its store with its clock `days` after the
+   * storm's start (a clock that jumps while it runs is held back by the engine's guard, as it should be),
+   * and the inspector and the developer sign in again.
+   */
+  const dayOf = async (days: number) => {
+    await gw.cleanup();
+    offset = t0 + days * DAY - Date.now();
+    gw = await startTestGateway(config(smtpPort) as never, { dataDir, now: clock });
+    api = peopleApi(gw.httpUrl, ADMIN);
+    await signInBoth();
+  };
   const signInBoth = async () => {
     ida = await api.signIn('ida@chester.test');
     dana = await api.signIn('dana@ridge-builders.test');
@@ -117,7 +133,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     (await api.call('GET', `/api/violations/${id}`, undefined, api.admin)).body as unknown as Violation;
 
   beforeAll(async () => {
-    const smtpPort = await freePort();
+    smtpPort = await freePort();
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -133,7 +149,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       },
     });
     await new Promise<void>((r) => smtp.listen(smtpPort, '127.0.0.1', () => r()));
-    gw = await startTestGateway(config(smtpPort) as never, { now: clock });
+    gw = await startTestGateway(config(smtpPort) as never, { dataDir, now: clock });
     api = peopleApi(gw.httpUrl, ADMIN);
     await api.account('Ida Inspector', 'ida@chester.test', 'inspector');
     const dan = await api.call(
@@ -168,6 +184,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
   afterAll(async () => {
     await gw?.cleanup();
     await new Promise<void>((r) => smtp?.close(() => r()));
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('a storm of 0.55 in raises the inspection duty', async () => {
@@ -256,7 +273,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       ida.write,
     );
     expect(other.status, JSON.stringify(other.body)).toBe(201);
-    expect((await violation(String(other.body.id))).status).toBe('issued');
+    second = await violation(String(other.body.id));
 
     // The remedial schedule is a duty with its deadline.
     const duty = await waitFor(
@@ -307,7 +324,83 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       expect(html).toContain(part);
   });
 
-  const report = async (g: TestGateway) => {
+  it('after day 7 the remedy duty is overdue; on day 14 the developer appeals, on day 16 an appeal is refused', async () => {
+    await dayOf(8);
+    await waitFor(
+      async () => (await alerts()).find((a) => a.dueAt === notice.remedyDueAt && a.overdue),
+      15_000,
+      'the remedy duty overdue',
+    );
+    await dayOf(14);
+    const ok = await api.call(
+      'POST',
+      `/api/violations/${notice.id}/appeal`,
+      { reason: 'The fence was knocked down by the town plow; we ask for a hearing.' },
+      dana.write,
+    );
+    expect(ok.status, JSON.stringify(ok.body)).toBeLessThan(300);
+    expect((await violation(notice.id)).status).toBe('appealed');
+
+    await dayOf(16);
+    const late = await api.call(
+      'POST',
+      `/api/violations/${second.id}/appeal`,
+      { reason: 'We disagree.' },
+      dana.write,
+    );
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect(late.status).toBeLessThan(500);
+    expect(JSON.stringify(late.body)).toMatch(/15 days/);
+    expect((await violation(second.id)).status).toBe('issued');
+  });
+
+  it('lifting the order is refused while its notice is open; the developer corrects, the inspector approves (late) and lifts', async () => {
+    const refused = await api.call(
+      'POST',
+      '/api/sites/maple-ridge/stop-work/lift',
+      { note: 'Looks better.' },
+      ida.write,
+    );
+    expect(refused.status).toBe(409);
+    const corrected = await api.call(
+      'POST',
+      `/api/violations/${notice.id}/corrected`,
+      { note: 'Fence reinstalled, ditch cleaned.', photos: [photo] },
+      dana.write,
+    );
+    expect(corrected.status, JSON.stringify(corrected.body)).toBeLessThan(300);
+    await dayOf(17);
+    const approved = await api.call(
+      'POST',
+      `/api/violations/${notice.id}/approve`,
+      { note: 'Checked on site.' },
+      ida.write,
+    );
+    expect(approved.status, JSON.stringify(approved.body)).toBeLessThan(300);
+    const v = await violation(notice.id);
+    expect(v.status).toBe('approved');
+    expect(v.onTime).toBe(false);
+    expect(v.events.map((e) => e.kind)).toEqual(['appealed', 'corrected', 'approved']);
+    const duty = await waitFor(
+      async () => (await alerts()).find((a) => a.dueAt === notice.remedyDueAt && a.status === 'resolved'),
+      10_000,
+      'the remedy duty resolved',
+    );
+    expect(duty.withinDeadline).toBe(false);
+    const lifted = await api.call(
+      'POST',
+      '/api/sites/maple-ridge/stop-work/lift',
+      { note: 'Violation corrected and approved.' },
+      ida.write,
+    );
+    expect(lifted.status, JSON.stringify(lifted.body)).toBeLessThan(300);
+    const site = (await api.call('GET', '/api/sites/maple-ridge', undefined, api.admin)).body as {
+      stopWork?: unknown;
+    };
+    expect(site.stopWork ?? null).toBeNull();
+  });
+
+  const reportOf = async (g: TestGateway) => {
     const get = async (path: string) =>
       (await (await fetch(`${g.httpUrl}${path}`, { headers: api.admin })).json()) as Record<string, unknown>;
     const logged = Number((await get('/api/evidence')).size);
@@ -331,35 +424,66 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
 
   it('the report of the period shows all of it and verifies', async () => {
     const key = String((await api.call('GET', '/api/evidence/key', undefined, api.admin)).body.verifierKey);
-    const text = await report(gw);
+    const text = await reportOf(gw);
     expect(text).toContain(photo);
     expect(text).toContain('Fence down for 40 ft');
     expect(text).toContain(notice.id);
+    expect(text).toContain('The fence was knocked down by the town plow');
     expect(text).toContain('Sediment leaving the site at the north boundary.');
+    expect(text).toContain('Violation corrected and approved.');
     const v = await verifyReport(readReport(JSON.parse(text)), key);
     expect(v.problems).toEqual([]);
     expect(v.ok).toBe(true);
 
     // A finding changed in a copy of the store: the report made from it does not verify, and says where.
+    const finding = await tamperedReport([
+      'DROP TRIGGER IF EXISTS inspections_no_update',
+      `UPDATE inspections SET findings = replace(findings, '"violation"', '"ok"')`,
+    ]);
+    expect(finding.warnings.join('\n')).toMatch(/inspections record \d+ was changed after it was logged/);
+    const bad = await verifyReport(readReport(finding.report), key);
+    expect(bad.ok).toBe(false);
+    expect(bad.problems.map((p) => p.field).join(' ')).toMatch(/inspections\[0\]/);
+
+    // A notice's remedy moved a week later behind the gateway's back: its own check says so in the report.
+    const remedy = await tamperedReport([
+      ...dropTriggers('violations'),
+      `UPDATE violations SET remedy_due_at = remedy_due_at + ${7 * DAY} WHERE seq = 1`,
+    ]);
+    expect(remedy.warnings.join('\n')).toMatch(/violations record 1 was changed after it was logged/);
+  });
+
+  /** The triggers that keep a table append-only, to drop in a copy. */
+  const dropTriggers = (table: string) => {
+    const db = new Database(join(gw.dataDir, 'gateway.db'), { readonly: true });
+    try {
+      return (
+        db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?`).all(table) as {
+          name: string;
+        }[]
+      ).map((t) => `DROP TRIGGER ${t.name}`);
+    } finally {
+      db.close();
+    }
+  };
+
+  /** The report of the period from a copy of the store changed by `sql`, made by a gateway on that copy. */
+  async function tamperedReport(sql: string[]): Promise<{ report: unknown; warnings: string[] }> {
     const copy = mkdtempSync(join(tmpdir(), 'gw-enforcement-copy-'));
     try {
       cpSync(gw.dataDir, copy, { recursive: true });
       const db = new Database(join(copy, 'gateway.db'));
-      db.exec('DROP TRIGGER IF EXISTS inspections_no_update');
-      db.exec(`UPDATE inspections SET findings = replace(findings, '"violation"', '"ok"')`);
+      for (const q of sql) db.exec(q);
       db.close();
       const other = await startTestGateway(config(await freePort()) as never, { dataDir: copy, now: clock });
       try {
-        const tampered = await report(other);
-        expect((JSON.parse(tampered) as { warnings: string[] }).warnings.length).toBeGreaterThan(0);
-        const bad = await verifyReport(readReport(JSON.parse(tampered)), key);
-        expect(bad.ok).toBe(false);
-        expect(bad.problems.map((p) => p.field).join(' ')).toMatch(/inspections\[0\]/);
+        const report = JSON.parse(await reportOf(other)) as { warnings: string[] };
+        return { report, warnings: report.warnings };
       } finally {
         await other.cleanup();
       }
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
-  });
+  }
 });
