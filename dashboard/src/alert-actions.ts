@@ -55,7 +55,8 @@ export function allowedActions(a: Alert, rule: Rule | undefined, me: Me | null):
         'No inspection closes this alert: it closes when the readings show the condition has ended, or when a person resolves it with a note.',
       )
     : asInspector;
-  return { acknowledge, resolve: asInspector, extend, inspect };
+  const resolve = rule?.noManualResolve ? no(rule.noManualResolve) : asInspector;
+  return { acknowledge, resolve, extend, inspect };
 }
 
 function say(id: string, text: string, kind: 'ok' | 'bad' | '') {

@@ -27,6 +27,8 @@ export const ruleInfoSchema = z.strictObject({
   extendable: z.boolean(),
   /** Why no letter may extend it, in words for the person who would ask (absent when one may). */
   noExtension: z.string().optional(),
+  /** When set, no person resolves its alerts by hand: what closes them instead, in words. */
+  noManualResolve: z.string().optional(),
   /** The inspection kinds that meet it (none: it is met in the data, or not by an inspection). */
   meetsInspections: z.array(z.string()),
   /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */

@@ -49,6 +49,13 @@ describe('the actions the alert dialog offers', () => {
     expect([a.acknowledge.ok, a.resolve.ok, a.inspect.ok]).toEqual([true, true, true]);
   });
 
+  it("offers no Resolve where only something else closes the duty, with the rule's words", () => {
+    const closes = 'This duty closes when the officer approves the correction, not by hand.';
+    const a = allowedActions(alert({}), rule({ noManualResolve: closes }), me('admin'));
+    expect(why(a.resolve)).toBe(closes);
+    expect(a.acknowledge.ok).toBe(true);
+  });
+
   it('offers Extend where the rule allows it, to an engineer or an admin only', () => {
     const remedy = rule({ extendable: true, meetsInspections: [] });
     delete remedy.noExtension;

@@ -7,7 +7,7 @@ import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../sh
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
-import { allowsExtension, rulesClosedByInspection } from '../rules/index.ts';
+import { allowsExtension, manualResolveRefusal, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -82,6 +82,8 @@ export class Commands {
       const row = this.mustGet(id);
       if (row.status === 'resolved')
         throw new AlertError('ALREADY_RESOLVED', `alert ${id} is already resolved`);
+      const notByHand = manualResolveRefusal(row.rule);
+      if (notByHand) throw new AlertError('NOT_BY_HAND', notByHand);
       this.o.lifecycle.resolve(u, row, {
         how: 'manual',
         by: actor,

@@ -7,6 +7,7 @@ export const ALERT_ERROR_CODES = [
   'BAD_INSPECTION',
   'UNKNOWN_SITE',
   'INSPECTION_RESENT_CHANGED',
+  'NOT_BY_HAND',
 ] as const;
 export type AlertErrorCode = (typeof ALERT_ERROR_CODES)[number];
 
@@ -20,6 +21,7 @@ export const ALERT_ERROR_HTTP_STATUS: Record<AlertErrorCode, number> = {
   BAD_INSPECTION: 400,
   UNKNOWN_SITE: 404,
   INSPECTION_RESENT_CHANGED: 409,
+  NOT_BY_HAND: 409,
 };
 
 /** A refused action on an alert, inspection or extension; `code` is stable for the API. */

@@ -66,6 +66,11 @@ export function allowsExtension(id: string): boolean {
   return byId.get(id)?.duty.extendable ?? false;
 }
 
+/** Why a person may not resolve a rule's alerts by hand, in words; undefined when they may. */
+export function manualResolveRefusal(id: string): string | undefined {
+  return byId.get(id)?.duty.noManualResolve;
+}
+
 const OTHER: RuleReport = { section: 'other', duty: true, pastDue: 'overdue' };
 
 /** What the compliance report shows for a rule's alerts. */
@@ -97,6 +102,7 @@ export function ruleCatalogue(): RuleInfo[] {
               m.duty.noExtension ??
               `No engineer's letter can extend this deadline: the law (${m.law}) sets it.`,
           }),
+      ...(m.duty.noManualResolve ? { noManualResolve: m.duty.noManualResolve } : {}),
       meetsInspections: [...m.duty.meets],
       responsible: [...m.duty.responsible],
       section: m.report.section,

@@ -50,6 +50,11 @@ export interface RuleDuty {
    * extended: the law sets the interval"); without it, `index.ts` says the law sets it.
    */
   noExtension?: string;
+  /**
+   * When set, no person closes its alerts by hand (a resolution with a note is refused): what closes them
+   * instead, in words for the person who would try ("It closes when the officer approves the correction").
+   */
+  noManualResolve?: string;
   /** The recipients' roles that must act on it: reminders go to them (to everyone when none is listed). */
   responsible: readonly RecipientRole[];
 }

@@ -171,6 +171,12 @@ describe('notices of violation and stop-work orders', () => {
   it('records a correction with photos and the approval on time; the duty is resolved on time', async () => {
     await startAt(T0 + 5 * DAY);
     // Past its remedy time, unapproved: the second notice's duty is overdue.
+    const overdue = await remedyAlert(second.id);
+    expect(overdue).toMatchObject({ status: 'open', overdue: true });
+    // Nobody closes it by hand with a note: only the officer's approval of the correction does.
+    const byHand = await call('POST', `/api/alerts/${String(overdue?.id)}/resolve`, { note: 'Done.' }, insp);
+    expect([byHand.status, byHand.body.error]).toEqual([409, 'NOT_BY_HAND']);
+    expect(String(byHand.body.message)).toMatch(/approves the correction/);
     expect(await remedyAlert(second.id)).toMatchObject({ status: 'open', overdue: true });
     // A photo the gateway does not have is refused; one sent first is cited.
     const unknown = await call(

@@ -26,6 +26,8 @@ export const violationRemedy: RuleModule<ViolationRemedyState, typeof RULE, type
     extendable: false,
     noExtension:
       "A notice of violation's schedule cannot be extended by an engineer's letter: the officer's notice sets it.",
+    noManualResolve:
+      "This duty closes when the officer approves the correction on the notice of violation itself (the site's page, Notices of violation), not by hand.",
     responsible: ['developer', 'owner'],
   },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
