@@ -7,11 +7,14 @@
  * The CSV carries a row per notice, step and order. The days pass by restarting the gateway on the same
  * store with its clock moved (a clock jump while running is held back as a fault).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
+import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../helpers/people.ts';
 
@@ -259,7 +262,7 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
       for (const e of v.events) expect(sections).toContain(`log entry ${e.logIndex}`);
     }
     for (const o of json.stopWork) expect(sections).toContain(`log entry ${o.logIndex}`);
-    expect(sections).toContain(`lifted: log entry ${json.stopWork[0]!.liftLogIndex}`);
+    expect(sections).toContain(`its lifting: log entry ${json.stopWork[0]!.liftLogIndex}`);
   });
 
   it('lists the stop-work orders: since, why, the notice named, lifted with an override or in effect', () => {
@@ -338,5 +341,68 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     expect(may).not.toContain('Under a stop-work order');
     const mayCsv = parseCsv(await report('2026-05-01', '2026-05-31', 'csv'));
     expect(mayCsv.filter((r) => ['violation', 'violation-step', 'stop-work'].includes(r[0]!))).toEqual([]);
+  });
+  it.skipIf(!haveBinary('chromium'))('opens in Chromium with no console error or CSP violation', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const csp: string[] = [];
+      const errors: string[] = [];
+      watchCsp(page, csp);
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      const res = await page.goto(
+        `${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=2026-06-01&to=2026-06-30&format=html`,
+      );
+      expect(res?.status()).toBe(200);
+      await page.waitForLoadState('load');
+      // The header's line stands out: the served stylesheet gives it its border.
+      const line = page.locator('header .stop-work');
+      await expect.poll(() => line.count()).toBe(1);
+      expect(await line.evaluate((p) => getComputedStyle(p).borderTopStyle)).toBe('solid');
+      expect(await page.locator('section.enforcement h3').allTextContents()).toEqual([
+        'Notice of violation no. 1',
+        'Notice of violation no. 2',
+        'Notice of violation no. 3',
+      ]);
+      await screenshot(page, 'report-enforcement-header', false);
+      await page.locator('section.enforcement h2').first().scrollIntoViewIfNeeded();
+      await screenshot(page, 'report-enforcement', false);
+      await page.locator('section.enforcement h2').last().scrollIntoViewIfNeeded();
+      await screenshot(page, 'report-stop-work', false);
+      expect(errors).toEqual([]);
+      expect(csp).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it.skipIf(!haveBinary('chromium') || !haveBinary('pdftotext'))(
+    'prints to PDF with the header line and the sections',
+    async () => {
+      const res = await fetch(
+        `${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=2026-06-01&to=2026-06-30&format=pdf`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      const file = join(dataDir, 'report.pdf');
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+      const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(text).toContain('Under a stop-work order since Jun 14, 2026');
+      expect(text).toContain('Notices of violation');
+      expect(text).toContain('Notice of violation no. 3');
+      expect(text).toContain('Stop-work orders');
+      expect(text).toContain('3 notices of violation issued; 1 remedied on time, 1 late, 1 open');
+    },
+  );
+
+  it('a notice past its remedy time when the report is made is overdue', async () => {
+    await startAt(T0 + 12 * DAY);
+    const text = textOf(await report('2026-06-01', '2026-06-30', 'html'));
+    expect(text).toContain('Standing Overdue, remedy due Jun 20, 2026, 10:00 AM EDT');
+    const rows = parseCsv(await report('2026-06-01', '2026-06-30', 'csv'));
+    expect(rows.find((r) => r[1] === ids.b && r[0] === 'violation')?.[7]).toBe('overdue');
   });
 });

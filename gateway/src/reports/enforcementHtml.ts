@@ -94,7 +94,7 @@ function stopWorkRow(r: ComplianceReport, o: ReportStopWork, t: Time): string {
   const override = o.liftedAt === undefined ? '—' : o.override ? 'Yes' : 'No';
   const cited = [
     entry(o.logIndex),
-    ...(o.liftLogIndex === undefined ? [] : [`lifted: ${entry(o.liftLogIndex)}`]),
+    ...(o.liftLogIndex === undefined ? [] : [`its lifting: ${entry(o.liftLogIndex)}`]),
   ];
   return `<tr><td>${t(o.since)}</td><td>${esc(o.reason)}</td><td>${namedNotices(r, o)}</td><td>${esc(o.issuedBy)}</td><td>${lifted}</td><td>${override}</td><td>${esc(capital(o.standing))}</td><td><small>${cited.join('<br>')}</small></td></tr>`;
 }
