@@ -117,6 +117,47 @@ describe('the report page', () => {
     expect(served).toContain('<link rel="stylesheet" href="/report.css"><style nonce="n0nce">@page{');
   });
 
+  it('escapes what a notice of violation and a stop-work order say, in the header line too', () => {
+    const v = {
+      id: 'nov-1',
+      siteId: 'hill-farm',
+      siteSeq: 1,
+      status: 'issued' as const,
+      nature: HOSTILE,
+      remedy: HOSTILE,
+      remedyDueAt: '2026-11-20T15:00:00.000Z',
+      penalties: HOSTILE,
+      issuedAt: '2026-11-10T15:00:00.000Z',
+      issuedBy: HOSTILE,
+      appealBy: '2026-11-25T15:00:00.000Z',
+      events: [
+        { kind: 'appealed' as const, at: '2026-11-11T15:00:00.000Z', by: HOSTILE, text: HOSTILE, photos: [] },
+      ],
+      documentUrl: '/api/violations/nov-1/document',
+      standing: HOSTILE,
+    };
+    const o = {
+      id: 'sw-1',
+      siteId: 'hill-farm',
+      since: '2026-11-10T15:00:00.000Z',
+      reason: HOSTILE,
+      issuedBy: HOSTILE,
+      violationIds: ['nov-1'],
+      standing: HOSTILE,
+    };
+    const html = reportToHtml(
+      report({
+        violations: [v],
+        stopWork: [o],
+        stopWorkInEffect: { id: 'sw-1', since: o.since, reason: HOSTILE },
+      }),
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('Under a stop-work order since Nov 10, 2026, 10:00 AM EST:</b> &lt;/style&gt;');
+    expect(html).toContain('Notice of violation no. 1');
+    expect(html).not.toContain('nov-1');
+  });
+
   it('writes any text as a CSS string that cannot end its style element', () => {
     expect(cssString('a"b\\c</style>\nd')).toBe('"a\\22 b\\5c c\\3c /style\\3e \\a d"');
     expect(pageHeaderCss('Hill', 'November 2026')).toContain('@top-left{content:"Hill"');

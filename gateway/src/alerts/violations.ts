@@ -73,6 +73,7 @@ export function violationDto(v: ViolationRow, rows: readonly ViolationEventRow[]
   return {
     id: v.id,
     siteId: v.site_id,
+    siteSeq: v.site_seq,
     ...(v.inspection_id !== null ? { inspectionId: v.inspection_id } : {}),
     status: statusOf(rows),
     nature: v.nature,
@@ -108,6 +109,7 @@ export function stopWorkDto(
   return {
     id: o.id,
     siteId: o.site_id,
+    siteSeq: o.site_seq,
     since: toIso(o.at),
     reason: o.reason,
     issuedBy: o.issued_by,

@@ -201,6 +201,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     stopWork: i.stopWork,
     period: i.period,
     tz: i.timezone,
+    now: i.now,
   });
   return {
     warnings: audit.ok

@@ -1,11 +1,13 @@
 /**
  * The compliance report as CSV: one row per item with the section it belongs to, the summary with its
- * labels, the signature block and the checkpoint. A cell that a spreadsheet would read as a formula
- * (starting with =, +, -, @, a tab or a carriage return) is neutralised as OWASP recommends: quoted, with
- * a leading apostrophe, so `=HYPERLINK(...)` stays text.
+ * labels, the notices of violation with their steps and the stop-work orders (`enforcementCsv.ts`), the
+ * signature block and the checkpoint. A cell that a spreadsheet would read as a formula (starting with
+ * =, +, -, @, a tab or a carriage return) is neutralised as OWASP recommends: quoted, with a leading
+ * apostrophe, so `=HYPERLINK(...)` stays text.
  */
 import { stormRuleId } from '../rules/index.ts';
 import { type ComplianceReport, SUMMARY_LABELS, type SummaryKey } from './compliance.ts';
+import { enforcementRows } from './enforcementCsv.ts';
 
 const FORMULA = /^[=+\-@\t\r]/;
 
@@ -79,6 +81,7 @@ export function reportToCsv(r: ComplianceReport): string {
       n.late ? 'late' : 'on-time',
       `${n.label}, filed by ${n.filedBy}: ${n.standing}`,
     ]);
+  out.push(...enforcementRows(r));
   for (const e of r.extensions)
     out.push([
       'extension',

@@ -43,7 +43,8 @@ function asOf(v: ViolationDto, to: number): ViolationDto {
   };
 }
 
-function violationStanding(v: ViolationDto, to: number, tz: string): string {
+/** Its standing in words at `asAt`: the period's end, or when the report is made if that is sooner. */
+function violationStanding(v: ViolationDto, asAt: number, tz: string): string {
   const t = (iso: string) => formatLong(ms(iso), tz);
   const appeal = v.events.find((e) => e.kind === 'appealed');
   const appealed = appeal ? `; appealed ${t(appeal.at)}` : '';
@@ -51,7 +52,7 @@ function violationStanding(v: ViolationDto, to: number, tz: string): string {
   if (approved) return `approved ${t(approved.at)}, ${v.onTime ? 'on time' : 'late'}${appealed}`;
   const corrected = v.events.filter((e) => e.kind === 'corrected').at(-1);
   const done = corrected ? `; correction reported ${t(corrected.at)}, awaiting approval` : '';
-  const due = to > ms(v.remedyDueAt) ? 'overdue' : 'open';
+  const due = asAt > ms(v.remedyDueAt) ? 'overdue' : 'open';
   return `${due}, remedy due ${t(v.remedyDueAt)}${done}${appealed}`;
 }
 
@@ -72,8 +73,11 @@ export function enforcementSections(i: {
   stopWork: readonly StopWorkDto[];
   period: { from: number; to: number };
   tz: string;
+  /** When the report is made: a notice is overdue only once its remedy's time has passed by then. */
+  now?: number;
 }): EnforcementSections {
   const { from, to } = i.period;
+  const asAt = Math.min(to, i.now ?? to);
   const violations = i.violations
     .filter((v) => ms(v.issuedAt) < to)
     .map((v) => asOf(v, to))
@@ -81,7 +85,7 @@ export function enforcementSections(i: {
       const approved = v.events.find((e) => e.kind === 'approved');
       return !approved || ms(approved.at) >= from;
     })
-    .map((v) => ({ ...v, standing: violationStanding(v, to, i.tz) }));
+    .map((v) => ({ ...v, standing: violationStanding(v, asAt, i.tz) }));
   const stopWork = i.stopWork
     .filter((o) => ms(o.since) < to && (o.liftedAt === undefined || ms(o.liftedAt) >= from))
     .map((o) => orderAsOf(o, to))

@@ -2,8 +2,9 @@
  * The compliance report as a document a town accepts: the site and period at the top (and on every
  * printed page), the summary and the certification block (`htmlSign.ts`) on the first page, each storm
  * with its rain chart (`stormChart.ts`), every duty under its rule's name (the rule modules' words), the
- * inspections, extensions, the site's history on record and its changes, and the evidence and how to verify it offline. Times are in the
- * site's time zone.
+ * inspections, extensions, the site's history on record and its changes, the notices of violation and
+ * stop-work orders (`enforcementHtml.ts`, and the header's line while an order is in effect), and the
+ * evidence and how to verify it offline. Times are in the site's time zone.
  *
  * Its look is the served stylesheet (`style.ts`, GET /report.css) plus the page's own running header,
  * allowed by the response's CSP nonce; the page Chromium prints to PDF carries both inline instead.
@@ -12,6 +13,7 @@
 import { formatDay, formatLong } from '../../../shared/src/time.ts';
 import { ruleLabel } from '../rules/index.ts';
 import { type ComplianceReport, type DutyRow, SUMMARY_LABELS, type SummaryKey } from './compliance.ts';
+import { enforcementCountsSentence, enforcementHtml, stopWorkHeaderLine } from './enforcementHtml.ts';
 import { certificationBlock, evidenceSection, type Time } from './htmlSign.ts';
 import { escapeXml as esc } from './stormChart.ts';
 import { pageHeaderCss, REPORT_CSS } from './style.ts';
@@ -100,7 +102,7 @@ export function reportToHtml(r: ComplianceReport, options: Partial<HtmlOptions> 
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>Compliance report: ${esc(r.site.name)}, ${esc(periodWords(r))}</title>
 ${style}</head><body>
-<header class="report-head"><h1>Compliance report</h1><p class="site">${esc(site)}: ${esc(wordFor(SITE_KIND_WORDS, r.site.kind))}</p></header>
+<header class="report-head"><h1>Compliance report</h1><p class="site">${esc(site)}: ${esc(wordFor(SITE_KIND_WORDS, r.site.kind))}</p>${stopWorkHeaderLine(r, t)}</header>
 ${r.warnings.map((w) => `<p class="warn" role="alert"><b>Warning:</b> ${esc(w)}</p>`).join('\n')}
 <table class="facts"><tbody>
 <tr><th>Period</th><td>${esc(periodWords(r))}<br><small>Whole days in the site's time zone (${esc(r.site.timezone)})</small></td></tr>
@@ -109,6 +111,7 @@ ${r.warnings.map((w) => `<p class="warn" role="alert"><b>Warning:</b> ${esc(w)}<
 <tr><th>This report as data</th><td><a class="url" href="${esc(o.links.json)}">JSON, with its evidence</a></td></tr>
 </tbody></table>
 <h2>Summary</h2><table class="summary"><tbody>${summaryRows(r)}</tbody></table>
+<p class="enforcement-counts">Enforcement: ${esc(enforcementCountsSentence(r.summary))}</p>
 ${certificationBlock(r, t)}
 <section class="storms"><h2>Storm events and their inspections</h2>${
     storms.length
@@ -205,6 +208,7 @@ ${dutyTable('Gaps in the evidence (silent devices: no evidence, not "nothing hap
         )
       : none('None in this period.')
   }</section>
+<section class="enforcement page">${enforcementHtml(r, t)}</section>
 <section class="evidence page">${evidenceSection(r, t, o.links)}</section>
 </body></html>`;
 }

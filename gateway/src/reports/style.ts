@@ -35,6 +35,11 @@ small,.small{color:var(--muted);font-size:12px}
 code{font-size:12px;word-break:break-all}
 pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:var(--soft);padding:.5em;border:1px solid var(--line)}
 .warn{border:2px solid var(--red);background:#ffe8e8;padding:.6em .8em;font-size:15px}
+.stop-work{border:2px solid var(--red);background:#ffe8e8;padding:.5em .8em;margin:.6em 0 0;font-size:16px}
+.enforcement-counts{margin:-.6em 0 1.2em}
+div.nov{margin:1em 0 1.6em}
+div.nov h3{margin-bottom:.3em}
+h4{font-size:14px;margin:.8em 0 .3em}
 figure.storm{margin:1em 0 1.6em;break-inside:avoid;page-break-inside:avoid}
 figure.storm figcaption{font-weight:600;margin-bottom:.3em}
 svg.storm-chart{display:block;width:100%;max-width:640px;height:auto;border:1px solid var(--line);background:#fff}
@@ -57,8 +62,9 @@ a{color:#174ea6}
   h2{break-after:avoid;page-break-after:avoid}
   section.page{break-before:page;page-break-before:always}
   thead{display:table-header-group}
-  tr,figure,.cert,.warn{break-inside:avoid;page-break-inside:avoid}
-  th,.st,.warn,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+  tr,figure,.cert,.warn,.stop-work{break-inside:avoid;page-break-inside:avoid}
+  h3,h4{break-after:avoid;page-break-after:avoid}
+  th,.st,.warn,.stop-work,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
   a{color:inherit;text-decoration:none}
   a.url::after{content:" (" attr(href) ")";font-size:9pt;word-break:break-all}
   svg.storm-chart{max-width:100%}

@@ -75,6 +75,8 @@ export type ViolationEvent = z.infer<typeof violationEventSchema>;
 export const violationDtoSchema = z.object({
   id: z.string(),
   siteId: z.string(),
+  /** Its number among the site's notices (1, 2, …), as logged: a removed notice is a gap. */
+  siteSeq: z.number().int().optional(),
   inspectionId: z.string().optional(),
   status: violationStatusSchema,
   nature: z.string(),
@@ -120,6 +122,8 @@ export const stopWorkLiftBody = z.strictObject({
 export const stopWorkDtoSchema = z.object({
   id: z.string(),
   siteId: z.string(),
+  /** Its number among the site's stop-work orders (1, 2, …), as logged. */
+  siteSeq: z.number().int().optional(),
   since: iso,
   reason: z.string(),
   issuedBy: z.string(),

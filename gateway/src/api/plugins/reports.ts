@@ -123,7 +123,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     // The notices of violation in force and the stop-work orders in effect at some time in the period.
     const violations = c.enforcement.list({ siteId: site.id, to: to - 1 });
     const stopWork = c.enforcement.orders({ siteId: site.id, to: to - 1 });
-    const enforcement = enforcementSections({ violations, stopWork, period, tz });
+    const enforcement = enforcementSections({ violations, stopWork, period, tz, now });
     const certs = certifications(site.id, from, to);
     // The changes made in the period (the configuration the store was seeded with is not one), and the
     // site's history on record dated or recorded in it (what the period's clocks start from).
