@@ -175,7 +175,7 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
       'Under a stop-work order since Jun 14, 2026, 10:00 AM EDT: Inlet still unprotected.',
     );
     expect(text).toContain(
-      '3 notices of violation issued; 1 remedied on time, 1 late, 1 open; 2 stop-work orders.',
+      '3 notices of violation issued; 1 remedied on time, 1 late, 1 open; 2 stop-work orders in effect during the period.',
     );
   });
 
@@ -296,7 +296,7 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     expect(text).toContain('No notice of violation was in force in this period.');
     expect(text).toContain('No stop-work order was in effect in this period.');
     expect(text).toContain(
-      '0 notices of violation issued; 0 remedied on time, 0 late, 0 open; 0 stop-work orders.',
+      '0 notices of violation issued; 0 remedied on time, 0 late, 0 open; 0 stop-work orders in effect during the period.',
     );
     expect(may).not.toContain('Under a stop-work order');
     const mayCsv = parseCsv(await report('2026-05-01', '2026-05-31', 'csv'));

@@ -63,7 +63,7 @@ export const SUMMARY_LABELS = {
   violationsOnTime: 'Notices of violation corrected on time',
   violationsLate: 'Notices of violation corrected late',
   violationsOpen: 'Notices of violation not yet approved',
-  stopWorkOrders: 'Stop-work orders in effect',
+  stopWorkOrders: 'Stop-work orders in effect during the period',
   dutiesOnTime: 'Duties met on time',
   dutiesLate: 'Duties met late',
   dutiesMissing: 'Duties missed',

@@ -34,7 +34,7 @@ export function stopWorkHeaderLine(r: ComplianceReport, t: Time): string {
 
 /** "3 notices of violation issued; 1 remedied on time, 1 late, 1 open; 1 stop-work order." */
 export function enforcementCountsSentence(s: ComplianceReport['summary']): string {
-  return `${plural(s.violationsIssued, 'notice of violation', 'notices of violation')} issued; ${s.violationsOnTime} remedied on time, ${s.violationsLate} late, ${s.violationsOpen} open; ${plural(s.stopWorkOrders, 'stop-work order', 'stop-work orders')}.`;
+  return `${plural(s.violationsIssued, 'notice of violation', 'notices of violation')} issued; ${s.violationsOnTime} remedied on time, ${s.violationsLate} late, ${s.violationsOpen} open; ${plural(s.stopWorkOrders, 'stop-work order', 'stop-work orders')} in effect during the period.`;
 }
 
 function photosWords(photos: readonly string[]): string {
