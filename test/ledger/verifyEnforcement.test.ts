@@ -325,38 +325,49 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     ]);
   });
 
-  it.skipIf(!haveBinary('chromium'))('verify.html names the changed remedy due too', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'verify-enf-page-'));
-    const browser = await launchChromium();
-    try {
-      writeFileSync(join(dir, 'verify.html'), (await buildVerifyPage()).html);
-      const r = copy();
-      notice(r, 0).remedyDueAt = iso(T0 + 20 * DAY);
-      writeFileSync(join(dir, 'report.json'), JSON.stringify(r));
-      const page = await (await browser.newContext({ offline: true })).newPage();
-      const errors: string[] = [];
-      const blocked: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
-      watchCsp(page, blocked);
-      await page.goto(pathToFileURL(join(dir, 'verify.html')).href);
-      await page.fill('#key', key);
-      await page.setInputFiles('#file', join(dir, 'report.json'));
-      await page.click('button[type=submit]');
-      await page.waitForSelector('#verdict.ok, #verdict.bad');
-      expect(await page.textContent('#verdict strong')).toBe('Not verified');
-      expect(await page.locator('#problems code.field').allTextContents()).toEqual([
-        `violations[${at(r, 0)}].remedyDueAt`,
-      ]);
-      expect(await page.locator('#problems li').first().textContent()).toContain(
-        'The notice of violation no. 1 of Maple Ridge: its remedy due is not what its log entry says',
-      );
-      expect([errors, blocked]).toEqual([[], []]);
-    } finally {
-      await browser.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!haveBinary('chromium'))(
+    'verify.html checks them too: the real report, and the changed remedy due',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'verify-enf-page-'));
+      const browser = await launchChromium();
+      try {
+        writeFileSync(join(dir, 'verify.html'), (await buildVerifyPage()).html);
+        const r = copy();
+        notice(r, 0).remedyDueAt = iso(T0 + 20 * DAY);
+        writeFileSync(join(dir, 'report.json'), JSON.stringify(r));
+        const page = await (await browser.newContext({ offline: true })).newPage();
+        const errors: string[] = [];
+        const blocked: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(m.text());
+        });
+        page.on('pageerror', (e) => errors.push(e.message));
+        watchCsp(page, blocked);
+        const check = async (file: string) => {
+          await page.goto(pathToFileURL(join(dir, 'verify.html')).href);
+          await page.fill('#key', key);
+          await page.setInputFiles('#file', join(dir, file));
+          await page.click('button[type=submit]');
+          await page.waitForSelector('#verdict.ok, #verdict.bad');
+          return page.textContent('#verdict strong');
+        };
+        writeFileSync(join(dir, 'real.json'), text);
+        expect(await check('real.json')).toBe('Verified');
+        expect((await page.locator('#checked-list li').allTextContents()).join('\n')).toContain(
+          '0 inspections, 3 notices of violation and 3 stop-work orders: ',
+        );
+        expect(await check('report.json')).toBe('Not verified');
+        expect(await page.locator('#problems code.field').allTextContents()).toEqual([
+          `violations[${at(r, 0)}].remedyDueAt`,
+        ]);
+        expect(await page.locator('#problems li').first().textContent()).toContain(
+          'The notice of violation no. 1 of Maple Ridge: its remedy due is not what its log entry says',
+        );
+        expect([errors, blocked]).toEqual([[], []]);
+      } finally {
+        await browser.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
