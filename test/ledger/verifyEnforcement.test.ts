@@ -239,6 +239,30 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     ]);
   });
 
+  it('names a notice directed to another developer, and a correction with another photo', async () => {
+    const r = copy();
+    const n = notice(r, 0);
+    n.developer = { name: 'Someone Else LLC', address: '9 Main St, Chester NY' };
+    n.events[0]!.photos = ['b'.repeat(64)];
+    const i = at(r, 0);
+    expect(await problems(r)).toEqual([
+      `violations[${i}].developer: The notice of violation no. 1 of Maple Ridge: the developer it is directed to is not what its log entry says (the report shows "Someone Else LLC, 9 Main St, Chester NY", the log entry "Ridge Builders LLC, 9 Main St, Chester NY")`,
+      `violations[${i}].events[0].photos: The notice of violation no. 1 of Maple Ridge: a correction of Jun 15, 2026, 10:00 AM EDT: the list of its photos (their fingerprints) is not what its log entry says (the report shows "${'b'.repeat(64)}", the log entry "${createHash('sha256').update(PNG).digest('hex')}")`,
+    ]);
+  });
+
+  it('names every notice of the period when the report has no list of them', async () => {
+    const r = copy();
+    delete r.violations;
+    const found = await problems(r);
+    expect(
+      found.filter((p) => /^violations: The notice of violation no\. \d of Maple Ridge, issued/.test(p)),
+    ).toHaveLength(3);
+    expect(found).toContain(
+      'summary.violationsIssued: The summary gives 3 for the notices of violation issued, but its list of them counts 0',
+    );
+  });
+
   it('names a notice whose correction was taken out of its steps', async () => {
     const r = copy();
     notice(r, 0).events = notice(r, 0).events.filter((e) => e.kind !== 'corrected');

@@ -11,7 +11,6 @@
  * bundled into verify.html).
  */
 import type { ViolationDto } from '../../../shared/src/api/violations.ts';
-import { canonicalJson } from './canonical.ts';
 import type { CitedBody } from './verifyShown.ts';
 import type { ShownStopWork } from './verifyStopWork.ts';
 import { type Problem, problem, shown, type Words, when } from './words.ts';
@@ -90,6 +89,16 @@ export function loggedSteps(id: string, all: CitedBody[], to: number): CitedBody
   );
 }
 
+/** A party in words: "Pat Landowner, 1 Elm St, Chester NY (pat@land.example)", or none. */
+function party(p: unknown): string | undefined {
+  if (typeof p !== 'object' || p === null) return undefined;
+  const { name, address, email } = p as Json;
+  return `${String(name)}, ${String(address)}${email === undefined ? '' : ` (${String(email)})`}`;
+}
+
+/** A list of names or fingerprints in words, comma-separated ('' when empty). */
+export const list = (v: unknown): string => (Array.isArray(v) ? v.map(String).join(', ') : String(v ?? ''));
+
 const STEP_WORDS: Record<string, string> = {
   appealed: 'its appeal',
   corrected: 'a correction',
@@ -102,7 +111,9 @@ export function checkEnforcement(
   all: CitedBody[],
   w: Words,
 ): Problem[] {
-  if (!r.violations && !r.stopWork) return [];
+  // A report of a release before enforcement lists none and cites none: nothing to check.
+  if (!r.violations && r.summary.violationsIssued === undefined && !all.some((e) => e.kind === 'violation'))
+    return [];
   const out: Problem[] = [];
   const { from, to } = periodOf(r);
   const listed = r.violations ?? [];
@@ -144,7 +155,7 @@ function checkViolation(
     ];
   const b = e.body;
   const where = noticeName(v.id, b, w);
-  const parties = { landowner: v.landowner, developer: v.developer, siteAddress: v.siteAddress };
+  const logged = (b.parties ?? {}) as Json;
   const out = differ(
     where,
     base,
@@ -159,12 +170,9 @@ function checkViolation(
       ['issuedAt', 'the time it was issued', t(v.issuedAt), b.issuedAt, 'time'],
       ['issuedBy', 'who issued it', v.issuedBy, b.issuedBy],
       ['appealBy', 'the end of its appeal', t(v.appealBy), b.appealBy, 'time'],
-      [
-        'landowner',
-        'to whom it is directed (the landowner, the developer and the site address)',
-        canonicalJson(parties),
-        canonicalJson(b.parties ?? {}),
-      ],
+      ['landowner', 'the landowner it is directed to', party(v.landowner), party(logged.landowner)],
+      ['developer', 'the developer it is directed to', party(v.developer), party(logged.developer)],
+      ['siteAddress', 'the site address it gives', v.siteAddress, logged.siteAddress],
     ],
     w,
   );
@@ -188,20 +196,15 @@ function checkViolation(
           ['at', 'its time', t(s.at), c.body.at, 'time'],
           ['by', 'who recorded it', s.by, c.body.by],
           ['text', 'what it says', s.text, c.body.text],
-          [
-            'photos',
-            'its photos (their fingerprints)',
-            canonicalJson(s.photos),
-            canonicalJson(c.body.photos),
-          ],
+          ['photos', 'the list of its photos (their fingerprints)', list(s.photos), list(c.body.photos)],
         ],
         w,
       ),
     );
   });
-  const logged = loggedSteps(v.id, all, to);
+  const steps = loggedSteps(v.id, all, to);
   const listedAt = new Set(events.map((s) => s.logIndex));
-  for (const c of logged)
+  for (const c of steps)
     if (!listedAt.has(c.index))
       out.push(
         problem(
@@ -211,7 +214,7 @@ function checkViolation(
       );
 
   // Its status is its last logged step; on time is its approval by the remedy's due time.
-  const status = String(logged.at(-1)?.body.kind ?? 'issued');
+  const status = String(steps.at(-1)?.body.kind ?? 'issued');
   if (v.status !== status)
     out.push(
       problem(
@@ -219,7 +222,7 @@ function checkViolation(
         `${where}: the report gives its status as ${shown(v.status, w)}, but its last logged step makes it ${shown(status, w)}`,
       ),
     );
-  const approved = logged.find((c) => c.body.kind === 'approved');
+  const approved = steps.find((c) => c.body.kind === 'approved');
   const onTime = approved ? (approved.body.at as number) <= (b.remedyDueAt as number) : undefined;
   if ((v.onTime ?? null) !== (onTime ?? null)) {
     const said = v.onTime === undefined ? 'nothing' : v.onTime ? 'on time' : 'late';
@@ -237,7 +240,7 @@ function checkViolation(
 
 /** The summary's counts of notices and orders: what the report's lists give (as the report counts them). */
 function checkCounts(r: EnforcementReport, from: number): Problem[] {
-  if (r.summary.violationsIssued === undefined) return [];
+  if (r.summary.violationsIssued === undefined && !r.violations) return [];
   const vs = r.violations ?? [];
   const approved = vs.filter((v) => v.status === 'approved');
   const expected: Array<[string, number, string]> = [

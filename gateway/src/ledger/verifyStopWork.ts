@@ -8,8 +8,15 @@
  * is the one not lifted by then. Pure, no Node API (it is bundled into verify.html).
  */
 import type { StopWorkDto } from '../../../shared/src/api/violations.ts';
-import { canonicalJson } from './canonical.ts';
-import { differ, type EnfPair, loggedSteps, noticeName, numbering, periodOf } from './verifyEnforcement.ts';
+import {
+  differ,
+  type EnfPair,
+  list,
+  loggedSteps,
+  noticeName,
+  numbering,
+  periodOf,
+} from './verifyEnforcement.ts';
 import type { CitedBody } from './verifyShown.ts';
 import { type Problem, problem, type Words, when } from './words.ts';
 
@@ -41,7 +48,7 @@ export function checkStopWork(
   all: CitedBody[],
   w: Words,
 ): Problem[] {
-  if (!r.stopWork) return [];
+  if (!r.stopWork && !all.some((e) => e.kind === 'stop-work')) return [];
   const out: Problem[] = [];
   const { from, to } = periodOf(r);
   const orders = r.stopWork ?? [];
@@ -72,9 +79,9 @@ export function checkStopWork(
           ['reason', 'why it was issued', o.reason, b.reason],
           [
             'violationIds',
-            'the notices of violation it names',
-            canonicalJson(o.violationIds),
-            canonicalJson(b.violationIds ?? []),
+            'the list of the notices of violation it names',
+            list(o.violationIds),
+            list(b.violationIds ?? []),
           ],
           ['since', 'the time it was issued', t(o.since), b.at, 'time'],
           ['issuedBy', 'who issued it', o.issuedBy, b.issuedBy],
