@@ -6,19 +6,20 @@
  * step and none logged in the period is left out, its status is its last step and "on time" is the
  * approval against the remedy's due time; the site's notices are numbered without a gap (`siteSeq`: the
  * report cites every notice of the site) and every one issued in the period is listed; and the summary
- * counts what the list gives. The stop-work orders are `verifyStopWork.ts`'s
- * (and their count here). Pure, no Node API (it is
- * bundled into verify.html).
+ * counts what the lists give (the orders' count too). The stop-work orders themselves are checked in
+ * `verifyStopWork.ts`, with the helpers exported here. Pure, no Node API (it is bundled into verify.html).
  */
-import type { ViolationDto } from '../../../shared/src/api/violations.ts';
+import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { CitedBody } from './verifyShown.ts';
-import type { ShownStopWork } from './verifyStopWork.ts';
-import { type Problem, problem, shown, type Words, when } from './words.ts';
+import { capital, type Problem, problem, shown, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;
 
 /** A notice of violation as a report lists it (the report's own adds its standing in words). */
 export type ShownViolation = Omit<ViolationDto, 'documentUrl'>;
+
+/** A stop-work order as a report lists it (the report's own adds its standing in words). */
+export type ShownStopWork = StopWorkDto;
 
 /** The parts of a report these checks read (reports of releases before enforcement carry none). */
 export interface EnforcementReport {
@@ -76,11 +77,11 @@ export function numbering(
   return [];
 }
 
-/** "The notice of violation no. 2 of Maple Ridge", by its logged number, or by its id when not cited. */
+/** "the notice of violation no. 2 of Maple Ridge", by its logged number, or by its id when not cited. */
 export const noticeName = (id: string, body: Json | undefined, w: Words): string =>
   typeof body?.siteSeq === 'number'
-    ? `The notice of violation no. ${body.siteSeq} of ${w.site}`
-    : `The notice of violation ${id} of ${w.site}`;
+    ? `the notice of violation no. ${body.siteSeq} of ${w.site}`
+    : `the notice of violation ${id} of ${w.site}`;
 
 /** A listed notice's logged steps in the period, in log order. */
 export function loggedSteps(id: string, all: CitedBody[], to: number): CitedBody[] {
@@ -131,7 +132,7 @@ export function checkEnforcement(
       out.push(
         problem(
           'violations',
-          `${noticeName(String(e.body.id), e.body, w)}, issued ${when(at, w)} (log entry ${e.index}), is in the report's period but the report does not list it`,
+          `${capital(noticeName(String(e.body.id), e.body, w))}, issued ${when(at, w)} (log entry ${e.index}), is in the report's period but the report does not list it`,
         ),
       );
   }
@@ -151,10 +152,13 @@ function checkViolation(
   const e = cited(v.logIndex);
   if (e?.kind !== 'violation')
     return [
-      problem(`${base}.logIndex`, `${noticeName(v.id, undefined, w)}: its log entry is not in the report`),
+      problem(
+        `${base}.logIndex`,
+        `${capital(noticeName(v.id, undefined, w))}: its log entry is not in the report`,
+      ),
     ];
   const b = e.body;
-  const where = noticeName(v.id, b, w);
+  const where = capital(noticeName(v.id, b, w));
   const logged = (b.parties ?? {}) as Json;
   const out = differ(
     where,

@@ -7,7 +7,6 @@
  * every one issued in the period is listed; the order the report names as in effect at the period's end
  * is the one not lifted by then. Pure, no Node API (it is bundled into verify.html).
  */
-import type { StopWorkDto } from '../../../shared/src/api/violations.ts';
 import {
   differ,
   type EnfPair,
@@ -16,26 +15,20 @@ import {
   noticeName,
   numbering,
   periodOf,
+  type ShownStopWork,
 } from './verifyEnforcement.ts';
 import type { CitedBody } from './verifyShown.ts';
-import { type Problem, problem, type Words, when } from './words.ts';
+import { capital, type Problem, problem, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;
 
-/** A stop-work order as a report lists it (the report's own adds its standing in words). */
-export type ShownStopWork = StopWorkDto;
-
 const t = (iso: string | undefined) => (iso ? Date.parse(iso) : undefined);
 
-/** "The stop-work order no. 1 of Maple Ridge", by its logged number, or by its id when not cited. */
+/** "the stop-work order no. 1 of Maple Ridge", by its logged number, or by its id when not cited. */
 const orderName = (id: string, body: Json | undefined, w: Words): string =>
   typeof body?.siteSeq === 'number'
     ? `the stop-work order no. ${body.siteSeq} of ${w.site}`
     : `the stop-work order ${id} of ${w.site}`;
-const OrderName = (id: string, body: Json | undefined, w: Words): string => {
-  const s = orderName(id, body, w);
-  return s.charAt(0).toUpperCase() + s.slice(1);
-};
 
 export function checkStopWork(
   r: {
@@ -62,13 +55,16 @@ export function checkStopWork(
     const e = cited(o.logIndex);
     if (e?.kind !== 'stop-work') {
       out.push(
-        problem(`${base}.logIndex`, `${OrderName(o.id, undefined, w)}: its log entry is not in the report`),
+        problem(
+          `${base}.logIndex`,
+          `${capital(orderName(o.id, undefined, w))}: its log entry is not in the report`,
+        ),
       );
       return;
     }
     const b = e.body;
     bodies.set(o.id, b);
-    const where = OrderName(o.id, b, w);
+    const where = capital(orderName(o.id, b, w));
     out.push(
       ...differ(
         where,
@@ -139,7 +135,7 @@ export function checkStopWork(
           out.push(
             problem(
               `${base}.override`,
-              `${where}: it was lifted ${when(liftAt, w)} without an override, but ${noticeName(id, notice.body, w).replace(/^The/, 'the')} it names was not approved before then`,
+              `${where}: it was lifted ${when(liftAt, w)} without an override, but ${noticeName(id, notice.body, w)} it names was not approved before then`,
             ),
           );
       }
@@ -154,7 +150,7 @@ export function checkStopWork(
       out.push(
         problem(
           'stopWork',
-          `${OrderName(String(e.body.id), e.body, w)}, issued ${when(at, w)} (log entry ${e.index}), is in the report's period but the report does not list it`,
+          `${capital(orderName(String(e.body.id), e.body, w))}, issued ${when(at, w)} (log entry ${e.index}), is in the report's period but the report does not list it`,
         ),
       );
   }
