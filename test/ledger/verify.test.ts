@@ -29,6 +29,8 @@ describe('the report verifier on a real report', () => {
       duties: 3,
       inspections: 2,
       notices: 0,
+      violations: 0,
+      stopWork: 0,
       changes: 0,
     });
     expect(v.checkpoint.size).toBe(real.report.evidence.checkpoint.size);

@@ -14,9 +14,11 @@ import { bytesEqual, fromBase64, toBase64 } from './bytes.ts';
 import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from './note.ts';
 import { checkConsistency, checkRangeProof, runAsync } from './proofs.ts';
 import type { ReportDuty, ReportJson } from './reportJson.ts';
+import { checkEnforcement } from './verifyEnforcement.ts';
 import { checkChange, checkDuty, checkLongStorm, checkStorm, checkSummary } from './verifyFigures.ts';
 import { checkNotices } from './verifyNotices.ts';
 import { type CitedBody, checkShown, type DutyAt } from './verifyShown.ts';
+import { checkStopWork } from './verifyStopWork.ts';
 import { leafHashOf, nodeHashOf } from './webcrypto.ts';
 import { capital, entryWords, knownZone, type Problem, problem, type Words } from './words.ts';
 
@@ -37,6 +39,9 @@ export interface Verdict {
     duties: number;
     inspections: number;
     notices: number;
+    /** Notices of violation and stop-work orders (reports of earlier releases have none). */
+    violations: number;
+    stopWork: number;
     changes: number;
   };
   /** The checkpoint the report rests on, as its signed note says (size -1 when it could not be read). */
@@ -219,6 +224,8 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
   );
   problems.push(...checkShown(report, duties, cited, all, w));
   problems.push(...checkNotices(report, cited, all, w));
+  problems.push(...checkEnforcement(report, cited, all, w));
+  problems.push(...checkStopWork(report, cited, all, w));
   (report.changes ?? []).forEach((c, i) => {
     problems.push(...checkChange(c, i, cited(c.logIndex), w));
   });
@@ -233,6 +240,8 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
       duties: duties.length,
       inspections: report.inspections.length,
       notices: report.notices?.length ?? 0,
+      violations: report.violations?.length ?? 0,
+      stopWork: report.stopWork?.length ?? 0,
       changes: report.changes?.length ?? 0,
     },
     checkpoint,

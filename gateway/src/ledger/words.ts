@@ -77,6 +77,14 @@ export function entryWords(body: Json | undefined, w: Words): string {
       return `the certification by ${String(body.by)} of ${when(body.at, w)}`;
     case 'change':
       return `the change (${String(body.action)}) by ${String(body.by)} of ${when(body.effectiveAt, w)}`;
+    case 'violation':
+      return `the notice of violation no. ${String(body.siteSeq)} issued ${when(body.issuedAt, w)} by ${String(body.issuedBy)}`;
+    case 'violation-event':
+      return `a step (${String(body.kind)}) of a notice of violation recorded ${when(body.at, w)} by ${String(body.by)}`;
+    case 'stop-work':
+      return `the stop-work order no. ${String(body.siteSeq)} issued ${when(body.at, w)} by ${String(body.issuedBy)}`;
+    case 'stop-work-event':
+      return `the lifting of a stop-work order recorded ${when(body.at, w)} by ${String(body.by)}`;
     default:
       return `a record of type ${String(body.type)}`;
   }

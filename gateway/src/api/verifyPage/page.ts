@@ -79,6 +79,8 @@ function checkedItems(v: Verdict, raw: Record<string, unknown>): string[] {
     count(c.storms, 'storm'),
     count(c.duties, 'duty', 'duties'),
     count(c.inspections, 'inspection'),
+    ...(c.violations > 0 ? [count(c.violations, 'notice of violation', 'notices of violation')] : []),
+    ...(c.stopWork > 0 ? [count(c.stopWork, 'stop-work order')] : []),
     ...(c.changes > 0 ? [count(c.changes, 'change')] : []),
   ];
   items.push(
