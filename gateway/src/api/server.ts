@@ -89,6 +89,9 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     logger: o.logger ?? false,
     ...(o.https ? { https: o.https } : {}),
     bodyLimit: 256 * 1024,
+    // The dashboard is bundled as the server starts; on a slow or busy machine that takes more than
+    // fastify's 10 s for one plugin, and a gateway must not fail to start for it.
+    pluginTimeout: 120_000,
   }) as unknown as FastifyInstance;
   // Route schemas document the API; values are parsed with zod in the handlers, so errors name their paths.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
