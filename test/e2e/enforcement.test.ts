@@ -451,6 +451,12 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       `UPDATE violations SET remedy_due_at = remedy_due_at + ${7 * DAY} WHERE seq = 1`,
     ]);
     expect(remedy.warnings.join('\n')).toMatch(/violations record 1 was changed after it was logged/);
+    // And the verifier, with nothing but the report and the key, names the notice and what differs.
+    const moved = await verifyReport(readReport(remedy.report), key);
+    expect(moved.ok).toBe(false);
+    expect(moved.problems.map((p) => p.message).join('\n')).toMatch(
+      /notice of violation no\. 1 of Maple Ridge subdivision: its remedy due is not what its log entry says/,
+    );
   });
 
   /** The triggers that keep a table append-only, to drop in a copy. */
