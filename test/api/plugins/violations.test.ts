@@ -272,6 +272,7 @@ describe('notices of violation and stop-work orders', () => {
     const refused = await call('POST', '/api/sites/maple-ridge/stop-work/lift', { note: 'Done?' }, insp);
     expect([refused.status, refused.body.error]).toEqual([409, 'NOTICES_OPEN']);
     expect(refused.body.message).toContain('Concrete washout into the swale.');
+    expect(refused.body.message).toMatch(/the notice of violation of [A-Z][a-z]+ \d{1,2}, \d{4} \(/);
     const overridden = await call(
       'POST',
       '/api/sites/maple-ridge/stop-work/lift',

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { stopWorkBody, stopWorkDtoSchema, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
+import { formatDay, localDay } from '../../../../shared/src/time.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
@@ -88,7 +89,8 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
             'NOTICES_OPEN',
             `The order stays in effect: the correction of ${open
               .map(
-                (v) => `the notice of violation of ${v!.issuedAt.slice(0, 10)} (${v!.nature.slice(0, 80)})`,
+                (v) =>
+                  `the notice of violation of ${formatDay(localDay(Date.parse(v!.issuedAt), site.timezone ?? 'UTC'))} (${v!.nature.slice(0, 80)})`,
               )
               .join(', ')} is not approved yet. Approve it first, or lift the order with an override.`,
           );
