@@ -28,8 +28,10 @@ function loadField(): Promise<Field> {
 /** The form's view: the form loaded, its sites filled in, the site (and kind) of the link chosen. */
 export async function showInspectionForm(siteId: string, kind: string) {
   const m = await loadField();
-  if (!state.loaded) return;
-  m.initInspectionForm();
+  // Opened without a connection, the form has the sites this phone kept (`fieldSites.ts`), if any;
+  // online, it waits for the page's own.
+  if (!state.loaded && navigator.onLine) return;
+  if (state.loaded) m.initInspectionForm();
   if (siteId) m.presetInspectionSite(siteId, kind);
 }
 

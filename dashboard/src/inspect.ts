@@ -7,6 +7,7 @@
 import type { InspectionRecorded } from '../../shared/src/api/alerts.ts';
 import { errorDetail } from './api.js';
 import { byId, h, replace } from './dom.js';
+import { type FieldSite, keptFieldSites } from './fieldSites.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
 import { clearChecklist, fillChecklist, readFindings, renderChecklist } from './inspection-form.js';
 import {
@@ -22,7 +23,7 @@ import {
   trySend,
 } from './outbox.js';
 import { refreshMe, session } from './session.js';
-import { ruleLabel, siteById, siteZone, state } from './state.js';
+import { ruleLabel, state } from './state.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
 
@@ -37,6 +38,12 @@ const kindWord = (kind: string) =>
  * under the old one, or something else was (the gateway refuses a changed resend under the same id).
  */
 let fixing: string | undefined;
+/** The sites the form offers: the page's, or, opened without a connection, those kept on this phone. */
+const formSites = (): readonly FieldSite[] =>
+  state.loaded ? state.sites : navigator.onLine ? [] : keptFieldSites();
+const formSite = (id: string) => formSites().find((s) => s.id === id);
+const formZone = (id: string) => formSite(id)?.timezone ?? 'UTC';
+
 /** What the outbox last did with each inspection, by its id. */
 const results: Map<string, OutboxEvent> = new Map();
 /** The inspection this form is sending now: its words come from submit(). */
@@ -47,11 +54,11 @@ let noSites = false;
 let drawnFor = '';
 
 function zoneHint() {
-  byId('i-at-zone').textContent = `(${siteZone(field('i-site').value)})`;
+  byId('i-at-zone').textContent = `(${formZone(field('i-site').value)})`;
 }
 
 function drawChecklist(force = false) {
-  const site = siteById(field('i-site').value);
+  const site = formSite(field('i-site').value);
   const key = `${site?.id ?? ''}|${JSON.stringify(site?.practices ?? [])}`;
   if (key === drawnFor && !force) return;
   drawnFor = key;
@@ -69,10 +76,10 @@ export function initInspectionForm() {
   const keepSite = sel.value;
   replace(
     sel,
-    state.sites.map((s) => h('option', { value: s.id }, s.name)),
+    formSites().map((s) => h('option', { value: s.id }, s.name)),
   );
   if (keepSite) sel.value = keepSite;
-  if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), siteZone(sel.value));
+  if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), formZone(sel.value));
   defaultInspector();
   zoneHint();
   drawChecklist();
@@ -85,7 +92,7 @@ export function initInspectionForm() {
 /** Sets the form's site (and the kind of inspection, when given: #/inspect/<site>/<kind>). */
 export function presetInspectionSite(siteId: string, kind = '') {
   const sel = byId('i-site') as HTMLSelectElement;
-  if (state.sites.some((s) => s.id === siteId) && sel.value !== siteId) {
+  if (formSites().some((s) => s.id === siteId) && sel.value !== siteId) {
     sel.value = siteId;
     siteChanged();
   }
@@ -96,7 +103,7 @@ export function presetInspectionSite(siteId: string, kind = '') {
 }
 
 function siteChanged() {
-  field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
+  field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   zoneHint();
   drawChecklist();
 }
@@ -109,7 +116,7 @@ function say(text: string, kind: 'ok' | 'bad' | 'warn' | '' = '', detail = '') {
 }
 
 function recordedWords(res: InspectionRecorded, sent: boolean) {
-  const tz = siteZone(res.inspection.siteId);
+  const tz = formZone(res.inspection.siteId);
   const closed = res.closedAlertIds.length;
   // The rules of the alerts it closed, as far as the page knows them (those it holds as active).
   const rules = [
@@ -120,7 +127,7 @@ function recordedWords(res: InspectionRecorded, sent: boolean) {
       }),
     ),
   ];
-  const site = siteById(res.inspection.siteId)?.name ?? res.inspection.siteId;
+  const site = formSite(res.inspection.siteId)?.name ?? res.inspection.siteId;
   return `${sent ? `Sent: the inspection of ${site} is recorded. ` : ''}Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
     closed
       ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
@@ -131,7 +138,7 @@ function recordedWords(res: InspectionRecorded, sent: boolean) {
 /** The inspection typed in the form, or what is missing, in words. */
 function readForm(): QueuedInspection | string {
   const siteId = field('i-site').value;
-  const at = zonedToUtc(field('i-at').value, siteZone(siteId));
+  const at = zonedToUtc(field('i-at').value, formZone(siteId));
   const inspector = field('i-inspector').value.trim();
   const problems = [];
   if (!Number.isFinite(at)) problems.push('the time of the inspection');
@@ -139,11 +146,13 @@ function readForm(): QueuedInspection | string {
   if (problems.length) return `Please enter ${problems.join(' and ')}.`;
   if (at > Date.now() + 60_000)
     return 'The time of the inspection is in the future: check the date and time.';
-  if (!session.me) return 'Sign in (or enter an API token at the top of the page) first.';
+  // Opened without a connection, who is signed in is not known yet: it is kept and sent once it is.
+  if (!session.me && !session.unreached)
+    return 'Sign in (or enter an API token at the top of the page) first.';
   const { findings, problem } = readFindings();
   if (problem) return problem;
   const notes = field('i-notes').value.trim();
-  const site = siteById(siteId);
+  const site = formSite(siteId);
   return {
     clientId: newClientId(),
     queuedAt: Date.now(),
@@ -162,7 +171,7 @@ function fillForm(e: QueuedInspection) {
   fixing = e.clientId;
   field('i-site').value = e.siteId;
   zoneHint();
-  field('i-at').value = utcToZonedInput(Date.parse(e.at), siteZone(e.siteId));
+  field('i-at').value = utcToZonedInput(Date.parse(e.at), formZone(e.siteId));
   field('i-inspector').value = e.inspector;
   (byId('i-kind') as HTMLSelectElement).value = e.kind;
   field('i-notes').value = e.notes ?? '';
@@ -173,7 +182,7 @@ function fillForm(e: QueuedInspection) {
 function clearForm() {
   fixing = undefined;
   field('i-notes').value = '';
-  field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
+  field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   clearChecklist();
 }
 
@@ -229,7 +238,7 @@ async function submit() {
 }
 
 function outboxItem(e: QueuedInspection) {
-  const tz = siteById(e.siteId)?.timezone ?? e.timezone ?? 'UTC';
+  const tz = formSite(e.siteId)?.timezone ?? e.timezone ?? 'UTC';
   const shots = (e.findings ?? []).reduce((n, f) => n + f.photos.length, 0);
   const confirmDiscard = h('button', { type: 'button', class: 'danger', hidden: true }, 'Yes, discard it');
   confirmDiscard.addEventListener('click', () => {
@@ -242,7 +251,7 @@ function outboxItem(e: QueuedInspection) {
     h(
       'p',
       null,
-      h('strong', null, siteById(e.siteId)?.name ?? e.siteName ?? e.siteId),
+      h('strong', null, formSite(e.siteId)?.name ?? e.siteName ?? e.siteId),
       ` · ${formatTime(e.at, tz)} · ${kindWord(e.kind)} · ${e.inspector}`,
       shots ? ` · ${shots} photo${shots === 1 ? '' : 's'}` : '',
     ),
@@ -298,7 +307,7 @@ export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
   field('i-site').addEventListener('change', siteChanged);
   byId('i-now').addEventListener('click', () => {
-    field('i-at').value = utcToZonedInput(Date.now(), siteZone(field('i-site').value));
+    field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   });
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -314,11 +323,19 @@ export function bindInspectionForm() {
 
 /** Sends what waits on this phone now and whenever the connection returns; the person may be signed in. */
 export function startOutbox() {
-  window.addEventListener('online', outboxChance);
+  window.addEventListener('online', () => {
+    // Back online: a fresh start, soon again if the first tries fail.
+    misses = 0;
+    outboxChance();
+  });
   if (!navigator.onLine && !state.loaded) {
+    const kept = keptFieldSites().length > 0;
+    if (kept) initInspectionForm();
     noSites = true;
     say(
-      'No connection: the sites cannot be read just now. The inspections saved on this phone are below; they are sent when the connection returns.',
+      kept
+        ? 'No connection: an inspection recorded now is kept on this phone, and sent when the connection returns. The sites are as this phone last read them.'
+        : 'No connection: the sites cannot be read just now. The inspections saved on this phone are below; they are sent when the connection returns.',
       'warn',
     );
   }
@@ -331,6 +348,8 @@ let misses = 0;
 let nextTry: ReturnType<typeof setTimeout> | undefined;
 function tryAgainLater() {
   clearTimeout(nextTry);
+  // Offline, the next chance is the connection's return (the 'online' event), not a timer.
+  if (!navigator.onLine) return;
   misses += 1;
   nextTry = setTimeout(outboxChance, retryDelay(misses));
 }

@@ -171,21 +171,23 @@ export function flushOutbox(): Promise<FlushResult> {
     again = true;
     return flushing;
   }
-  flushing = (async (): Promise<FlushResult> => {
-    try {
-      do {
-        again = false;
-        if (!navigator.onLine) return 'waiting';
-        for (const e of await queued()) {
-          if (e.refusal) continue;
-          if ((await trySend(e)).type === 'waiting') return 'waiting';
-        }
-      } while (again);
-      return 'settled';
-    } finally {
-      flushing = undefined;
-    }
-  })();
+  const round = async (): Promise<FlushResult> => {
+    do {
+      again = false;
+      if (!navigator.onLine) return 'waiting';
+      for (const e of await queued()) {
+        if (e.refusal) continue;
+        if ((await trySend(e)).type === 'waiting') return 'waiting';
+      }
+    } while (again);
+    return 'settled';
+  };
+  // Cleared once the round is over: `.finally` runs after this assignment even when the round ends at
+  // once (offline), which a `finally` inside the round would not (it would run before, and the outbox
+  // would believe a round is going on for good).
+  flushing = round().finally(() => {
+    flushing = undefined;
+  });
   return flushing;
 }
 

@@ -1,5 +1,6 @@
 /** Who is using the page: a person signed in (session cookie), a pasted API token, or nobody. */
 import { ApiError, getToken, post, request, setCsrf, setToken } from './api.js';
+import { forgetFieldSites } from './fieldSites.js';
 
 /** Who is signed in, and how. */
 export type Me = {
@@ -139,6 +140,7 @@ export async function signOut() {
     await post('/api/auth/logout', {});
   } finally {
     remember(false);
+    forgetFieldSites();
     setCsrf('');
     session.me = null;
     session.expired = false;

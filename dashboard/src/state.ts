@@ -4,6 +4,7 @@
  */
 import { get } from './api.js';
 import { h, replace } from './dom.js';
+import { keepFieldSites } from './fieldSites.js';
 
 /**
  * The shapes the API answers with: the contract's types (shared/src/api.ts).
@@ -103,6 +104,7 @@ export async function loadAll() {
     state.rules.length ? state.rules : get('/api/rules'),
   ]);
   state.sites = sites;
+  keepFieldSites(sites);
   state.rules = rules;
   state.active = new Map([...open, ...acked].map((a) => [a.id, a]));
   state.loaded = true;

@@ -115,7 +115,7 @@ describe.skipIf(!haveBinary('chromium'))(
       const page = await ctx.newPage();
       watchCsp(page, csp);
       page.on('console', (m) => {
-        said.push(`${m.type()}: ${m.text()}`);
+        said.push(`${Date.now() % 100000} ${m.type()}: ${m.text()}`);
         if (m.type() === 'error' && !(offline && noConnection.test(m.text()))) errors.push(m.text());
       });
       page.on('pageerror', (e) => errors.push(e.message));
@@ -261,12 +261,27 @@ describe.skipIf(!haveBinary('chromium'))(
       expect(await page.locator('#outbox-list li').getAttribute('data-client-id')).toBe(clientId);
       expect(await page.locator('#outbox-count').textContent()).toBe('1 inspection waiting to be sent');
       expect(await inspections()).toHaveLength(1);
+      // And a new inspection can be recorded there and then: the phone kept the sites and their practices.
+      await page.waitForSelector(
+        '#inspect-result.msg-warn:has-text("sites are as this phone last read them")',
+      );
+      expect(await page.locator('#i-site option').allTextContents()).toEqual(['Maple Ridge']);
+      await page.waitForSelector('[data-practice="fence-n"]');
+      expect(await page.locator('#i-at-zone').textContent()).toContain(ZONE);
+      await page.fill('#i-inspector', INSPECTOR.name);
+      await page.selectOption('#i-kind', 'routine');
+      await page.locator('[data-practice="fence-n"] label:has-text("In order")').click();
+      await page.click('#inspect-form button[type="submit"]');
+      await page.waitForSelector('#outbox-count:has-text("2 inspections waiting to be sent")');
+      expect(await inspections()).toHaveLength(1);
       // Back online: it is sent by itself, even when the first request after the connection returns fails
       // (as they often do on a phone): the outbox tries again soon, not only in a minute.
       let dropped = 0;
-      await page.route('**/api/photos', (route) =>
-        dropped++ === 0 ? route.abort('internetdisconnected') : route.continue(),
-      );
+      await page.route('**/api/photos', (route) => {
+        said.push(`${Date.now() % 100000} route ${dropped}`);
+        return dropped++ === 0 ? route.abort('internetdisconnected') : route.continue();
+      });
+      said.push(`${Date.now() % 100000} online`);
       await ctx.setOffline(false);
       await page.waitForSelector('#inspect-result.msg-ok', { timeout: 15_000 }).catch((e: Error) => {
         throw new Error(`${e.message}\nthe page said: ${said.join('\n')}`);
@@ -282,7 +297,8 @@ describe.skipIf(!haveBinary('chromium'))(
       await screenshot(page, 'inspection-sent-phone');
 
       const all = await inspections();
-      expect(all).toHaveLength(2);
+      expect(all).toHaveLength(3);
+      expect(all.find((i) => i.kind === 'routine' && i.findings?.[0]?.status === 'ok')).toBeDefined();
       const sent = all.find((i) => i.kind === 'storm');
       // The original time: two hours ago in the site's zone, to the minute.
       expect(wallClock(Date.parse(sent?.at ?? ''), ZONE)).toBe(twoHoursAgo);
@@ -310,7 +326,7 @@ describe.skipIf(!haveBinary('chromium'))(
       );
       expect(resend.status).toBeLessThan(300);
       expect((resend.body.inspection as InspectionJson).id).toBe(sent?.id);
-      await waitFor(async () => (await inspections()).length === 2, 2000, 'still two inspections');
+      await waitFor(async () => (await inspections()).length === 3, 2000, 'still three inspections');
       expect(errors).toEqual([]);
       expect(csp).toEqual([]);
       await page.close();
