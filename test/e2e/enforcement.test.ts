@@ -8,10 +8,13 @@
  * the developer reports the correction, the inspector approves it (late) and lifts the order. The report of
  * the period lists all of it and verifies; a finding changed in a copy of the store is named.
  */
+
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { SMTPServer } from 'smtp-server';
@@ -434,6 +437,15 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     const v = await verifyReport(readReport(JSON.parse(text)), key);
     expect(v.problems).toEqual([]);
     expect(v.ok).toBe(true);
+    expect(v.checked).toMatchObject({ violations: 2, stopWork: 1 });
+    // `npm run verify` says so too, as a clerk without the gateway would run it.
+    const file = join(dataDir, 'report.json');
+    writeFileSync(file, text);
+    const cli = await promisify(execFile)('npx', ['tsx', 'gateway/src/tools/verify.ts', file, '--key', key], {
+      cwd: join(import.meta.dirname, '../..'),
+    });
+    expect(cli.stdout).toMatch(/^verified$/m);
+    expect(cli.stdout).toContain('2 notices of violation, 1 stop-work order checked');
 
     // A finding changed in a copy of the store: the report made from it does not verify, and says where.
     const finding = await tamperedReport([

@@ -95,10 +95,19 @@ const v = await verifyReport(report, key).catch((e: Error) => {
   process.stdout.write(`NOT VERIFIED: ${file}: the report cannot be checked: ${e.message}\n`);
   process.exit(1);
 });
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const problems = [...v.problems];
 const lines = [
   `report ${file}: checkpoint of ${v.checkpoint.size} entries, root ${v.checkpoint.root}`,
-  `  ${v.checked.entries} cited entries, ${v.checked.storms} storms, ${v.checked.duties} duties checked`,
+  `  ${[
+    count(v.checked.entries, 'cited entry', 'cited entries'),
+    count(v.checked.storms, 'storm', 'storms'),
+    count(v.checked.duties, 'duty', 'duties'),
+    count(v.checked.inspections, 'inspection', 'inspections'),
+    count(v.checked.notices, 'milestone notice', 'milestone notices'),
+    count(v.checked.violations, 'notice of violation', 'notices of violation'),
+    count(v.checked.stopWork, 'stop-work order', 'stop-work orders'),
+  ].join(', ')} checked`,
 ];
 if (api || checkpointFile) {
   const base = api?.replace(/\/$/, '');
