@@ -23,15 +23,12 @@ import { readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
 import { type Browser, peopleApi, sha } from '../helpers/people.ts';
+import { PNG_1X1 } from '../helpers/photos.ts';
+import { checkpointedReport } from '../helpers/reports.ts';
 
 const ADMIN = 'tok-enforcement-admin';
 const H = 3_600_000;
 const DAY = 24 * H;
-/** A 1x1 PNG: what a phone's camera would send, only smaller. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const iso = (t: number) => new Date(t).toISOString();
 
 interface Alert {
@@ -203,11 +200,11 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     const up = await fetch(`${gw.httpUrl}/api/photos`, {
       method: 'POST',
       headers: { ...ida.write, 'content-type': 'image/png' },
-      body: PNG,
+      body: PNG_1X1,
     });
     expect(up.status).toBe(200);
     photo = ((await up.json()) as { sha256: string }).sha256;
-    expect(photo).toBe(createHash('sha256').update(PNG).digest('hex'));
+    expect(photo).toBe(createHash('sha256').update(PNG_1X1).digest('hex'));
     const r = await api.call(
       'POST',
       '/api/inspections',
@@ -244,7 +241,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     // The photo is served to the people who may see the site.
     const got = await fetch(`${gw.httpUrl}/api/photos/${photo}`, { headers: { cookie: dana.cookie } });
     expect(got.status).toBe(200);
-    expect(Buffer.from(await got.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(Buffer.from(await got.arrayBuffer()).equals(PNG_1X1)).toBe(true);
   });
 
   it('issues a notice with a 7-day schedule, and a stop-work order; the developer is told by e-mail', async () => {
@@ -403,27 +400,12 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     expect(site.stopWork ?? null).toBeNull();
   });
 
-  const reportOf = async (g: TestGateway) => {
-    const get = async (path: string) =>
-      (await (await fetch(`${g.httpUrl}${path}`, { headers: api.admin })).json()) as Record<string, unknown>;
-    const logged = Number((await get('/api/evidence')).size);
-    await waitFor(
-      async () => {
-        const e = (await get('/api/evidence')) as { checkpoint?: { size: number } };
-        return (e.checkpoint?.size ?? 0) >= logged || undefined;
-      },
-      10_000,
-      'a checkpoint of the whole log',
+  const reportOf = (g: TestGateway) =>
+    checkpointedReport(
+      g.httpUrl,
+      `siteId=maple-ridge&from=${iso(t0 - DAY).slice(0, 10)}&to=${iso(t0 + 19 * DAY).slice(0, 10)}&format=json`,
+      api.admin,
     );
-    const from = iso(t0 - DAY).slice(0, 10);
-    const to = iso(t0 + 19 * DAY).slice(0, 10);
-    const res = await fetch(
-      `${g.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=${from}&to=${to}&format=json`,
-      { headers: api.admin },
-    );
-    expect(res.status).toBe(200);
-    return res.text();
-  };
 
   it('the report of the period shows all of it and verifies', async () => {
     const key = String((await api.call('GET', '/api/evidence/key', undefined, api.admin)).body.verifierKey);

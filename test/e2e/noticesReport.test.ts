@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
-import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { sha256 } from '../helpers/reports.ts';
+import { checkpointedReport, sha256 } from '../helpers/reports.ts';
 
 const TOKEN = 'notices-report-admin';
 const H = 3_600_000;
@@ -46,20 +45,8 @@ describe('milestone notices in the compliance report', () => {
     return (await res.json()) as T;
   };
   /** The report once a checkpoint covers the whole log. */
-  const report = async (g: TestGateway, format = 'json') => {
-    const logged = (await call<{ size: number }>(g, '/api/evidence')).size;
-    await waitFor(
-      async () =>
-        (await call<{ checkpoint: { size: number } }>(g, '/api/evidence')).checkpoint.size >= logged ||
-        undefined,
-      10_000,
-      'a checkpoint of the whole log',
-    );
-    const res = await fetch(
-      `${g.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=2020-01-01&to=${to}&format=${format}`,
-    );
-    return res.text();
-  };
+  const report = (g: TestGateway, format = 'json') =>
+    checkpointedReport(g.httpUrl, `siteId=maple-ridge&from=2020-01-01&to=${to}&format=${format}`);
 
   beforeAll(async () => {
     gw = await startTestGateway(config);

@@ -2,9 +2,10 @@
  * What the report load tests and probes share: a rain gauge's months-long drizzle as a HOBO export
  * (generated, one tip every few minutes, so that it is one storm of tens of thousands of readings),
  * imported into a running gateway, and the slowest and 99th-percentile answers of /api/health sampled
- * while something else runs.
+ * while something else runs; and a report asked for once a checkpoint covers the whole log.
  */
 import { createHash } from 'node:crypto';
+import { waitFor } from './env.ts';
 
 export const ENGINEER_TOKEN = 'reports-engineer-token';
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -130,4 +131,31 @@ export async function getReport(httpUrl: string, query: string) {
   } catch (e) {
     return { status: 0, bytes: 0, ms: Math.round(performance.now() - t0), retryAfter: null, body: String(e) };
   }
+}
+
+/**
+ * The compliance report of `query` (`siteId=…&from=…&format=…`) as its text, asked for once a signed
+ * checkpoint covers the whole log (the gateway signs one a second with `evidence.checkpointIntervalSeconds:
+ * 1`), so that every record it cites is provable. A refusal throws with the gateway's answer.
+ */
+export async function checkpointedReport(
+  httpUrl: string,
+  query: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const evidence = async () =>
+    (await (await fetch(`${httpUrl}/api/evidence`, { headers })).json()) as {
+      size: number;
+      checkpoint?: { size: number };
+    };
+  const logged = (await evidence()).size;
+  await waitFor(
+    async () => ((await evidence()).checkpoint?.size ?? 0) >= logged || undefined,
+    10_000,
+    'a checkpoint of the whole log',
+  );
+  const res = await fetch(`${httpUrl}/api/reports/compliance?${query}`, { headers });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`the report: ${res.status} ${text}`);
+  return text;
 }

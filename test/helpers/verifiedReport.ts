@@ -11,7 +11,7 @@ import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.t
 import type { ReportJson } from '../../gateway/src/ledger/verify.ts';
 import { waitFor } from './env.ts';
 import { startTestGateway, type TestGateway } from './gateway.ts';
-import { sha256 } from './reports.ts';
+import { checkpointedReport, sha256 } from './reports.ts';
 
 const TOKEN = 'verified-report-admin';
 const M = 60_000;
@@ -86,19 +86,10 @@ export async function reportFrom(gw: TestGateway): Promise<RealReport> {
     notes: 'Weekly walk-round.',
   });
   const key = (await call<{ verifierKey: string }>('/api/evidence/key')).verifierKey;
-  // A checkpoint that covers the inspections (one a second).
-  const logged = (await call<{ size: number }>('/api/evidence')).size;
-  await waitFor(
-    async () =>
-      (await call<{ checkpoint: { size: number } }>('/api/evidence')).checkpoint.size >= logged || undefined,
-    10_000,
-    'a checkpoint of the whole log',
-  );
-  const res = await fetch(
-    `${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=2020-01-01&format=json`,
-  );
-  const text = await res.text();
-  if (!res.ok) throw new Error(`the report: ${res.status} ${text}`);
+  // Once a checkpoint covers the inspections (one a second).
+  const text = await checkpointedReport(gw.httpUrl, 'siteId=maple-ridge&from=2020-01-01&format=json', {
+    authorization: `Bearer ${TOKEN}`,
+  });
   return { text, report: JSON.parse(text) as ReportJson, key };
 }
 

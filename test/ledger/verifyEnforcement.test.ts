@@ -19,17 +19,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../gateway/src/api/verifyPage.ts';
 import { type ReportJson, readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
 import { launchChromium, watchCsp } from '../helpers/browser.ts';
-import { haveBinary, waitFor } from '../helpers/env.ts';
+import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { PNG_1X1 } from '../helpers/photos.ts';
+import { checkpointedReport } from '../helpers/reports.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-06-10T14:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const NATURES = [
   'Silt fence along the east boundary is down; sediment leaves the site.',
   'Inlet protection missing at the north inlet.',
@@ -90,23 +88,10 @@ describe('the verifier and the notices of violation and stop-work orders of a re
   };
 
   /** The report of the days `from` to `to`, once a checkpoint covers the whole log. */
-  const reportOf = async (g: TestGateway, from: string, to: string): Promise<string> => {
-    const get = async <T>(path: string) => (await (await fetch(`${g.httpUrl}${path}`)).json()) as T;
-    const logged = (await get<{ size: number }>('/api/evidence')).size;
-    await waitFor(
-      async () =>
-        (await get<{ checkpoint: { size: number } }>('/api/evidence')).checkpoint.size >= logged || undefined,
-      10_000,
-      'a checkpoint of the whole log',
-    );
-    const res = await fetch(
-      `${g.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=${from}&to=${to}&format=json`,
-      { headers: { authorization: 'Bearer tok-admin' } },
-    );
-    const body = await res.text();
-    if (!res.ok) throw new Error(`the report: ${res.status} ${body}`);
-    return body;
-  };
+  const reportOf = (g: TestGateway, from: string, to: string): Promise<string> =>
+    checkpointedReport(g.httpUrl, `siteId=maple-ridge&from=${from}&to=${to}&format=json`, {
+      authorization: 'Bearer tok-admin',
+    });
 
   beforeAll(async () => {
     await startAt(T0);
@@ -132,7 +117,7 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     const up = await fetch(`${gw!.httpUrl}/api/photos`, {
       method: 'POST',
       headers: { authorization: 'Bearer tok-insp', 'content-type': 'image/png' },
-      body: PNG,
+      body: PNG_1X1,
     });
     if (!up.ok) throw new Error(`photo: ${up.status} ${await up.text()}`);
     const photo = ((await up.json()) as { sha256: string }).sha256;
@@ -247,7 +232,7 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     const i = at(r, 0);
     expect(await problems(r)).toEqual([
       `violations[${i}].developer: The notice of violation no. 1 of Maple Ridge: the developer it is directed to is not what its log entry says (the report shows "Someone Else LLC, 9 Main St, Chester NY", the log entry "Ridge Builders LLC, 9 Main St, Chester NY")`,
-      `violations[${i}].events[0].photos: The notice of violation no. 1 of Maple Ridge: a correction of Jun 15, 2026, 10:00 AM EDT: the list of its photos (their fingerprints) is not what its log entry says (the report shows "${'b'.repeat(64)}", the log entry "${createHash('sha256').update(PNG).digest('hex')}")`,
+      `violations[${i}].events[0].photos: The notice of violation no. 1 of Maple Ridge: a correction of Jun 15, 2026, 10:00 AM EDT: the list of its photos (their fingerprints) is not what its log entry says (the report shows "${'b'.repeat(64)}", the log entry "${createHash('sha256').update(PNG_1X1).digest('hex')}")`,
     ]);
   });
 

@@ -17,6 +17,7 @@ import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../helpers/people.ts';
+import { PNG_1X1 } from '../helpers/photos.ts';
 import { parseCsv, textOf } from '../helpers/reportText.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -24,10 +25,6 @@ const DAY = 86_400_000;
 /** 10 AM in Chester (EDT). */
 const T0 = Date.parse('2026-06-10T14:00:00Z');
 const at = (ms: number) => new Date(ms).toISOString();
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 describe('the report page and CSV: notices of violation and stop-work orders', () => {
   let gw: TestGateway;
@@ -138,7 +135,7 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     const up = await fetch(`${gw.httpUrl}/api/photos`, {
       method: 'POST',
       headers: { ...owner, 'content-type': 'image/png' },
-      body: PNG,
+      body: PNG_1X1,
     });
     expect(up.status).toBe(200);
     photo = ((await up.json()) as { sha256: string }).sha256;

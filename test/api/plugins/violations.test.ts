@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../../helpers/people.ts';
+import { PNG_1X1 } from '../../helpers/photos.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const DAY = 86_400_000;
@@ -186,14 +187,10 @@ describe('notices of violation and stop-work orders', () => {
       owner,
     );
     expect(unknown.status).toBe(400);
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    );
     const up = await fetch(`${gw.httpUrl}/api/photos`, {
       method: 'POST',
       headers: { ...owner, 'content-type': 'image/png' },
-      body: png,
+      body: PNG_1X1,
     });
     expect(up.status).toBe(200);
     const photo = ((await up.json()) as { sha256: string }).sha256;
