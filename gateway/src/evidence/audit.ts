@@ -8,22 +8,9 @@
  * event loop free between them (the evidence stage does, at start, and then keeps up with new entries).
  */
 
-import {
-  stopWorkEventRecord,
-  stopWorkRecord,
-  violationEventRecord,
-  violationRecord,
-} from '../ledger/enforcementRecords.ts';
+import { LOGGED } from '../alerts/stores/logged.ts';
 import { Frontier, type Hash, leafHash } from '../ledger/merkle.ts';
-import {
-  type EntryType,
-  extensionRecord,
-  historyRecord,
-  inspectionRecord,
-  noticeRecord,
-  readingBody,
-  recordBody,
-} from '../ledger/records.ts';
+import { type EntryType, readingBody, recordBody } from '../ledger/records.ts';
 import { codeOf, type EvidenceLog, type LogEntry } from '../store/evidenceLog.ts';
 import { rowToReading } from '../store/readings.ts';
 import { stormRowBody } from '../store/stormRecords.ts';
@@ -56,49 +43,20 @@ export class EvidenceAudit {
     this.alertOf = db.prepare<[string], { siteId: string; rule: string }>(
       'SELECT site_id AS siteId, rule FROM alerts WHERE id = ?',
     );
-    const of = (id: unknown) => this.alertOf.get(id as string) ?? { siteId: '', rule: '' };
+    const of = (id: unknown) =>
+      (typeof id === 'string' ? this.alertOf.get(id) : undefined) ?? { siteId: '', rule: '' };
+    // The alert engine's append-only tables, each row serialised as it was when logged (`logged.ts`).
+    const appended = Object.entries(LOGGED).map(([table, how]) => [
+      how.type,
+      {
+        table,
+        key: how.ref,
+        body: (r: Row) => recordBody(how.type, how.record(r as never, of(r.alert_id))),
+      },
+    ]);
     this.tables = {
       reading: { table: 'readings', key: 'id', body: (r) => readingBody(rowToReading(r)) },
-      'alert-history': {
-        table: 'alert_history',
-        key: 'seq',
-        body: (r) => recordBody('alert-history', historyRecord(r as never, of(r.alert_id))),
-      },
-      inspection: {
-        table: 'inspections',
-        key: 'seq',
-        body: (r) => recordBody('inspection', inspectionRecord(r as never)),
-      },
-      extension: {
-        table: 'extensions',
-        key: 'seq',
-        body: (r) => recordBody('extension', extensionRecord(r as never, of(r.alert_id))),
-      },
-      notice: {
-        table: 'notices',
-        key: 'seq',
-        body: (r) => recordBody('notice', noticeRecord(r as never)),
-      },
-      violation: {
-        table: 'violations',
-        key: 'seq',
-        body: (r) => recordBody('violation', violationRecord(r as never)),
-      },
-      'violation-event': {
-        table: 'violation_events',
-        key: 'seq',
-        body: (r) => recordBody('violation-event', violationEventRecord(r as never)),
-      },
-      'stop-work': {
-        table: 'stop_work',
-        key: 'seq',
-        body: (r) => recordBody('stop-work', stopWorkRecord(r as never)),
-      },
-      'stop-work-event': {
-        table: 'stop_work_events',
-        key: 'seq',
-        body: (r) => recordBody('stop-work-event', stopWorkEventRecord(r as never)),
-      },
+      ...(Object.fromEntries(appended) as Partial<Record<EntryType, RecordTable>>),
       storm: {
         table: 'storms',
         key: 'id',

@@ -66,8 +66,8 @@ export const LOGGED_TABLES = {
 } as const;
 export type LoggedTable = keyof typeof LOGGED_TABLES;
 
-/** How each table's row is logged: its entry type and its record. */
-const LOGGED: Record<
+/** How each table's row is logged: its entry type and its record (the start-up audit rebuilds it so). */
+export const LOGGED: Record<
   LoggedTable,
   {
     type: Exclude<EntryType, 'reading'>;
