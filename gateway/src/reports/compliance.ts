@@ -13,14 +13,13 @@
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import { type NoticeDto, noticeStanding } from '../../../shared/src/api/notices.ts';
-import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { ShownCertification } from '../ledger/verifyShown.ts';
 import { reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
 import type { LongStorm } from './cite.ts';
-import { enforcementSections, type ReportStopWork, type ReportViolation } from './enforcement.ts';
+import type { EnforcementSections, ReportStopWork, ReportViolation } from './enforcement.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved' | 'superseded';
 
@@ -135,9 +134,8 @@ export interface ReportInputs {
   storms: StormDto[];
   inspections: InspectionDto[];
   notices: NoticeDto[];
-  /** Every notice of violation and stop-work order of the site (the report picks the period's). */
-  violations: ViolationDto[];
-  stopWork: StopWorkDto[];
+  /** The notices of violation and stop-work orders of the period, as the report lists them (and cites). */
+  enforcement: EnforcementSections;
   extensions: ExtensionDto[];
   certifications: Certification[];
   changes: ChangeResponse[];
@@ -196,13 +194,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
   const stormStatus = (s: string) => qualified.filter((x) => x.inspection.status === s).length;
   const duties = rows.filter((r) => r.duty);
   const audit = i.evidence.audit;
-  const enforcement = enforcementSections({
-    violations: i.violations,
-    stopWork: i.stopWork,
-    period: i.period,
-    tz: i.timezone,
-    now: i.now,
-  });
+  const { enforcement } = i;
   return {
     warnings: audit.ok
       ? []
