@@ -131,4 +131,26 @@ describe('milestone notices in the compliance report', () => {
       rmSync(copy, { recursive: true, force: true });
     }
   });
+  it('names the gap a notice removed from a copy of the store leaves, though the proof holds', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'gw-notices-gone-'));
+    try {
+      cpSync(gw.dataDir, copy, { recursive: true });
+      const db = new Database(join(copy, 'gateway.db'));
+      db.exec('DROP TRIGGER IF EXISTS notices_no_delete');
+      db.exec("DELETE FROM notices WHERE milestone = 'rough-grading-complete'");
+      db.close();
+      const other = await startTestGateway(config, { dataDir: copy });
+      try {
+        const v = await verifyReport(readReport(JSON.parse(await report(other))), key);
+        expect(v.ok).toBe(false);
+        expect(v.problems.map((p) => `${p.field}: ${p.message}`)).toContain(
+          'notices: The milestone notices of maple-ridge in the report skip one: milestone notice no. 2 comes in place 1, so one before it is missing from the report',
+        );
+      } finally {
+        await other.cleanup();
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });

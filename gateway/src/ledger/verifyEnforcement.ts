@@ -11,7 +11,7 @@
  */
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { CitedBody } from './verifyShown.ts';
-import { capital, type Problem, problem, shown, type Words, when } from './words.ts';
+import { capital, numbering, type Problem, problem, shown, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,30 +51,6 @@ export function differ(where: string, base: string, pairs: EnfPair[], w: Words):
         `${where}: ${words} is not what its log entry says (the report shows ${shown(mine, w, kind)}, the log entry ${shown(logged, w, kind)})`,
       ),
     );
-}
-
-/** The entries of `kind` in log order whose `siteSeq` is not their place: one was taken out. */
-export function numbering(
-  entries: CitedBody[],
-  field: string,
-  [what, whats]: [string, string],
-  w: Words,
-): Problem[] {
-  for (const [i, e] of entries.entries()) {
-    const n = e.body.siteSeq;
-    if (typeof n !== 'number' || n === i + 1) continue;
-    const why =
-      n > i + 1
-        ? `so ${n - i - 1 === 1 ? 'one before it is' : `${n - i - 1} before it are`} missing from the report`
-        : 'so they are out of order';
-    return [
-      problem(
-        field,
-        `The ${whats} of ${w.site} in the report skip one: ${what} no. ${n} comes in place ${i + 1}, ${why}`,
-      ),
-    ];
-  }
-  return [];
 }
 
 /** "the notice of violation no. 2 of Maple Ridge", by its logged number, or by its id when not cited. */

@@ -6,7 +6,7 @@
  * counts them. Reports of releases without notices carry none: nothing to check. Pure, no Node API.
  */
 import type { CitedBody } from './verifyShown.ts';
-import { capital, entryWords, type Problem, problem, shown, type Words, when } from './words.ts';
+import { capital, entryWords, numbering, type Problem, problem, shown, type Words, when } from './words.ts';
 
 /** A notice as a report lists it. */
 export interface ShownNotice {
@@ -69,18 +69,7 @@ export function checkNotices(
       );
   });
   const notices = all.filter((e) => e.kind === 'notice');
-  for (const [i, e] of notices.entries()) {
-    const n = e.body.siteSeq;
-    if (typeof n === 'number' && n !== i + 1) {
-      out.push(
-        problem(
-          'notices',
-          `The site's milestone notices in the report skip one: notice number ${n} comes in place ${i + 1}, so ${n > i + 1 ? 'one before it is missing' : 'they are out of order'}`,
-        ),
-      );
-      break;
-    }
-  }
+  out.push(...numbering(notices, 'notices', ['milestone notice', 'milestone notices'], w));
   if (r.period && r.notices) {
     const [from, to] = [Date.parse(r.period.from), Date.parse(r.period.to)];
     const listed = new Set(listedNotices.map((x) => x.logIndex));

@@ -13,12 +13,11 @@ import {
   list,
   loggedSteps,
   noticeName,
-  numbering,
   periodOf,
   type ShownStopWork,
 } from './verifyEnforcement.ts';
 import type { CitedBody } from './verifyShown.ts';
-import { capital, type Problem, problem, type Words, when } from './words.ts';
+import { capital, numbering, type Problem, problem, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;
 

@@ -112,3 +112,30 @@ const STATUS_WORDS: Record<string, string> = {
   superseded: 'superseded by the record',
 };
 export const statusWords = (s: string): string => STATUS_WORDS[s] ?? s;
+
+/**
+ * The first of a site's numbered records (milestone notices, notices of violation, stop-work orders: their
+ * logged `siteSeq`), in log order, whose number is not its place: one was taken out of the report.
+ */
+export function numbering(
+  entries: readonly { body: Record<string, unknown> }[],
+  field: string,
+  [what, whats]: [string, string],
+  w: Words,
+): Problem[] {
+  for (const [i, e] of entries.entries()) {
+    const n = e.body.siteSeq;
+    if (typeof n !== 'number' || n === i + 1) continue;
+    const why =
+      n > i + 1
+        ? `so ${n - i - 1 === 1 ? 'one before it is' : `${n - i - 1} before it are`} missing from the report`
+        : 'so they are out of order';
+    return [
+      problem(
+        field,
+        `The ${whats} of ${w.site} in the report skip one: ${what} no. ${n} comes in place ${i + 1}, ${why}`,
+      ),
+    ];
+  }
+  return [];
+}
