@@ -267,7 +267,7 @@ async function compose(
     deadLetters: (limit) => outbox.deadLetters(limit),
     quarantine,
     photos: new PhotoStore(db, config.dataDir),
-    importLogger: loggerImporter({ registry, readings, sink: ingest, now }),
+    importLogger: loggerImporter({ registry, readings, sink: ingest, now, settle: rules.settle }),
     evidence,
     log: store.evidence,
     citations: (r, size, maxReadings) => reportCitations(db, store.evidence, r, size, maxReadings),

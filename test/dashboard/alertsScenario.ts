@@ -112,7 +112,12 @@ export async function startScenario(): Promise<Scenario> {
   // rg-1: one tip every 3 minutes: 0.5 in crossed at the 50th, then 12 more tips move the due time.
   const rg1 = await device('maple-ridge', 'rg-1');
   await rg1(now - 5 * HOUR, { rainTips: 0 });
-  for (let i = 1; i <= 62; i++) await rg1(now - 4 * HOUR + i * 3 * MIN, { rainTips: i });
+  // The due time's moves of one slice of readings are one update: a look at the alerts between the two
+  // halves commits the first, so the history shows two.
+  for (let i = 1; i <= 62; i++) {
+    await rg1(now - 4 * HOUR + i * 3 * MIN, { rainTips: i });
+    if (i === 56) await alerts('siteId=maple-ridge');
+  }
   // panel-1: the high-water float up for three minutes, and still up.
   const panel = await device('oak-lane', 'panel-1');
   for (let i = 0; i <= 3; i++) await panel(now - (3 - i) * MIN, { alarms: { highWater: true } });

@@ -27,6 +27,7 @@ import { Queries } from './queries.ts';
 import { RuleStates } from './ruleStates.ts';
 import { RuleRunner } from './rules.ts';
 import { Scheduler } from './scheduler.ts';
+import { Slice } from './slice.ts';
 import { openAlertStores } from './stores/index.ts';
 import type { AlertEvent, Db, TickResult } from './types.ts';
 import { UnitOfWork } from './unit.ts';
@@ -78,6 +79,10 @@ export class ComplianceEngine {
   private readonly listeners = new Set<(event: AlertEvent) => void>();
   private readonly notifyListeners = new Set<() => void>();
   private readonly catalogue: Pick<SiteCatalogue, 'sites' | 'site'> | undefined;
+  /** Readings evaluated, their effects and states not committed yet. */
+  private slice: Slice | undefined;
+  private sliceCursor: ((upTo: number | undefined) => void) | undefined;
+  private sliceFailed: ((e: Error) => void) | undefined;
 
   constructor(opts: ComplianceEngineOptions) {
     this.catalogue = opts.sites;
@@ -118,6 +123,7 @@ export class ComplianceEngine {
       notifyListeners: this.notifyListeners,
       onTimers: (earliest) => this.scheduler.wake(earliest),
       beforeFinish: (u) => this.rules.writeStorms(u),
+      beforeRun: () => this.commitBefore(),
     });
     const lifecycle = new Lifecycle(stores, this.unit, this.m, reminderHours);
     this.queries = new Queries(stores, this.now);
@@ -165,24 +171,88 @@ export class ComplianceEngine {
 
   /**
    * Evaluates a batch of readings (in source-time order per device) and applies the effects in one
-   * transaction. Readings that change nothing cost no SQL beyond the evaluators' state, written once
-   * per batch.
+   * transaction: `stageReadings` and `commitSlice` at once. Readings that change nothing cost no SQL
+   * beyond the evaluators' state, written once per batch.
    */
   handleReadings(readings: readonly Reading[]): { effects: number } {
+    this.stageReadings(readings);
+    return { effects: this.commitSlice(this.sliceCursor)?.effects ?? 0 };
+  }
+
+  /**
+   * Evaluates readings into the open slice (`slice.ts`), in memory: their states are staged, their
+   * effects kept to apply at the slice's commit. `upTo` is the id of the last reading, which the
+   * slice's commit hands to its `inTransaction` (the rules cursor). Returns whether the slice should be
+   * committed now (an alert opens or closes) and how many readings it holds.
+   */
+  stageReadings(readings: readonly Reading[], upTo?: number): { urgent: boolean; readings: number } {
     const started = performance.now();
-    const u = this.unit.begin(this.now());
-    // An alert's updates in a row fold into one (coalesce.ts): an import's slice moves a storm's due time at every tip.
-    const work = coalesceUpdates(this.rules.evaluateReadings(u, readings));
-    if (work.length > 0 || u.staged.size > 0)
+    this.slice ??= new Slice(this.unit.begin(this.now()));
+    const s = this.slice;
+    try {
+      s.add(this.rules.evaluateReadings(s.u, readings), readings.length, upTo);
+    } catch (e) {
+      // A state the store could not give, part way: nothing of the slice is kept, it is evaluated again.
+      this.slice = undefined;
+      throw e;
+    }
+    this.m.batchSeconds.observe((performance.now() - started) / 1000);
+    return { urgent: s.urgent, readings: s.readings };
+  }
+
+  /** Readings evaluated and not committed yet. */
+  get staged(): number {
+    return this.slice?.readings ?? 0;
+  }
+
+  /**
+   * Commits the open slice in one transaction: its effects (an alert's updates in a row folded into one,
+   * `coalesce.ts`), its storm records (one version each), its states, and `inTransaction(upTo)`.
+   * Undefined when no slice is open. A failed commit drops the slice (nothing of it reached memory) and
+   * throws: its readings are evaluated again from the last committed cursor.
+   */
+  commitSlice(
+    inTransaction?: (upTo: number | undefined) => void,
+  ): { effects: number; upTo: number | undefined } | undefined {
+    const s = this.slice;
+    if (!s) return undefined;
+    // Cleared first: the unit's own run must not commit it again (`beforeRun`), and a failure drops it.
+    this.slice = undefined;
+    const { u } = s;
+    u.at(this.now());
+    const work = coalesceUpdates(s.work);
+    if (work.length > 0 || u.staged.size > 0 || inTransaction)
       this.unit.run(
         u.now,
         () => {
           for (const w of work) this.rules.apply(u, w.rule, w.effects);
+          inTransaction?.(s.upTo);
         },
         u,
       );
-    this.m.batchSeconds.observe((performance.now() - started) / 1000);
-    return { effects: u.effects };
+    return { effects: u.effects, upTo: s.upTo };
+  }
+
+  /**
+   * Before any other change (a tick, a person's action): the open slice is committed first, so that
+   * change sees the states and alerts the readings before it left. A failure is told to `onSliceFailed`.
+   */
+  private commitBefore(): void {
+    if (!this.slice) return;
+    try {
+      this.commitSlice(this.sliceCursor);
+    } catch (e) {
+      this.sliceFailed?.(e as Error);
+    }
+  }
+
+  /**
+   * The rules stage's part in slices committed by other changes: the cursor written in their
+   * transaction, and a failure to commit.
+   */
+  onSlice(hooks: { inTransaction: (upTo: number | undefined) => void; failed: (e: Error) => void }): void {
+    this.sliceCursor = hooks.inTransaction;
+    this.sliceFailed = hooks.failed;
   }
 
   /**
@@ -232,6 +302,7 @@ export class ComplianceEngine {
    * at the next minute.
    */
   siteChanged(site: SiteConfig): void {
+    this.commitBefore();
     this.rules.bindSite(site);
     this.scheduler.wake(this.now());
   }
@@ -258,12 +329,22 @@ export class ComplianceEngine {
 
   // ---------------------------------------------------------------- queries
 
-  listAlerts: Queries['listAlerts'] = (q) => this.queries.listAlerts(q);
-  getAlert: Queries['getAlert'] = (id) => this.queries.getAlert(id);
-  listStorms: Queries['listStorms'] = (q) => this.queries.listStorms(q);
-  listInspections: Queries['listInspections'] = (q) => this.queries.listInspections(q);
-  listExtensions: Queries['listExtensions'] = (q) => this.queries.listExtensions(q);
-  listNotices: Notices['list'] = (q) => this.notices.list(q);
+  // Every query first commits the open slice of readings (`settled`): what the API shows includes every
+  // reading it acknowledged, and the alerts and storm records they made.
+  listAlerts: Queries['listAlerts'] = (q) => this.settled().listAlerts(q);
+  getAlert: Queries['getAlert'] = (id) => this.settled().getAlert(id);
+  listStorms: Queries['listStorms'] = (q) => this.settled().listStorms(q);
+  listInspections: Queries['listInspections'] = (q) => this.settled().listInspections(q);
+  listExtensions: Queries['listExtensions'] = (q) => this.settled().listExtensions(q);
+  listNotices: Notices['list'] = (q) => {
+    this.commitBefore();
+    return this.notices.list(q);
+  };
+
+  private settled(): Queries {
+    this.commitBefore();
+    return this.queries;
+  }
   /** The alerts not resolved yet (open or acknowledged): the duties the fleet, Home Assistant and metrics show. */
   readonly openDuties = () => this.listAlerts({ status: ['open', 'acknowledged'] });
 

@@ -7,7 +7,8 @@ import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { Config, SiteConfig } from '../config/schema.ts';
 import type { Log } from '../pipeline.ts';
 import { type RuleId, ruleContext, type SiteRule } from '../rules/index.ts';
-import type { Effect, RuleContext, RuleInput } from '../rules/types.ts';
+import { evaluateSlice } from '../rules/slice.ts';
+import type { Effect, Evaluation, RuleContext, RuleInput } from '../rules/types.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { Queries } from './queries.ts';
@@ -78,21 +79,28 @@ export class RuleRunner {
 
   /**
    * Evaluates readings (in source-time order per device), staging the states in the unit; returns the
-   * effects to apply. Readings of a site not in the configuration are counted and skipped.
+   * effects to apply. Each binding is given its readings of the batch as one slice (`evaluateSlice`), in
+   * order; bindings in the order their first reading came. Readings of a site not in the configuration
+   * are counted and skipped.
    */
   evaluateReadings(u: Unit, readings: readonly Reading[]): RuleWork[] {
-    const work: RuleWork[] = [];
+    const slices = new Map<SiteRule, Reading[]>();
     for (const reading of readings) {
       const idx = this.sites.get(reading.siteId);
       if (!idx) {
         this.o.metrics.unknownSite.inc();
         continue;
       }
-      const input: RuleInput = { type: 'reading', reading };
       for (const rule of this.rulesFor(idx, reading.deviceId)) {
-        const effects = this.evaluate(u, rule, input);
-        if (effects.length > 0) work.push({ rule, effects });
+        const list = slices.get(rule);
+        if (list) list.push(reading);
+        else slices.set(rule, [reading]);
       }
+    }
+    const work: RuleWork[] = [];
+    for (const [rule, rs] of slices) {
+      const effects = this.evaluateMany(u, rule, rs);
+      if (effects.length > 0) work.push({ rule, effects });
     }
     return work;
   }
@@ -195,6 +203,27 @@ export class RuleRunner {
       idx.byDevice.set(deviceId, list);
     }
     return list;
+  }
+
+  /** A binding's slice of readings; when the slice fails, one by one, so only the failing readings are skipped. */
+  private evaluateMany(u: Unit, rule: SiteRule, rs: readonly Reading[]): Effect<RuleId>[] {
+    if (rs.length === 1) return this.evaluate(u, rule, { type: 'reading', reading: rs[0]! });
+    const { states } = this.o;
+    const ctx = this.sites.get(rule.siteId)!.ctx;
+    const prev = states.get(u.staged, rule, ctx);
+    let out: Evaluation<unknown, RuleId>;
+    try {
+      out = evaluateSlice(rule.evaluator, prev, rs, ctx);
+    } catch {
+      // Told by `evaluate` for the reading that fails, which alone is skipped.
+      const effects: Effect<RuleId>[] = [];
+      for (const reading of rs)
+        for (const e of this.evaluate(u, rule, { type: 'reading', reading })) effects.push(e);
+      return effects;
+    }
+    if (out.state !== prev) u.staged.set(states.keyOf(rule), { rule, state: out.state });
+    if (out.wakeAt !== undefined) u.armed(out.wakeAt);
+    return out.effects;
   }
 
   private evaluate(u: Unit, rule: SiteRule, input: RuleInput): Effect<RuleId>[] {

@@ -73,11 +73,19 @@ export class Unit {
   effects = 0;
   notified = 0;
 
-  /** `live`: someone listens to the changes, so live events are queued. */
+  /**
+   * `now`: the unit's time (its history rows', its timers'); a slice of readings takes the time of its
+   * commit (`at`). `live`: someone listens to the changes, so live events are queued.
+   */
   constructor(
-    readonly now: number,
+    public now: number,
     readonly live: boolean,
   ) {}
+
+  /** A unit begun earlier (a slice of readings) committed now: its rows and timers carry this time. */
+  at(now: number): void {
+    this.now = Math.max(this.now, now);
+  }
 
   /** Timers were armed (or an evaluator waits) for `at`: the scheduler wakes for the earliest after the commit. */
   armed(at: number): void {
@@ -101,6 +109,8 @@ export interface UnitOptions {
   onTimers?: (earliest: number) => void;
   /** Runs first at the end of each unit, inside its transaction (the rules write their storm records). */
   beforeFinish?: (u: Unit) => void;
+  /** Runs before every unit's transaction (the engine commits its open slice of readings first). */
+  beforeRun?: () => void;
 }
 
 /** Runs units of work: their transaction, their history rows and events, and what follows the commit. */
@@ -113,6 +123,7 @@ export class UnitOfWork {
 
   /** Runs `fn` in one transaction with the evaluators' state; memory and listeners see it only after commit. */
   run<T>(now: number, fn: (u: Unit) => T, u: Unit = this.begin(now)): T {
+    this.o.beforeRun?.();
     let result: T;
     try {
       result = this.o.db.transaction(() => {

@@ -14,13 +14,15 @@ export interface LoggerImporterOptions {
   readings: Pick<ReadingStore, 'lastOf'>;
   sink: ReadingSink;
   now: () => number;
+  /** After the file: its readings' evaluation committed, so the answer shows the storms it made (the rules stage's `settle`). */
+  settle?: () => void;
 }
 
 export function loggerImporter(o: LoggerImporterOptions) {
   return async (text: string, q: ImportQuery): Promise<ImportSummary> => {
     const device = o.registry.lookup(q.siteId, q.deviceId)!;
     const last = o.readings.lastOf(q.siteId, q.deviceId);
-    return importText(
+    const summary = await importText(
       text,
       q.name,
       {
@@ -36,5 +38,7 @@ export function loggerImporter(o: LoggerImporterOptions) {
       },
       o.sink,
     );
+    o.settle?.();
+    return summary;
   };
 }

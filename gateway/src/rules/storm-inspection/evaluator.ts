@@ -125,6 +125,26 @@ function readingInput(prev: StormState, r: Reading, ctx: RuleContext<Params>) {
   const effects: Effect<typeof RULE>[] = [];
   const state = copyState(prev);
   const cfg = cfgOf(state, ctx);
+  readingInto(state, r, cfg, effects);
+  return { state, effects, ...wakeOf(state, cfg) };
+}
+
+/**
+ * A slice of one gauge's readings with one copy of the state: each reading changes the copy the one
+ * before it left, exactly as one by one (every step replaces what it changes, so the steps between need
+ * no copy of their own).
+ */
+function readingsInput(prev: StormState, rs: readonly Reading[], ctx: RuleContext<Params>) {
+  const effects: Effect<typeof RULE>[] = [];
+  const state = copyState(prev);
+  const cfg = cfgOf(state, ctx);
+  for (const r of rs)
+    if (r.siteId === prev.siteId && r.deviceId === prev.deviceId) readingInto(state, r, cfg, effects);
+  return { state, effects, ...wakeOf(state, cfg) };
+}
+
+/** One reading into a state the caller copied. */
+function readingInto(state: StormState, r: Reading, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
   if (state.newestTs === null || r.ts >= state.newestTs) {
     state.newestTs = r.ts;
     state.newestDelay = Math.max(0, r.receivedAt - r.ts);
@@ -138,7 +158,7 @@ function readingInput(prev: StormState, r: Reading, ctx: RuleContext<Params>) {
       state.late.lastTs = r.ts;
     } else change = place(state, entry);
   }
-  if (cfg.ipt === undefined) return { state, effects };
+  if (cfg.ipt === undefined) return;
   if (settles(state, cfg, r.receivedAt)) {
     state.held = null;
     releaseHeld(state, cfg, effects);
@@ -147,7 +167,6 @@ function readingInput(prev: StormState, r: Reading, ctx: RuleContext<Params>) {
     state.held = { lastAt: Math.max(state.held?.lastAt ?? r.receivedAt, r.receivedAt) };
   reconcile(state, cfg, change, effects);
   prune(state, cfg, effects);
-  return { state, effects, ...wakeOf(state, cfg) };
 }
 
 /** A reading out of order, or one arriving late with several tips after a silence: a backlog is coming in. */
@@ -228,6 +247,8 @@ export const stormEvaluator: Evaluator<StormState, typeof RULE, Params> = {
     state.derivedWith = derivationKey(cfgOf(state, ctx));
     return state;
   },
+
+  evaluateReadings: readingsInput,
 
   evaluate(prev: StormState, input: RuleInput, ctx: RuleContext<Params>) {
     switch (input.type) {
