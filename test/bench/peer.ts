@@ -8,7 +8,10 @@
  * `mqtt.url` set to the same broker (persistent session, QoS 1). Each gets BENCH_PEER_MESSAGES (50,000)
  * QoS 1 messages from the same publisher; the clock runs from the first publish to the query that counts
  * the last point (or until no new point came for BENCH_PEER_STALL_SECONDS, 20: the rest is lost).
- * Printed: time until every point is queryable, points/s, points lost, peak RSS, and the ratio.
+ * The denominator measured first in the same run: the same publishers to a plain QoS 1 subscriber on the
+ * same Mosquitto (persistent session), nothing stored: messages/s from the first publish to the last
+ * message received.
+ * Printed: time until every point is queryable, points/s, points lost, peak RSS, and the ratios.
  *
  * BENCH_PEER_QUEUE: Mosquitto's `max_queued_messages` for both (default 0: unlimited; `default` leaves
  * Mosquitto's own default of 1000, under which a subscriber that falls behind loses messages).
@@ -17,6 +20,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mqtt from 'mqtt';
 import { hashPassword } from '../../shared/src/password.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startInfluxd } from '../helpers/influxd.ts';
@@ -253,6 +257,33 @@ async function runGateway(mqttUrl: string, influx: { url: string; count: (db: st
   }
 }
 
+/** The same publishers to a plain subscriber (QoS 1, persistent session): what the broker alone carries. */
+async function runRaw(mqttUrl: string): Promise<{ seconds: number; received: number }> {
+  const sub = await mqtt.connectAsync(mqttUrl, { clientId: 'raw-peer-bench', clean: false });
+  try {
+    await sub.subscribeAsync('sites/raw/devices/+/telemetry', { qos: 1 });
+    let received = 0;
+    let lastAt = Date.now();
+    let progressAt = Date.now();
+    sub.on('message', () => {
+      received++;
+      lastAt = Date.now();
+    });
+    const pub = await publish(mqttUrl, 'raw');
+    let seen = 0;
+    while (received < total && Date.now() - progressAt < STALL_MS) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (received > seen) {
+        seen = received;
+        progressAt = Date.now();
+      }
+    }
+    return { seconds: (lastAt - pub.startedAt) / 1000, received };
+  } finally {
+    await sub.endAsync();
+  }
+}
+
 const line = (name: string, r: Result) =>
   `  ${name}: ${r.seconds.toFixed(1)} s until every point was queryable (${(r.points / r.seconds).toFixed(0)} points/s), ${r.lost} of ${total} lost, peak RSS ${r.rssMb.toFixed(0)} MB`;
 
@@ -270,13 +301,18 @@ const mosquitto = await startMosquitto({
   extraConfig: [`max_queued_messages ${QUEUE === 'default' ? 1000 : QUEUE}`],
 });
 try {
+  const raw = await runRaw(mosquitto.url);
   const gateway = await runGateway(mosquitto.url, { url: influx.url, count });
   const peer = await runNodeRed(dir, mosquitto.url, { port: influx.port, count });
+  const rawRate = raw.received / raw.seconds;
+  const gwRate = gateway.points / gateway.seconds;
   const out = [
     `peer: ${total} QoS 1 messages each from ${CLIENTS} publishers through Mosquitto (max_queued_messages ${QUEUE === 'default' ? 'default' : QUEUE}) into InfluxDB 1.6.7`,
+    `  raw Mosquitto, publishers to a QoS 1 subscriber (nothing kept): ${raw.seconds.toFixed(1)} s (${rawRate.toFixed(0)} msg/s), ${total - raw.received} of ${total} not received`,
     line('gateway (every reading stored in SQLite, evaluated, then written)', gateway),
     line(`Node-RED ${NODE_RED} batched flow (join 1,000 or 1 s, influxdb batch)`, peer),
-    `  ratio gateway / Node-RED, points per second: ${(gateway.points / gateway.seconds / (peer.points / peer.seconds)).toFixed(2)}`,
+    `  ratio gateway / raw Mosquitto, per second: ${(gwRate / rawRate).toFixed(2)}; target at least 0.9: ${gwRate / rawRate >= 0.9 ? 'pass' : 'miss'}`,
+    `  ratio gateway / Node-RED, points per second: ${(gwRate / (peer.points / peer.seconds)).toFixed(2)}; target at least 1.5: ${gwRate / (peer.points / peer.seconds) >= 1.5 ? 'pass' : 'miss'}`,
   ];
   process.stdout.write(`\n${out.join('\n')}\n`);
 } finally {
