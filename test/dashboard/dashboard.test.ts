@@ -157,8 +157,14 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     expect(page.url()).not.toContain(TOKEN);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(TOKEN);
 
-    await page.click(`[data-alert="${alert!.id}"] button.duty-rule`);
+    // Saving the token reloads the page's data and draws the overview again; a click whose press and
+    // release straddle that redraw reaches no button (a person would click again). Clicked until the
+    // dialog opens, each try given a second.
     const dialog = page.locator('#alert-dialog');
+    for (let i = 0; i < 10 && !(await dialog.isVisible()); i++) {
+      await page.click(`[data-alert="${alert!.id}"] button.duty-rule`);
+      await dialog.waitFor({ timeout: 1000 }).catch((e: Error) => e);
+    }
     await dialog.waitFor();
     await page.waitForSelector('#alert-body li[data-action="raised"]');
     expect(await dialog.textContent()).toContain('Evidence');
