@@ -18,6 +18,7 @@ import { freePort } from '../helpers/env.ts';
 import { auditAll } from '../helpers/evidence.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 import { type GatewayProcess, spawnGateway } from '../helpers/process.ts';
+import { rng } from '../rules/helpers.ts';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -60,18 +61,6 @@ export function dayOfReadings(now: number): Map<string, ScriptReading[]> {
     });
   out.set('trap-1', trap);
   return out;
-}
-
-/** A small seeded generator (mulberry32), so a run's kill points can be told again. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** What a store holds that must not depend on kills: compared between runs. */
@@ -222,7 +211,7 @@ export async function replayRun(opts: {
   const script = dayOfReadings(started);
   const total = [...script.values()].reduce((n, rs) => n + rs.length, 0);
   const dir = mkdtempSync(join(tmpdir(), 'gw-replay-'));
-  const random = seeded(opts.seed);
+  const random = rng(opts.seed);
   const killedAtMs: number[] = [];
   try {
     const reference = await runOnce(started - DAY, join(dir, 'reference'), script, 0, random, killedAtMs);
