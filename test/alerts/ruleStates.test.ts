@@ -104,6 +104,28 @@ describe('stored rule states', () => {
     expect(tiny.dropped).toBeGreaterThan(300);
   });
 
+  it("keys a binding's state by site, rule and device, the same for a binding made again after a site change", () => {
+    tmp = tempDir();
+    const db = openDatabase(join(tmp.dir, 'keys'));
+    const states = new RuleStates(new RuleStateStore(db));
+    const site = parseConfig(testConfigInput()).sites[0]!;
+    const { evaluator, state } = versioned([]);
+    const rule = { name: 'device-silent', evaluator: evaluator as Evaluator<unknown, RuleId>, state };
+    const bind = (deviceId: string) => bindRule(rule, site, deviceId, [deviceId]);
+    const first = bind('panel-1');
+    const again = bind('panel-1');
+    expect(again).not.toBe(first);
+    expect(states.keyOf(first)).toBe(states.keyOf(again));
+    expect(states.keyOf(first)).toBe(`${site.id}\u0000device-silent\u0000panel-1`);
+    expect(states.keyOf(bind('panel-2'))).not.toBe(states.keyOf(first));
+    // A state committed under one binding is what the binding made again reads.
+    const staged: StagedStates = new Map([[states.keyOf(first), { rule: first, state: { v: 2, count: 7 } }]]);
+    db.transaction(() => states.save(staged, T0))();
+    states.commit(staged);
+    expect(states.get(new Map(), again, ruleContext(site))).toEqual({ v: 2, count: 7 });
+    db.close();
+  });
+
   it('keeps a small state as its stored JSON (a fresh object at every read) and a large one as its object', () => {
     tmp = tempDir();
     const db = openDatabase(join(tmp.dir, 'compact'));

@@ -262,7 +262,7 @@ if (ONLY.has('fleet')) {
     `  ratio gateway / plain broker (medians): ${(gwMed / rawMed).toFixed(2)}; target at least 0.5: ${verdict(gwMed / rawMed >= 0.5)}`,
   );
   say(
-    `  gateway peak RSS (max of runs): ${rss.toFixed(1)} MB; target at most 200 MB: ${verdict(rss <= 200)}`,
+    `  gateway peak RSS (max of runs): ${rss.toFixed(1)} MB; target at most 180 MB: ${verdict(rss <= 180)}`,
   );
 }
 

@@ -5,7 +5,7 @@
  * a device must still get through. Exits 1 on any failure.
  */
 import { fuzzDecoders } from './decodeFuzz.ts';
-import { afterFuzz, FUZZ_LOGINS, startFuzzGateway } from './fuzzGateway.ts';
+import { afterFuzz, FUZZ_LOGINS, memoryOf, startFuzzGateway } from './fuzzGateway.ts';
 import { fuzzBroker } from './mqttFuzz.ts';
 import { fuzzStatus } from './statusFuzz.ts';
 
@@ -35,18 +35,18 @@ const gw = await startFuzzGateway();
 let packets: Record<string, unknown>;
 let failures = d.failures.length + s.failures.length;
 try {
-  const rssBeforeMb = gw.rssMb();
+  const memoryBefore = await memoryOf(gw);
   t0 = performance.now();
   const m = await fuzzBroker({ port: gw.mqttPort, packets: inputs, seed, logins: FUZZ_LOGINS });
   const seconds = secs(t0);
-  const after = await afterFuzz(gw, rssBeforeMb, 64);
+  const after = await afterFuzz(gw, memoryBefore, 64);
   failures += m.failures.length + after.length;
   packets = {
     seconds,
     ...m,
     failures: m.failures.slice(0, 20),
-    rssBeforeMb,
-    rssAfterMb: gw.rssMb(),
+    memoryBefore,
+    memoryAfter: await memoryOf(gw),
     gatewayProblems: after,
   };
 } finally {

@@ -17,7 +17,10 @@ import {
  */
 const LAYERS: Layer[] = [
   // The ground every part stands on: logging, paths, metrics, the stage interface, the login throttle.
-  { level: 0, modules: ['log.ts', 'paths.ts', 'metrics.ts', 'pipeline.ts', 'loginThrottle.ts'] },
+  {
+    level: 0,
+    modules: ['log.ts', 'paths.ts', 'metrics.ts', 'pipeline.ts', 'loginThrottle.ts', 'deviceKey.ts'],
+  },
   // Pure building blocks: the evidence ledger (Merkle tree, record bodies, checkpoints, proofs) and decoders.
   { level: 1, modules: ['ledger/', 'decode/'] },
   // The rules: each law's evaluator, its parameters and its words.

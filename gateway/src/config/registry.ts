@@ -1,4 +1,5 @@
 import type { DeviceKind } from '../../../shared/src/telemetry.ts';
+import { deviceKey } from '../deviceKey.ts';
 import type { Config, DeviceConfig, SiteConfig } from './schema.ts';
 
 /**
@@ -51,9 +52,9 @@ export function buildRegistry(config: Pick<Config, 'sites'>): DeviceRegistry {
         kind: device.kind,
         device,
         site,
-        username: device.username ?? `${site.id}/${device.id}`,
+        username: device.username ?? deviceKey(site.id, device.id),
       };
-      byKey.set(`${site.id}\u0000${device.id}`, info);
+      byKey.set(deviceKey(site.id, device.id, '\u0000'), info);
       byUser.set(info.username, info);
     }
   return {

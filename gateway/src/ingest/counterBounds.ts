@@ -6,8 +6,10 @@
  * one (a drop in the counter is a reboot and always passes). Time spans under a minute count as a
  * minute, so a gauge reporting each tip is never held to sub-minute rates.
  */
+
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceInfo } from '../config/registry.ts';
+import { deviceKey } from '../deviceKey.ts';
 import type { ReadingStore } from '../store/readings.ts';
 
 interface Last {
@@ -36,7 +38,7 @@ export class CounterBounds {
   check(r: Reading, device: DeviceInfo): string | undefined {
     const tips = r.values.rainTips;
     if (tips === undefined) return undefined;
-    const key = `${r.siteId}/${r.deviceId}`;
+    const key = deviceKey(r.siteId, r.deviceId);
     let newest = this.last.get(key);
     if (newest === undefined) {
       newest = this.store.counterBefore(r.siteId, r.deviceId, Number.MAX_SAFE_INTEGER) ?? null;
@@ -58,6 +60,6 @@ export class CounterBounds {
 
   /** A reading was not stored after all: the device's newest counter is read from the store again. */
   forget(r: Reading): void {
-    if (r.values.rainTips !== undefined) this.last.delete(`${r.siteId}/${r.deviceId}`);
+    if (r.values.rainTips !== undefined) this.last.delete(deviceKey(r.siteId, r.deviceId));
   }
 }

@@ -1,5 +1,6 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceStatus } from '../decode/status.ts';
+import { deviceKey } from '../deviceKey.ts';
 import type { Log } from '../pipeline.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 
@@ -17,7 +18,7 @@ export class DeviceStates {
     private readonly store: ReadingStore,
     private readonly log: Log,
   ) {
-    for (const s of store.loadDeviceStates()) this.states.set(`${s.siteId}/${s.deviceId}`, s);
+    for (const s of store.loadDeviceStates()) this.states.set(deviceKey(s.siteId, s.deviceId), s);
   }
 
   all(): DeviceStateRow[] {
@@ -25,7 +26,7 @@ export class DeviceStates {
   }
 
   get(siteId: string, deviceId: string): DeviceStateRow | undefined {
-    return this.states.get(`${siteId}/${deviceId}`);
+    return this.states.get(deviceKey(siteId, deviceId));
   }
 
   get size(): number {
@@ -49,7 +50,7 @@ export class DeviceStates {
     const st = this.state(siteId, deviceId);
     st.status = status;
     st.statusAt = at;
-    this.dirty.add(`${siteId}/${deviceId}`);
+    this.dirty.add(deviceKey(siteId, deviceId));
   }
 
   /** A stored reading: its values become the latest unless newer ones are known. */
@@ -66,11 +67,11 @@ export class DeviceStates {
         if (v !== undefined) setLatest(s, `alarms.${k}`, v, r.ts);
       }
     }
-    this.dirty.add(`${r.siteId}/${r.deviceId}`);
+    this.dirty.add(deviceKey(r.siteId, r.deviceId));
   }
 
   private state(siteId: string, deviceId: string): DeviceStateRow {
-    const key = `${siteId}/${deviceId}`;
+    const key = deviceKey(siteId, deviceId);
     let s = this.states.get(key);
     if (!s) {
       s = {
@@ -94,7 +95,7 @@ export class DeviceStates {
     try {
       this.store.saveDeviceStates(rows);
     } catch (e) {
-      for (const r of rows) this.dirty.add(`${r.siteId}/${r.deviceId}`);
+      for (const r of rows) this.dirty.add(deviceKey(r.siteId, r.deviceId));
       this.log.error({ err: (e as Error).message }, 'saving device state failed; will retry');
     }
   }

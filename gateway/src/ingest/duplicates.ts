@@ -1,4 +1,5 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
+import { deviceKey } from '../deviceKey.ts';
 import type { ReadingStore } from '../store/readings.ts';
 import { SeqRing } from './seqRing.ts';
 
@@ -29,7 +30,7 @@ export class Duplicates {
    */
   stampArrival(r: Reading): void {
     if (!r.arrivalTs) return;
-    const key = `${r.siteId}/${r.deviceId}`;
+    const key = deviceKey(r.siteId, r.deviceId);
     const last = this.lastArrivalTs.get(key) ?? 0;
     if (r.ts <= last) r.ts = last + 1;
     this.lastArrivalTs.set(key, r.ts);
@@ -38,7 +39,7 @@ export class Duplicates {
   /** Whether the reading's seq was seen within the window; if not, it is remembered. */
   seenSeq(r: Reading): boolean {
     if (r.seq === undefined) return false;
-    const key = `${r.siteId}/${r.deviceId}`;
+    const key = deviceKey(r.siteId, r.deviceId);
     const windowMs = this.windowSec * 1000;
     let m = this.seqs.get(key);
     if (!m) {
@@ -60,6 +61,6 @@ export class Duplicates {
 
   /** The reading was not stored after all (its commit failed): its seq may come again. */
   forget(r: Reading): void {
-    if (r.seq !== undefined) this.seqs.get(`${r.siteId}/${r.deviceId}`)?.ring.forget(r.seq);
+    if (r.seq !== undefined) this.seqs.get(deviceKey(r.siteId, r.deviceId))?.ring.forget(r.seq);
   }
 }

@@ -23,6 +23,7 @@
  * or recorded, and which rejections are stored),
  * deviceStates.ts (each device's newest values and status).
  */
+
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import type { DeviceInfo, DeviceRegistry } from '../config/registry.ts';
@@ -35,6 +36,7 @@ import {
   unregistered,
 } from '../decode/decode.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
+import { deviceKey } from '../deviceKey.ts';
 import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
 import { type Quarantined, QuarantineRows, type ReleaseOutcome } from '../quarantine/rows.ts';
@@ -222,7 +224,7 @@ export class IngestStage implements IngestSink, Stage {
       );
       return;
     }
-    if (!this.pace(this.limiter, `${r.siteId}/${r.deviceId}`, msg, () => this.submit(r, done)))
+    if (!this.pace(this.limiter, deviceKey(r.siteId, r.deviceId), msg, () => this.submit(r, done)))
       this.dropped(msg, r, done);
   }
 

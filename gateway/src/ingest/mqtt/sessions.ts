@@ -6,8 +6,10 @@
  * push another off the broker or resume its session and read what was queued for it. Each login holds at
  * most `maxConnections` connections and `maxSessions` persistent sessions at once.
  */
+
 import type { Client } from 'aedes';
 import type { DeviceInfo, DeviceRegistry } from '../../config/registry.ts';
+import { deviceKey } from '../../deviceKey.ts';
 import type { Principal } from './brokerPolicy.ts';
 
 /** Why a connection is refused, with its MQTT 3.1.1 CONNACK return code. */
@@ -54,7 +56,7 @@ export class Sessions {
     this.reserved.clear();
     this.prefixes = [];
     for (const d of this.registry.all())
-      for (const id of [`${d.siteId}/${d.deviceId}`, d.username, ...(d.device.clientIds ?? [])]) {
+      for (const id of [deviceKey(d.siteId, d.deviceId), d.username, ...(d.device.clientIds ?? [])]) {
         if (id.endsWith('*')) this.prefixes.push({ prefix: id.slice(0, -1), device: d });
         else this.reserved.set(id, d);
       }
