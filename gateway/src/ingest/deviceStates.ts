@@ -11,7 +11,8 @@ import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
  */
 export class DeviceStates {
   private states = new Map<string, DeviceStateRow>();
-  private dirty = new Set<string>();
+  /** The states changed since the last save. */
+  private dirty = new Set<DeviceStateRow>();
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -50,7 +51,7 @@ export class DeviceStates {
     const st = this.state(siteId, deviceId);
     st.status = status;
     st.statusAt = at;
-    this.dirty.add(deviceKey(siteId, deviceId));
+    this.dirty.add(st);
   }
 
   /** A stored reading: its values become the latest unless newer ones are known. */
@@ -67,7 +68,7 @@ export class DeviceStates {
         if (v !== undefined) setLatest(s, `alarms.${k}`, v, r.ts);
       }
     }
-    this.dirty.add(deviceKey(r.siteId, r.deviceId));
+    this.dirty.add(s);
   }
 
   private state(siteId: string, deviceId: string): DeviceStateRow {
@@ -90,12 +91,12 @@ export class DeviceStates {
 
   private flush(): void {
     if (!this.dirty.size) return;
-    const rows = [...this.dirty].map((k) => this.states.get(k)!).filter(Boolean);
+    const rows = [...this.dirty];
     this.dirty.clear();
     try {
       this.store.saveDeviceStates(rows);
     } catch (e) {
-      for (const r of rows) this.dirty.add(deviceKey(r.siteId, r.deviceId));
+      for (const r of rows) this.dirty.add(r);
       this.log.error({ err: (e as Error).message }, 'saving device state failed; will retry');
     }
   }
