@@ -62,22 +62,46 @@ const exited = (p: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((r) => p.once('exit', () => r()));
 
+/** One probe of a node answers within `ms` or counts as a "not yet": a probe never waits for ever. */
+function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 async function json(url: string): Promise<Record<string, unknown>> {
-  const r = await fetch(url);
+  const r = await fetch(url, { signal: AbortSignal.timeout(3000) });
   return (await r.json()) as Record<string, unknown>;
 }
 
-/** An MQTT 3.1.1 client (clean session) is accepted by the node: its MQTT side and JetStream serve. */
+/**
+ * An MQTT 3.1.1 client (clean session) is accepted by the node: its MQTT side and JetStream serve. The
+ * third argument of `connectAsync` (no retries) turns a socket closed before CONNACK, as on the connect
+ * timeout, into a rejection; with retries on and reconnecting off, that promise would never settle.
+ */
 async function mqttAccepts(url: string): Promise<boolean> {
-  const c = await mqtt.connectAsync(url, {
-    protocolVersion: 4,
-    clientId: `probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
-    reconnectPeriod: 0,
-    connectTimeout: 3000,
-  });
-  await c.endAsync();
+  const c = await within(
+    5000,
+    `MQTT connect to ${url}`,
+    mqtt.connectAsync(
+      url,
+      {
+        protocolVersion: 4,
+        clientId: `probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+        reconnectPeriod: 0,
+        connectTimeout: 3000,
+      },
+      false,
+    ),
+  );
+  await within(3000, `MQTT disconnect from ${url}`, c.endAsync()).catch(() => c.end(true));
   return true;
 }
+
+/** How long a node may take to serve; below the 90 s the cluster suites give their set-up hook. */
+const READY_MS = 70_000;
 
 export async function startNatsCluster(opts: { size?: number } = {}): Promise<NatsCluster> {
   const bin = natsServerProgram();
@@ -152,9 +176,11 @@ export async function startNatsCluster(opts: { size?: number } = {}): Promise<Na
         if (health.status !== 200) return false;
         return mqttAccepts(`mqtt://127.0.0.1:${p.mqtt}`);
       },
-      60_000,
+      READY_MS,
       `nats-server n${i + 1} in the cluster with JetStream and MQTT ready`,
-    );
+    ).catch((e: unknown) => {
+      throw new Error(`${String(e)}\n--- n${i + 1} log ---\n${logs[i]}`);
+    });
   const stopAll = async () => {
     await Promise.all(
       procs.map(async (p) => {
@@ -168,7 +194,9 @@ export async function startNatsCluster(opts: { size?: number } = {}): Promise<Na
   };
   try {
     for (let i = 0; i < size; i++) launch(i);
-    for (let i = 0; i < size; i++) await ready(i);
+    // The nodes come up together, so they are waited for together: one budget, not one per node, and
+    // it ends before the test's hook does, so a failure names the node and shows its log.
+    await Promise.all(procs.map((_, i) => ready(i)));
   } catch (e) {
     await stopAll();
     rmSync(dir, { recursive: true, force: true });
