@@ -39,4 +39,24 @@ describe('the seq ring', () => {
     expect(r.has(2, 1_002, 10)).toBe(false);
     expect(r.has(70_000, 1_000, 1e9)).toBe(false);
   });
+
+  it('keeps the newest source time it was given, through pruning and forgetting', () => {
+    const r = new SeqRing(8, 2);
+    expect(r.newestTs).toBe(Number.NEGATIVE_INFINITY);
+    for (const [seq, ts] of [
+      [1, 500],
+      [2, 900],
+      [3, 700],
+    ] as const)
+      r.add(seq, ts);
+    expect(r.newestTs).toBe(900);
+    r.pruneBefore(1_000);
+    r.forget(2);
+    expect(r.length).toBe(0);
+    expect(r.newestTs).toBe(900);
+    // Timestamps beyond the small-integer range (epoch milliseconds) keep their exact value.
+    r.add(4, 1_796_261_099_043.5);
+    expect(r.has(4, 1_796_261_099_043.5, 0)).toBe(true);
+    expect(r.newestTs).toBe(1_796_261_099_043.5);
+  });
 });

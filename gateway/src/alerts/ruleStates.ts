@@ -55,8 +55,6 @@ export class RuleStates {
   private readonly cache = new Map<string, Cached>();
   private bytes = 0;
   private dropped = 0;
-  /** Each binding's key, built once: one flat string, not a new rope at every reading. */
-  private readonly keys = new WeakMap<SiteRule, string>();
 
   /** `budgetBytes`: what the cached states may take (estimated), at least one state whatever its size. */
   constructor(
@@ -71,12 +69,7 @@ export class RuleStates {
 
   /** The key of a binding's state in the cache and in a transaction. */
   keyOf(r: SiteRule): string {
-    let key = this.keys.get(r);
-    if (key === undefined) {
-      key = [r.siteId, r.stateKey, r.deviceId ?? ''].join('\u0000');
-      this.keys.set(r, key);
-    }
-    return key;
+    return r.stateId;
   }
 
   /** The binding's current state, as this transaction sees it. */

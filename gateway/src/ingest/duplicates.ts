@@ -16,7 +16,7 @@ const SEQ_MEMORY = 1024;
  * before the newest it sent (no restamped redelivery can match those), in a compact ring (`seqRing.ts`).
  */
 export class Duplicates {
-  private seqs = new Map<string, { ring: SeqRing; newest: number }>();
+  private seqs = new Map<string, SeqRing>();
   private lastArrivalTs = new Map<string, number>();
 
   constructor(
@@ -41,26 +41,22 @@ export class Duplicates {
     if (r.seq === undefined) return false;
     const key = deviceKey(r.siteId, r.deviceId);
     const windowMs = this.windowSec * 1000;
-    let m = this.seqs.get(key);
-    if (!m) {
-      m = { ring: new SeqRing(SEQ_MEMORY), newest: Number.NEGATIVE_INFINITY };
-      for (const row of this.store.recentSeqs(r.siteId, r.deviceId, SEQ_MEMORY).reverse()) {
-        m.ring.add(row.seq, row.ts);
-        if (row.ts > m.newest) m.newest = row.ts;
-      }
-      this.seqs.set(key, m);
+    let ring = this.seqs.get(key);
+    if (!ring) {
+      ring = new SeqRing(SEQ_MEMORY);
+      for (const row of this.store.recentSeqs(r.siteId, r.deviceId, SEQ_MEMORY).reverse())
+        ring.add(row.seq, row.ts);
+      this.seqs.set(key, ring);
     }
-    if (m.ring.has(r.seq, r.ts, windowMs)) return true;
-    m.ring.add(r.seq, r.ts);
-    if (r.ts > m.newest) {
-      m.newest = r.ts;
-      m.ring.pruneBefore(r.ts - windowMs);
-    }
+    if (ring.has(r.seq, r.ts, windowMs)) return true;
+    const newer = r.ts > ring.newestTs;
+    ring.add(r.seq, r.ts);
+    if (newer) ring.pruneBefore(r.ts - windowMs);
     return false;
   }
 
   /** The reading was not stored after all (its commit failed): its seq may come again. */
   forget(r: Reading): void {
-    if (r.seq !== undefined) this.seqs.get(deviceKey(r.siteId, r.deviceId))?.ring.forget(r.seq);
+    if (r.seq !== undefined) this.seqs.get(deviceKey(r.siteId, r.deviceId))?.forget(r.seq);
   }
 }

@@ -34,6 +34,11 @@ export interface SiteRule {
   readonly deviceId?: string;
   /** Devices whose readings it needs. */
   readonly devices: readonly string[];
+  /**
+   * The key of its state among all bindings' (site, state key and device joined by NUL): the same for a
+   * binding made again, as after a site change, so it reads the state committed under the first.
+   */
+  readonly stateId: string;
 }
 
 /** What a binding needs of a module (a test may bind a stub evaluator the same way). */
@@ -41,32 +46,44 @@ export type BindableRule = Pick<RuleModule<unknown, RuleId>, 'name' | 'evaluator
 
 /**
  * A binding: what it shares with every binding of its module (name, evaluator, ids, state) is one
- * reference each, and its id is built when read. A 10,000-device fleet holds tens of thousands of them.
+ * reference, and its id is built when read. A 10,000-device fleet holds tens of thousands of them.
  */
 class Binding implements SiteRule {
-  readonly name: string;
-  readonly evaluator: Evaluator<unknown, RuleId>;
-  readonly rules: readonly RuleId[];
-  readonly stateKey: string;
-  readonly state: RuleState<unknown>;
+  /** Its state's key, built at first use and kept: one flat string a binding. */
+  private key: string | undefined = undefined;
 
   constructor(
-    m: ModuleShared,
+    private readonly m: ModuleShared,
     readonly siteId: string,
     readonly deviceId: string | undefined,
     readonly devices: readonly string[],
-  ) {
-    this.name = m.name;
-    this.evaluator = m.evaluator;
-    this.rules = m.rules;
-    this.stateKey = m.stateKey;
-    this.state = m.state;
+  ) {}
+
+  get name(): string {
+    return this.m.name;
+  }
+  get evaluator(): Evaluator<unknown, RuleId> {
+    return this.m.evaluator;
+  }
+  get rules(): readonly RuleId[] {
+    return this.m.rules;
+  }
+  get stateKey(): string {
+    return this.m.stateKey;
+  }
+  get state(): RuleState<unknown> {
+    return this.m.state;
   }
 
   get id(): string {
     return this.deviceId === undefined
       ? `${this.name}:${this.siteId}`
       : `${this.name}:${this.siteId}:${this.deviceId}`;
+  }
+
+  get stateId(): string {
+    if (this.key === undefined) this.key = [this.siteId, this.m.stateKey, this.deviceId ?? ''].join('\u0000');
+    return this.key;
   }
 }
 
