@@ -9,7 +9,7 @@
 
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceInfo } from '../config/registry.ts';
-import { deviceKey } from '../deviceKey.ts';
+import { DeviceKeys } from '../deviceKey.ts';
 import type { ReadingStore } from '../store/readings.ts';
 
 interface Last {
@@ -24,6 +24,7 @@ export class CounterBounds {
   constructor(
     private readonly store: ReadingStore,
     private readonly maxRainInPerHour: number,
+    private readonly keys = new DeviceKeys(),
   ) {}
 
   /** The most tips a minute a device's gauge counts. */
@@ -38,7 +39,7 @@ export class CounterBounds {
   check(r: Reading, device: DeviceInfo): string | undefined {
     const tips = r.values.rainTips;
     if (tips === undefined) return undefined;
-    const key = deviceKey(r.siteId, r.deviceId);
+    const key = this.keys.of(r.siteId, r.deviceId);
     let newest = this.last.get(key);
     if (newest === undefined) {
       newest = this.store.counterBefore(r.siteId, r.deviceId, Number.MAX_SAFE_INTEGER) ?? null;
@@ -60,6 +61,6 @@ export class CounterBounds {
 
   /** A reading was not stored after all: the device's newest counter is read from the store again. */
   forget(r: Reading): void {
-    if (r.values.rainTips !== undefined) this.last.delete(deviceKey(r.siteId, r.deviceId));
+    if (r.values.rainTips !== undefined) this.last.delete(this.keys.of(r.siteId, r.deviceId));
   }
 }

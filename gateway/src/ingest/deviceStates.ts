@@ -1,6 +1,6 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceStatus } from '../decode/status.ts';
-import { deviceKey } from '../deviceKey.ts';
+import { DeviceKeys } from '../deviceKey.ts';
 import type { Log } from '../pipeline.ts';
 import type { DeviceStateRow, ReadingStore } from '../store/readings.ts';
 
@@ -18,8 +18,9 @@ export class DeviceStates {
   constructor(
     private readonly store: ReadingStore,
     private readonly log: Log,
+    private readonly keys = new DeviceKeys(),
   ) {
-    for (const s of store.loadDeviceStates()) this.states.set(deviceKey(s.siteId, s.deviceId), s);
+    for (const s of store.loadDeviceStates()) this.states.set(keys.of(s.siteId, s.deviceId), s);
   }
 
   all(): DeviceStateRow[] {
@@ -27,7 +28,7 @@ export class DeviceStates {
   }
 
   get(siteId: string, deviceId: string): DeviceStateRow | undefined {
-    return this.states.get(deviceKey(siteId, deviceId));
+    return this.states.get(this.keys.of(siteId, deviceId));
   }
 
   get size(): number {
@@ -72,7 +73,7 @@ export class DeviceStates {
   }
 
   private state(siteId: string, deviceId: string): DeviceStateRow {
-    const key = deviceKey(siteId, deviceId);
+    const key = this.keys.of(siteId, deviceId);
     let s = this.states.get(key);
     if (!s) {
       s = {

@@ -1,5 +1,5 @@
 import type { Reading } from '../../../shared/src/telemetry.ts';
-import { deviceKey } from '../deviceKey.ts';
+import { DeviceKeys } from '../deviceKey.ts';
 import type { ReadingStore } from '../store/readings.ts';
 import { SeqRing } from './seqRing.ts';
 
@@ -22,6 +22,7 @@ export class Duplicates {
   constructor(
     private readonly store: ReadingStore,
     private readonly windowSec: number,
+    private readonly keys = new DeviceKeys(),
   ) {}
 
   /**
@@ -30,7 +31,7 @@ export class Duplicates {
    */
   stampArrival(r: Reading): void {
     if (!r.arrivalTs) return;
-    const key = deviceKey(r.siteId, r.deviceId);
+    const key = this.keys.of(r.siteId, r.deviceId);
     const last = this.lastArrivalTs.get(key) ?? 0;
     if (r.ts <= last) r.ts = last + 1;
     this.lastArrivalTs.set(key, r.ts);
@@ -39,7 +40,7 @@ export class Duplicates {
   /** Whether the reading's seq was seen within the window; if not, it is remembered. */
   seenSeq(r: Reading): boolean {
     if (r.seq === undefined) return false;
-    const key = deviceKey(r.siteId, r.deviceId);
+    const key = this.keys.of(r.siteId, r.deviceId);
     const windowMs = this.windowSec * 1000;
     let ring = this.seqs.get(key);
     if (!ring) {
@@ -57,6 +58,6 @@ export class Duplicates {
 
   /** The reading was not stored after all (its commit failed): its seq may come again. */
   forget(r: Reading): void {
-    if (r.seq !== undefined) this.seqs.get(deviceKey(r.siteId, r.deviceId))?.forget(r.seq);
+    if (r.seq !== undefined) this.seqs.get(this.keys.of(r.siteId, r.deviceId))?.forget(r.seq);
   }
 }

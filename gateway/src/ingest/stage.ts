@@ -36,7 +36,7 @@ import {
   unregistered,
 } from '../decode/decode.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
-import { deviceKey } from '../deviceKey.ts';
+import { DeviceKeys } from '../deviceKey.ts';
 import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, IngestResult, IngestSink, Log, RawMessage, Stage } from '../pipeline.ts';
 import { type Quarantined, QuarantineRows, type ReleaseOutcome } from '../quarantine/rows.ts';
@@ -100,6 +100,8 @@ export class IngestStage implements IngestSink, Stage {
   private readonly limiter: RateLimiter;
   private readonly invalidLimiter: RateLimiter;
   private readonly pacer = new Pacer();
+  /** One key string per device for the per-device maps below. */
+  private readonly keys = new DeviceKeys();
   private readonly bounds: CounterBounds;
   private readonly rejections: Rejections;
   private readonly states: DeviceStates;
@@ -110,11 +112,11 @@ export class IngestStage implements IngestSink, Stage {
       maxPayloadBytes: o.ingest.maxPayloadBytes,
       maxFutureMs: o.ingest.maxFutureSeconds * 1000,
     };
-    this.states = new DeviceStates(o.store, o.log);
-    this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec);
+    this.states = new DeviceStates(o.store, o.log, this.keys);
+    this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec, this.keys);
     this.limiter = new RateLimiter(o.ingest);
     this.invalidLimiter = new RateLimiter(o.ingest);
-    this.bounds = new CounterBounds(o.store, o.ingest.maxRainInPerHour);
+    this.bounds = new CounterBounds(o.store, o.ingest.maxRainInPerHour, this.keys);
     this.m = new IngestMetrics(o.metrics);
     this.m.paced.collect((set) => set(this.pacer.waiting));
     const quarantineRows = o.quarantine ?? new QuarantineRows(o.db);
@@ -224,7 +226,7 @@ export class IngestStage implements IngestSink, Stage {
       );
       return;
     }
-    if (!this.pace(this.limiter, deviceKey(r.siteId, r.deviceId), msg, () => this.submit(r, done)))
+    if (!this.pace(this.limiter, this.keys.of(r.siteId, r.deviceId), msg, () => this.submit(r, done)))
       this.dropped(msg, r, done);
   }
 

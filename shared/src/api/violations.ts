@@ -75,7 +75,7 @@ export type ViolationEvent = z.infer<typeof violationEventSchema>;
 export const violationDtoSchema = z.object({
   id: z.string(),
   siteId: z.string(),
-  /** Its number among the site's notices (1, 2, …), as logged: a removed notice is a gap. */
+  /** Its number among the site's notices (1, 2, ...), as logged: a removed notice is a gap. */
   siteSeq: z.number().int().optional(),
   inspectionId: z.string().optional(),
   status: violationStatusSchema,
@@ -122,7 +122,7 @@ export const stopWorkLiftBody = z.strictObject({
 export const stopWorkDtoSchema = z.object({
   id: z.string(),
   siteId: z.string(),
-  /** Its number among the site's stop-work orders (1, 2, …), as logged. */
+  /** Its number among the site's stop-work orders (1, 2, ...), as logged. */
   siteSeq: z.number().int().optional(),
   since: iso,
   reason: z.string(),
