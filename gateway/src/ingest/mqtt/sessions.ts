@@ -55,9 +55,9 @@ export class Sessions {
   refresh(): void {
     this.reserved.clear();
     this.prefixes = [];
+    // The username first: a map keeps the first of two equal keys, and a device's username is most often
+    // its `site/device` key, so the map holds the registry's string rather than a second copy.
     for (const d of this.registry.all())
-      // The username first: a map keeps the first of two equal keys, and a device's username is most often
-      // its `site/device` key, so the map holds the registry's string rather than a second copy.
       for (const id of [d.username, deviceKey(d.siteId, d.deviceId), ...(d.device.clientIds ?? [])]) {
         if (id.endsWith('*')) this.prefixes.push({ prefix: id.slice(0, -1), device: d });
         else this.reserved.set(id, d);
