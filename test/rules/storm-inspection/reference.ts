@@ -414,8 +414,9 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]):
       // `at` (the source time the condition began), so the engine can correct the raised time.
       effects.push(openEffect(c, cfg, key, evidence(c, cfg)));
     } else if (qualified && c.alert === 'open' && prev) {
+      // The alert follows its storm's record: its due time, and the total and end its message tells.
       const closing = c.closed && !prev.closed;
-      if (prev.dueAt !== c.dueAt || closing) {
+      if (changed(prev, c)) {
         effects.push({
           type: 'update',
           key,

@@ -264,8 +264,10 @@ describe('storm-inspection: events', () => {
     const alert = [...sink.alerts.values()][0]!;
     expect(alert.at).toBe(tips[49]);
     expect(alert.dueAt).toBe(tips[49]! + 24 * HOUR);
-    // Only the closing update (final totals), no moving due time.
-    expect(alert.updates).toBe(1);
+    // The alert follows its storm (one update per tip after the crossing, and one when it closes), but
+    // none moves the due time.
+    expect(alert.updates).toBe(31);
+    expect(alert.message).toContain('0.80 in (80 tips)');
     expect(sink.effects.filter((e) => e.type === 'update' && e.dueAt !== tips[49]! + 24 * HOUR)).toHaveLength(
       0,
     );

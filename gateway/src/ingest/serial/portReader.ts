@@ -308,7 +308,9 @@ export class PortReader {
         detail = 'not started';
         break;
       case 'opening':
-        detail = 'opening';
+        // A retry during an outage is still the outage: the health does not flicker at every attempt.
+        detail =
+          this.outageSince === undefined ? 'opening' : `unavailable; retrying every ${this.cfg.reopenMs} ms`;
         break;
       case 'open':
         detail = this.lines.isPaused ? 'open; paused while the sink catches up' : 'open';

@@ -29,6 +29,7 @@ import {
   emptyWindow,
   entryAt,
   insertAt,
+  newestTs,
   nextPos,
   type Pos,
   type StormEntry,
@@ -130,26 +131,110 @@ function readingInput(prev: StormState, r: Reading, ctx: RuleContext<Params>) {
 }
 
 /**
- * A slice of one gauge's readings with one copy of the state: each reading changes the copy the one
- * before it left, exactly as one by one (every step replaces what it changes, so the steps between need
- * no copy of their own).
+ * A slice of one gauge's readings with one copy of the state. A run of readings that only extend the
+ * window (each newer than every reading before it, none that starts a backlog, no alert held) is placed
+ * whole and folded once, from its first reading, with one report of each storm it changed: its record
+ * and its alert's update as the run leaves them. The fold from the run's first reading derives again
+ * every event a reading of the run could change, so the state is the one its readings give one by one,
+ * and so are the alerts and records its reports leave. A run whose fold opens or closes an alert is
+ * evaluated again one reading at a time (an alert opens with the storm as its crossing reading left it);
+ * so is any other reading (late, a backlog, while an alert is held), as `evaluate` does.
  */
 function readingsInput(prev: StormState, rs: readonly Reading[], ctx: RuleContext<Params>) {
   const effects: Effect<typeof RULE>[] = [];
   const state = copyState(prev);
   const cfg = cfgOf(state, ctx);
-  for (const r of rs)
-    if (r.siteId === prev.siteId && r.deviceId === prev.deviceId) readingInto(state, r, cfg, effects);
+  let run: Run | undefined;
+  for (const r of rs) {
+    if (r.siteId !== prev.siteId || r.deviceId !== prev.deviceId) continue;
+    const entry = rainEntry(r);
+    if (cfg.ipt !== undefined && extends_(state, r, entry, cfg)) {
+      run ??= { base: copyState(state), readings: [], firstTs: undefined };
+      run.readings.push(r);
+      noteNewest(state, r);
+      if (entry && place(state, entry)) run.firstTs ??= entry[0];
+      continue;
+    }
+    if (run) foldRun(state, cfg, run, effects);
+    run = undefined;
+    readingInto(state, r, cfg, effects);
+  }
+  if (run) foldRun(state, cfg, run, effects);
   return { state, effects, ...wakeOf(state, cfg) };
 }
 
-/** One reading into a state the caller copied. */
-function readingInto(state: StormState, r: Reading, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
+/** Readings placed in the window together, to be folded once; `base`: the state before them. */
+interface Run {
+  base: StormState;
+  readings: Reading[];
+  /** The ts of the run's first new entry (none: only readings without rain, or repeats). */
+  firstTs: number | undefined;
+}
+
+/** The readings of a run placed in the window (each only extends it), the state before them kept. */
+function runOf(state: StormState, readings: Reading[]): Run {
+  const run: Run = { base: copyState(state), readings, firstTs: undefined };
+  for (const r of readings) {
+    noteNewest(state, r);
+    const entry = rainEntry(r);
+    if (entry && place(state, entry)) run.firstTs ??= entry[0];
+  }
+  return run;
+}
+
+/**
+ * The run's one fold, from its first new entry (none: the newest event may close with time), and prune.
+ * When that opens an alert, the run again from the state before it: the readings before the crossing as
+ * one run, the crossing reading alone (the alert opens with the storm as that reading left it), the rest
+ * as another run. Any other alert it closes or opens: one reading at a time.
+ */
+function foldRun(state: StormState, cfg: Cfg, run: Run, effects: Effect<typeof RULE>[]): void {
+  const own: Effect<typeof RULE>[] = [];
+  const rs = run.readings;
+  if (rs.length > 1) {
+    reconcile(state, cfg, run.firstTs === undefined ? null : { at: seek(state.win, run.firstTs) }, own);
+    prune(state, cfg, own);
+    if (own.every((e) => e.type === 'storm' || e.type === 'update')) {
+      for (const e of own) effects.push(e);
+      return;
+    }
+  }
+  Object.assign(state, run.base);
+  let crossing = Number.POSITIVE_INFINITY;
+  for (const e of own) if (e.type === 'open') crossing = Math.min(crossing, e.at);
+  const i = rs.findIndex((r) => r.ts >= crossing);
+  if (rs.length <= 1 || i < 0) {
+    for (const r of rs) readingInto(state, r, cfg, effects);
+    return;
+  }
+  if (i > 0) foldRun(state, cfg, runOf(state, rs.slice(0, i)), effects);
+  readingInto(state, rs[i]!, cfg, effects);
+  if (i + 1 < rs.length) foldRun(state, cfg, runOf(state, rs.slice(i + 1)), effects);
+}
+
+/** Whether `r` only extends the window: newer than every reading kept, no backlog, no alert held. */
+function extends_(state: StormState, r: Reading, entry: StormEntry | undefined, cfg: Cfg): boolean {
+  if (state.held !== null) return false;
+  if (!entry) return true;
+  if (state.base.ts !== null && r.ts <= state.base.ts) return false;
+  const newest = newestTs(state.win);
+  if (newest !== null && r.ts < newest) return false;
+  if (cfg.settleMs === 0 || r.receivedAt - r.ts <= cfg.settleMs) return true;
+  const before = state.win.end;
+  return !uncertain(before, entry, tipsOf(before, entry, cfg.ipt!), cfg.gapMs);
+}
+
+function noteNewest(state: StormState, r: Reading): void {
   if (state.newestTs === null || r.ts >= state.newestTs) {
     state.newestTs = r.ts;
     state.newestDelay = Math.max(0, r.receivedAt - r.ts);
   }
   state.horizon = Math.max(state.horizon ?? r.ts, r.ts);
+}
+
+/** One reading into a state the caller copied. */
+function readingInto(state: StormState, r: Reading, cfg: Cfg, effects: Effect<typeof RULE>[]): void {
+  noteNewest(state, r);
   const entry = rainEntry(r);
   let change: ReturnType<typeof place> = null;
   if (entry && cfg.ipt !== undefined) {
