@@ -17,4 +17,4 @@ USER node
 # Healthy while /api/health answers 200 (the store works); docker-compose.yml waits for it.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.HTTP_PORT || 8080}/api/health`).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=6", "--max-old-space-size=128", "dist/gateway.mjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=2", "--max-old-space-size=128", "dist/gateway.mjs"]

@@ -18,7 +18,7 @@ export interface BenchGateway {
 export function node(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   // The bundle runs with the memory settings `npm start` uses; sources run through tsx.
   const loader = args[0]?.endsWith('.mjs')
-    ? (process.env.BENCH_HEAP ?? '--max-semi-space-size=6 --max-old-space-size=128').split(' ')
+    ? (process.env.BENCH_HEAP ?? '--max-semi-space-size=2 --max-old-space-size=128').split(' ')
     : ['--import', 'tsx'];
   const profile = env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', env.PROFILE_DIR] : [];
   return spawn(process.execPath, [...profile, ...loader, ...args], {

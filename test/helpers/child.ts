@@ -1,6 +1,6 @@
 /**
  * The gateway as its own process, the way `npm start` runs it: gateway/src/cli.ts under tsx (or the bundle) with the same
- * heap limits (--max-semi-space-size=6 --max-old-space-size=128) and MALLOC_ARENA_MAX=1, so its memory
+ * heap limits (--max-semi-space-size=2 --max-old-space-size=128) and MALLOC_ARENA_MAX=1, so its memory
  * and its signals are those of a deployment. `root` picks the checkout (default this one).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -68,7 +68,7 @@ export async function startGatewayChild(
   const entry = opts.bundle
     ? ['--enable-source-maps', join(root, 'dist/gateway.mjs')]
     : ['--import', 'tsx', join(root, 'gateway/src/cli.ts')];
-  const proc = spawn(process.execPath, ['--max-semi-space-size=6', '--max-old-space-size=128', ...entry], {
+  const proc = spawn(process.execPath, ['--max-semi-space-size=2', '--max-old-space-size=128', ...entry], {
     cwd: root,
     env: { ...process.env, MALLOC_ARENA_MAX: '1', GATEWAY_CONFIG: file, LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

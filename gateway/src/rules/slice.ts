@@ -1,7 +1,8 @@
 /**
  * A slice of one binding's readings, in order, evaluated at once: the evaluator's own `evaluateReadings`
  * when it has one (one copy of the state for the slice), else `evaluate` given each reading in turn.
- * Either way the state and the effects, applied in order, are those of the readings one by one.
+ * Either way the state is the one the readings give one by one, and the effects, applied in order, leave
+ * the same alerts and storm records (an evaluator may report a change once per slice, not per reading).
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { RuleParams } from './context.ts';

@@ -110,9 +110,10 @@ export interface Evaluator<S, Id extends string = string, P extends RuleParams =
   init(ctx: RuleContext<P>, deviceId?: string): S;
   evaluate(state: S, input: RuleInput, ctx: RuleContext<P>): Evaluation<S, Id>;
   /**
-   * A slice of readings of this binding, in order: the same state and, applied in order, the same
-   * alerts and storm records as `evaluate` given each in turn (`evaluateSlice` of `batch.ts`), with one
-   * copy of the state for the slice. Optional: without it the readings are evaluated one by one.
+   * A slice of readings of this binding, in order, with one copy of the state for the slice: the same
+   * state and, applied in order, the same alerts and storm records as `evaluate` given each in turn
+   * (`evaluateSlice` of `slice.ts`); a change may be reported once per slice rather than per reading.
+   * Optional: without it the readings are evaluated one by one.
    */
   evaluateReadings?(state: S, readings: readonly Reading[], ctx: RuleContext<P>): Evaluation<S, Id>;
 }
