@@ -12,7 +12,7 @@ import {
 } from '../../../gateway/src/rules/storm-inspection/evaluator.ts';
 import type { Effect, RuleInput } from '../../../gateway/src/rules/types.ts';
 import { ctxOf, DAY, rng, type SiteContext, T0 } from '../helpers.ts';
-import { DELIVERIES, deliveryInputs, type GaugeHistory, gaugeHistory } from './randomInputs.ts';
+import { DELIVERIES, deliveryInputs, denseCounterHistory, gaugeHistory } from './randomInputs.ts';
 import * as ref from './reference.ts';
 
 /** A gauge's site; alerts are raised at once (`settleMinutes: 0`), as the reference raises them. */
@@ -111,16 +111,7 @@ describe('storm-inspection: the incremental evaluator gives the reference deriva
       new Set(long.readings.map((x) => Math.floor((x.ts - long.readings[0]!.ts) / DAY))).size,
     ).toBeGreaterThan(14);
     // A counter every 30 s for two days: the window's 5000-reading cap prunes it.
-    const r = rng(202);
-    let c = 0;
-    const dense: GaugeHistory = {
-      kind: 'counter',
-      inchesPerTip: 0.01,
-      readings: Array.from({ length: 6000 }, (_, i) => {
-        c += r() < 0.3 ? Math.floor(r() * 3) : 0;
-        return { ts: T0 + i * 30_000, values: { rainTips: c } };
-      }),
-    };
+    const dense = denseCounterHistory(202, T0);
     for (const how of ['in-order', 'blocks'] as const)
       compare(deliveryInputs(dense, 202, how), () => gaugeCtx(0.01), false, `dense ${how}`);
   }, 120_000);

@@ -159,3 +159,17 @@ export function deliveryInputs(h: GaugeHistory, seed: number, how: Delivery): Ru
   out.push({ type: 'tick', now: arrival + 2 * DAY });
   return out;
 }
+
+/** A counter every 30 s for two days (6,000 readings): the window's 5,000-reading cap prunes it. */
+export function denseCounterHistory(seed: number, t0: number): GaugeHistory {
+  const r = rng(seed);
+  let c = 0;
+  return {
+    kind: 'counter',
+    inchesPerTip: 0.01,
+    readings: Array.from({ length: 6000 }, (_, i) => {
+      c += r() < 0.3 ? Math.floor(r() * 3) : 0;
+      return { ts: t0 + i * 30_000, values: { rainTips: c } };
+    }),
+  };
+}

@@ -12,7 +12,7 @@ import { type StormState, stormEvaluator } from '../../../gateway/src/rules/stor
 import type { RuleInput } from '../../../gateway/src/rules/types.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import { ctxOf, rng, Sink } from '../helpers.ts';
-import { DELIVERIES, deliveryInputs, type GaugeHistory, gaugeHistory } from './randomInputs.ts';
+import { DELIVERIES, deliveryInputs, denseCounterHistory, gaugeHistory } from './randomInputs.ts';
 
 const ctxFor = (inchesPerTip: number) =>
   ctxOf({
@@ -97,17 +97,7 @@ describe('storm-inspection: a slice of readings at once is the readings one by o
 
   it('long histories: the window pruned by its 14 days and by its 5000 readings, in slices', () => {
     const long = gaugeHistory(201, 1200, 40);
-    const r = rng(202);
-    let c = 0;
-    const t0 = long.readings[0]!.ts;
-    const dense: GaugeHistory = {
-      kind: 'counter',
-      inchesPerTip: 0.01,
-      readings: Array.from({ length: 6000 }, (_, i) => {
-        c += r() < 0.3 ? Math.floor(r() * 3) : 0;
-        return { ts: t0 + i * 30_000, values: { rainTips: c } };
-      }),
-    };
+    const dense = denseCounterHistory(202, long.readings[0]!.ts);
     for (const h of [long, dense])
       for (const how of ['in-order', 'late-backlog', 'blocks'] as const) {
         const ctx = ctxFor(h.inchesPerTip);

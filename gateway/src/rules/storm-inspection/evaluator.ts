@@ -136,9 +136,9 @@ function readingInput(prev: StormState, r: Reading, ctx: RuleContext<Params>) {
  * whole and folded once, from its first reading, with one report of each storm it changed: its record
  * and its alert's update as the run leaves them. The fold from the run's first reading derives again
  * every event a reading of the run could change, so the state is the one its readings give one by one,
- * and so are the alerts and records its reports leave. A run whose fold opens or closes an alert is
- * evaluated again one reading at a time (an alert opens with the storm as its crossing reading left it);
- * so is any other reading (late, a backlog, while an alert is held), as `evaluate` does.
+ * and so are the alerts and records its reports leave. A run whose fold opens an alert is folded again
+ * around its crossing reading (`foldRun`), so the alert opens with the storm as that reading left it.
+ * Any other reading (late, a backlog, while an alert is held) is evaluated alone, as `evaluate` does.
  */
 function readingsInput(prev: StormState, rs: readonly Reading[], ctx: RuleContext<Params>) {
   const effects: Effect<typeof RULE>[] = [];
@@ -150,9 +150,7 @@ function readingsInput(prev: StormState, rs: readonly Reading[], ctx: RuleContex
     const entry = rainEntry(r);
     if (cfg.ipt !== undefined && extends_(state, r, entry, cfg)) {
       run ??= { base: copyState(state), readings: [], firstTs: undefined };
-      run.readings.push(r);
-      noteNewest(state, r);
-      if (entry && place(state, entry)) run.firstTs ??= entry[0];
+      addToRun(state, run, r, entry);
       continue;
     }
     if (run) foldRun(state, cfg, run, effects);
@@ -172,14 +170,17 @@ interface Run {
 }
 
 /** The readings of a run placed in the window (each only extends it), the state before them kept. */
-function runOf(state: StormState, readings: Reading[]): Run {
-  const run: Run = { base: copyState(state), readings, firstTs: undefined };
-  for (const r of readings) {
-    noteNewest(state, r);
-    const entry = rainEntry(r);
-    if (entry && place(state, entry)) run.firstTs ??= entry[0];
-  }
+function runOf(state: StormState, readings: readonly Reading[]): Run {
+  const run: Run = { base: copyState(state), readings: [], firstTs: undefined };
+  for (const r of readings) addToRun(state, run, r, rainEntry(r));
   return run;
+}
+
+/** Places a reading that only extends the window in the open run (not folded yet). */
+function addToRun(state: StormState, run: Run, r: Reading, entry: StormEntry | undefined): void {
+  run.readings.push(r);
+  noteNewest(state, r);
+  if (entry && place(state, entry)) run.firstTs ??= entry[0];
 }
 
 /**
