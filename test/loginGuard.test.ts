@@ -39,24 +39,48 @@ describe('login guard', () => {
     expect(o.performed).toBe(5);
   });
 
-  it('a success takes its failure back: the name opens, the address keeps only the real failures', async () => {
+  it('16 wrong logins with made-up names from one address never refuse the right ones there: a short delay at most', async () => {
     let now = 0;
-    const guard = new LoginGuard({ names: THROTTLE, addresses: THROTTLE, now: () => now });
+    const slept: number[] = [];
+    const guard = new LoginGuard({
+      names: THROTTLE,
+      addresses: { ...THROTTLE, free: 10, leakMs: 6000 },
+      now: () => now,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
     const { check } = checker('right');
-    // Two wrong for one name, then many right ones from the same address under other names, one at a time.
-    for (let i = 0; i < 2; i++)
-      await expect(guard.attempt({ address: 'a', name: 'x' }, check('bad'))).rejects.toThrow('wrong');
-    for (let i = 0; i < 20; i++)
-      await expect(guard.attempt({ address: 'a', name: `dev-${i}` }, check('right'))).resolves.toBe('in');
-    // The address has its 2 real failures: one more free, then shut.
-    await expect(guard.attempt({ address: 'a', name: 'y' }, check('bad'))).rejects.toThrow('wrong');
-    const e = await guard.attempt({ address: 'a', name: 'z' }, check('bad')).catch((x: unknown) => x);
-    expect(e).toMatchObject({ message: 'wrong password', shutForMs: 1000 });
-    await expect(guard.attempt({ address: 'a', name: 'w' }, check('right'))).rejects.toBeInstanceOf(
+    for (let i = 0; i < 16; i++)
+      await expect(guard.attempt({ address: 'a', name: `made-up-${i}` }, check('bad'))).rejects.toThrow(
+        'wrong',
+      );
+    // Three devices and a person, 20 logins each over a minute: every one in, each delayed at most 1 s.
+    for (let i = 0; i < 20; i++) {
+      for (const name of ['rg-1', 'rg-2', 'rg-3', 'olive@chester.example'])
+        await expect(guard.attempt({ address: 'a', name }, check('right'))).resolves.toBe('in');
+      now += 3000;
+    }
+    expect(Math.max(...slept)).toBeLessThanOrEqual(1000);
+    // The address's count decays: after a minute it delays nothing.
+    expect(guard.addressDelay('a')).toBe(0);
+    // A made-up name is still shut after its own failures (brute force bounded per name).
+    for (let i = 0; i < 4; i++)
+      await guard.attempt({ address: 'b', name: 'x' }, check('bad')).catch(() => {});
+    await expect(guard.attempt({ address: 'c', name: 'x' }, check('right'))).rejects.toBeInstanceOf(
       Throttled,
     );
-    now += 1000;
-    await expect(guard.attempt({ address: 'a', name: 'w' }, check('right'))).resolves.toBe('in');
+  });
+
+  it('at most 10 checks a minute for one name, whatever the addresses', async () => {
+    let now = 0;
+    const guard = new LoginGuard({ now: () => now, sleep: async () => {} });
+    const { o, check } = checker('right');
+    for (let s = 0; s < 60; s++) {
+      await guard.attempt({ address: `10.0.0.${s}`, name: 'rg-1' }, check('bad')).catch(() => {});
+      now += 1000;
+    }
+    expect(o.performed).toBeLessThanOrEqual(10);
   });
 
   it('refuses unchecked beyond the waiting room of a key', async () => {

@@ -1,10 +1,11 @@
 /**
- * Failed logins slow the next ones down, per key (a username, an address): after `free` failures in a
- * row each further failure shuts the key for twice as long as the one before (1 s, 2 s, 4 s, … up to
- * `maxMs`). While a key is shut its attempts are refused without checking any password, so guessing
- * costs time, not scrypt work; a success opens the username again, and a key forgotten after
- * `forgetMs` without failures starts afresh. Used for API tokens, and through loginGuard.ts (which counts
- * an attempt before its check) for MQTT logins and sign-ins.
+ * Failed logins slow the next ones down, per key (a username, an address): after `free` failures each
+ * further failure shuts the key for twice as long as the one before (1 s, 2 s, 4 s, … up to `maxMs`).
+ * While a key is shut its attempts are refused without checking any password, so guessing costs time,
+ * not scrypt work; a success opens the username again. Failures leak away (one every `leakMs`, a leaky
+ * bucket), and a key with no failure for `forgetMs` is forgotten, so a key's count decays by itself.
+ * Used for API tokens, and through loginGuard.ts (which counts an attempt before its check, and only
+ * delays an address over its count, never shuts it to a name) for MQTT logins and sign-ins.
  */
 
 export interface ThrottleOptions {
@@ -15,6 +16,8 @@ export interface ThrottleOptions {
   maxMs: number;
   /** A key with no failure for this long is forgotten. */
   forgetMs: number;
+  /** One failure leaks away per this long without a new one (unset: only `forgetMs` forgets). */
+  leakMs?: number;
 }
 
 export const USERNAME_THROTTLE: ThrottleOptions = {
@@ -22,6 +25,7 @@ export const USERNAME_THROTTLE: ThrottleOptions = {
   baseMs: 1000,
   maxMs: 60_000,
   forgetMs: 15 * 60_000,
+  leakMs: 60_000,
 };
 /** An address is shared by every device behind one router: it gets more failures before a delay. */
 export const ADDRESS_THROTTLE: ThrottleOptions = {
@@ -29,12 +33,15 @@ export const ADDRESS_THROTTLE: ThrottleOptions = {
   baseMs: 1000,
   maxMs: 60_000,
   forgetMs: 15 * 60_000,
+  leakMs: 6_000,
 };
 
 interface Entry {
   failures: number;
   until: number;
   last: number;
+  /** Since when failures leak (a steady rate, whatever comes in meanwhile). */
+  leakFrom: number;
 }
 
 /** Keys remembered at most; the oldest go first beyond it, so a spray of names cannot fill memory. */
@@ -54,10 +61,16 @@ export class LoginThrottle {
     return e ? Math.max(0, e.until - this.now()) : 0;
   }
 
+  /** Failures counted beyond the free ones (0: none over). */
+  over(key: string): number {
+    const e = this.get(key);
+    return e ? Math.max(0, e.failures - this.opts.free) : 0;
+  }
+
   /** Records a failure; returns how long the key is now shut (0 while it has free failures left). */
   failed(key: string): number {
     const now = this.now();
-    const e = this.get(key) ?? { failures: 0, until: 0, last: now };
+    const e = this.get(key) ?? { failures: 0, until: 0, last: now, leakFrom: now };
     e.failures++;
     e.last = now;
     const over = e.failures - this.opts.free;
@@ -87,7 +100,16 @@ export class LoginThrottle {
 
   private get(key: string): Entry | undefined {
     const e = this.entries.get(key);
-    if (e && this.now() - e.last > this.opts.forgetMs) {
+    if (!e) return undefined;
+    const now = this.now();
+    const leak = this.opts.leakMs;
+    if (leak && now - e.leakFrom >= leak) {
+      const n = Math.floor((now - e.leakFrom) / leak);
+      e.failures -= n;
+      e.leakFrom += n * leak;
+      if (e.failures <= this.opts.free) e.until = Math.min(e.until, now);
+    }
+    if (e.failures <= 0 || now - e.last > this.opts.forgetMs) {
       this.entries.delete(key);
       return undefined;
     }

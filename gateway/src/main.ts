@@ -8,6 +8,7 @@
  * owns its own health, mapping and housekeeping (the store its retention, the InfluxDB output its lines, the rules their cursor, the API
  * its live feed, the importer its policy).
  */
+
 import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
@@ -25,6 +26,7 @@ import { healthReport } from './health.ts';
 import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
+import { CredentialMacs } from './ingest/mqtt/credentialMacs.ts';
 import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
 import { processMetrics, Registry } from './metrics.ts';
@@ -182,6 +184,9 @@ async function compose(
     metrics,
     log,
     now,
+    credentials: new CredentialMacs(db, now, (e) =>
+      log.warn({ err: e instanceof Error ? e.message : String(e) }, 'device login cache not stored'),
+    ),
   });
   catalogue.onChange(siteEvent);
   const quarantine = new QuarantineService({

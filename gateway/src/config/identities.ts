@@ -4,7 +4,22 @@
  * matches any rest) belong to it alone, across every device, the retired ones and the configured MQTT
  * users. Were two devices to share one, the broker would take one for the other: the real device locked
  * out, its data stopped. The configuration check and the admin API both refuse a collision with this.
+ * Identities are compared normalized (`normalizeIdentity`): `Maple-Ridge/RG-1`, `maple-ridge/rg-1 ` and
+ * `maple‐ridge/rg-1` are one identity, so a look-alike collides rather than making a second login.
  */
+
+/**
+ * An identity as compared: Unicode NFKC, every dash (U+2010 hyphen, en dash, minus sign, …) as `-`,
+ * runs of white space as one space, trimmed, lower case. Logins and client ids are looked up this way.
+ */
+export function normalizeIdentity(id: string): string {
+  return id
+    .normalize('NFKC')
+    .replace(/[\p{Pd}\u2212]/gu, '-')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toLowerCase();
+}
 
 /** Who holds identities, in words a clerk reads: "device rg-1 of site maple-ridge". */
 export interface Holder {
@@ -48,26 +63,28 @@ const stem = (id: string) => id.slice(0, -1);
 
 /** The identities held so far, exact ones looked up at once, patterns (few) compared. */
 export class IdentityIndex {
-  private readonly exact = new Map<string, Holder>();
-  private readonly patterns: Array<{ id: string; holder: Holder }> = [];
+  /** By normalized identity: the identity as its holder wrote it, and the holder. */
+  private readonly exact = new Map<string, { id: string; holder: Holder }>();
+  /** `id` normalized (a pattern's stem compared), `as` as written. */
+  private readonly patterns: Array<{ id: string; as: string; holder: Holder }> = [];
 
   /** The first identity of `ids` that another holder has, or undefined. */
   collision(ids: readonly string[], except?: string): Collision | undefined {
     const other = (h: Holder) => h.key !== except;
     for (const identity of ids) {
+      const n = normalizeIdentity(identity);
       if (isPattern(identity)) {
-        const s = stem(identity);
-        for (const [held, holder] of this.exact)
-          if (held.startsWith(s) && other(holder)) return { identity, held, holder };
+        const s = normalizeIdentity(stem(identity));
+        for (const [held, h] of this.exact)
+          if (held.startsWith(s) && other(h.holder)) return { identity, held: h.id, holder: h.holder };
         for (const p of this.patterns)
           if ((p.id.startsWith(s) || s.startsWith(stem(p.id))) && other(p.holder))
-            return { identity, held: p.id, holder: p.holder };
+            return { identity, held: p.as, holder: p.holder };
       } else {
-        const h = this.exact.get(identity);
-        if (h && other(h)) return { identity, held: identity, holder: h };
+        const h = this.exact.get(n);
+        if (h && other(h.holder)) return { identity, held: h.id, holder: h.holder };
         for (const p of this.patterns)
-          if (identity.startsWith(stem(p.id)) && other(p.holder))
-            return { identity, held: p.id, holder: p.holder };
+          if (n.startsWith(stem(p.id)) && other(p.holder)) return { identity, held: p.as, holder: p.holder };
       }
     }
     return undefined;
@@ -75,15 +92,21 @@ export class IdentityIndex {
 
   add(holder: Holder, ids: readonly string[]): void {
     for (const id of ids) {
-      if (isPattern(id)) this.patterns.push({ id, holder });
-      else if (!this.exact.has(id)) this.exact.set(id, holder);
+      const n = normalizeIdentity(id);
+      if (isPattern(id)) this.patterns.push({ id: `${normalizeIdentity(stem(id))}*`, as: id, holder });
+      else if (!this.exact.has(n)) this.exact.set(n, { id, holder });
     }
   }
 }
 
 /** The sentence for a collision, naming who holds the identity. */
 export function collisionMessage(c: Collision): string {
-  const held = c.held === c.identity ? '' : ` (through "${c.held}")`;
+  const held =
+    c.held === c.identity
+      ? ''
+      : normalizeIdentity(c.held) === normalizeIdentity(c.identity)
+        ? ` (as "${c.held}": case, spaces and dashes do not tell logins apart)`
+        : ` (through "${c.held}")`;
   return `The MQTT login name or client id "${c.identity}" already belongs to ${c.holder.what}${held}. Each device needs a login name and client ids of its own.`;
 }
 

@@ -1,5 +1,6 @@
 import type { DeviceKind } from '../../../shared/src/telemetry.ts';
 import { deviceKey } from '../deviceKey.ts';
+import { normalizeIdentity } from './identities.ts';
 import type { Config, DeviceConfig, SiteConfig } from './schema.ts';
 
 /**
@@ -20,6 +21,7 @@ export interface DeviceInfo {
 
 export interface DeviceRegistry {
   lookup(siteId: string, deviceId: string): DeviceInfo | undefined;
+  /** The device of a login name, compared normalized (`normalizeIdentity`). */
   byUsername(username: string): DeviceInfo | undefined;
   all(): DeviceInfo[];
 }
@@ -55,11 +57,12 @@ export function buildRegistry(config: Pick<Config, 'sites'>): DeviceRegistry {
         username: device.username ?? deviceKey(site.id, device.id),
       };
       byKey.set(deviceKey(site.id, device.id, '\u0000'), info);
-      byUser.set(info.username, info);
+      const login = normalizeIdentity(info.username);
+      if (!byUser.has(login)) byUser.set(login, info);
     }
   return {
     lookup: (s, d) => byKey.get(`${s}\u0000${d}`),
-    byUsername: (u) => byUser.get(u),
+    byUsername: (u) => byUser.get(normalizeIdentity(u)),
     all: () => [...byKey.values()],
   };
 }

@@ -10,6 +10,7 @@ import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
+import type { CredentialCache } from './mqtt/credentialMacs.ts';
 import { EmbeddedMqttInput } from './mqtt/embedded.ts';
 import { ExternalMqttInput } from './mqtt/external.ts';
 import { SerialInput } from './serial/serialInput.ts';
@@ -44,6 +45,8 @@ export function buildInputs(
     metrics: Registry;
     log: Log;
     now: () => number;
+    /** Device secrets verified before, for the embedded broker. */
+    credentials?: CredentialCache;
   },
 ): GatewayInputs {
   const { sites, registry, stage, metrics, log, now } = deps;
@@ -83,6 +86,7 @@ export function buildInputs(
       metrics,
       log,
       now,
+      ...(deps.credentials ? { credentials: deps.credentials } : {}),
       // A publish the topic policy refused is recorded as a rejection.
       onRefused: (topic, payload, clientId, detail) => {
         const t = parseDeviceTopic(topic);

@@ -8,9 +8,11 @@ import { createHash } from 'node:crypto';
 import type { AuthenticateError } from 'aedes';
 import { verifyPasswordAsync } from '../../../../shared/src/password.ts';
 import { parseDeviceTopic } from '../../../../shared/src/topics.ts';
+import { normalizeIdentity } from '../../config/identities.ts';
 import type { DeviceInfo, DeviceRegistry } from '../../config/registry.ts';
 import type { Config } from '../../config/schema.ts';
 import { LoginGuard, Throttled } from '../../loginGuard.ts';
+import type { CredentialCache } from './credentialMacs.ts';
 import { filterWithin } from './topicFilters.ts';
 
 export type Principal =
@@ -55,6 +57,8 @@ export class BrokerPolicy {
   constructor(
     private readonly mqtt: Config['mqtt'],
     private readonly registry: DeviceRegistry,
+    /** Device secrets verified before (a keyed hash in the store), so a restart costs no scrypt. */
+    private readonly credentials?: CredentialCache,
   ) {}
 
   /**
@@ -73,7 +77,8 @@ export class BrokerPolicy {
    */
   async authenticate(username?: string, password?: Buffer, address = ''): Promise<Principal> {
     try {
-      return await this.guard.attempt({ address, name: username }, () => this.check(username, password));
+      const name = username === undefined ? undefined : normalizeIdentity(username);
+      return await this.guard.attempt({ address, name }, () => this.check(username, password));
     } catch (e) {
       if (!(e instanceof Throttled)) throw e;
       this.onThrottled?.();
@@ -88,8 +93,10 @@ export class BrokerPolicy {
       if (this.mqtt.allowAnonymous) return { kind: 'anonymous' };
       throw authError('anonymous access is off', 5);
     }
+    // Look-alikes (case, spaces, Unicode forms and dashes) are one login: identities.ts refuses a second.
     const device = this.registry.byUsername(username);
-    const user = this.mqtt.users.find((u) => u.username === username);
+    const wanted = normalizeIdentity(username);
+    const user = device ? undefined : this.mqtt.users.find((u) => normalizeIdentity(u.username) === wanted);
     const hash = device?.device.passwordHash ?? user?.passwordHash;
     if (!hash) {
       if (device && this.mqtt.allowAnonymous) return { kind: 'device', device };
@@ -97,12 +104,14 @@ export class BrokerPolicy {
     }
     const pw = password ?? Buffer.alloc(0);
     const digest = createHash('sha256').update(pw).digest('hex');
-    if (this.verified.get(username) !== digest) {
+    const fast = device !== undefined && this.credentials !== undefined;
+    if (this.verified.get(wanted) !== digest && !(fast && this.credentials!.known(hash, pw))) {
       this.onChecked?.();
       if (!(await this.scryptSlots.run(() => verifyPasswordAsync(pw, hash))))
         throw authError(`bad password for ${username}`, 4);
-      this.verified.set(username, digest);
+      if (fast) this.credentials!.remember(hash, pw);
     }
+    this.verified.set(wanted, digest);
     return device ? { kind: 'device', device } : { kind: 'user', username, subscribe: user!.subscribe };
   }
 

@@ -24,6 +24,7 @@ import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts';
 import { BrokerPolicy, type Principal } from './brokerPolicy.ts';
 import { TelemetryRouting } from './brokerRouting.ts';
+import type { CredentialCache } from './credentialMacs.ts';
 import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
 import { boundOfflineQueues } from './offlineQueue.ts';
 import { limitPacketSize } from './packetLimit.ts';
@@ -38,6 +39,8 @@ export interface EmbeddedMqttOptions {
   now?: () => number;
   /** The largest packet read (mqtt.maxPacketBytes, default ingest.maxPayloadBytes + 4096). */
   maxPacketBytes: number;
+  /** Device secrets verified before (credentialMacs.ts): a restart's reconnects cost no scrypt. */
+  credentials?: CredentialCache;
   /** Records a refused publish (wrong topic) as a rejection. */
   onRefused?: (topic: string, payload: Buffer, clientId: string, detail: string) => void;
 }
@@ -59,7 +62,7 @@ export class EmbeddedMqttInput implements Input {
 
   constructor(private readonly o: EmbeddedMqttOptions) {
     this.now = o.now ?? Date.now;
-    this.policy = new BrokerPolicy(o.mqtt, o.registry);
+    this.policy = new BrokerPolicy(o.mqtt, o.registry, o.credentials);
     this.sessions = new Sessions(o.registry, {
       maxConnections: o.mqtt.maxConnectionsPerLogin,
       maxSessions: o.mqtt.maxSessionsPerLogin,

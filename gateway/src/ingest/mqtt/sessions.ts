@@ -8,6 +8,7 @@
  */
 
 import type { Client } from 'aedes';
+import { normalizeIdentity } from '../../config/identities.ts';
 import type { DeviceInfo, DeviceRegistry } from '../../config/registry.ts';
 import { deviceKey } from '../../deviceKey.ts';
 import type { Principal } from './brokerPolicy.ts';
@@ -59,14 +60,17 @@ export class Sessions {
     // its `site/device` key, so the map holds the registry's string rather than a second copy.
     for (const d of this.registry.all())
       for (const id of [d.username, deviceKey(d.siteId, d.deviceId), ...(d.device.clientIds ?? [])]) {
-        if (id.endsWith('*')) this.prefixes.push({ prefix: id.slice(0, -1), device: d });
-        else this.reserved.set(id, d);
+        const n = normalizeIdentity(id);
+        const key = n === id ? id : n;
+        if (id.endsWith('*')) this.prefixes.push({ prefix: normalizeIdentity(id.slice(0, -1)), device: d });
+        else this.reserved.set(key, d);
       }
   }
 
-  /** The device a client id is reserved for, if any. */
+  /** The device a client id is reserved for, if any (look-alikes compared normalized). */
   reservedFor(clientId: string): DeviceInfo | undefined {
-    return this.reserved.get(clientId) ?? this.prefixes.find((p) => clientId.startsWith(p.prefix))?.device;
+    const id = normalizeIdentity(clientId);
+    return this.reserved.get(id) ?? this.prefixes.find((p) => id.startsWith(p.prefix))?.device;
   }
 
   /**

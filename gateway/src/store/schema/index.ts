@@ -20,6 +20,7 @@ import { v7 } from './v7.ts';
 import { v8 } from './v8.ts';
 import { v9 } from './v9.ts';
 import { v10 } from './v10.ts';
+import { v11 } from './v11.ts';
 
 export interface Migration {
   version: number;
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'notices of violation, their appeals, corrections and approvals, and stop-work orders',
     up: v10,
   },
+  { version: 11, description: 'device logins verified by a keyed hash after their first check', up: v11 },
 ];
 
 /** The last migration's version (versions are in order; a branch may leave a number to another). */
