@@ -1,8 +1,9 @@
 /**
  * Signing in with e-mail and password, slowed down per account and per address as MQTT logins are
  * (loginGuard.ts): each attempt is counted before its password is hashed, at most a few checks run at once
- * per account and per address, and after 3 wrong passwords for an account (10 from an address) each
- * further one shuts it for 1 s, 2 s, 4 s, … up to 60 s; while shut, attempts are refused unchecked.
+ * per account and per address, and after 3 wrong passwords for an account each further one shuts it for
+ * 1 s, 2 s, 4 s, … up to 60 s; while shut, attempts are refused unchecked. An address's failures only
+ * delay the attempts from it (at most 1 s), so a person is never locked out by others behind a router.
  */
 import { LoginGuard, Throttled } from '../loginGuard.ts';
 import type { Accounts, Person } from './accounts.ts';

@@ -49,7 +49,7 @@ export class BrokerPolicy {
 
   /** Attempts counted before their check, a few checks at a time per username and per address. */
   private readonly guard = new LoginGuard();
-  /** Hears of every attempt refused unchecked because its username or address is shut. */
+  /** Hears of every attempt refused unchecked because its username is shut (or too many wait). */
   onThrottled: (() => void) | undefined;
   /** Hears of every password checked against its hash (scrypt). */
   onChecked: (() => void) | undefined;
