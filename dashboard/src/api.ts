@@ -154,7 +154,7 @@ const MEANINGS: Record<string, string | ((e: ApiError) => string)> = {
   READ_ONLY:
     "Nothing can be saved just now: the gateway's store is read-only. Tell whoever runs the gateway.",
   UNAVAILABLE: 'This is not available on this gateway.',
-  REPORTS_BUSY: 'The gateway is building other reports: try again in a few seconds.',
+  REPORTS_BUSY: 'The gateway is building other reports and documents: try again in a few seconds.',
   SETUP_USED: 'This setup link is used up, expired or wrong.',
   CSRF: "The page's security check failed: reload the page and try again.",
 };

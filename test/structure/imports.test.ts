@@ -21,8 +21,9 @@ const LAYERS: Layer[] = [
     level: 0,
     modules: ['log.ts', 'paths.ts', 'metrics.ts', 'pipeline.ts', 'loginThrottle.ts', 'deviceKey.ts'],
   },
-  // Pure building blocks: the evidence ledger (Merkle tree, record bodies, checkpoints, proofs) and decoders.
-  { level: 1, modules: ['ledger/', 'decode/'] },
+  // Pure building blocks: the evidence ledger (Merkle tree, record bodies, checkpoints, proofs), decoders
+  // and the queue of heavy jobs.
+  { level: 1, modules: ['ledger/', 'decode/', 'jobs/'] },
   // The rules: each law's evaluator, its parameters and its words.
   { level: 2, modules: ['rules/'] },
   // The configuration, which composes the rules' parameter schemas.

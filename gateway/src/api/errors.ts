@@ -17,7 +17,7 @@ export const API_ERRORS = {
   },
   REPORTS_BUSY: {
     status: 503,
-    message: 'the gateway is building other reports: try again in a few seconds',
+    message: 'the gateway is building other reports and documents: try again in a few seconds',
   },
   PDF_UNAVAILABLE: {
     status: 501,

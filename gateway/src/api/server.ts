@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AlertError } from '../alerts/errors.ts';
+import { JobQueue } from '../jobs/queue.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import { SESSION_COOKIE } from '../people/sessions.ts';
 import type { ApiContext } from './context.ts';
@@ -189,6 +190,11 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   const { auth, catalogue, changes, compliance, config, devices, events, evidence, people, readings } =
     services;
   const { metrics, now, photos, registry, transaction } = services;
+  // The one queue of heavy jobs (jobs/README.md): report builds and every PDF take their turn in it.
+  const jobs = new JobQueue(
+    { running: config.reports.concurrent, waiting: config.reports.waiting, retryAfterSec: 10 },
+    metrics,
+  );
   await app.register(healthPlugin, { auth, health: services.health, metrics });
   await app.register(authPlugin, { auth, config, events, people, transaction });
   await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
@@ -220,7 +226,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     now,
     photoExists: services.photoExists,
   });
-  await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config });
+  await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, jobs });
   await app.register(stopWorkPlugin, { auth, catalogue, compliance });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
   await app.register(reportsPlugin, {
@@ -233,6 +239,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     compliance,
     config,
     evidence,
+    jobs,
     now,
     readings,
   });

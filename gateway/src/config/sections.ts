@@ -344,14 +344,22 @@ export const reportsSchema = z
       .max(1_000_000)
       .default(10_000)
       .describe('Storm readings one report carries at most; a longer storm is cited by its record.'),
-    concurrent: z.number().int().min(1).max(8).default(1).describe('Reports built at once.'),
+    concurrent: z
+      .number()
+      .int()
+      .min(1)
+      .max(8)
+      .default(1)
+      .describe(
+        'Heavy jobs run at once: reports built, and every PDF printed (reports, notices of violation).',
+      ),
     waiting: z
       .number()
       .int()
       .min(0)
       .max(100)
       .default(2)
-      .describe('Reports that may wait; beyond, 503 with Retry-After.'),
+      .describe('Heavy jobs (reports, PDFs) that may wait their turn; beyond, 503 with Retry-After.'),
     chromium: z
       .string()
       .min(1)

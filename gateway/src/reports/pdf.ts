@@ -6,8 +6,8 @@
  * requests with a clear 501, and the HTML report still prints to PDF from any browser.
  *
  * Each rendering is its own Chromium process with its own temporary profile, killed (with its children)
- * after `timeoutMs`; the callers run it inside the report queue's place (`queue.ts`), so no more are
- * printed at once than reports are built.
+ * after `timeoutMs`; every caller runs it inside a place of the gateway's one queue of heavy jobs
+ * (`jobs/queue.ts`), so no more are printed at once than the queue has places.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

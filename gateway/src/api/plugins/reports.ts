@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
 import { certificationSchema, complianceReportSchema } from '../../../../shared/src/api.ts';
 import type { SiteConfig } from '../../config/schema.ts';
+import { type JobQueue, JobsBusy } from '../../jobs/queue.ts';
 import { deviceNamer, stormCharts } from '../../reports/charts.ts';
 import {
   buildComplianceReport,
@@ -23,7 +24,6 @@ import { type HtmlOptions, reportToHtml } from '../../reports/html.ts';
 import { reportToJson } from '../../reports/json.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
-import { ReportQueue, ReportsBusy } from '../../reports/queue.ts';
 import { REPORT_CSS, REPORT_CSS_TAG } from '../../reports/style.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -75,15 +75,12 @@ export type ReportsServices = Pick<
   | 'evidence'
   | 'now'
   | 'readings'
->;
+> & { jobs: JobQueue };
 
 export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ctx) => {
-  // As many reports built at once as configured (one), a few more waiting; the rest told to come back.
-  const queue = new ReportQueue({
-    running: ctx.config.reports.concurrent,
-    waiting: ctx.config.reports.waiting,
-    retryAfterSec: 10,
-  });
+  // The gateway's one queue of heavy jobs (jobs/queue.ts): a report is built, rendered and printed in
+  // its place; the rest are told to come back.
+  const queue = ctx.jobs;
   const siteOf = (id: string, caller: Caller | undefined) => {
     mustSee(caller, id);
     const site = ctx.catalogue.site(id);
@@ -243,7 +240,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
       const base = (ctx.config.fleet.url ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
       const built = await queue
-        .run(async () => {
+        .run(q.format === 'pdf' ? 'report-pdf' : 'report', async () => {
           const report = await build(site, tz, period, ctx.now(), caller);
           const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
           // Rendered inside the queue's place, so that no more than its reports are held at once.
@@ -262,7 +259,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
           return { name, type: 'application/json; charset=utf-8', body: await reportToJson(report) };
         })
         .catch((e: unknown) => {
-          if (e instanceof ReportsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
+          if (e instanceof JobsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
           if (e instanceof PdfFailed) {
             req.log.error({ err: e, siteId: site.id }, 'the report could not be printed to PDF');
             throw new ApiError('PDF_FAILED', `${API_ERRORS.PDF_FAILED.message} (${e.message})`);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { type JobQueue, JobsBusy } from '../../jobs/queue.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { REPORT_CSS_TAG } from '../../reports/style.ts';
 import { violationToHtml } from '../../reports/violationDoc.ts';
@@ -10,7 +11,9 @@ import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
 /** What the notice's document uses. */
-export type ViolationDocumentServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'config'>;
+export type ViolationDocumentServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'config'> & {
+  jobs: JobQueue;
+};
 
 const params = z.strictObject({ id: z.string().min(1) });
 const query = z.strictObject({ format: z.enum(['html', 'pdf']).default('html') });
@@ -18,7 +21,8 @@ const PDF_TIMEOUT_MS = 60_000;
 
 /**
  * GET /api/violations/{id}/document: the notice of violation as served, a printable page (the report's
- * stylesheet) or that page printed to PDF by Chromium (501 PDF_UNAVAILABLE without it).
+ * stylesheet) or that page printed to PDF by Chromium (501 PDF_UNAVAILABLE without it), in a place of the
+ * gateway's one queue of heavy jobs (503 REPORTS_BUSY with Retry-After when its wait list is full).
  */
 export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServices> = async (app, ctx) => {
   app.get(
@@ -59,12 +63,19 @@ export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServic
       };
       const name = `notice-of-violation-${v.siteId}-${v.issuedAt.slice(0, 10)}`;
       if (chromium !== undefined) {
-        const html = violationToHtml(v, { ...options, style: { inline: true } });
-        const pdf = await htmlToPdf(html, { chromium, timeoutMs: PDF_TIMEOUT_MS }).catch((e: unknown) => {
-          if (!(e instanceof PdfFailed)) throw e;
-          req.log.error({ err: e, violationId: id }, 'the notice of violation could not be printed to PDF');
-          throw new ApiError('PDF_FAILED', `${API_ERRORS.PDF_FAILED.message} (${e.message})`);
-        });
+        const pdf = await ctx.jobs
+          .run('notice-pdf', () =>
+            htmlToPdf(violationToHtml(v, { ...options, style: { inline: true } }), {
+              chromium,
+              timeoutMs: PDF_TIMEOUT_MS,
+            }),
+          )
+          .catch((e: unknown) => {
+            if (e instanceof JobsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
+            if (!(e instanceof PdfFailed)) throw e;
+            req.log.error({ err: e, violationId: id }, 'the notice of violation could not be printed to PDF');
+            throw new ApiError('PDF_FAILED', `${API_ERRORS.PDF_FAILED.message} (${e.message})`);
+          });
         reply.type('application/pdf').header('content-disposition', `inline; filename="${name}.pdf"`);
         return pdf;
       }
