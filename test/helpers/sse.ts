@@ -31,6 +31,8 @@ export class FeedRefused extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
+    /** Its Retry-After header, when it had one. */
+    readonly retryAfter?: string,
   ) {
     super(`the live feed was refused: HTTP ${status} ${body}`);
   }
@@ -48,7 +50,10 @@ export function openFeed(url: string, headers: Record<string, string> = {}): Pro
         res.on('data', (d: string) => {
           body += d;
         });
-        res.once('end', () => reject(new FeedRefused(res.statusCode ?? 0, body)));
+        res.once('end', () => {
+          const retry = res.headers['retry-after'];
+          reject(new FeedRefused(res.statusCode ?? 0, body, typeof retry === 'string' ? retry : undefined));
+        });
         return;
       }
       const events: FeedEvent[] = [];

@@ -10,6 +10,15 @@ export const API_ERRORS = {
   TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
   TOO_MANY_REQUESTS: { status: 429, message: 'too many failed attempts: wait and try again' },
+  LIVE_FEEDS_ACCOUNT: {
+    status: 429,
+    message:
+      'You have too many live views of the gateway open: close a tab or window of the dashboard, then try again.',
+  },
+  LIVE_FEEDS_FULL: {
+    status: 429,
+    message: 'The gateway has as many live views open as it can serve: try again in a minute.',
+  },
   READ_ONLY: { status: 503, message: 'the store is read-only: nothing can be saved now' },
   CSRF: {
     status: 403,

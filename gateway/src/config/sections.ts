@@ -39,6 +39,24 @@ export const httpSchema = z
       .describe(
         'Require a viewer token for reads too (writes always need one): /api reads, /metrics and the details of /api/health.',
       ),
+    liveFeeds: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(500)
+      .describe(
+        "Live feeds (GET /api/events, the dashboard's live view) open at once in all; beyond, 429 with Retry-After.",
+      ),
+    liveFeedsPerAccount: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(8)
+      .describe(
+        'Live feeds one account, token or (reads open to all) address may hold open at once; beyond, 429 with Retry-After.',
+      ),
     validateResponses: z
       .boolean()
       .default(false)
