@@ -10,6 +10,11 @@ export const API_ERRORS = {
   TOO_LARGE: { status: 413, message: 'the request body is too large' },
   UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
   TOO_MANY_REQUESTS: { status: 429, message: 'too many failed attempts: wait and try again' },
+  METRICS_STAFF: {
+    status: 403,
+    message:
+      "The gateway's metrics cover every site: they are for the town's staff, not for an owner's or contractor's account.",
+  },
   LIVE_FEEDS_ACCOUNT: {
     status: 429,
     message:

@@ -118,6 +118,14 @@ describe('notices of violation and stop-work orders', () => {
     const past = await issue({ ...base, remedyDueAt: at(T0 - DAY) });
     expect(past.status).toBe(400);
     expect(past.body.message).toMatch(/must be due after now/);
+    // A remedy date as far ahead as the calendar goes was taken before; two years is the bound now.
+    const never = await issue({ ...base, remedyDueAt: '9999-12-31T00:00:00Z' });
+    expect([never.status, never.body.error, never.body.field]).toEqual([400, 'BAD_REQUEST', 'remedyDueAt']);
+    expect(never.body.message).toBe(
+      `The remedial measures can be due at most two years ahead, by ${at(T0 + 731 * DAY).slice(0, 10)}: give an earlier date.`,
+    );
+    const twoYears = await issue({ ...base, remedyDueAt: at(T0 + 732 * DAY) });
+    expect(twoYears.status).toBe(400);
     const inspection = await call(
       'POST',
       '/api/inspections',

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { healthAnswerSchema } from '../../../../shared/src/api.ts';
 import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import { answers } from '../responses.ts';
 
 /**
  * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
- * details; /api/health still answers an unauthenticated liveness probe with its status alone.
+ * details; /api/health still answers an unauthenticated liveness probe with its status alone. /metrics
+ * covers every site's devices and duties: an owner's or contractor's account (which sees its own sites
+ * only) is refused it.
  */
 /** What health and metrics use. */
 export type HealthServices = Pick<ApiContext, 'auth' | 'health' | 'metrics'>;
@@ -37,7 +40,8 @@ export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx)
       },
     },
     async (req, reply) => {
-      ctx.auth.requireRead(req);
+      const caller = ctx.auth.requireRead(req);
+      if (caller?.sites !== undefined) throw new ApiError('METRICS_STAFF');
       reply.type('text/plain; version=0.0.4; charset=utf-8');
       return ctx.metrics.render();
     },

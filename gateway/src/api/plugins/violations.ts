@@ -70,6 +70,9 @@ const day = (iso: string, tz: string) => formatLong(Date.parse(iso), tz);
  * landowner and developer of a construction site, appealed within 15 days of service by the site's owner
  * or contractor, corrected by them, approved by the officer, which closes the notice and its remedy duty.
  */
+/** How far ahead a notice's remedial measures may be due: two years. */
+const REMEDY_MAX_AHEAD_MS = 731 * 86_400_000;
+
 export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (app, ctx) => {
   const e = ctx.compliance.enforcement;
   const tzOf = (siteId: string) => ctx.catalogue.site(siteId)?.timezone ?? 'UTC';
@@ -100,6 +103,15 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
       const remedyDueAt = Date.parse(b.remedyDueAt);
       if (remedyDueAt <= ctx.now())
         throw new ApiError('BAD_REQUEST', 'The remedial measures must be due after now: give a later date.');
+      // As far ahead as a schedule of remedial measures goes (milestones: a year; inspections: the past).
+      const latest = ctx.now() + REMEDY_MAX_AHEAD_MS;
+      if (remedyDueAt > latest)
+        throw new ApiError(
+          'BAD_REQUEST',
+          `The remedial measures can be due at most two years ahead, by ${new Date(latest).toISOString().slice(0, 10)}: give an earlier date.`,
+          undefined,
+          'remedyDueAt',
+        );
       const issued = e.issue(
         {
           siteId: site.id,
