@@ -2,7 +2,8 @@
  * The ACL `npm run mosquitto-acl` generates, on a real Mosquitto (password file by `mosquitto_passwd`,
  * anonymous access off) shared by two gateway processes that follow each other: each sees the other's
  * site in GET /api/fleet, a device publishes its own telemetry and the gateway stores it, a gateway reads
- * the other's retained checkpoint, and it cannot overwrite the other's state.
+ * the other's retained checkpoint, and it cannot overwrite the other's state, nor write the other's
+ * sites' `alerts/` or the other's Home Assistant nodes (retained: before, any gateway could).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,10 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { haId } from '../../gateway/src/config/homeassistant.ts';
 import type { FleetView } from '../../gateway/src/fleet/stage.ts';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import { clusterGatewayConfig, readingTs, storedSeqs } from '../helpers/clusterGateway.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
+import { testHash } from '../helpers/gateway.ts';
 import { haveMosquitto, type Mosquitto, start as startMosquitto } from '../helpers/mosquitto.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -22,6 +25,7 @@ const PASSWORDS: Record<string, string> = {
   'gw-south': 'pw-gw-south',
   'north/t1': 'pw-north-t1',
   'south/t1': 'pw-south-t1',
+  watcher: 'pw-watcher',
 };
 
 const fleetOf = async (gw: GatewayChild) =>
@@ -63,7 +67,20 @@ describe.skipIf(!haveMosquitto(['mosquitto', 'mosquitto_passwd']))(
           url: `mqtt://127.0.0.1:${port}`,
           username: `gw-${site}`,
           password: PASSWORDS[`gw-${site}`],
+          // Reads what the gateways publish for people: alerts and Home Assistant's discovery.
+          ...(site === 'north'
+            ? {
+                users: [
+                  {
+                    username: 'watcher',
+                    passwordHash: testHash(PASSWORDS.watcher!),
+                    subscribe: ['alerts/#', 'homeassistant/#'],
+                  },
+                ],
+              }
+            : {}),
         },
+        homeassistant: { discovery: true, publishSeconds: 60 },
         fleet: { follow: ['*'], publishSeconds: 5 },
         evidence: { checkpointIntervalSeconds: 1 },
       });
@@ -154,6 +171,40 @@ describe.skipIf(!haveMosquitto(['mosquitto', 'mosquitto_passwd']))(
       const state = await firstMessage(broker.url, 'gw-south', 'gateway/north-gw/state');
       expect(state).not.toBe('forged');
       expect(JSON.parse(state)).toMatchObject({ gatewayId: 'north-gw' });
+    });
+    it("a gateway writes its own sites' alerts and Home Assistant nodes, never the other's (retained)", async () => {
+      const north = { node: haId('north-gw', 'north'), device: haId('north-gw', 'north', 't1') };
+      const south = { node: haId('south-gw', 'south') };
+      expect(acl).toMatch(/^user gw-south\n(topic .*\n)*topic write alerts\/south\/#\n/m);
+      expect(acl).not.toContain('topic write alerts/#');
+      /** Publishes retained as gw-south over MQTT 5, where the broker answers a denied publish "not authorized". */
+      const publishAsSouth = async (topic: string, n: number) => {
+        const c = await mqtt.connectAsync(broker.url, {
+          username: 'gw-south',
+          password: PASSWORDS['gw-south']!,
+          clientId: `gw-south-forger-${n + 2}`,
+          protocolVersion: 5,
+          reconnectPeriod: 0,
+        });
+        try {
+          await c.publishAsync(topic, 'from south', { qos: 1, retain: true });
+        } finally {
+          await c.endAsync();
+        }
+      };
+      const forged = [
+        'alerts/north/forged',
+        `homeassistant/binary_sensor/${north.node}/forged/config`,
+        `homeassistant/sensor/${north.device}/forged/config`,
+      ];
+      const own = ['alerts/south/allowed', `homeassistant/binary_sensor/${south.node}/allowed/config`];
+      let n = 0;
+      for (const t of forged) await expect(publishAsSouth(t, n++), t).rejects.toThrow(/not authori[sz]ed/i);
+      for (const t of own) await publishAsSouth(t, n++);
+      // What south may write is kept (retained): the watcher reads it, so a forged one would be read too.
+      for (const t of own)
+        expect(await waitFor(() => firstMessage(broker.url, 'watcher', t), 20_000, t)).toBe('from south');
+      for (const t of forged) expect(await firstMessage(broker.url, 'watcher', t)).toBe('');
     });
   },
 );

@@ -7,13 +7,15 @@
  * nothing answers.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { freePort } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { haveMosquitto, type Mosquitto, start as startMosquitto } from '../helpers/mosquitto.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -142,3 +144,51 @@ describe('the gateway healthcheck against a real gateway', () => {
     expect(compose.services['gateway-cluster']!.healthcheck).toEqual(compose.services.gateway!.healthcheck);
   });
 });
+
+/** Runs the Mosquitto service's CMD-SHELL healthcheck against a broker on `port`; resolves to its exit code. */
+async function runShellCheck(port: number, password: string): Promise<number> {
+  const test = compose.services.mosquitto!.healthcheck!.test;
+  expect(test[0]).toBe('CMD-SHELL');
+  const script = test[1]!.replaceAll('$$', '$').replace('-p 1883', `-p ${port}`);
+  try {
+    await promisify(execFile)('sh', ['-c', script], {
+      env: { ...process.env, GATEWAY_MQTT_USER: 'gateway', GATEWAY_MQTT_PASSWORD: password },
+      timeout: 30_000,
+    });
+    return 0;
+  } catch (e) {
+    return (e as { code?: number }).code ?? -1;
+  }
+}
+
+describe.skipIf(!haveMosquitto(['mosquitto', 'mosquitto_pub', 'mosquitto_passwd']))(
+  'the Mosquitto healthcheck against a real Mosquitto with deploy/mosquitto.acl',
+  () => {
+    const brokers: Mosquitto[] = [];
+    const dir = mkdtempSync(join(tmpdir(), 'compose-acl-'));
+    chmodSync(dir, 0o755);
+    const aclText = readFileSync(join(ROOT, 'deploy/mosquitto.acl'), 'utf8');
+    const broker = async (acl: string) => {
+      const file = join(dir, `acl-${brokers.length}`);
+      writeFileSync(file, acl, { mode: 0o644 });
+      const b = await startMosquitto({ users: { gateway: 'pw-gateway' }, extraConfig: [`acl_file ${file}`] });
+      brokers.push(b);
+      return b;
+    };
+    afterAll(async () => {
+      for (const b of brokers) await b.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('is healthy when the gateway may publish, unhealthy when the ACL denies it or the login is wrong', async () => {
+      expect(aclText).toMatch(/^user gateway\n(topic .*\n)*topic readwrite gateway\/chester-1\/#\n/m);
+      const allowed = await broker(aclText);
+      expect(await runShellCheck(allowed.port, 'pw-gateway')).toBe(0);
+      expect(await runShellCheck(allowed.port, 'wrong')).not.toBe(0);
+      // Before, the check published outside the gateway's topics and exited 0 all the same.
+      const denied = await broker(aclText.replaceAll('gateway/chester-1/', 'gateway/another-gateway/'));
+      expect(await runShellCheck(denied.port, 'pw-gateway')).not.toBe(0);
+      expect(await runShellCheck(await freePort(), 'pw-gateway')).not.toBe(0);
+    });
+  },
+);

@@ -107,7 +107,10 @@ describe.runIf(run)('Home Assistant MQTT discovery through Mosquitto', () => {
         encoding: 'utf8',
       },
     );
-    expect(acl).toContain('topic write homeassistant/#');
+    // The gateway writes its own discovery nodes only: a site's duties and each of its devices' sensors.
+    expect(acl).not.toContain('topic write homeassistant/#');
+    expect(acl).toMatch(/^topic write homeassistant\/binary_sensor\/[\w-]+_maple-ridge_[0-9a-f]{8}\/#$/m);
+    expect(acl).toMatch(/^topic write homeassistant\/sensor\/[\w-]+_maple-ridge_rg-1_[0-9a-f]{8}\/#$/m);
     const aclFile = join(dir, 'acl');
     writeFileSync(aclFile, acl);
     broker = await start({

@@ -1,5 +1,15 @@
 /** The `homeassistant` settings: MQTT discovery for Home Assistant (`homeassistant/`), off unless `discovery: true`. */
+import { hash } from 'node:crypto';
 import { z } from 'zod';
+
+/**
+ * An id as Home Assistant takes it (a discovery topic's node id): the readable part, and a hash of the
+ * exact parts. Here so that the Mosquitto ACL (mosquittoAcl.ts) names the same nodes discovery writes.
+ */
+export function haId(...parts: string[]): string {
+  const readable = parts.join('_').replace(/[^A-Za-z0-9_-]/g, '_');
+  return `${readable}_${hash('sha256', parts.join('\u0000'), 'hex').slice(0, 8)}`;
+}
 
 export const homeAssistantSchema = z
   .strictObject({

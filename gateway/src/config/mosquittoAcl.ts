@@ -2,11 +2,13 @@
  * A Mosquitto ACL for the gateways of one shared broker, from their configuration files: each device
  * writes only its own telemetry and status; each gateway reads every device's, writes only its own
  * `gateway/{gatewayId}/...` (status, fleet state, checkpoints; and reads them back: a checkpoint is read
- * back at start) and `alerts/...`, and reads the other gateways' state, status and checkpoints (the fleet
+ * back at start), the `alerts/{siteId}/...` of its own sites and its own Home Assistant discovery nodes
+ * (one per site and per device of its own; never another gateway's, retained or not), and reads the other gateways' state, status and checkpoints (the fleet
  * view follows them); an MQTT user reads what it is given. Gateways need logins of their own, and no two
  * devices or users of all the files may share a login name (config/identities.ts).
  */
 
+import { haId } from './homeassistant.ts';
 import { configCollisions } from './identities.ts';
 import { type Config, externalBrokerUrls } from './schema.ts';
 
@@ -43,9 +45,11 @@ export function mosquittoAcl(sources: ReadonlyArray<{ path: string; config: Conf
       'topic read gateway/+/state',
       'topic read gateway/+/status',
       'topic read gateway/+/checkpoint',
-      'topic write alerts/#',
-      // Home Assistant discovery configs (homeassistant.discovery); their states are under its own topics.
-      ...(config.homeassistant.discovery ? [`topic write ${config.homeassistant.prefix}/#`] : []),
+      // Alert notifications on alerts/{siteId}/{rule}: its own sites' only.
+      ...config.sites.map((site) => `topic write alerts/${site.id}/#`),
+      // Home Assistant discovery configs (homeassistant.discovery), its own nodes only (discovery.ts);
+      // their states are under its own gateway/ topics.
+      ...(config.homeassistant.discovery ? haNodes(config) : []),
       '',
     );
   }
@@ -59,4 +63,13 @@ export function mosquittoAcl(sources: ReadonlyArray<{ path: string; config: Conf
       );
   for (const u of users) lines.push(`user ${u.username}`, ...u.subscribe.map((t) => `topic read ${t}`), '');
   return `${lines.join('\n')}\n`;
+}
+
+/** The discovery topics of a gateway's own Home Assistant nodes: a site's duties, a device's sensors. */
+function haNodes(config: Config): string[] {
+  const prefix = config.homeassistant.prefix;
+  return config.sites.flatMap((site) => [
+    `topic write ${prefix}/binary_sensor/${haId(config.gatewayId, site.id)}/#`,
+    ...site.devices.map((d) => `topic write ${prefix}/sensor/${haId(config.gatewayId, site.id, d.id)}/#`),
+  ]);
 }

@@ -13,9 +13,9 @@
  * Ids in topics and unique ids keep to Home Assistant's [a-zA-Z0-9_-]: a readable form of the ids with a
  * short hash of the exact ones, so two ids that read alike never share an entity.
  */
-import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
+import { haId } from '../config/homeassistant.ts';
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
 import { ruleLabel } from '../rules/index.ts';
 import { ruleIdsOf } from '../rules/module.ts';
@@ -73,11 +73,7 @@ const MANUFACTURER = 'Compliance monitoring gateway';
 const ON = 'ON';
 const OFF = 'OFF';
 
-/** An id as Home Assistant takes it: the readable part, and a hash of the exact parts. */
-export function haId(...parts: string[]): string {
-  const readable = parts.join('_').replace(/[^A-Za-z0-9_-]/g, '_');
-  return `${readable}_${hash('sha256', parts.join('\u0000'), 'hex').slice(0, 8)}`;
-}
+export { haId };
 
 export const deviceStateTopic = (gatewayId: string, siteId: string, deviceId: string) =>
   `gateway/${gatewayId}/ha/${siteId}/${deviceId}`;
