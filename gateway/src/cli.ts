@@ -76,6 +76,25 @@ const shutdown = (signal: string) => {
   );
 };
 
+/**
+ * The last line of defence: an error nothing caught ends the process, unless the disk is its cause (a
+ * full, read-only or failing disk), which turns the store read-only instead (health red, counted in
+ * gateway_store_write_failures_total) while the gateway goes on serving what it has.
+ */
+const uncaught = (kind: string) => (e: unknown) => {
+  if (gw?.storeFault(e)) {
+    log.error(
+      { err: e instanceof Error ? e.message : String(e), kind },
+      'a write failed on the disk; the store is read-only',
+    );
+    return;
+  }
+  process.stderr.write(`${kind}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', uncaught('uncaught exception'));
+process.on('unhandledRejection', uncaught('unhandled rejection'));
+
 try {
   const config = loadConfig(path);
   await start(config);

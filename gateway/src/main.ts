@@ -55,6 +55,11 @@ export interface Gateway {
   httpPort: number;
   config: Config;
   metrics: Registry;
+  /**
+   * An error nothing caught: when the disk is its cause (full, read-only, failing), the store turns
+   * read-only and this says true, so the process goes on; otherwise false.
+   */
+  storeFault(e: unknown): boolean;
   /** The one-time link to create the first admin, when the gateway has no account and no token. */
   setupLink?: string;
   /**
@@ -71,7 +76,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const startedAt = now();
   const metrics = processMetrics(new Registry());
 
-  const store = new StoreStage({ dataDir: config.dataDir, storage: config.storage, log, now });
+  const store = new StoreStage({ dataDir: config.dataDir, storage: config.storage, log, now, metrics });
   try {
     const gw = await compose(config, store, { log, now, startedAt, metrics });
     if (store.standIn && opts.onStoreBack) store.gate.onSpaceBack(opts.onStoreBack);
@@ -263,6 +268,7 @@ async function compose(
     readings,
     devices: ingest,
     storeReadOnly: () => store.gate.readOnly,
+    storeFault: (e) => store.gate.failed(e, 'api'),
     health: () => healthReport([...parts, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }),
     metrics,
     now,
@@ -323,6 +329,7 @@ async function compose(
     config,
     metrics,
     ...(setupLink ? { setupLink } : {}),
+    storeFault: (e) => store.gate.failed(e, 'uncaught'),
     settled: () => notifications.settled(),
     stop: () => {
       stopping ??= (async () => {

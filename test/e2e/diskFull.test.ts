@@ -4,80 +4,17 @@
  * space returns); it starts on a full disk (up, read-only, and onto the real store once space is back);
  * and SIGTERM with an idle client connected stops it within 10 s.
  *
- * The disk is an 8 MB tmpfs the test mounts (as root). Where mounting is not allowed, a full disk is
- * simulated on the ordinary one: storage.minFreeMb is set just under its free space and a filler file
- * takes that space away; never skipped.
+ * The disk is an 8 MB tmpfs the test mounts (as root; test/helpers/disk.ts, simulated where mounting is
+ * not allowed, never skipped).
  */
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import { type Disk, makeDisk } from '../helpers/disk.ts';
 import { waitFor } from '../helpers/env.ts';
 import { device, faultConfig, metrics, metricValue, publishOutcome, T } from '../helpers/faults.ts';
-
-interface Disk {
-  dir: string;
-  minFreeMb: number;
-  mounted: boolean;
-  fill(name: string): void;
-  free(name: string): void;
-  dispose(): void;
-}
-
-function freeMb(dir: string): number {
-  const st = statfsSync(dir);
-  return (Number(st.bavail) * Number(st.bsize)) / 1048576;
-}
-
-/** Writes until the disk has no byte left (or, simulated, until the space above the minimum is gone). */
-function writeFiller(file: string, limitBytes = Number.POSITIVE_INFINITY): void {
-  const fd = openSync(file, 'w');
-  let n = 0;
-  try {
-    for (const size of [1024 * 1024, 64 * 1024, 4096, 512, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        while (n + size <= limitBytes) n += writeSync(fd, chunk);
-      } catch {
-        // ENOSPC at this size: go on with a smaller one
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function makeDisk(): Disk {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'ignore' });
-    return {
-      dir,
-      minFreeMb: 1,
-      mounted: true,
-      fill: (name) => writeFiller(join(dir, name)),
-      free: (name) => rmSync(join(dir, name), { force: true }),
-      dispose: () => {
-        execFileSync('umount', ['-l', dir]);
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  } catch {
-    // Simulated: the minimum sits 64 MB under the free space; a 96 MB filler takes the store below it.
-    const minFreeMb = Math.max(1, Math.floor(freeMb(dir) - 64));
-    return {
-      dir,
-      minFreeMb,
-      mounted: false,
-      fill: (name) => writeFiller(join(dir, name), 96 * 1048576),
-      free: (name) => rmSync(join(dir, name), { force: true }),
-      dispose: () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-}
 
 const health = async (gw: GatewayChild) => {
   const r = await fetch(`${gw.httpUrl}/api/health`);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { isDiskError, WriteGate } from '../../gateway/src/store/writeGate.ts';
 
@@ -60,5 +61,31 @@ describe('the store write gate', () => {
     gate.succeeded();
     expect(gate.readOnly).toBe('cannot open');
     expect(back).toBe(1);
+  });
+
+  it("runs a timer's write: put off while read-only, a disk fault turned into read-only, other errors thrown", () => {
+    const metrics = new Registry();
+    const gate = new WriteGate({ dataDir: dir, minFreeBytes: 0, log: silentLog, metrics });
+    expect(gate.write('evidence-checkpoint', () => 7)).toBe(7);
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    expect(
+      gate.write('evidence-checkpoint', () => {
+        throw full;
+      }),
+    ).toBeUndefined();
+    expect(gate.readOnly).toMatch(/store writes fail: database or disk is full/);
+    let ran = false;
+    expect(gate.write('retention', () => (ran = true))).toBeUndefined();
+    expect(ran).toBe(false);
+    const text = metrics.render();
+    expect(text).toContain('gateway_store_write_failures_total{where="evidence-checkpoint"} 1');
+    expect(text).toContain('gateway_store_writes_deferred_total{where="retention"} 1');
+    const open = new WriteGate({ dataDir: dir, minFreeBytes: 0, log: silentLog });
+    expect(() =>
+      open.write('retention', () => {
+        throw new Error('a bug, not the disk');
+      }),
+    ).toThrow('a bug, not the disk');
+    expect(open.readOnly).toBeUndefined();
   });
 });

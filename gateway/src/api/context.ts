@@ -45,6 +45,8 @@ export interface ApiContext {
   health(): HealthReport;
   /** Why the store is read-only (a full disk), or undefined while it takes writes. */
   storeReadOnly(): string | undefined;
+  /** A write failed: true when the disk is the cause (the store then turns read-only). */
+  storeFault?(e: unknown): boolean;
   metrics: Registry;
   events: EventHub;
   now(): number;

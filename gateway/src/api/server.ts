@@ -134,6 +134,9 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
       return reply.code(err.status).send(errorBody(err.code, err.message, err.field));
     }
     if (err instanceof AlertError) return reply.code(err.httpStatus).send(errorBody(err.code, err.message));
+    // A full or failing disk: the store turns read-only and the write is refused as while it is.
+    if (o.services.storeFault?.(err))
+      return reply.code(503).send(errorBody('READ_ONLY', API_ERRORS.READ_ONLY.message));
     const e = err as Error & { statusCode?: number; code?: string };
     if (e.code?.startsWith('FST_CSRF'))
       return reply.code(403).send(errorBody('CSRF', API_ERRORS.CSRF.message));

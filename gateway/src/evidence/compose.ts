@@ -53,6 +53,7 @@ export function evidenceStage(
     now,
     intervalMs: config.evidence.checkpointIntervalSeconds * 1000,
     heldBecause: store.standIn,
+    write: store.gate.write,
   });
   if (config.influx.url) {
     const esc = { key: escapeKey, str: stringField };

@@ -23,6 +23,7 @@ import {
 import type { Log, Stage } from '../pipeline.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
 import type { Db } from '../store/types.ts';
+import type { GuardedWrite } from '../store/writeGate.ts';
 import { EvidenceAudit, type Problem } from './audit.ts';
 import type { SigningKey } from './keys.ts';
 import { type Judgement, type OffBoxCopy, readOffBox, tailSentence } from './offBox.ts';
@@ -46,6 +47,11 @@ export interface EvidenceStageOptions {
    * signed or published — an empty stand-in's checkpoint would look like a truncated log to a witness.
    */
   heldBecause?: string | undefined;
+  /**
+   * Runs the checkpoint timer's writes (the store's write gate): put off while the store is read-only,
+   * and a full or failing disk turns it read-only rather than ending the process.
+   */
+  write?: GuardedWrite;
 }
 
 type CheckpointRow = { size: number; root: Buffer; at: number; note: string };
@@ -131,9 +137,11 @@ export class EvidenceStage implements Stage {
       },
     );
     const every = this.o.intervalMs ?? 60_000;
-    this.timer = setInterval(() => {
+    const tick = () => {
       if (!this.checkpointIfGrown() && this.behind.size > 0) this.publishLatest([...this.behind]);
-    }, every);
+    };
+    const write = this.o.write;
+    this.timer = setInterval(() => (write ? write('evidence-checkpoint', tick) : tick()), every);
     this.timer.unref();
   }
 

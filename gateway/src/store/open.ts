@@ -6,6 +6,7 @@
  * on the real store once space is back.
  */
 import Database from 'better-sqlite3';
+import type { Registry } from '../metrics.ts';
 import type { Log } from '../pipeline.ts';
 import { type Db, openDatabase } from './db.ts';
 import { migrate } from './schema/index.ts';
@@ -20,9 +21,14 @@ export interface OpenedStore {
 
 export function openStore(
   dataDir: string,
-  opts: { synchronous: 'full' | 'normal'; minFreeMb: number; log: Log },
+  opts: { synchronous: 'full' | 'normal'; minFreeMb: number; log: Log; metrics?: Registry },
 ): OpenedStore {
-  const gate = new WriteGate({ dataDir, minFreeBytes: opts.minFreeMb * 1024 * 1024, log: opts.log });
+  const gate = new WriteGate({
+    dataDir,
+    minFreeBytes: opts.minFreeMb * 1024 * 1024,
+    log: opts.log,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+  });
   try {
     const db = openDatabase(dataDir, { synchronous: opts.synchronous });
     gate.start();

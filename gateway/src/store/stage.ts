@@ -6,6 +6,7 @@
  * (`standIn` says why). It starts before every other stage and stops after them all, closing the store.
  */
 import type { Config } from '../config/schema.ts';
+import type { Registry } from '../metrics.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import type { Db } from './db.ts';
 import { EvidenceLog } from './evidenceLog.ts';
@@ -19,6 +20,7 @@ export interface StoreStageOptions {
   storage: Config['storage'];
   log: Log;
   now: () => number;
+  metrics?: Registry;
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -38,7 +40,11 @@ export class StoreStage implements Stage {
   private keepAbove: () => number | undefined = () => undefined;
 
   constructor(private readonly o: StoreStageOptions) {
-    const { db, gate, standIn } = openStore(o.dataDir, { ...o.storage, log: o.log });
+    const { db, gate, standIn } = openStore(o.dataDir, {
+      ...o.storage,
+      log: o.log,
+      ...(o.metrics ? { metrics: o.metrics } : {}),
+    });
     this.db = db;
     this.gate = gate;
     this.standIn = standIn;
@@ -53,8 +59,8 @@ export class StoreStage implements Stage {
   }
 
   async start(): Promise<void> {
-    this.prune();
-    this.timer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.gate.write('retention', () => this.prune());
+    this.timer = setInterval(() => this.gate.write('retention', () => this.prune()), PRUNE_EVERY_MS);
     this.timer.unref();
   }
 

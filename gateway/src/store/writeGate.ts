@@ -6,6 +6,7 @@
  * reason, and reads go on.
  */
 import { statfsSync } from 'node:fs';
+import type { Counter, Registry } from '../metrics.ts';
 import type { ComponentHealth, Log } from '../pipeline.ts';
 
 /** SQLite and file-system errors that mean the disk, not the data, is the problem. */
@@ -24,7 +25,12 @@ export interface WriteGateOptions {
   /** How often free space is checked (default 1000 ms). */
   checkMs?: number;
   now?: () => number;
+  /** Where the failed and the put-off writes are counted, by the path that wrote. */
+  metrics?: Registry;
 }
+
+/** Runs a write of the path `where`, put off while the store is read-only (see WriteGate.write). */
+export type GuardedWrite = <T>(where: string, fn: () => T) => T | undefined;
 
 const MB = 1024 * 1024;
 const mb = (n: number) => `${Math.round((n / MB) * 10) / 10} MB`;
@@ -40,10 +46,38 @@ export class WriteGate {
   private free: number | undefined;
   private readonly now: () => number;
   private listeners: Array<(readOnly: string | undefined) => void> = [];
+  private readonly failures: Counter | undefined;
+  private readonly deferred: Counter | undefined;
 
   constructor(private readonly o: WriteGateOptions) {
     this.now = o.now ?? Date.now;
+    this.failures = o.metrics?.counter(
+      'gateway_store_write_failures_total',
+      'Writes to the local store that failed on the disk (full, read-only, I/O error), by the path that wrote; each turns the store read-only',
+    );
+    this.deferred = o.metrics?.counter(
+      'gateway_store_writes_deferred_total',
+      'Housekeeping writes (checkpoints, device states, retention) put off while the store was read-only, by path',
+    );
   }
+
+  /**
+   * A write of a timer or a housekeeping path: put off (undefined) while the store is read-only, and a
+   * disk fault turns the store read-only (undefined) instead of being thrown, so that no timer ends the
+   * process on a full or failing disk. Any other error is thrown.
+   */
+  readonly write: GuardedWrite = (where, fn) => {
+    if (this.reason !== undefined) {
+      this.deferred?.inc({ where });
+      return undefined;
+    }
+    try {
+      return fn();
+    } catch (e) {
+      if (!this.failed(e, where)) throw e;
+      return undefined;
+    }
+  };
 
   /** Why the store is read-only, or undefined while it takes writes. */
   get readOnly(): string | undefined {
@@ -78,9 +112,15 @@ export class WriteGate {
     this.spaceBack = fn;
   }
 
-  /** A write failed: when the disk is the cause, the store turns read-only at once. Returns whether it did. */
-  failed(e: unknown): boolean {
+  /**
+   * A write failed: when the disk is the cause, the store turns read-only at once (counted under
+   * `where`, the path that wrote). Returns whether it did.
+   */
+  failed(e: unknown, where = 'readings'): boolean {
     if (!isDiskError(e)) return false;
+    this.failures?.inc({ where });
+    if (this.reason === undefined)
+      this.o.log.error({ err: (e as Error).message, where }, 'a write to the local store failed on the disk');
     if (this.reason === undefined) this.backoffMs = 2000;
     else this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
     this.retryAt = this.now() + this.backoffMs;
