@@ -4,6 +4,7 @@
  * if inspections wait on this phone to be sent.
  */
 import { byId } from './dom.js';
+import { noConnection } from './session.js';
 import { state } from './state.js';
 import { waitingCount } from './waiting.js';
 
@@ -30,7 +31,7 @@ export async function showInspectionForm(siteId: string, kind: string) {
   const m = await loadField();
   // Opened without a connection, the form has the sites this phone kept (`fieldSites.ts`), if any;
   // online, it waits for the page's own.
-  if (!state.loaded && navigator.onLine) return;
+  if (!state.loaded && !noConnection()) return;
   if (state.loaded) m.initInspectionForm();
   if (siteId) m.presetInspectionSite(siteId, kind);
 }

@@ -22,7 +22,7 @@ import {
   retryDelay,
   trySend,
 } from './outbox.js';
-import { refreshMe, session } from './session.js';
+import { noConnection, refreshMe, session } from './session.js';
 import { ruleLabel, state } from './state.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
@@ -40,7 +40,7 @@ const kindWord = (kind: string) =>
 let fixing: string | undefined;
 /** The sites the form offers: the page's, or, opened without a connection, those kept on this phone. */
 const formSites = (): readonly FieldSite[] =>
-  state.loaded ? state.sites : navigator.onLine ? [] : keptFieldSites();
+  state.loaded ? state.sites : noConnection() ? keptFieldSites() : [];
 const formSite = (id: string) => formSites().find((s) => s.id === id);
 const formZone = (id: string) => formSite(id)?.timezone ?? 'UTC';
 
@@ -328,7 +328,7 @@ export function startOutbox() {
     misses = 0;
     outboxChance();
   });
-  if (!navigator.onLine && !state.loaded) {
+  if (noConnection() && !state.loaded) {
     const kept = keptFieldSites().length > 0;
     if (kept) initInspectionForm();
     noSites = true;

@@ -26,6 +26,13 @@ export const session = {
 };
 
 const listeners: Set<() => void> = new Set();
+/**
+ * Whether the page has no connection to the gateway: the browser says it is offline, or asking who is
+ * signed in could not reach the gateway. The browser's word alone is not enough: right after a reload
+ * without a connection it may still say online for a moment, while the gateway's answer never came.
+ */
+export const noConnection = () => !navigator.onLine || session.unreached;
+
 export function onSessionChange(fn: () => void) {
   listeners.add(fn);
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Practice } from '../../shared/src/api/findings.ts';
 import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
@@ -122,6 +122,13 @@ describe.skipIf(!haveBinary('chromium'))(
       await page.goto(`${gw.httpUrl}/${hash}`);
       return page;
     }
+
+    // A test that fails offline leaves the next one online: no failure is passed on to the tests after it.
+    afterEach(async () => {
+      if (!offline) return;
+      offline = false;
+      await ctx.setOffline(false);
+    });
 
     beforeAll(async () => {
       gw = await startTestGateway({
