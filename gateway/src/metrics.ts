@@ -1,4 +1,6 @@
 /** A small Prometheus text-format registry: counters, gauges and histograms with labels. */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 type Labels = Record<string, string>;
 
 const labelKey = (l: Labels | undefined) =>
@@ -125,8 +127,24 @@ export class Registry {
   }
 }
 
-/** The process's own gauges: resident memory and the V8 heap by kind. */
+/** The process's own gauges: resident memory, the V8 heap by kind, and the event loop's delay. */
 export function processMetrics(metrics: Registry): Registry {
+  // Sampled every 10 ms; each scrape reads the delays since the one before and starts afresh.
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  metrics
+    .gauge(
+      'nodejs_eventloop_delay_seconds',
+      'How late the event loop ran its timers since the last scrape, by quantile (0.5, 0.99, and 1: the longest)',
+    )
+    .collect((set) => {
+      if (delay.count > 0) {
+        set(delay.percentile(50) / 1e9, { quantile: '0.5' });
+        set(delay.percentile(99) / 1e9, { quantile: '0.99' });
+        set(delay.max / 1e9, { quantile: '1' });
+      }
+      delay.reset();
+    });
   metrics
     .gauge('process_resident_memory_bytes', 'Resident memory of the gateway process')
     .collect((set) => set(process.memoryUsage.rss()));

@@ -23,6 +23,8 @@ export interface FeedFigures {
   open: number;
   refused: Record<string, number>;
   healthMaxMs: number;
+  /** The gateway's event-loop delay over the burst (nodejs_eventloop_delay_seconds), ms. */
+  loopDelayMs: { p99: number; max: number };
   rssMb: { start: number; max: number; end: number };
   problems: string[];
 }
@@ -57,6 +59,8 @@ export async function feedsSoak(asked: number): Promise<FeedFigures> {
       await sleep(200);
     }
   })();
+  const auth = { authorization: 'Bearer tok-0' };
+  await metrics(gw.httpUrl, auth); // starts the event-loop delay afresh
   try {
     let next = 0;
     const lane = async () => {
@@ -76,8 +80,11 @@ export async function feedsSoak(asked: number): Promise<FeedFigures> {
       }
     };
     await Promise.all(Array.from({ length: AT_ONCE }, lane));
-    const auth = { authorization: 'Bearer tok-0' };
-    const openNow = metricValue(await metrics(gw.httpUrl, auth), 'gateway_live_feeds');
+    const m = await metrics(gw.httpUrl, auth);
+    const ms = (q: string) =>
+      Math.round(metricValue(m, 'nodejs_eventloop_delay_seconds', `quantile="${q}"`) * 1000);
+    const loopDelayMs = { p99: ms('0.99'), max: ms('1') };
+    const openNow = metricValue(m, 'gateway_live_feeds');
     if (held.length > TOTAL || openNow > TOTAL) problems.push(`${held.length} feeds open, over ${TOTAL}`);
     if (!gw.alive()) problems.push('the gateway exited');
     for (const f of held) f.close();
@@ -88,7 +95,15 @@ export async function feedsSoak(asked: number): Promise<FeedFigures> {
     }
     if (left > 0) problems.push(`${left} places still taken once every feed closed`);
     rss.end = gw.rssMb();
-    return { asked, open: held.length, refused, healthMaxMs: Math.round(healthMaxMs), rssMb: rss, problems };
+    return {
+      asked,
+      open: held.length,
+      refused,
+      healthMaxMs: Math.round(healthMaxMs),
+      loopDelayMs,
+      rssMb: rss,
+      problems,
+    };
   } finally {
     done = true;
     await prober;
