@@ -135,13 +135,13 @@ export function processMetrics(metrics: Registry): Registry {
   metrics
     .gauge(
       'nodejs_eventloop_delay_seconds',
-      'How late the event loop ran its timers since the last scrape, by quantile (0.5, 0.99, and 1: the longest)',
+      'How late the event loop ran its timers since the last scrape, by percentile (p50, p99, and max: the longest)',
     )
     .collect((set) => {
       if (delay.count > 0) {
-        set(delay.percentile(50) / 1e9, { quantile: '0.5' });
-        set(delay.percentile(99) / 1e9, { quantile: '0.99' });
-        set(delay.max / 1e9, { quantile: '1' });
+        set(delay.percentile(50) / 1e9, { percentile: 'p50' });
+        set(delay.percentile(99) / 1e9, { percentile: 'p99' });
+        set(delay.max / 1e9, { percentile: 'max' });
       }
       delay.reset();
     });
