@@ -8,16 +8,25 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import { RAIN_DIR } from '../helpers/env.ts';
-import { device, faultConfig, publishOutcome, sleep, T } from '../helpers/faults.ts';
+import { device, faultConfig, metrics, metricValue, publishOutcome, sleep, T } from '../helpers/faults.ts';
 
 const TOKEN = 'absurd-engineer-token';
 
 /**
- * The slowest /api/health answer allowed during an import. The aim is 100 ms (measured: about 60 ms on
- * the project's 2-core machine); the suite shares that machine with other servers, so 250 ms is asserted.
- * Before imports gave the event loop back, one answer took the whole import (7.7 s for this file).
+ * How long the gateway's event loop may be held at once during an import: its own measure
+ * (`nodejs_eventloop_delay_seconds{percentile="max"}`, sampled every 10 ms inside the process, reset by
+ * each scrape). The aim is 100 ms (measured: about 60 ms on the project's 2-core machine); the suite
+ * shares that machine with other servers, so 250 ms is asserted. Before imports gave the event loop back,
+ * the import held it whole (7.7 s for this file).
  */
 const HEALTH_BOUND_MS = 250;
+/**
+ * The slowest /api/health answer seen from the test's own process. It also counts the time the machine
+ * did not run either process (two test workers, their gateways and browsers on 2 cores: 321 ms was seen
+ * once with the gateway's own loop far under its bound), so it is bounded loosely: an import that held
+ * the loop would take seconds.
+ */
+const ROUND_TRIP_BOUND_MS = 2_000;
 
 describe('absurd data (gateway process)', () => {
   let gw: GatewayChild;
@@ -104,6 +113,8 @@ describe('absurd data (gateway process)', () => {
 
   it(`answers /api/health within ${HEALTH_BOUND_MS} ms throughout a large import (the 5-month HOBO record)`, async () => {
     const body = readFileSync(`${RAIN_DIR}/hobo_quincemil_2017.csv`, 'utf8');
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    await metrics(gw.httpUrl, auth); // the loop's delay is measured from here
     let done = false;
     const latencies: number[] = [];
     const poll = (async () => {
@@ -119,7 +130,13 @@ describe('absurd data (gateway process)', () => {
     await poll;
     expect(res.status).toBe(200);
     expect(((await res.json()) as { stored: number }).stored).toBe(13_907);
+    const heldMs =
+      metricValue(await metrics(gw.httpUrl, auth), 'nodejs_eventloop_delay_seconds', 'percentile="max"') *
+      1000;
+    // Health was answered throughout, and the gateway's loop was never held longer than the bound.
     expect(latencies.length).toBeGreaterThan(20);
-    expect(Math.max(...latencies)).toBeLessThan(HEALTH_BOUND_MS);
+    expect(heldMs).toBeGreaterThan(0);
+    expect(heldMs).toBeLessThan(HEALTH_BOUND_MS);
+    expect(Math.max(...latencies)).toBeLessThan(ROUND_TRIP_BOUND_MS);
   }, 60_000);
 });
