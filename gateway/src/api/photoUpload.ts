@@ -210,22 +210,26 @@ export class PhotoIntake {
     let pendingBytes = 0;
     const flush = async () => {
       if (pendingBytes === 0) return;
-      const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      const bufs = pending;
       pending = [];
       pendingBytes = 0;
-      let off = 0;
-      while (off < buf.length) off += (await fh.write(buf, off, buf.length - off)).bytesWritten;
+      // One write of the pieces as they came (no copy); a short write finishes the rest piece by piece.
+      let done = (await fh.writev(bufs)).bytesWritten;
+      for (const b of bufs) {
+        if (done >= b.length) {
+          done -= b.length;
+          continue;
+        }
+        let off = done;
+        done = 0;
+        while (off < b.length) off += (await fh.write(b, off, b.length - off)).bytesWritten;
+      }
     };
-    let idle: NodeJS.Timeout | undefined;
-    const stall = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => raw.destroy(new Error('the upload stopped sending')), IDLE_MS);
-    };
+    const idle = setTimeout(() => raw.destroy(new Error('the upload stopped sending')), IDLE_MS);
     try {
-      stall();
       try {
         for await (const chunk of raw as AsyncIterable<Buffer>) {
-          stall();
+          idle.refresh();
           size += chunk.length;
           if (size > PHOTO_MAX_BYTES) throw tooLarge();
           if (head !== undefined) {
