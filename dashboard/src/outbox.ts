@@ -114,7 +114,11 @@ async function sendOne(e: QueuedInspection, kept: boolean): Promise<InspectionRe
   for (const f of e.findings ?? [])
     for (const p of f.photos) {
       if (p.sha256) continue;
-      const stored: { sha256: string } = await postBytes('/api/photos', p.blob);
+      // Charged to the inspection's site (its photo quota).
+      const stored: { sha256: string } = await postBytes(
+        `/api/photos?siteId=${encodeURIComponent(e.siteId)}`,
+        p.blob,
+      );
       p.sha256 = stored.sha256;
       uploaded = true;
     }

@@ -13,7 +13,6 @@ import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
-import { photoLookup } from './alerts/stores/violations.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { liveRegistry } from './config/registry.ts';
@@ -38,7 +37,6 @@ import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { InfluxOutput } from './store/influx/index.ts';
-import { PhotoStore } from './store/photos.ts';
 import { StoreStage } from './store/stage.ts';
 
 export interface GatewayOptions {
@@ -76,7 +74,14 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const startedAt = now();
   const metrics = processMetrics(new Registry());
 
-  const store = new StoreStage({ dataDir: config.dataDir, storage: config.storage, log, now, metrics });
+  const store = new StoreStage({
+    dataDir: config.dataDir,
+    storage: config.storage,
+    photos: config.photos,
+    log,
+    now,
+    metrics,
+  });
   try {
     const gw = await compose(config, store, { log, now, startedAt, metrics });
     if (store.standIn && opts.onStoreBack) store.gate.onSpaceBack(opts.onStoreBack);
@@ -273,11 +278,10 @@ async function compose(
     metrics,
     now,
     compliance: engine,
-    photoExists: photoLookup(db),
     notifications: notifications.dispatcher,
     deadLetters: (limit) => outbox.deadLetters(limit),
     quarantine,
-    photos: new PhotoStore(db, config.dataDir),
+    photos: store.photos,
     importLogger: loggerImporter({ registry, readings, sink: ingest, now, settle: rules.settle }),
     evidence,
     log: store.evidence,

@@ -284,7 +284,7 @@ describe.skipIf(!haveBinary('chromium'))(
       // Back online: it is sent by itself, even when the first request after the connection returns fails
       // (as they often do on a phone): the outbox tries again soon, not only in a minute.
       let dropped = 0;
-      await page.route('**/api/photos', (route) => {
+      await page.route('**/api/photos?*', (route) => {
         said.push(`${Date.now() % 100000} route ${dropped}`);
         return dropped++ === 0 ? route.abort('internetdisconnected') : route.continue();
       });

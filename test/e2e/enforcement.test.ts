@@ -197,7 +197,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
   });
 
   it('the inspector records the inspection: a violation at the silt fence, with a photo', async () => {
-    const up = await fetch(`${gw.httpUrl}/api/photos`, {
+    const up = await fetch(`${gw.httpUrl}/api/photos?siteId=maple-ridge`, {
       method: 'POST',
       headers: { ...ida.write, 'content-type': 'image/png' },
       body: PNG_1X1,

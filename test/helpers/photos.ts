@@ -16,18 +16,23 @@ export function webpBytes(tag: string): Buffer {
   return Buffer.concat([Buffer.from('RIFF'), size, body]);
 }
 
-/** POST /api/photos with raw bytes. */
+/** POST /api/photos?siteId= with raw bytes, for the site named (default maple-ridge, the tests' own). */
 export async function postPhoto(
   baseUrl: string,
   bytes: Buffer,
   type: string,
   headers: Record<string, string>,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${baseUrl}/api/photos`, {
+  siteId = 'maple-ridge',
+): Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | null }> {
+  const res = await fetch(`${baseUrl}/api/photos?siteId=${encodeURIComponent(siteId)}`, {
     method: 'POST',
     headers: { 'content-type': type, ...headers },
     body: new Uint8Array(bytes),
   });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  return {
+    status: res.status,
+    body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+    retryAfter: res.headers.get('retry-after'),
+  };
 }

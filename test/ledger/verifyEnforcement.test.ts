@@ -114,9 +114,9 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     });
 
     await startAt(T0 + 5 * DAY);
-    const up = await fetch(`${gw!.httpUrl}/api/photos`, {
+    const up = await fetch(`${gw!.httpUrl}/api/photos?siteId=maple-ridge`, {
       method: 'POST',
-      headers: { authorization: 'Bearer tok-insp', 'content-type': 'image/png' },
+      headers: { authorization: 'Bearer tok-admin', 'content-type': 'image/png' },
       body: PNG_1X1,
     });
     if (!up.ok) throw new Error(`photo: ${up.status} ${await up.text()}`);

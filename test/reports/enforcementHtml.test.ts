@@ -132,7 +132,7 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     // Day 1: the first notice appealed, corrected with a photo and approved; the order lifted anyway.
     await startAt(T0 + DAY);
     await post(`/api/violations/${a.id}/appeal`, { reason: 'The fence was hit by a storm.' }, owner);
-    const up = await fetch(`${gw.httpUrl}/api/photos`, {
+    const up = await fetch(`${gw.httpUrl}/api/photos?siteId=maple-ridge`, {
       method: 'POST',
       headers: { ...owner, 'content-type': 'image/png' },
       body: PNG_1X1,

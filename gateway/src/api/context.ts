@@ -50,8 +50,8 @@ export interface ApiContext {
   metrics: Registry;
   events: EventHub;
   now(): number;
-  /** Photos stored by their hash, and which sites' records cite them. */
-  photos: Pick<PhotoStore, 'store' | 'get' | 'missing' | 'read' | 'citingSites'>;
+  /** Photos stored by their hash, who uploaded them, and which sites' records cite them. */
+  photos: Pick<PhotoStore, 'tempPath' | 'commit' | 'usage' | 'get' | 'uploadedBy' | 'read' | 'citingSites'>;
   /** Alerts, storms, inspections, extensions and milestone notices. */
   compliance: Pick<
     ComplianceEngine,
@@ -68,8 +68,6 @@ export interface ApiContext {
     | 'listNotices'
     | 'enforcement'
   >;
-  /** Whether a photo is stored (a correction's photos must be). */
-  photoExists(hash: string): boolean;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];
   /** The evidence log's stage (checkpoints, the audit) and the log itself (proofs, entries). */

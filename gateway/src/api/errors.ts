@@ -59,6 +59,19 @@ export const API_ERRORS = {
     status: 400,
     message: 'The file is not the kind of image it is declared as.',
   },
+  PHOTO_QUOTA: {
+    status: 413,
+    message: "The site's or the account's photos have reached their limit: the photo cannot be kept.",
+  },
+  PHOTO_NO_SPACE: {
+    status: 507,
+    message: "The gateway's disk is nearly full: the photo cannot be kept now. Try again later.",
+  },
+  PHOTOS_BUSY: {
+    status: 503,
+    message:
+      'The gateway is receiving as many photos as it can at once: send this one again in a few seconds.',
+  },
   UNKNOWN_PRACTICE: {
     status: 400,
     message: 'A finding names a practice this site does not have.',

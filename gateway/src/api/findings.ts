@@ -1,11 +1,14 @@
 /**
  * An inspection's findings checked against its site before anything is recorded: findings are for
- * construction sites, each names one of the site's practices, and each photo it cites is stored. A
- * refusal says what is wrong in words and names the part of the body in `field`.
+ * construction sites, each names one of the site's practices, and each photo it cites is one the caller
+ * may cite (`photoAccess.ts`: uploaded by them, or already cited at a site they may see; any other is
+ * refused as not stored). A refusal says what is wrong in words and names the part of the body in `field`.
  */
 import type { Finding } from '../../../shared/src/api/findings.ts';
+import type { Caller } from './auth.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError } from './errors.ts';
+import { uncitable } from './photoAccess.ts';
 
 /** "1st", "2nd", "3rd", "4th", … */
 function ordinal(n: number): string {
@@ -23,6 +26,7 @@ const listed = (labels: readonly string[]) => {
 
 export function checkFindings(
   ctx: Pick<ApiContext, 'catalogue' | 'photos'>,
+  caller: Caller,
   siteId: string,
   findings: readonly Finding[],
 ): void {
@@ -50,7 +54,7 @@ export function checkFindings(
       );
   });
   findings.forEach((f, i) => {
-    const missing = ctx.photos.missing(f.photos);
+    const missing = uncitable(ctx.photos, caller, f.photos);
     if (missing.length > 0) {
       const j = f.photos.indexOf(missing[0]!);
       throw new ApiError(

@@ -220,14 +220,14 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     now,
     photos,
   });
-  await app.register(photosPlugin, { auth, metrics, now, photos });
+  await app.register(photosPlugin, { auth, catalogue, config, metrics, now, photos });
   await app.register(noticesPlugin, { auth, catalogue, compliance, now });
   await app.register(violationsPlugin, {
     auth,
     catalogue,
     compliance,
     now,
-    photoExists: services.photoExists,
+    photos,
   });
   await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, jobs });
   await app.register(stopWorkPlugin, { auth, catalogue, compliance });

@@ -15,6 +15,7 @@ import {
   ingestSchema,
   mqttSchema,
   notifySchema,
+  photosSchema,
   reportsSchema,
   serialSchema,
   storageSchema,
@@ -134,6 +135,7 @@ export const configSchema = z
     serial: serialSchema,
     ingest: ingestSchema,
     storage: storageSchema,
+    photos: photosSchema,
     influx: influxSchema,
     auth: z
       .strictObject({

@@ -269,6 +269,49 @@ export const storageSchema = z
   .prefault({})
   .describe('The SQLite store in `dataDir`.');
 
+export const photosSchema = z
+  .strictObject({
+    siteQuotaMb: z
+      .number()
+      .min(1)
+      .default(2048)
+      .describe(
+        'Photos kept for one site at most, in MB (each upload names its site; photos never cited are removed after `uncitedRetentionDays`); past it an upload for the site is refused in words (413).',
+      ),
+    accountQuotaMb: z
+      .number()
+      .min(1)
+      .default(1024)
+      .describe(
+        'Photos one account (or API token) may have stored at most, in MB, over every site; past it its uploads are refused in words (413).',
+      ),
+    uncitedRetentionDays: z
+      .number()
+      .positive()
+      .default(7)
+      .describe(
+        "A photo no inspection's findings and no correction report cites is removed this long after its last upload (hourly housekeeping); a cited photo is never removed.",
+      ),
+    uploadsAtOnce: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(4)
+      .describe('Photo uploads written at once; the others wait their turn.'),
+    uploadsWaiting: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(32)
+      .describe('Photo uploads that may wait their turn; beyond, 503 with Retry-After.'),
+  })
+  .prefault({})
+  .describe(
+    "Photos of inspections' findings and of correction reports (POST /api/photos?siteId=…): quotas, retention of those never cited, and how many are received at once.",
+  );
+
 export const influxSchema = z
   .strictObject({
     url: z

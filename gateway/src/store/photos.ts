@@ -1,16 +1,20 @@
 /**
- * Photos of inspections, stored content-addressed: the file `<dataDir>/photos/<aa>/<sha256>` (its first
- * two hex digits name its folder) holds the bytes, and a `photos` row (schema version 9) its type, size,
- * and when and by whom it was stored. A file is written to a temporary name, flushed to disk, renamed into
- * place and its folder flushed, before its row is committed: a row always has its file. The same photo
- * stored again is the same file and the same row. Records cite a photo by its hash; `citingSites` is the
- * one place that knows which records do.
+ * Photos of inspections and correction reports, stored content-addressed: the file
+ * `<dataDir>/photos/<aa>/<sha256>` (its first two hex digits name its folder) holds the bytes, a `photos`
+ * row (schema version 9) its type, size, and when and by whom it was first stored, and a `photo_uploads`
+ * row (version 12) each upload of it: by which account, for which site, its size and when. An upload
+ * is received into a temporary file (`photos/.incoming/`, flushed to disk) by the API
+ * (`api/photoUpload.ts`), then `commit` renames it into place and flushes its folder before the rows are
+ * committed: a row always has its file. The same photo stored again is the same file and the same row.
+ * Records cite a photo by its hash (`photoCitations.ts`); the housekeeping removes the photos no record
+ * cites once their last upload is older than the retention (`removeUncited`), never a cited one.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { PHOTO_TYPES, PhotoStored } from '../../../shared/src/api/findings.ts';
+import { CITED_HASHES, citingSitesOf } from './photoCitations.ts';
 import type { Db } from './types.ts';
 
 export type PhotoType = (typeof PHOTO_TYPES)[number];
@@ -23,8 +27,20 @@ export interface PhotoRow {
   stored_by: string;
 }
 
+/** Who uploads a photo, and for which site. */
+export interface PhotoUploader {
+  /** The account: a person's user id, or the name of a configured token. */
+  account: string;
+  /** As records name them ("Name", "Name (token: …)"). */
+  by: string;
+  siteId: string;
+}
+
 const startsWith = (b: Uint8Array, sig: readonly number[], at = 0) =>
   b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
+
+/** Bytes `photoTypeOf` needs to tell the types apart. */
+export const PHOTO_SNIFF_BYTES = 12;
 
 /** The image type its first bytes show (JPEG, PNG or WebP), or undefined for anything else. */
 export function photoTypeOf(b: Uint8Array): PhotoType | undefined {
@@ -36,46 +52,31 @@ export function photoTypeOf(b: Uint8Array): PhotoType | undefined {
   return undefined;
 }
 
-/**
- * The records that cite photos, each as a query of the sites whose records cite `@sha` (the site's
- * people may see the photo). A new kind of record citing photos adds its query here.
- */
-const PHOTO_CITATIONS = [
-  // An inspection's findings: cheap text match first, then the findings' photo lists.
-  `SELECT i.site_id AS siteId FROM inspections i, json_each(i.findings) f, json_each(f.value, '$.photos') p
-     WHERE i.findings != '[]' AND instr(i.findings, @sha) > 0 AND p.value = @sha`,
-  // A developer's report that a notice's violation was corrected.
-  `SELECT v.site_id AS siteId FROM violation_events e JOIN violations v ON v.id = e.violation_id,
-       json_each(e.photos) p
-     WHERE instr(e.photos, @sha) > 0 AND p.value = @sha`,
-];
-
-/** Writes a file durably: a temporary name, flushed, renamed, and the folder flushed. */
-function writeDurably(dir: string, name: string, bytes: Uint8Array): void {
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o640);
+/** Flushes a folder, so that a name just made in it survives a power loss. */
+async function syncDir(dir: string): Promise<void> {
+  const fd = await open(dir, 'r');
   try {
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
+    await fd.sync();
   } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, join(dir, name));
-  const dfd = openSync(dir, 'r');
-  try {
-    fsyncSync(dfd);
-  } finally {
-    closeSync(dfd);
+    await fd.close();
   }
 }
 
-export class PhotoStore {
-  private readonly dir: string;
-  private readonly stmts;
+const INCOMING = '.incoming';
+/** A temporary file's name: the old in-place writes (`.<sha>.<rand>.tmp`) and the incoming ones. */
+const TEMP_NAME = /^\..*\.tmp$/;
 
-  constructor(db: Db, dataDir: string) {
+export class PhotoStore {
+  readonly dir: string;
+  private readonly stmts;
+  private readonly removeRows;
+  /** Hashes being committed now: the housekeeping leaves them alone. */
+  private readonly committing = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+  ) {
     this.dir = join(dataDir, 'photos');
     this.stmts = {
       get: db.prepare<[string], PhotoRow>('SELECT * FROM photos WHERE sha256 = ?'),
@@ -83,10 +84,38 @@ export class PhotoStore {
         `INSERT OR IGNORE INTO photos (sha256, type, bytes, stored_at, stored_by)
          VALUES (@sha256, @type, @bytes, @stored_at, @stored_by)`,
       ),
-      citing: db.prepare<{ sha: string }, { siteId: string }>(
-        `SELECT DISTINCT siteId FROM (${PHOTO_CITATIONS.join(' UNION ')})`,
+      upload: db.prepare<
+        [{ sha256: string; account: string; by: string; siteId: string; bytes: number; at: number }]
+      >(
+        `INSERT INTO photo_uploads (sha256, account, stored_by, site_id, bytes, stored_at)
+         VALUES (@sha256, @account, @by, @siteId, @bytes, @at)
+         ON CONFLICT (sha256, account) DO UPDATE SET stored_at = excluded.stored_at`,
       ),
+      uploadedBy: db.prepare<[string, string], { one: number }>(
+        'SELECT 1 AS one FROM photo_uploads WHERE sha256 = ? AND account = ?',
+      ),
+      siteBytes: db.prepare<[string], { n: number }>(
+        'SELECT COALESCE(SUM(bytes), 0) AS n FROM photo_uploads WHERE site_id = ?',
+      ),
+      accountBytes: db.prepare<[string], { n: number }>(
+        'SELECT COALESCE(SUM(bytes), 0) AS n FROM photo_uploads WHERE account = ?',
+      ),
+      citing: db.prepare<{ sha: string }, { siteId: string }>(
+        `SELECT DISTINCT siteId FROM (${citingSitesOf('@sha')})`,
+      ),
+      // Photos whose last upload is older than `before` (the cited ones are taken out by the caller).
+      stale: db.prepare<{ before: number }, { sha256: string }>(
+        `SELECT p.sha256 FROM photos p WHERE p.stored_at < @before AND NOT EXISTS
+           (SELECT 1 FROM photo_uploads u WHERE u.sha256 = p.sha256 AND u.stored_at >= @before)`,
+      ),
+      cited: db.prepare<[], { sha256: string }>(CITED_HASHES),
+      deleteUploads: db.prepare<[string]>('DELETE FROM photo_uploads WHERE sha256 = ?'),
+      deletePhoto: db.prepare<[string]>('DELETE FROM photos WHERE sha256 = ?'),
     };
+    this.removeRows = db.transaction((sha: string) => {
+      this.stmts.deleteUploads.run(sha);
+      this.stmts.deletePhoto.run(sha);
+    });
   }
 
   private fileOf(sha256: string): { dir: string; path: string } {
@@ -94,32 +123,87 @@ export class PhotoStore {
     return { dir, path: join(dir, sha256) };
   }
 
+  /** A new temporary file's path for an upload (its folder made). */
+  async tempPath(): Promise<string> {
+    const dir = join(this.dir, INCOMING);
+    await mkdir(dir, { recursive: true });
+    return join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
+  }
+
   /**
-   * Stores a photo whose type the caller has checked (`photoTypeOf`), on disk and then in the table, and
-   * answers it as stored (the first time's row, when it was stored before) and whether it is new.
+   * Keeps a received photo: the temporary file `tmp` (its bytes flushed to disk, its hash and type
+   * checked by the caller) is renamed into place and its folder flushed, unless the photo is there
+   * already (the temporary file is then removed), and then its row and the upload's are committed.
+   * Answers the photo as stored (the first time's row, when it was stored before) and whether it is new.
+   * Commits of one hash take their turn; on a failure the temporary file is removed.
    */
-  store(
-    bytes: Uint8Array,
-    type: PhotoType,
-    by: string,
-    now: number,
-  ): { photo: PhotoStored; created: boolean } {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const { dir, path } = this.fileOf(sha256);
-    const known = this.stmts.get.get(sha256);
-    if (!known || !existsSync(path)) writeDurably(dir, sha256, bytes);
-    if (!known) this.stmts.insert.run({ sha256, type, bytes: bytes.length, stored_at: now, stored_by: by });
-    const row = known ?? this.stmts.get.get(sha256)!;
-    return { photo: { sha256, bytes: row.bytes, type: row.type }, created: !known };
+  async commit(
+    tmp: string,
+    p: { sha256: string; bytes: number; type: PhotoType },
+    who: PhotoUploader,
+    now: () => number,
+  ): Promise<{ photo: PhotoStored; created: boolean }> {
+    const before = this.committing.get(p.sha256) ?? Promise.resolve();
+    const run = before.then(
+      () => this.commitNow(tmp, p, who, now),
+      () => this.commitNow(tmp, p, who, now),
+    );
+    this.committing.set(p.sha256, run);
+    try {
+      return await run;
+    } finally {
+      if (this.committing.get(p.sha256) === run) this.committing.delete(p.sha256);
+    }
+  }
+
+  private async commitNow(
+    tmp: string,
+    p: { sha256: string; bytes: number; type: PhotoType },
+    who: PhotoUploader,
+    now: () => number,
+  ): Promise<{ photo: PhotoStored; created: boolean }> {
+    const { dir, path } = this.fileOf(p.sha256);
+    let placed = false;
+    try {
+      if (this.stmts.get.get(p.sha256) && existsSync(path)) await rm(tmp, { force: true });
+      else {
+        const made = await mkdir(dir, { recursive: true });
+        await rename(tmp, path);
+        placed = true;
+        await syncDir(dir);
+        if (made !== undefined) await syncDir(dirname(dir));
+      }
+      const at = now();
+      const known = this.stmts.get.get(p.sha256);
+      this.db.transaction(() => {
+        if (!known) this.stmts.insert.run({ ...p, stored_at: at, stored_by: who.by });
+        this.stmts.upload.run({ ...p, account: who.account, by: who.by, siteId: who.siteId, at });
+      })();
+      const row = known ?? this.stmts.get.get(p.sha256)!;
+      return { photo: { sha256: p.sha256, bytes: row.bytes, type: row.type }, created: !known };
+    } catch (e) {
+      await rm(tmp, { force: true });
+      // A file placed for a row that could not be committed is nobody's (commits of a hash take turns).
+      if (placed && !this.stmts.get.get(p.sha256)) await rm(path, { force: true });
+      throw e;
+    }
   }
 
   get(sha256: string): PhotoRow | undefined {
     return this.stmts.get.get(sha256);
   }
 
-  /** Of these hashes, those of no stored photo. */
-  missing(hashes: readonly string[]): string[] {
-    return [...new Set(hashes)].filter((h) => !this.stmts.get.get(h));
+  /** Whether the account uploaded this photo. */
+  uploadedBy(sha256: string, account: string): boolean {
+    return this.stmts.uploadedBy.get(sha256, account) !== undefined;
+  }
+
+  /** Bytes of the photos uploaded for a site, and by an account. */
+  usage(siteId: string, account: string): { site: number; account: number } {
+    return {
+      site: this.stmts.siteBytes.get(siteId)!.n,
+      account: this.stmts.accountBytes.get(account)!.n,
+    };
   }
 
   /** A stored photo's bytes. */
@@ -130,5 +214,45 @@ export class PhotoStore {
   /** The sites whose records cite the photo. */
   citingSites(sha256: string): string[] {
     return this.stmts.citing.all({ sha: sha256 }).map((r) => r.siteId);
+  }
+
+  /**
+   * Removes the photos no record cites whose last upload was before `before`: rows first (the guard
+   * refuses a cited one), then the file, in the same turn of the event loop so no commit comes between.
+   * Returns how many, and their bytes.
+   */
+  removeUncited(before: number): { photos: number; bytes: number } {
+    const cited = new Set(this.stmts.cited.all().map((r) => r.sha256));
+    let photos = 0;
+    let bytes = 0;
+    for (const { sha256 } of this.stmts.stale.all({ before })) {
+      if (cited.has(sha256) || this.committing.has(sha256)) continue;
+      const row = this.stmts.get.get(sha256);
+      this.removeRows(sha256);
+      try {
+        unlinkSync(this.fileOf(sha256).path);
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'ENOENT') throw e;
+      }
+      photos++;
+      bytes += row?.bytes ?? 0;
+    }
+    return { photos, bytes };
+  }
+
+  /** Removes the temporary files a stopped gateway left (at start, before any upload). */
+  sweepTemps(): number {
+    let n = 0;
+    if (!existsSync(this.dir)) return n;
+    for (const sub of readdirSync(this.dir)) {
+      const dir = join(this.dir, sub);
+      if (sub !== INCOMING && !/^[0-9a-f]{2}$/.test(sub)) continue;
+      for (const name of readdirSync(dir))
+        if (TEMP_NAME.test(name)) {
+          rmSync(join(dir, name), { force: true });
+          n++;
+        }
+    }
+    return n;
   }
 }

@@ -1,23 +1,28 @@
 /**
  * The local store as a stage: it opens the SQLite store (migrating it), holds the readings store and the
- * InfluxDB alert-change outbox, reports its own health, and does its housekeeping: retention of old
- * readings and rejections, hourly. It opens through its write gate (`writeGate.ts`): on a full disk the
+ * InfluxDB alert-change outbox and the photos, reports its own health, and does its housekeeping, hourly,
+ * each write through the write gate: retention of old readings and rejections, and the removal of photos
+ * no record cites once `photos.uncitedRetentionDays` have passed since their last upload (counted in
+ * `gateway_photos_removed_total`); at start it removes the temporary files of uploads a stopped gateway
+ * left. It opens through its write gate (`writeGate.ts`): on a full disk the
  * store turns read-only, and a start that cannot open it at all runs on an empty read-only stand-in
  * (`standIn` says why). It starts before every other stage and stops after them all, closing the store.
  */
 import type { Config } from '../config/schema.ts';
-import type { Registry } from '../metrics.ts';
+import type { Counter, Registry } from '../metrics.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import type { Db } from './db.ts';
 import { EvidenceLog } from './evidenceLog.ts';
 import { InfluxOutbox } from './influxOutbox.ts';
 import { openStore } from './open.ts';
+import { PhotoStore } from './photos.ts';
 import { ReadingStore } from './readings.ts';
 import type { WriteGate } from './writeGate.ts';
 
 export interface StoreStageOptions {
   dataDir: string;
   storage: Config['storage'];
+  photos: Config['photos'];
   log: Log;
   now: () => number;
   metrics?: Registry;
@@ -30,6 +35,8 @@ export class StoreStage implements Stage {
   readonly db: Db;
   readonly readings: ReadingStore;
   readonly outbox: InfluxOutbox;
+  /** Photos: their files and rows, their uploads, which records cite them. */
+  readonly photos: PhotoStore;
   /** The evidence log every record is appended to, in the transaction that stores it. */
   readonly evidence: EvidenceLog;
   readonly gate: WriteGate;
@@ -38,6 +45,8 @@ export class StoreStage implements Stage {
   private timer: NodeJS.Timeout | undefined;
   /** Readings above this id are kept whatever their age (InfluxDB does not have them yet). */
   private keepAbove: () => number | undefined = () => undefined;
+  private readonly photosRemoved: Counter | undefined;
+  private readonly photoBytesRemoved: Counter | undefined;
 
   constructor(private readonly o: StoreStageOptions) {
     const { db, gate, standIn } = openStore(o.dataDir, {
@@ -51,6 +60,15 @@ export class StoreStage implements Stage {
     this.evidence = new EvidenceLog(this.db);
     this.readings = new ReadingStore(this.db, this.evidence);
     this.outbox = new InfluxOutbox(this.db);
+    this.photos = new PhotoStore(this.db, o.dataDir);
+    this.photosRemoved = o.metrics?.counter(
+      'gateway_photos_removed_total',
+      'Photos no record cited, removed by the housekeeping after photos.uncitedRetentionDays',
+    );
+    this.photoBytesRemoved = o.metrics?.counter(
+      'gateway_photos_removed_bytes_total',
+      'Bytes of the photos removed by the housekeeping (never cited)',
+    );
   }
 
   /** Retention keeps every reading above the id this returns (the InfluxDB writer's position). */
@@ -59,9 +77,40 @@ export class StoreStage implements Stage {
   }
 
   async start(): Promise<void> {
-    this.gate.write('retention', () => this.prune());
-    this.timer = setInterval(() => this.gate.write('retention', () => this.prune()), PRUNE_EVERY_MS);
+    this.sweepPhotoTemps();
+    this.housekeeping();
+    this.timer = setInterval(() => this.housekeeping(), PRUNE_EVERY_MS);
     this.timer.unref();
+  }
+
+  private housekeeping(): void {
+    this.gate.write('retention', () => this.prune());
+    this.gate.write('photos', () => this.prunePhotos());
+  }
+
+  private sweepPhotoTemps(): void {
+    try {
+      const n = this.photos.sweepTemps();
+      if (n > 0) this.o.log.info({ files: n }, 'photos: removed the temporary files of unfinished uploads');
+    } catch (e) {
+      this.o.log.error({ err: (e as Error).message }, 'photos: the temporary files could not be removed');
+    }
+  }
+
+  /** Removes the photos no record cites whose last upload is older than `photos.uncitedRetentionDays`. */
+  prunePhotos(): void {
+    const { photos, now, log } = this.o;
+    try {
+      const res = this.photos.removeUncited(now() - photos.uncitedRetentionDays * 86_400_000);
+      if (res.photos === 0) return;
+      this.photosRemoved?.inc({}, res.photos);
+      this.photoBytesRemoved?.inc({}, res.bytes);
+      log.info(res, 'photos: removed those no record cites');
+    } catch (e) {
+      // A disk fault is the write gate's (the store turns read-only); anything else is logged.
+      if (this.gate.failed(e, 'photos')) return;
+      log.error({ err: (e as Error).message }, 'photos: the removal of uncited photos failed');
+    }
   }
 
   async stop(): Promise<void> {

@@ -48,6 +48,15 @@ export const findingSchema = z.strictObject({
 });
 export type Finding = z.infer<typeof findingSchema>;
 
+/**
+ * POST /api/photos's query: the site the photo is for (the caller must be able to see it). The upload is
+ * charged to that site's photo quota and to the caller's account's.
+ */
+export const photoUploadQuery = z.strictObject({
+  siteId: z.string().min(1).describe('The site whose inspection or correction report the photo is for.'),
+});
+export type PhotoUploadQuery = z.infer<typeof photoUploadQuery>;
+
 /** POST /api/photos's answer: the photo is stored under its hash. */
 export const photoStoredSchema = z.object({
   sha256: photoHashSchema,

@@ -195,7 +195,7 @@ describe('notices of violation and stop-work orders', () => {
       owner,
     );
     expect(unknown.status).toBe(400);
-    const up = await fetch(`${gw.httpUrl}/api/photos`, {
+    const up = await fetch(`${gw.httpUrl}/api/photos?siteId=maple-ridge`, {
       method: 'POST',
       headers: { ...owner, 'content-type': 'image/png' },
       body: PNG_1X1,

@@ -85,6 +85,7 @@ describe('the storage schema', () => {
         'notification_deliveries',
         'notification_events',
         'notification_fanout',
+        'photo_uploads',
         'photos',
         'readings',
         'rejections',

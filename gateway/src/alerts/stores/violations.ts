@@ -138,19 +138,3 @@ export class ViolationStore {
       .all(...w.params);
   }
 }
-
-/**
- * Whether a photo is stored: looked up in the `photos` table (its hash column, `sha256` or `hash`) when
- * the store has one; a store without photos knows none, so every photo is then taken as named.
- */
-export function photoLookup(db: Db): (hash: string) => boolean {
-  let stmt: { get(h: string): unknown } | null | undefined;
-  return (hash) => {
-    if (stmt === undefined) {
-      const cols = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('photos')").all();
-      const col = cols.find((c) => c.name === 'sha256' || c.name === 'hash')?.name;
-      stmt = col ? db.prepare<[string], unknown>(`SELECT 1 FROM photos WHERE ${col} = ?`) : null;
-    }
-    return stmt === null ? true : stmt.get(hash) !== undefined;
-  };
-}

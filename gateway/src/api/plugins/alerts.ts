@@ -240,7 +240,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       const at = Date.parse(b.at);
       if (at > ctx.now() + 5 * 60_000)
         throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
-      if (b.findings && b.findings.length > 0) checkFindings(ctx, b.siteId, b.findings);
+      if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings);
       const { replayed, ...res } = c.recordInspection(
         {
           siteId: b.siteId,

@@ -5,55 +5,52 @@ import {
   PHOTO_TYPES,
   photoHashSchema,
   photoStoredSchema,
+  photoUploadQuery,
 } from '../../../../shared/src/api/findings.ts';
-import { type PhotoType, photoTypeOf } from '../../store/photos.ts';
-import type { Caller } from '../auth.ts';
+import type { PhotoType } from '../../store/photos.ts';
+import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { maySeePhoto } from '../photoAccess.ts';
+import { accountOf, maySeePhoto } from '../photoAccess.ts';
+import { PhotoIntake, PhotoRefused, tooLarge } from '../photoUpload.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
 const photoParams = z.strictObject({ sha256: photoHashSchema });
-
-/** Words for each type, as refusals name them. */
-const TYPE_WORDS: Record<PhotoType, string> = {
-  'image/jpeg': 'a JPEG photo',
-  'image/png': 'a PNG image',
-  'image/webp': 'a WebP image',
-};
 const MAX_MB = PHOTO_MAX_BYTES / 1024 / 1024;
 
 /** What the photo routes use. */
-export type PhotosServices = Pick<ApiContext, 'auth' | 'metrics' | 'now' | 'photos'>;
+export type PhotosServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'metrics' | 'now' | 'photos'>;
 
 /**
- * Photos of inspections: POST /api/photos stores the bytes under their SHA-256 (the same photo again is
- * the same answer), GET /api/photos/{sha256} serves them to the people who may see a site whose records
- * cite the photo, and to the person who stored it until one does (`photoAccess.ts`).
+ * Photos of inspections and correction reports: POST /api/photos?siteId=… stores the bytes under their
+ * SHA-256 (the same photo again is the same answer), charged to the site and to the caller's account
+ * (`photoUpload.ts`: quotas, free space, a few at a time, streamed); GET /api/photos/{sha256} serves
+ * them to the people who may see a site whose records cite the photo, and to the person who stored it
+ * until one does (`photoAccess.ts`).
  */
 export const photosPlugin: FastifyPluginAsync<PhotosServices> = async (app, ctx) => {
   const refused = ctx.metrics.counter(
     'gateway_photos_refused_total',
-    'Photos refused, by reason (type, mismatch, too_large, empty)',
+    'Photos refused, by reason (type, mismatch, too_large, empty, quota_site, quota_account, no_space, busy, aborted)',
   );
   const stored = ctx.metrics.counter('gateway_photos_stored_total', 'Photos stored (new ones only)');
-  const refuse = (reason: string, e: ApiError): never => {
-    refused.inc({ reason });
+  const intake = new PhotoIntake({
+    photos: ctx.config.photos,
+    dataDir: ctx.config.dataDir,
+    minFreeBytes: ctx.config.storage.minFreeMb * 1024 * 1024,
+    store: ctx.photos,
+    now: ctx.now,
+    metrics: ctx.metrics,
+  });
+  const refuse = (e: PhotoRefused): never => {
+    refused.inc({ reason: e.reason });
     throw e;
   };
 
-  // Within this plugin only: any body is read as bytes, so that a type not accepted is refused in words.
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PHOTO_MAX_BYTES }, (_req, body, done) =>
-    done(null, body),
-  );
-  app.addHook('onError', async (_req, _reply, err) => {
-    // Fastify refuses an oversized body before the handler runs; say what to do about it.
-    if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      refused.inc({ reason: 'too_large' });
-      err.message = `The photo is larger than ${MAX_MB} MB: send a smaller one (a lower resolution).`;
-    }
-  });
+  // Within this plugin only: no body is parsed; the upload's handler reads it as it arrives.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
   /** Someone who may record an inspection at some site (an owner or contractor of a site, or above). */
   const uploader = (req: FastifyRequest): Caller => {
@@ -66,50 +63,56 @@ export const photosPlugin: FastifyPluginAsync<PhotosServices> = async (app, ctx)
   app.post(
     '/api/photos',
     {
-      bodyLimit: PHOTO_MAX_BYTES,
       // Who is asking is checked before the body is read.
       onRequest: async (req) => {
         uploader(req);
       },
       schema: {
         tags: ['inspections'],
-        summary: `Store a photo for an inspection's findings (the body is the image: ${PHOTO_TYPES.join(', ')}, at most ${MAX_MB} MB); answered by its SHA-256, the same for the same photo`,
+        summary: `Store a photo for an inspection's findings or a correction report at the site named (the body is the image: ${PHOTO_TYPES.join(', ')}, at most ${MAX_MB} MB); answered by its SHA-256, the same for the same photo. Charged to the site's and the caller's photo quotas; 503 with Retry-After while the gateway receives as many as it can at once`,
+        querystring: openapi(photoUploadQuery),
         response: answers({ 200: photoStoredSchema }),
         security: [{ bearer: [] }],
       },
     },
     async (req) => {
       const caller = uploader(req);
+      const { siteId } = parseWith(photoUploadQuery, req.query);
+      mustSee(caller, siteId);
+      const site = ctx.catalogue.site(siteId);
+      if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
       const declared = String(req.headers['content-type'] ?? '')
         .split(';')[0]!
         .trim()
         .toLowerCase();
       if (!(PHOTO_TYPES as readonly string[]).includes(declared))
         refuse(
-          'type',
-          new ApiError(
+          new PhotoRefused(
+            'type',
             'PHOTO_TYPE',
             'Only JPEG, PNG and WebP photos can be kept: send the photo as one of these images.',
           ),
         );
-      const bytes = req.body;
-      if (!Buffer.isBuffer(bytes) || bytes.length === 0)
-        refuse('empty', new ApiError('BAD_REQUEST', 'Send the photo itself as the body of the request.'));
-      const type = declared as PhotoType;
-      const actual = photoTypeOf(bytes as Buffer);
-      if (actual !== type)
-        refuse(
-          'mismatch',
-          new ApiError(
-            'PHOTO_MISMATCH',
-            actual
-              ? `The file is declared as ${TYPE_WORDS[type]} but it is ${TYPE_WORDS[actual]}: send it again as what it is.`
-              : `The file is declared as ${TYPE_WORDS[type]} but it is not an image: send a JPEG, PNG or WebP photo.`,
-          ),
-        );
-      const { photo, created } = ctx.photos.store(bytes as Buffer, type, caller.actor, ctx.now());
-      if (created) stored.inc();
-      return photo;
+      const length = req.headers['content-length'];
+      const size = length === undefined ? undefined : Number(length);
+      if (size !== undefined && size > PHOTO_MAX_BYTES) refuse(tooLarge());
+      if (size === 0)
+        refuse(new PhotoRefused('empty', 'BAD_REQUEST', 'Send the photo itself as the body of the request.'));
+      try {
+        const { photo, created } = await intake.receive(req.raw, {
+          siteId,
+          siteName: site.name ?? site.id,
+          account: accountOf(caller),
+          by: caller.actor,
+          declared: size,
+          type: declared as PhotoType,
+        });
+        if (created) stored.inc();
+        return photo;
+      } catch (e) {
+        if (e instanceof PhotoRefused) refuse(e);
+        throw e;
+      }
     },
   );
 
@@ -133,7 +136,9 @@ export const photosPlugin: FastifyPluginAsync<PhotosServices> = async (app, ctx)
       const caller = ctx.auth.requireRead(req);
       const { sha256 } = parseWith(photoParams, req.params);
       const photo = ctx.photos.get(sha256);
-      if (!photo || !maySeePhoto(caller, photo, ctx.photos.citingSites(sha256)))
+      const own =
+        caller !== undefined && photo !== undefined && ctx.photos.uploadedBy(sha256, accountOf(caller));
+      if (!photo || !maySeePhoto(caller, own, ctx.photos.citingSites(sha256)))
         throw new ApiError('NOT_FOUND', 'no such photo');
       const bytes = await ctx.photos.read(sha256);
       reply

@@ -18,14 +18,12 @@ import type { SiteConfig } from '../../config/schema.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { uncitable } from '../photoAccess.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
 /** What the notices-of-violation routes use. */
-export type ViolationsServices = Pick<
-  ApiContext,
-  'auth' | 'catalogue' | 'compliance' | 'now' | 'photoExists'
->;
+export type ViolationsServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'now' | 'photos'>;
 
 const idParams = z.strictObject({ id: z.string().min(1) });
 
@@ -231,7 +229,9 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     ),
     async (req) => {
       const b = parseWith(correctedBody, req.body);
-      const missing = b.photos.filter((h) => !ctx.photoExists(h));
+      const caller = requireOneOf(ctx, req, SITE_PARTY_ROLES, 'report a correction');
+      // A photo the caller may not cite is refused in the same words as one not stored.
+      const missing = uncitable(ctx.photos, caller, b.photos);
       if (missing.length > 0)
         throw new ApiError(
           'UNKNOWN_PHOTO',

@@ -1,8 +1,10 @@
 /**
  * The store's protections, applied at every open after the migrations: append-only tables refuse UPDATE
  * (and, where rows are never removed, DELETE). A trigger that someone dropped is back at the next start.
- * Readings may be deleted, by retention only, which logs a `retention` entry first.
+ * Readings may be deleted, by retention only, which logs a `retention` entry first; a photo's row only
+ * while no record cites it (the housekeeping removes photos never cited, `store/photos.ts`).
  */
+import { citingSitesOf } from '../photoCitations.ts';
 import type { Db } from '../types.ts';
 
 const GUARDS = `
@@ -26,8 +28,9 @@ CREATE TRIGGER IF NOT EXISTS notices_no_delete BEFORE DELETE ON notices
   BEGIN SELECT RAISE(ABORT, 'notices are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS photos_no_update BEFORE UPDATE ON photos
   BEGIN SELECT RAISE(ABORT, 'photos are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS photos_no_delete BEFORE DELETE ON photos
-  BEGIN SELECT RAISE(ABORT, 'photos are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS photos_kept_while_cited BEFORE DELETE ON photos
+  WHEN EXISTS (SELECT 1 FROM (${citingSitesOf('OLD.sha256')}))
+  BEGIN SELECT RAISE(ABORT, 'a cited photo is kept: photos are removed only while no record cites them'); END;
 CREATE TRIGGER IF NOT EXISTS violations_no_update BEFORE UPDATE ON violations
   BEGIN SELECT RAISE(ABORT, 'notices of violation are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS violations_no_delete BEFORE DELETE ON violations

@@ -21,6 +21,7 @@ import { v8 } from './v8.ts';
 import { v9 } from './v9.ts';
 import { v10 } from './v10.ts';
 import { v11 } from './v11.ts';
+import { v12 } from './v12.ts';
 
 export interface Migration {
   version: number;
@@ -52,6 +53,11 @@ export const MIGRATIONS: readonly Migration[] = [
     up: v10,
   },
   { version: 11, description: 'device logins verified by a keyed hash after their first check', up: v11 },
+  {
+    version: 12,
+    description: "photos' uploads by site and account (quotas); photos never cited may be removed",
+    up: v12,
+  },
 ];
 
 /** The last migration's version (versions are in order; a branch may leave a number to another). */
