@@ -132,14 +132,14 @@ export class PhotoIntake {
       throw new PhotoRefused(
         'quota_site',
         'PHOTO_QUOTA',
-        `${u.siteName} has ${mb(used.site)} of photos stored, and its limit is ${siteQuotaMb} MB: this photo cannot be kept. Photos no record cites are removed ${this.days()} after they were sent; an administrator can raise the limit (photos.siteQuotaMb).`,
+        `${u.siteName} has ${mb(used.site)} of photos stored, and its limit is ${siteQuotaMb} MB: this photo cannot be kept. Photos no record cites are removed ${this.days()} after they were sent; the gateway's administrator can raise the limit.`,
       );
     const account = used.account + (this.byAccount.get(u.account) ?? 0) + bytes;
     if (account > accountQuotaMb * MB)
       throw new PhotoRefused(
         'quota_account',
         'PHOTO_QUOTA',
-        `You have ${mb(used.account)} of photos stored, and the limit for one account is ${accountQuotaMb} MB: this photo cannot be kept. Photos no record cites are removed ${this.days()} after they were sent; an administrator can raise the limit (photos.accountQuotaMb).`,
+        `You have ${mb(used.account)} of photos stored, and the limit for one account is ${accountQuotaMb} MB: this photo cannot be kept. Photos no record cites are removed ${this.days()} after they were sent; the gateway's administrator can raise the limit.`,
       );
     if (free - this.reservedAll - bytes < this.o.minFreeBytes) throw this.noSpace(free - this.reservedAll);
   }
