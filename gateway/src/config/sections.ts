@@ -94,7 +94,7 @@ export const mqttSchema = z
       .min(1024)
       .optional()
       .describe(
-        'The largest MQTT packet read from a logged-in client, checked from its length header (default 1 MiB, 1048576): a larger one closes the connection. A publish over ingest.maxPayloadBytes but within it is read, refused as oversize, recorded and acknowledged (MQTT 5: reason code 0x95). Before login the limit is ingest.maxPayloadBytes + 4096.',
+        'The largest MQTT packet read from a logged-in client, checked from its length header (default 1 MiB, 1048576): a larger one closes the connection. A publish over ingest.maxPayloadBytes but within it is read, refused as oversize, recorded and acknowledged (MQTT 5: PUBACK reason code 0x83, Reason String "Packet too large"). Before login the limit is ingest.maxPayloadBytes + 4096.',
       ),
     loginTimeoutSeconds: z
       .number()
