@@ -2,8 +2,8 @@
  * Issue 31, "No account can exhaust it", the ingest path. One line of figures per case:
  * - `CASE=quarantine`: a registered gauge whose clock is 30 days ahead sends 3 × the quarantine cap (5)
  *   readings, each under a new client id its `clientIds` pattern allows; anonymous clients send the
- *   same for 40 made-up device names (this release: a total cap of 50); one reading padded with 4,000
- *   spaces. Rows kept per device and in
+ *   same for 40 made-up device names (this release: a total cap of 50); first, one reading padded with
+ *   4,000 spaces. Rows kept per device and in
  *   all, refusals counted, the padded row's length.
  * - `CASE=oversize`: a gauge (a persistent session, reconnecting every second) publishes a 300 KB QoS 1
  *   message and then a valid reading, watched for `WATCH_MS` (default 60 s): connections made (the
@@ -54,6 +54,8 @@ if (CASE === 'quarantine') {
       await c.endAsync(true);
       return ok;
     };
+    const padded = `${' '.repeat(2000)}{"seq": 1,   "rainTips": 1}${' '.repeat(2000)}`;
+    await send('anon-padded', T('padded-1'), padded, false);
     let acked = 0;
     const ahead = Date.now() + 30 * DAY;
     for (let i = 0; i < 3 * CAP; i++)
@@ -64,8 +66,6 @@ if (CASE === 'quarantine') {
       for (let i = 0; i < CAP; i++)
         if (await send(`anon-${d}-${i}`, T(`fake-${d}`), JSON.stringify({ seq: i, rainTips: i }), false))
           madeUp++;
-    const padded = `${' '.repeat(2000)}{"seq": 1,   "rainTips": 1}${' '.repeat(2000)}`;
-    await send('anon-padded', T('padded-1'), padded, false);
     await gw.stop();
     const q = (sql: string) => sqlCount(gw.dataDir, sql);
     report('exhaust/quarantine', {
