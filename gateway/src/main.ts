@@ -164,7 +164,9 @@ async function compose(
   const evidence = evidenceStage(config, { store, influx, notifications, log, now });
   const rules = new RulesStage({ db, readings, engine, log });
 
-  // The ingest stage, its quarantine and the inputs that feed it.
+  // The ingest stage, its quarantine and the inputs that feed it. Arrivals are stamped with the time the
+  // engine's clock guard trusts, never a wall clock that jumped (a reading without `ts` takes it).
+  const arrival = engine.trustedNow;
   const quarantineRows = new QuarantineRows(db);
   const ingest = new IngestStage({
     quarantine: quarantineRows,
@@ -175,7 +177,7 @@ async function compose(
     ingest: config.ingest,
     metrics,
     log,
-    now,
+    now: arrival,
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
   });
@@ -193,7 +195,7 @@ async function compose(
     stage: ingest,
     metrics,
     log,
-    now,
+    now: arrival,
     credentials: new CredentialMacs(db, now, (e) =>
       log.warn({ err: e instanceof Error ? e.message : String(e) }, 'device login cache not stored'),
     ),

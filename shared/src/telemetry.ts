@@ -117,7 +117,7 @@ export const REJECT_REASONS = [
   'rate_limited',
   'not_authorized',
   'implausible_rate',
-  /** A client's quarantine is full (ingest.quarantinePerClient): refused until some of it is released. */
+  /** A device's share of the quarantine, or the quarantine in all, is full (ingest.quarantinePerDevice, ingest.quarantineTotal): refused until some of it is released. */
   'quarantine_full',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];

@@ -282,6 +282,14 @@ export class ComplianceEngine {
     this.scheduler.stop();
   }
 
+  /**
+   * The time the clock guard trusts (clock.ts), whether or not the scheduler runs: the wall clock while it
+   * keeps step with the monotonic clock; while it is out of step (a jump not taken yet), the monotonic
+   * clock's time from the last wall time it trusted. Arrivals are stamped with it (main.ts), so a reading
+   * without its own `ts` is never stored at a jumped wall time.
+   */
+  readonly trustedNow = (): number => this.clock.now();
+
   /** The engine's clock for /api/health: in step with the monotonic clock, or a jump. */
   clockHealth() {
     if (this.scheduler.started) this.clock.now();

@@ -94,7 +94,7 @@ export const mqttSchema = z
       .min(1024)
       .optional()
       .describe(
-        'The largest MQTT packet read, checked before login (default ingest.maxPayloadBytes + 4096).',
+        'The largest MQTT packet read from a logged-in client, checked from its length header (default 1 MiB, 1048576): a larger one closes the connection. A publish over ingest.maxPayloadBytes but within it is read, refused as oversize, recorded and acknowledged (MQTT 5: PUBACK reason code 0x83, Reason String "Packet too large"). Before login the limit is ingest.maxPayloadBytes + 4096.',
       ),
     loginTimeoutSeconds: z
       .number()
@@ -217,12 +217,28 @@ export const ingestSchema = z
       .positive()
       .default(600)
       .describe('Two messages with the same `seq` within this many seconds of source time are one.'),
-    quarantinePerClient: z
+    quarantinePerDevice: z
       .number()
       .int()
       .positive()
       .default(1000)
-      .describe('Messages one client may have waiting in the quarantine; beyond, they are refused.'),
+      .describe(
+        'Messages one device (the site/device a message names, registered or not, whatever its client ids) may have waiting in the quarantine; beyond, they are refused.',
+      ),
+    quarantinePerClient: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('The former name of quarantinePerDevice: when given, it is the per-device cap.'),
+    quarantineTotal: z
+      .number()
+      .int()
+      .positive()
+      .default(50_000)
+      .describe(
+        'Messages waiting in the quarantine in all, across devices (made-up device names included); beyond, they are refused.',
+      ),
   })
   .prefault({})
   .describe('What the gateway accepts from devices.');

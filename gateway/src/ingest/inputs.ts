@@ -80,7 +80,8 @@ export function buildInputs(
   } else {
     const embedded = new EmbeddedMqttInput({
       mqtt: config.mqtt,
-      maxPacketBytes: config.mqtt.maxPacketBytes ?? config.ingest.maxPayloadBytes + 4096,
+      maxPacketBytes: maxPacketBytes(config),
+      maxPacketBytesBeforeLogin: config.ingest.maxPayloadBytes + 4096,
       gatewayId: config.gatewayId,
       registry,
       metrics,
@@ -119,3 +120,12 @@ export function buildInputs(
   };
   return { inputs, publisher, mqttPort, siteEvent };
 }
+
+/** The hard cap on an MQTT packet once logged in: mqtt.maxPacketBytes, by default 1 MiB (never below a payload's limit). */
+export function maxPacketBytes(config: Config): number {
+  return (
+    config.mqtt.maxPacketBytes ?? Math.max(DEFAULT_MAX_PACKET_BYTES, config.ingest.maxPayloadBytes + 4096)
+  );
+}
+
+export const DEFAULT_MAX_PACKET_BYTES = 1024 * 1024;

@@ -1,12 +1,22 @@
 /**
  * What the ingest stage keeps in the quarantine instead of refusing it: a telemetry message whose
- * timestamp is ahead of the gateway's clock, or whose device is not registered yet. It is kept whole with
- * its reason in the group commit (`quarantine` rows), and only then acknowledged, so a device resending in
+ * timestamp is ahead of the gateway's clock, or whose device is not registered yet. It is kept with its
+ * reason in the group commit (`quarantine` rows), and only then acknowledged, so a device resending in
  * order is never stuck behind it; it stays out of the readings, the rules and InfluxDB until released
- * (`../quarantine/`). Each client (its MQTT client id, else the device the message names) may have at
- * most `ingest.quarantinePerClient` messages waiting; beyond, they are refused (`quarantine_full`).
+ * (`../quarantine/`).
+ *
+ * Bounds, whatever client ids a device connects with:
+ * - each device the message names (`site/device`, registered or not) may have at most
+ *   `ingest.quarantinePerDevice` messages waiting;
+ * - the quarantine holds at most `ingest.quarantineTotal` messages waiting in all, so made-up device
+ *   names cannot grow it without bound either;
+ * - what is kept is the message's JSON object as compact JSON (`../decode/canonical.ts`): whitespace
+ *   padding is not kept; a payload that is not a JSON object is refused with its reason.
+ * Beyond a cap, messages are refused (`quarantine_full`, with which cap in words): at QoS 1 unacknowledged,
+ * otherwise recorded; counted either way.
  */
 import type { QuarantineReason } from '../../../shared/src/quarantine.ts';
+import { canonicalPayload } from '../decode/canonical.ts';
 import type { RawMessage } from '../pipeline.ts';
 import type { QuarantineRecord, QuarantineRows } from '../quarantine/rows.ts';
 import type { GroupCommit, Settle } from './groupCommit.ts';
@@ -17,53 +27,76 @@ const KEPT: ReadonlySet<string> = new Set<QuarantineReason>(['future_timestamp',
 /** The most of a payload kept (the message's own limit is ingest.maxPayloadBytes, checked before). */
 const MAX_PAYLOAD_CHARS = 16_384;
 
+export interface QuarantineCaps {
+  /** Messages one device may have waiting. */
+  perDevice: number;
+  /** Messages waiting in all. */
+  total: number;
+}
+
+type Kept = Why & { siteId: string; deviceId: string; ts?: number };
+
 export class QuarantineIntake {
-  /** Waiting messages per client: read from the store on first use, then kept up to date. */
+  /** Waiting messages per device: read from the store on first use, then kept up to date. */
   private readonly waiting = new Map<string, number>();
+  /** Waiting messages in all: read from the store on first use, then kept up to date. */
+  private inAll: number | undefined;
   private readonly listeners: Array<(rec: QuarantineRecord, waiting: number) => void> = [];
 
   constructor(
     private readonly rows: QuarantineRows,
     private readonly commits: GroupCommit,
     private readonly rejections: Rejections,
-    private readonly perClient: number,
+    private readonly caps: QuarantineCaps,
   ) {}
 
   /** Whether a rejection is one the quarantine keeps: a telemetry message that may be usable later. */
-  keeps(why: Why & { ts?: number }): why is Why & { siteId: string; deviceId: string; ts?: number } {
+  keeps(why: Why & { ts?: number }): why is Kept {
     return KEPT.has(why.reason) && why.siteId !== undefined && why.deviceId !== undefined;
   }
 
-  /** Keeps the message (acknowledged once committed), or refuses it when its client's quarantine is full. */
-  keep(msg: RawMessage, why: Why & { siteId: string; deviceId: string; ts?: number }, done: Settle): void {
-    const client = msg.clientId ?? `${why.siteId}/${why.deviceId}`;
-    const n = this.count(client);
-    if (n >= this.perClient) {
+  /** Keeps the message (acknowledged once committed), or refuses it when it cannot be kept or a cap is reached. */
+  keep(msg: RawMessage, why: Kept, done: Settle): void {
+    const ids = { siteId: why.siteId, deviceId: why.deviceId };
+    const canonical = canonicalPayload(msg.transport, msg.payload, MAX_PAYLOAD_CHARS);
+    if (!canonical.ok) {
       this.rejections.refuseOrRecord(
         msg,
-        {
-          reason: 'quarantine_full',
-          detail: `${n} messages of ${client} already wait in the quarantine (at most ${this.perClient}): ${why.detail}`,
-          siteId: why.siteId,
-          deviceId: why.deviceId,
-        },
+        { reason: canonical.reason, detail: `not kept in the quarantine: ${canonical.detail}`, ...ids },
         done,
       );
       return;
     }
-    this.waiting.set(client, n + 1);
-    const payload = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
+    const device = `${why.siteId}/${why.deviceId}`;
+    const n = this.count(why.siteId, why.deviceId);
+    const all = this.total();
+    const full =
+      n >= this.caps.perDevice
+        ? `${n} messages of device ${device} already wait in the quarantine (at most ${this.caps.perDevice} a device)`
+        : all >= this.caps.total
+          ? `the quarantine already holds ${all} messages waiting (at most ${this.caps.total} in all)`
+          : undefined;
+    if (full) {
+      this.rejections.refuseOrRecord(
+        msg,
+        { reason: 'quarantine_full', detail: `${full}: ${why.detail}`, ...ids },
+        done,
+      );
+      return;
+    }
+    this.waiting.set(key(why.siteId, why.deviceId), n + 1);
+    this.inAll = all + 1;
     const rec: QuarantineRecord = {
       receivedAt: msg.receivedAt,
       transport: msg.transport,
       topic: msg.topic,
-      client,
+      client: msg.clientId ?? device,
       siteId: why.siteId,
       deviceId: why.deviceId,
       reason: why.reason as QuarantineReason,
       detail: why.detail,
       sourceTs: why.ts,
-      payload: payload.slice(0, MAX_PAYLOAD_CHARS),
+      payload: canonical.text,
     };
     this.commits.add({
       kind: 'quarantine',
@@ -71,33 +104,44 @@ export class QuarantineIntake {
       settle: (err, res) => {
         done(err, res);
         if (err || res?.status !== 'quarantined') return;
-        for (const fn of this.listeners) fn(rec, this.waiting.get(client) ?? 1);
+        for (const fn of this.listeners) fn(rec, this.waiting.get(key(why.siteId, why.deviceId)) ?? 1);
       },
     });
   }
 
-  /** Listeners run once a message is kept (committed), with its client's count of messages waiting. */
+  /** Listeners run once a message is kept (committed), with its device's count of messages waiting. */
   onKept(fn: (rec: QuarantineRecord, waiting: number) => void): void {
     this.listeners.push(fn);
   }
 
-  /** A quarantined message's commit failed: it does not count against its client. */
-  readonly rolledBack = (rec: QuarantineRecord): void => this.left(rec.client, 1);
+  /** A quarantined message's commit failed: it does not count. */
+  readonly rolledBack = (rec: QuarantineRecord): void => this.left(rec.siteId, rec.deviceId, 1);
 
-  /** Messages of a client left the quarantine (released). */
-  left(client: string, n: number): void {
-    const had = this.waiting.get(client);
+  /** Messages of a device left the quarantine (released). */
+  left(siteId: string, deviceId: string, n: number): void {
+    if (this.inAll !== undefined) this.inAll = Math.max(0, this.inAll - n);
+    const device = key(siteId, deviceId);
+    const had = this.waiting.get(device);
     if (had === undefined) return;
-    if (had - n > 0) this.waiting.set(client, had - n);
-    else this.waiting.delete(client);
+    if (had - n > 0) this.waiting.set(device, had - n);
+    else this.waiting.delete(device);
   }
 
-  private count(client: string): number {
-    let n = this.waiting.get(client);
+  private count(siteId: string, deviceId: string): number {
+    const device = key(siteId, deviceId);
+    let n = this.waiting.get(device);
     if (n === undefined) {
-      n = this.rows.waitingOf(client);
-      this.waiting.set(client, n);
+      n = this.rows.waitingOfDevice(siteId, deviceId);
+      this.waiting.set(device, n);
     }
     return n;
   }
+
+  private total(): number {
+    this.inAll ??= this.rows.waitingInAll();
+    return this.inAll;
+  }
 }
+
+/** One map key per device (ids of serial lines may hold any character, so not `site/device`). */
+const key = (siteId: string, deviceId: string) => JSON.stringify([siteId, deviceId]);

@@ -141,12 +141,10 @@ export class IngestStage implements IngestSink, Stage {
       rejectionsRolledBack: () => this.rejections.rolledBack(),
     });
     this.rejections = new Rejections(this.commits, this.m, o.ingest.rejectionSamplePerMinute);
-    this.quarantine = new QuarantineIntake(
-      quarantineRows,
-      this.commits,
-      this.rejections,
-      o.ingest.quarantinePerClient,
-    );
+    this.quarantine = new QuarantineIntake(quarantineRows, this.commits, this.rejections, {
+      perDevice: o.ingest.quarantinePerClient ?? o.ingest.quarantinePerDevice,
+      total: o.ingest.quarantineTotal,
+    });
   }
 
   /** Listeners run after each commit with the readings it stored (not duplicates), in commit order. */

@@ -1,5 +1,5 @@
 /**
- * The `quarantine` table (store/schema/v5.ts): messages kept whole with their reason until they can be
+ * The `quarantine` table (store/schema/v5.ts): messages kept (as compact JSON) with their reason until they can be
  * used. Inserted inside the ingest stage's group commit; marked released, never deleted, in the
  * transaction that records how they left.
  */
@@ -18,7 +18,7 @@ export interface QuarantineRecord {
   receivedAt: number;
   transport: string;
   topic: string;
-  /** Whom the per-client cap counts against: the MQTT client id, else the device the message names. */
+  /** Who sent it: the MQTT client id, else the device the message names (the caps count per device). */
   client: string;
   siteId: string;
   deviceId: string;
@@ -88,8 +88,11 @@ export class QuarantineRows {
         `INSERT INTO quarantine (received_at, transport, topic, client, site_id, device_id, reason, detail, source_ts, payload)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      waitingOfClient: db.prepare<[string], { n: number }>(
-        'SELECT COUNT(*) AS n FROM quarantine WHERE client = ? AND released_at IS NULL',
+      waitingOfDevice: db.prepare<[string, string], { n: number }>(
+        'SELECT COUNT(*) AS n FROM quarantine WHERE site_id = ? AND device_id = ? AND released_at IS NULL',
+      ),
+      waitingInAll: db.prepare<[], { n: number }>(
+        'SELECT COUNT(*) AS n FROM quarantine WHERE released_at IS NULL',
       ),
       release: db.prepare(
         'UPDATE quarantine SET released_at = ?, released_by = ?, offset_ms = ?, outcome = ?, change_id = ? WHERE id = ? AND released_at IS NULL',
@@ -115,9 +118,14 @@ export class QuarantineRows {
     );
   }
 
-  /** Messages of a client still waiting. */
-  waitingOf(client: string): number {
-    return this.stmts.waitingOfClient.get(client)?.n ?? 0;
+  /** Messages of a device still waiting (whatever client sent them). */
+  waitingOfDevice(siteId: string, deviceId: string): number {
+    return this.stmts.waitingOfDevice.get(siteId, deviceId)?.n ?? 0;
+  }
+
+  /** Messages still waiting, in all. */
+  waitingInAll(): number {
+    return this.stmts.waitingInAll.get()?.n ?? 0;
   }
 
   /** A device's waiting messages, oldest first (all of them, or those of `ids`), for one reason. */

@@ -36,7 +36,7 @@ export interface ReleaseChange {
 
 /** What the service asks of the ingest stage's quarantine intake (ingest/quarantine.ts). */
 export interface Intake {
-  /** Listeners run once a message is kept (committed), with its client's count of messages waiting. */
+  /** Listeners run once a message is kept (committed), with its device's count of messages waiting. */
   onKept(fn: (rec: QuarantineRecord, waiting: number) => void): void;
   /** Keeps a message again, for a time still ahead of the clock. */
   keep(
@@ -44,8 +44,8 @@ export interface Intake {
     why: { reason: 'future_timestamp'; detail: string; siteId: string; deviceId: string; ts: number },
     done: (err: Error | null, result?: IngestResult) => void,
   ): void;
-  /** Messages of a client released: they no longer count against it. */
-  left(client: string, n: number): void;
+  /** Messages of a device released: they no longer count against it (nor against the total). */
+  left(siteId: string, deviceId: string, n: number): void;
 }
 
 export interface QuarantineServiceOptions {
@@ -253,12 +253,12 @@ export class QuarantineService implements Stage {
     );
   }
 
-  /** The released messages no longer count against their clients. */
+  /** The released messages no longer count against their device (a release is of one device). */
   private left(msgs: readonly Quarantined[], gone: ReadonlyArray<{ id: number }>): void {
     const ids = new Set(gone.map((g) => g.id));
-    const per = new Map<string, number>();
-    for (const m of msgs) if (ids.has(m.id)) per.set(m.client, (per.get(m.client) ?? 0) + 1);
-    for (const [client, n] of per) this.o.ingest.quarantine.left(client, n);
+    const n = msgs.filter((m) => ids.has(m.id)).length;
+    const m = msgs[0];
+    if (m && n > 0) this.o.ingest.quarantine.left(m.siteId, m.deviceId, n);
   }
 
   /** One release of a device at a time. */

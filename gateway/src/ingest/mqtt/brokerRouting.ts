@@ -8,11 +8,18 @@ type PublishFn = (packet: PublishPacket, client: Client | null, done?: (err?: Er
  * The gateway consumes device telemetry itself. Until some client subscribes to a filter that can match
  * a telemetry topic, the broker need not route each telemetry publish to subscribers, offline sessions
  * and retained storage: that routing is most of a broker's cost per message. From the first such
- * subscription on, every publish is routed as usual.
+ * subscription on, every publish is routed as usual, except one the gateway refused as oversize.
  */
 export class TelemetryRouting {
   /** Whether any client has subscribed to a filter that can match device telemetry. */
   private watched = false;
+  /** Publishes the gateway refused and routes to no one (a payload over ingest.maxPayloadBytes). */
+  private readonly dropped = new WeakSet<object>();
+
+  /** A publish not to be routed. */
+  drop(packet: PublishPacket): void {
+    this.dropped.add(packet);
+  }
 
   /** A subscription was granted. */
   granted(filter: string): void {
@@ -24,6 +31,10 @@ export class TelemetryRouting {
     const b = broker as unknown as { publish: PublishFn };
     const route = b.publish.bind(broker);
     b.publish = (packet, client, done) => {
+      if (this.dropped.has(packet)) {
+        done?.();
+        return;
+      }
       if (
         !this.watched &&
         client &&

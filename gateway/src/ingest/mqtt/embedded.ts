@@ -6,8 +6,14 @@
  * reads a client's next socket chunk only once every packet of the current one has been handled, a
  * publish held back for its device's rate holds that client back too: that is the rate limit.
  *
+ * A publish over ingest.maxPayloadBytes but within mqtt.maxPacketBytes is read, refused as oversize
+ * (recorded and counted with the device its topic names) and then acknowledged: a 3.1.1 client gets a
+ * plain PUBACK, an MQTT 5 client (mqtt5.ts) a PUBACK with reason code 0x83 and the Reason String "Packet
+ * too large: …" (0x95 is not a PUBACK code in MQTT 5); it is not routed to subscribers. Acknowledging it is no "saved": the reason code says so to a v5 client, and
+ * sending it again could never help (Mosquitto's message_size_limit does the same).
+ *
  * One client cannot exhaust the broker: packets are bounded by size before they are buffered
- * (packetLimit.ts), a connection must log in within `loginTimeoutSeconds`, client ids belong to logins and
+ * (packetLimit.ts; smaller before login), a connection must log in within `loginTimeoutSeconds`, client ids belong to logins and
  * each login holds a bounded number of connections and sessions (sessions.ts), a session's offline queue
  * is bounded (offlineQueue.ts), and failed logins slow the next ones down. Telemetry nobody watches is
  * not routed (brokerRouting.ts).
@@ -21,11 +27,12 @@ import { gatewayStatusTopic, parseDeviceTopic } from '../../../../shared/src/top
 import type { DeviceRegistry } from '../../config/registry.ts';
 import type { Config } from '../../config/schema.ts';
 import type { Registry } from '../../metrics.ts';
-import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts';
+import type { ComponentHealth, IngestResult, IngestSink, Input, Log } from '../../pipeline.ts';
 import { BrokerPolicy, type Principal } from './brokerPolicy.ts';
 import { TelemetryRouting } from './brokerRouting.ts';
 import type { CredentialCache } from './credentialMacs.ts';
 import { GATEWAY_STATUS_PUBLISH, gatewayStatusPayload } from './gatewayStatus.ts';
+import { acceptV5, tooLarge } from './mqtt5.ts';
 import { boundOfflineQueues } from './offlineQueue.ts';
 import { limitPacketSize } from './packetLimit.ts';
 import { Sessions } from './sessions.ts';
@@ -37,8 +44,10 @@ export interface EmbeddedMqttOptions {
   metrics: Registry;
   log: Log;
   now?: () => number;
-  /** The largest packet read (mqtt.maxPacketBytes, default ingest.maxPayloadBytes + 4096). */
+  /** The largest packet read once logged in (mqtt.maxPacketBytes, default 1 MiB). */
   maxPacketBytes: number;
+  /** The largest packet read before login (ingest.maxPayloadBytes + 4096). */
+  maxPacketBytesBeforeLogin: number;
   /** Device secrets verified before (credentialMacs.ts): a restart's reconnects cost no scrypt. */
   credentials?: CredentialCache;
   /** Records a refused publish (wrong topic) as a rejection. */
@@ -82,7 +91,7 @@ export class EmbeddedMqttInput implements Input {
       refused: counter('gateway_mqtt_refused_publish_total', 'Publishes refused by topic policy'),
       oversize: counter(
         'gateway_mqtt_oversize_packets_total',
-        'Connections closed for a packet over mqtt.maxPacketBytes',
+        'Connections closed for a packet over mqtt.maxPacketBytes (or the smaller limit before login)',
       ),
       offlineDropped: counter(
         'gateway_mqtt_offline_dropped_total',
@@ -109,6 +118,10 @@ export class EmbeddedMqttInput implements Input {
     const broker = await Aedes.createBroker({
       id: `gateway-${this.o.gatewayId}`,
       connectTimeout: mqtt.loginTimeoutSeconds * 1000,
+      preConnect: (client, packet, done) => {
+        acceptV5(client, packet, this.o.maxPacketBytes);
+        done(null, true);
+      },
       authenticate: (client, username, password, done) => this.authenticate(client, username, password, done),
       authorizePublish: (client, packet, done) => this.authorizePublish(client, packet, done),
       authorizeSubscribe: (client, sub, done) =>
@@ -125,13 +138,21 @@ export class EmbeddedMqttInput implements Input {
     );
     const handle = (conn: Socket) => {
       const client = broker.handle(conn);
-      limitPacketSize(client, this.o.maxPacketBytes, (bytes) => {
-        this.m.oversize.inc();
-        this.o.log.warn(
-          { clientId: client.id ?? undefined, address: conn.remoteAddress, bytes },
-          'MQTT packet over mqtt.maxPacketBytes: connection closed',
-        );
-      });
+      const limits = { loggedIn: this.o.maxPacketBytes, beforeLogin: this.o.maxPacketBytesBeforeLogin };
+      limitPacketSize(
+        client,
+        limits,
+        () => this.principals.has(client),
+        (bytes, max) => {
+          this.m.oversize.inc();
+          this.o.log.warn(
+            { clientId: client.id ?? undefined, address: conn.remoteAddress, bytes, max },
+            max === limits.loggedIn
+              ? 'MQTT packet over mqtt.maxPacketBytes: connection closed'
+              : 'MQTT packet over the limit before login: connection closed',
+          );
+        },
+      );
     };
     if (mqtt.plaintext) {
       const plain = createServer(handle);
@@ -305,14 +326,19 @@ export class EmbeddedMqttInput implements Input {
     };
     // The PUBACK goes out only once `done` is called, i.e. after the commit; an error closes the connection.
     this.inFlight++;
-    const settle = (err: Error | null) => {
+    const settle = (err: Error | null, res?: IngestResult) => {
       this.inFlight--;
+      if (res?.status === 'rejected' && res.reason === 'oversize') {
+        // Recorded and counted: acknowledged as too large (v5), not routed, its payload let go.
+        tooLarge(client, packet.messageId, res.detail);
+        this.routing.drop(packet);
+      }
       done(err);
     };
-    if (this.sink.ingestWith) this.sink.ingestWith(msg, (err) => settle(err));
+    if (this.sink.ingestWith) this.sink.ingestWith(msg, settle);
     else
       this.sink.ingest(msg).then(
-        () => settle(null),
+        (res) => settle(null, res),
         (e: Error) => settle(e),
       );
   }
