@@ -85,7 +85,9 @@ describe('photo quotas', () => {
     expect(over.body.error).toBe('PHOTO_QUOTA');
     expect(over.body.message).toMatch(sentence);
     expect(over.body.message).toMatch(/^Maple Ridge has 0\.6 MB of photos stored, and its limit is 1 MB/);
-    expect(over.body.message).toMatch(/removed 7 days after they were sent; the gateway's administrator can raise/);
+    expect(over.body.message).toMatch(
+      /removed 7 days after they were sent; the gateway's administrator can raise/,
+    );
     expect(photoFiles(gw.dataDir)).toEqual(before);
     expect(await metric(gw, 'gateway_photos_refused_total{reason="quota_site"}')).toBe(1);
   });
