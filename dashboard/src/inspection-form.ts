@@ -9,7 +9,7 @@ import {
   type FindingStatus,
   PRACTICE_KIND_LABELS,
 } from '../../shared/src/api/enforcementWords.ts';
-import type { Practice } from '../../shared/src/api/findings.ts';
+import { FINDING_NOTE_MAX, type Practice } from '../../shared/src/api/findings.ts';
 import { h, replace } from './dom.js';
 import type { QueuedFinding, QueuedPhoto } from './outbox.js';
 import { formatBytes, PHOTO_MAX_SIDE, preparePhoto, UnreadablePhoto } from './photos.js';
@@ -63,7 +63,7 @@ function practiceBox(p: Practice, i: number) {
       ]),
     ),
     h('label', { for: `${name}-note` }, 'Note'),
-    h('textarea', { id: `${name}-note`, rows: 2, maxlength: 4000 }),
+    h('textarea', { id: `${name}-note`, rows: 2, maxlength: FINDING_NOTE_MAX }),
     h(
       'div',
       { class: 'row' },

@@ -6,6 +6,7 @@
  * photos too. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
+import { MAX } from '../bounds.ts';
 import { FINDING_STATUSES, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
 
 export {
@@ -23,6 +24,7 @@ export const practiceKindSchema = z.enum(PRACTICE_KINDS);
 
 const practiceId = z
   .string()
+  .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only');
 
 /** One practice of a site (configuration `sites[].practices`, admin API `practices`). */
@@ -37,13 +39,25 @@ export const findingStatusSchema = z.enum(FINDING_STATUSES);
 export const photoTypeSchema = z.enum(PHOTO_TYPES);
 
 /** A photo's content address: lower-case hex SHA-256 of its bytes. */
-export const photoHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');
+export const photoHashSchema = z
+  .string()
+  .max(64)
+  .regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');
+
+/**
+ * The most practices a site lists (an inspection has a finding for each at most), and the longest a
+ * finding's note may be (a line or two; the inspection's notes take longer text): with every text at its
+ * most, an inspection is about 110,000 characters, and its body at most about 0.5 MB.
+ */
+export const PRACTICES_MAX = 100;
+export const FINDINGS_MAX = PRACTICES_MAX;
+export const FINDING_NOTE_MAX = 1000;
 
 /** One finding of an inspection. `practice` is one of the site's practice ids. */
 export const findingSchema = z.strictObject({
   practice: practiceId,
   status: findingStatusSchema,
-  note: z.string().max(4000).default(''),
+  note: z.string().max(FINDING_NOTE_MAX).default(''),
   photos: z.array(photoHashSchema).max(20).default([]),
 });
 export type Finding = z.infer<typeof findingSchema>;
@@ -62,12 +76,12 @@ export type PhotoStored = z.infer<typeof photoStoredSchema>;
  * a second one.
  */
 export const inspectionBody = z.strictObject({
-  siteId: z.string().min(1),
-  at: z.iso.datetime({ offset: true }),
-  inspector: z.string().trim().min(1),
+  siteId: z.string().min(1).max(MAX.id),
+  at: z.iso.datetime({ offset: true }).max(MAX.time),
+  inspector: z.string().trim().min(1).max(MAX.name),
   kind: z.enum(['routine', 'storm', 'annual', 'cleanout', 'other']),
-  notes: z.string().max(10_000).optional(),
-  findings: z.array(findingSchema).max(200).optional(),
-  clientId: z.uuid().optional(),
+  notes: z.string().max(MAX.notes).optional(),
+  findings: z.array(findingSchema).max(FINDINGS_MAX).optional(),
+  clientId: z.uuid().max(36).optional(),
 });
 export type InspectionBody = z.infer<typeof inspectionBody>;

@@ -17,6 +17,7 @@ import {
   sitePatchBody,
 } from '../../../../shared/src/admin.ts';
 import { devicePatchedSchema, siteViewSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { CatalogueError } from '../../admin/catalogue.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -25,9 +26,11 @@ import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 import { siteSummary } from './sites.ts';
 
-const siteParams = z.strictObject({ id: z.string().min(1) });
-const deviceParams = z.strictObject({ siteId: z.string().min(1), deviceId: z.string().min(1) });
-const devicesParams = z.strictObject({ siteId: z.string().min(1) });
+/** What a site's or a device's body may be at most (their rule parameters vary by rule). */
+export const RULE_PARAMS_BODY_LIMIT = 64 * 1024;
+const siteParams = z.strictObject({ id: idText() });
+const deviceParams = z.strictObject({ siteId: idText(), deviceId: idText() });
+const devicesParams = z.strictObject({ siteId: idText() });
 const changesFilter = changesQuery.extend({ from: timeParam.optional(), to: timeParam.optional() });
 const secured = { security: [{ bearer: [] }] };
 
@@ -49,10 +52,22 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
   const doc = (summary: string, extra: Record<string, unknown>) => ({
     schema: { tags: ['admin'], summary, ...extra, ...secured },
   });
+  /**
+   * A site's or a device's body carries the rules' parameters as further keys (each bounded, at most
+   * MAX.params of them): their worst case, every word and table at its most, is far beyond any real
+   * site, so these administrator's forms read at most RULE_PARAMS_BODY_LIMIT.
+   */
+  const withParams = (summary: string, extra: Record<string, unknown>) => ({
+    ...doc(summary, extra),
+    bodyLimit: RULE_PARAMS_BODY_LIMIT,
+  });
 
   app.post(
     '/api/sites',
-    doc('Add a site (admin)', { body: openapi(siteCreateBody), response: answers({ 201: siteViewSchema }) }),
+    withParams('Add a site (admin)', {
+      body: openapi(siteCreateBody),
+      response: answers({ 201: siteViewSchema }),
+    }),
     async (req, reply) => {
       const caller = ctx.auth.require(req, 'admin');
       const b = parseWith(siteCreateBody, req.body);
@@ -64,7 +79,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
 
   app.patch(
     '/api/sites/:id',
-    doc('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
+    withParams('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
       params: openapi(siteParams),
       body: openapi(sitePatchBody),
       response: answers({ 200: siteViewSchema }),
@@ -83,7 +98,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
 
   app.post(
     '/api/sites/:siteId/devices',
-    doc('Add a device (admin): answers its MQTT username and password, shown this once', {
+    withParams('Add a device (admin): answers its MQTT username and password, shown this once', {
       params: openapi(devicesParams),
       body: openapi(deviceCreateBody),
       response: answers({ 201: deviceCredentials }),
@@ -100,7 +115,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
 
   app.patch(
     '/api/sites/:siteId/devices/:deviceId',
-    doc('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
+    withParams('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
       params: openapi(deviceParams),
       body: openapi(devicePatchBody),
       response: answers({ 200: devicePatchedSchema }),

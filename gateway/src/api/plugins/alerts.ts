@@ -12,6 +12,7 @@ import {
   retriedSchema,
   stormDtoSchema,
 } from '../../../../shared/src/api.ts';
+import { idText, MAX } from '../../../../shared/src/bounds.ts';
 import { evidenceText, RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -21,7 +22,7 @@ import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 
 const alertsQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   /** `overdue` is not a status but a flag on open and acknowledged alerts; it is accepted here too. */
   status: z.enum([...ALERT_STATUSES, 'overdue']).optional(),
   rule: z.enum(RULE_IDS).optional(),
@@ -30,7 +31,7 @@ const alertsQuery = z.strictObject({
   to: timeParam.optional(),
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
 });
-const idParams = z.strictObject({ id: z.string().min(1) });
+const idParams = z.strictObject({ id: idText() });
 const ackBody = z.strictObject({ note: z.string().max(4000).optional() });
 /** The note is required; the engine refuses a missing or empty one with NOTE_REQUIRED. */
 const resolveBody = z.strictObject({
@@ -43,19 +44,19 @@ const resolveBody = z.strictObject({
   confirmActive: z.boolean().optional(),
 });
 const extendBody = z.strictObject({
-  newDueAt: z.iso.datetime({ offset: true }),
-  engineer: z.string().trim().min(1),
-  letterRef: z.string().trim().min(1),
+  newDueAt: z.iso.datetime({ offset: true }).max(MAX.time),
+  engineer: z.string().trim().min(1).max(MAX.name),
+  letterRef: z.string().trim().min(1).max(MAX.name),
   note: z.string().max(4000).optional(),
 });
 const rangeQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   from: timeParam.optional(),
   to: timeParam.optional(),
 });
 const notificationsQuery = z.strictObject({
   status: z.enum(['pending', 'sent', 'failed']).optional(),
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 

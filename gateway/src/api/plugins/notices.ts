@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { noticeBody, noticeDtoSchema, noticeFiledSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { toIso } from '../../../../shared/src/time.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -9,7 +10,7 @@ import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 
 const noticesQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   from: timeParam.optional(),
   to: timeParam.optional(),
 });

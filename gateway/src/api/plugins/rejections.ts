@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { rejectionSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { REJECT_REASONS } from '../../../../shared/src/telemetry.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -9,7 +10,7 @@ import { answers } from '../responses.ts';
 
 const query = z.strictObject({
   reason: z.enum(REJECT_REASONS).optional(),
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 

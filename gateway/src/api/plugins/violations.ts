@@ -12,6 +12,7 @@ import {
   violationIssuedSchema,
   violationsQuery,
 } from '../../../../shared/src/api/violations.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import type { ViolationStep } from '../../alerts/violations.ts';
 import type { SiteConfig } from '../../config/schema.ts';
@@ -27,7 +28,7 @@ export type ViolationsServices = Pick<
   'auth' | 'catalogue' | 'compliance' | 'now' | 'photoExists'
 >;
 
-const idParams = z.strictObject({ id: z.string().min(1) });
+const idParams = z.strictObject({ id: idText() });
 
 /** The officer's roles (town law 001: the Stormwater Management Officer), and those who answer for a site. */
 export const OFFICER_ROLES: readonly UserRole[] = ['inspector', 'admin'];
