@@ -22,6 +22,7 @@ import { CatalogueError } from '../../admin/catalogue.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 import { siteSummary } from './sites.ts';
@@ -31,7 +32,11 @@ export const RULE_PARAMS_BODY_LIMIT = 64 * 1024;
 const siteParams = z.strictObject({ id: idText() });
 const deviceParams = z.strictObject({ siteId: idText(), deviceId: idText() });
 const devicesParams = z.strictObject({ siteId: idText() });
-const changesFilter = changesQuery.extend({ from: timeParam.optional(), to: timeParam.optional() });
+const changesFilter = changesQuery.extend({
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+  ...pageShape,
+});
 const secured = { security: [{ bearer: [] }] };
 
 /** The catalogue's refusals as the API's errors. */
@@ -162,21 +167,30 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
         summary:
           'Change records (who, when, old and new value, effective time) with their log index and leaf hash',
         querystring: openapi(changesFilter),
-        response: answers({ 200: z.array(changeResponse) }),
+        response: paged(changeResponse),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(changesFilter, req.query);
       if (q.siteId !== undefined) mustSee(caller, q.siteId);
+      const page = pageOf(q);
       const list = ctx.changes.list({
         ...(q.siteId !== undefined ? { siteId: q.siteId } : {}),
         ...(caller?.sites ? { sites: caller.sites } : {}),
         ...(q.from !== undefined ? { from: q.from } : {}),
         ...(q.to !== undefined ? { to: q.to } : {}),
+        page,
       });
       // Accounts and tokens are the admins' to see; a site's changes are its people's.
-      return list.filter((c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)));
+      return sendPage(
+        req,
+        reply,
+        list,
+        page,
+        (c) => [Date.parse(c.effectiveAt), c.id],
+        (c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)),
+      );
     },
   );
 };

@@ -19,8 +19,11 @@ import type { SiteConfig } from '../../config/schema.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
+
+const pagedViolations = violationsQuery.extend(pageShape);
 
 /** What the notices-of-violation routes use. */
 export type ViolationsServices = Pick<
@@ -136,20 +139,33 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
       schema: {
         tags: ['violations'],
         summary: 'Notices of violation, of one site or every site the caller sees, by status',
-        querystring: openapi(violationsQuery),
-        response: answers({ 200: z.array(violationDtoSchema) }),
+        querystring: openapi(pagedViolations),
+        response: paged(violationDtoSchema),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
-      const q = parseWith(violationsQuery, req.query);
+      const q = parseWith(pagedViolations, req.query);
       if (q.siteId !== undefined) {
         mustSee(caller, q.siteId);
         if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
       }
-      return e
-        .list({ siteId: q.siteId })
-        .filter((v) => maySee(caller, v.siteId) && (q.status === undefined || v.status === q.status));
+      const page = pageOf(q);
+      const rows = e.list({
+        siteId: q.siteId,
+        ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
+        page,
+      });
+      // A notice's status follows from its events: a page filtered by status may hold fewer than its
+      // limit, and the Link still names the next.
+      return sendPage(
+        req,
+        reply,
+        rows,
+        page,
+        (v) => [Date.parse(v.issuedAt), v.id],
+        (v) => q.status === undefined || v.status === q.status,
+      );
     },
   );
 
