@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRACTICES_MAX } from '../../shared/src/api/findings.ts';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import { metrics, metricValue, sleep } from '../helpers/faults.ts';
 import { LIST_PATHS, largestInspection, readAllPages } from './inspectionsSupport.ts';
@@ -25,7 +26,7 @@ export const RSS_BOUND_MB = 350;
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 export const INSPECTOR_TOKEN = 'tok-owner';
 export const ADMIN_TOKEN = 'tok-admin';
-export const PRACTICES = 200;
+export const PRACTICES = PRACTICES_MAX;
 
 export function inspectionsConfig() {
   return {

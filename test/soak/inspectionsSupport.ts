@@ -17,7 +17,7 @@ export const LIST_PATHS = [
   '/api/extensions',
   '/api/rejections',
   '/api/changes',
-  '/api/evidence/entries',
+  '/api/evidence/entries?from=0',
 ] as const;
 
 interface Json {
@@ -69,7 +69,7 @@ export function largestInspection(
     notes: text(b.notes, seed),
     findings: Array.from({ length: Math.min(b.findings, practices) }, (_, i) => ({
       practice: `p-${i}`,
-      status: 'needs-repair',
+      status: 'maintenance',
       note: text(b.findingNote!, seed + i),
       photos: [],
     })),
