@@ -4,12 +4,13 @@
  * big enough to tap with a glove on), a note, and photos taken on the spot.
  */
 import {
+  FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
   type FindingStatus,
   PRACTICE_KIND_LABELS,
 } from '../../shared/src/api/enforcementWords.ts';
-import { FINDING_NOTE_MAX, type Practice } from '../../shared/src/api/findings.ts';
+import type { Practice } from '../../shared/src/api/findings.ts';
 import { h, replace } from './dom.js';
 import type { QueuedFinding, QueuedPhoto } from './outbox.js';
 import { formatBytes, PHOTO_MAX_SIDE, preparePhoto, UnreadablePhoto } from './photos.js';

@@ -176,9 +176,32 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const count = flag('count') ?? positional ?? 300;
   const inspectorChars = flag('inspector-chars');
   (async () => {
-    const gw = await startGatewayChild(inspectionsConfig(), { bundle: true, env: { LOG_LEVEL: 'error' } });
+    const env = { LOG_LEVEL: 'error' };
+    const gw = await startGatewayChild(inspectionsConfig(), { bundle: true, env });
     try {
-      return await inspectionsSoak(gw, count, inspectorChars !== undefined ? { inspectorChars } : {});
+      const f = await inspectionsSoak(gw, count, inspectorChars !== undefined ? { inspectorChars } : {});
+      // The break ran the heap out on every restart: start again on the same store and read the alerts.
+      await gw.stop();
+      const again = await startGatewayChild(inspectionsConfig(), {
+        bundle: true,
+        env,
+        dataDir: gw.dataDir,
+      }).catch((e: Error) => {
+        f.problems.push(`the gateway did not start again: ${e.message.slice(0, 500)}`);
+        return undefined;
+      });
+      if (again) {
+        const alerts = await readAllPages(again.httpUrl, '/api/alerts', {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+        }).catch((e: Error) => {
+          f.problems.push(`after a restart, /api/alerts: ${e.message}`);
+          return undefined;
+        });
+        if (alerts) f.pages['/api/alerts after a restart'] = alerts;
+        if (!again.alive()) f.problems.push('the gateway died after a restart');
+        await again.cleanup();
+      }
+      return f;
     } finally {
       await gw.cleanup();
     }

@@ -39,10 +39,11 @@ export const INSPECTION_BOUNDS = {
   findingNote: finding.note!.maxLength,
 };
 
-/** Readable text of exactly `n` characters. */
+/** Readable text of exactly `n` characters, ending in a letter (a name's spaces at its ends are trimmed). */
 export function text(n: number, seed: number): string {
   const words = `Inspection ${seed}: silt fence sagging along the east boundary, sediment in the swale, outlet riprap sound. `;
-  return words.repeat(Math.ceil(n / words.length)).slice(0, n);
+  const t = words.repeat(Math.ceil(n / words.length)).slice(0, n);
+  return /\s$/.test(t) ? `${t.slice(0, -1)}x` : t;
 }
 
 /**

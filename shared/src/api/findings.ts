@@ -7,16 +7,25 @@
  */
 import { z } from 'zod';
 import { MAX } from '../bounds.ts';
-import { FINDING_STATUSES, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
+import {
+  FINDING_NOTE_MAX,
+  FINDING_STATUSES,
+  FINDINGS_MAX,
+  PHOTO_TYPES,
+  PRACTICE_KINDS,
+} from './enforcementWords.ts';
 
 export {
+  FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
+  FINDINGS_MAX,
   type FindingStatus,
   PHOTO_MAX_BYTES,
   PHOTO_TYPES,
   PRACTICE_KIND_LABELS,
   PRACTICE_KINDS,
+  PRACTICES_MAX,
   type PracticeKind,
 } from './enforcementWords.ts';
 
@@ -43,15 +52,6 @@ export const photoHashSchema = z
   .string()
   .max(64)
   .regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');
-
-/**
- * The most practices a site lists (an inspection has a finding for each at most), and the longest a
- * finding's note may be (a line or two; the inspection's notes take longer text): with every text at its
- * most, an inspection is about 110,000 characters, and its body at most about 0.5 MB.
- */
-export const PRACTICES_MAX = 100;
-export const FINDINGS_MAX = PRACTICES_MAX;
-export const FINDING_NOTE_MAX = 1000;
 
 /** One finding of an inspection. `practice` is one of the site's practice ids. */
 export const findingSchema = z.strictObject({
