@@ -10,8 +10,9 @@
  * Prints the figures (the store's growth in all and per inspection, the largest body sent, the gateway's
  * peak resident memory and V8 heap, the pages read) and exits 1 if the gateway died, an inspection of the
  * largest size was refused, one just over it was accepted, a list answered anything but 200, or resident
- * memory passed RSS_BOUND_MB. `--inspector-chars N` (and `--count`) send inspections of another size, to
- * measure an older gateway. The suite runs a short version (test/e2e/inspectionBounds.test.ts).
+ * memory passed RSS_BOUND_MB. It then starts the gateway again on the same store and reads the alerts
+ * once more (the break ran the heap out on every restart). `--inspector-chars N` (and `--count`) send
+ * inspections of another size, `--root <dir>` runs another checkout's bundle: to measure an older gateway. The suite runs a short version (test/e2e/inspectionBounds.test.ts).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
@@ -76,6 +77,10 @@ export function dirBytes(dir: string): number {
   return n;
 }
 
+/** Why a gateway process ended, from its output: V8's heap message, or the output's end. */
+const whyDied = (gw: GatewayChild) =>
+  /FATAL ERROR:[^\n]*|JavaScript heap out of memory/.exec(gw.output())?.[0] ?? gw.output().slice(-500);
+
 const mb = (b: number) => Math.round(b / 104_857.6) / 10;
 
 export async function inspectionsSoak(
@@ -139,7 +144,7 @@ export async function inspectionsSoak(
     done = true;
     await watcher;
   }
-  if (!gw.alive()) problems.push(`the gateway died: ${gw.output().slice(-1500)}`);
+  if (!gw.alive()) problems.push(`the gateway died: ${whyDied(gw)}`);
   rss.end = gw.rssMb();
   heap.end = metricValue(
     await metrics(gw.httpUrl, admin).catch(() => ''),
@@ -177,7 +182,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const inspectorChars = flag('inspector-chars');
   (async () => {
     const env = { LOG_LEVEL: 'error' };
-    const gw = await startGatewayChild(inspectionsConfig(), { bundle: true, env });
+    // `--root <dir>`: the bundle of another checkout (an older gateway, to measure the break).
+    const r = process.argv.indexOf('--root');
+    const root = r > 0 ? { root: process.argv[r + 1]! } : {};
+    const gw = await startGatewayChild(inspectionsConfig(), { bundle: true, env, ...root });
     try {
       const f = await inspectionsSoak(gw, count, inspectorChars !== undefined ? { inspectorChars } : {});
       // The break ran the heap out on every restart: start again on the same store and read the alerts.
@@ -198,7 +206,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           return undefined;
         });
         if (alerts) f.pages['/api/alerts after a restart'] = alerts;
-        if (!again.alive()) f.problems.push('the gateway died after a restart');
+        if (!again.alive()) f.problems.push(`the gateway died after a restart: ${whyDied(again)}`);
         await again.cleanup();
       }
       return f;
