@@ -144,6 +144,29 @@ describe('lists, a page at a time', () => {
     expect(big.status).toBe(400);
   });
 
+  it('documents the Link header and the cursor in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${gw.httpUrl}/docs/json`)).json()) as {
+      paths: Record<
+        string,
+        { get: { parameters?: Array<{ name: string }>; responses: Record<string, { headers?: object }> } }
+      >;
+    };
+    for (const path of [
+      '/api/alerts',
+      '/api/inspections',
+      '/api/notifications',
+      '/api/changes',
+      '/api/quarantine',
+    ]) {
+      const op = doc.paths[path]!.get;
+      expect(op.responses['200']!.headers, path).toHaveProperty('Link');
+      expect(
+        op.parameters?.map((p) => p.name),
+        path,
+      ).toContain('cursor');
+    }
+  });
+
   it('pages the other lists the same way', async () => {
     for (const path of [
       '/api/alerts',
