@@ -5,7 +5,7 @@
  */
 
 import { openAlert as openDialog, statusBadge } from './alert-dialog.js';
-import { describeError, errorDetail, get } from './api.js';
+import { describeError, errorDetail, get, getPage } from './api.js';
 import { badge, byId, cell, h, replace } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
 import {
@@ -27,6 +27,10 @@ export type Child = import('./dom.js').Child;
 export { cell };
 
 let rows: Alert[] = [];
+/** The next page of the alerts asked for (the gateway's Link), when older ones follow. */
+let next: string | undefined;
+/** Alerts a page: the newest first; "Show more alerts" reads the next. */
+export const ALERTS_PAGE = 100;
 
 /**
  * Opens an alert's dialog (from the table's copy, the page's, or the gateway). On the alerts page its
@@ -59,18 +63,54 @@ function filters() {
   };
 }
 
-export async function loadAlerts() {
+/** What the page says of the alerts shown: how many, and whether older ones follow. */
+function sayShown() {
   const out = byId('alerts-status');
+  const n = `${rows.length} alert${rows.length === 1 ? '' : 's'}`;
+  out.textContent = next
+    ? `The newest ${n}, most urgent first. Older alerts are not shown yet: “Show more alerts” below.`
+    : `${n}, most urgent first`;
+  out.classList.remove('text-bad');
+  out.removeAttribute('title');
+  const more = byId('alerts-more') as HTMLButtonElement;
+  more.hidden = next === undefined;
+  more.disabled = false;
+}
+
+function sayError(e: unknown) {
+  const out = byId('alerts-status');
+  out.textContent = describeError(e);
+  out.title = errorDetail(e);
+  out.classList.add('text-bad');
+}
+
+export async function loadAlerts() {
   try {
-    rows = await get('/api/alerts', { ...filters(), limit: 500 });
-    out.textContent = `${rows.length} alert${rows.length === 1 ? '' : 's'}, most urgent first`;
-    out.classList.remove('text-bad');
-    out.removeAttribute('title');
+    const page = await getPage<Alert>('/api/alerts', { ...filters(), limit: ALERTS_PAGE });
+    rows = page.items;
+    next = page.next;
+    sayShown();
     renderAlertsTable();
   } catch (e) {
-    out.textContent = describeError(e);
-    out.title = errorDetail(e);
-    out.classList.add('text-bad');
+    sayError(e);
+  }
+}
+
+/** "Show more alerts": the next page, added to those shown (an alert shown already is not repeated). */
+export async function showMoreAlerts() {
+  if (!next) return;
+  const more = byId('alerts-more') as HTMLButtonElement;
+  more.disabled = true;
+  try {
+    const page = await getPage<Alert>(next);
+    const shown = new Set(rows.map((r) => r.id));
+    rows = [...rows, ...page.items.filter((a) => !shown.has(a.id))];
+    next = page.next;
+    sayShown();
+    renderAlertsTable();
+  } catch (e) {
+    more.disabled = false;
+    sayError(e);
   }
 }
 

@@ -75,7 +75,14 @@ export async function errorOf(res: Response): Promise<ApiError> {
 export async function request(
   method: string,
   path: string,
-  o: { body?: unknown; bytes?: Blob; token?: string; quiet?: boolean } = {},
+  o: {
+    body?: unknown;
+    bytes?: Blob;
+    token?: string;
+    quiet?: boolean;
+    /** Reads the answer's headers (a list's Link to its next page). */
+    headers?: (h: Headers) => void;
+  } = {},
 ) {
   const token = o.token ?? getToken();
 
@@ -96,6 +103,7 @@ export async function request(
     if (res.status === 401 && !o.quiet) onUnauthorized(err);
     throw err;
   }
+  o.headers?.(res.headers);
   if (res.status === 204) return null;
   const text = await res.text();
   return text ? JSON.parse(text) : null;
@@ -106,6 +114,45 @@ export async function request(
  */
 export const get = (path: string, params?: Record<string, string | number | undefined>) =>
   request('GET', url(path, params));
+
+/** The path of a `Link` header's rel="next" (the gateway's lists name their next page so). */
+export function nextOf(link: string | null): string | undefined {
+  for (const part of (link ?? '').split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** One page of a list: its items, and the path of the next page when more follow. */
+export async function getPage<T>(
+  path: string,
+  params?: Record<string, string | number | undefined>,
+): Promise<{ items: T[]; next: string | undefined }> {
+  let next: string | undefined;
+  const items = (await request('GET', url(path, params), {
+    headers: (h) => {
+      next = nextOf(h.get('link'));
+    },
+  })) as T[];
+  return { items, next };
+}
+
+/** Every page of a list (at most `maxPages`), following each page's Link to the next. */
+export async function getAll<T>(
+  path: string,
+  params?: Record<string, string | number | undefined>,
+  maxPages = 100,
+): Promise<T[]> {
+  const out: T[] = [];
+  let page = await getPage<T>(path, params);
+  out.push(...page.items);
+  for (let n = 1; page.next && n < maxPages; n++) {
+    page = await getPage<T>(page.next);
+    out.push(...page.items);
+  }
+  return out;
+}
 
 export const post = (path: string, body: unknown) => request('POST', path, { body: body ?? {} });
 
@@ -150,7 +197,11 @@ const MEANINGS: Record<string, string | ((e: ApiError) => string)> = {
   BAD_REQUEST: 'Some of what was entered is not valid: check it and try again.',
   CONFLICT: 'That conflicts with what is already recorded (a name or ID is never used twice).',
   EMAIL_TAKEN: 'An account with this e-mail address exists already.',
-  TOO_LARGE: 'That is too large to send.',
+  TOO_LARGE: (e) =>
+    /at most \d+ KB/.test(e.message)
+      ? `That is too large to send: ${e.message.replace(/^the request is /, 'it is ')}.`
+      : 'That is too large to send.',
+  BAD_CURSOR: 'The list could not go on from where it was: show it again from the start.',
   READ_ONLY:
     "Nothing can be saved just now: the gateway's store is read-only. Tell whoever runs the gateway.",
   UNAVAILABLE: 'This is not available on this gateway.',

@@ -7,7 +7,11 @@
 import type { ChangeResponse } from '../../shared/src/admin.ts';
 import { addDays, zonedMidnight } from '../../shared/src/time.ts';
 import { keyLabel, valueText } from '../../shared/src/words.ts';
-import { get } from './api.js';
+import { getPage } from './api.js';
+
+/** The change records the page shows at once, the newest. */
+const CHANGES_PAGE = 500;
+
 import { byId, h } from './dom.js';
 import { fill, table } from './form.js';
 import { formatTime } from './format.js';
@@ -169,18 +173,19 @@ export async function loadChanges() {
   const siteId = v('c-site') || undefined;
   const tz = siteId ? siteZone(siteId) : 'UTC';
   await fill(byId('changes-list'), async () => {
-    const rows: Change[] = listOf(
-      await get('/api/changes', {
-        siteId,
-        from: dayBound(v('c-from'), tz, false),
-        to: dayBound(v('c-to'), tz, true),
-      }),
-      'changes',
-    );
+    const page = await getPage<Change>('/api/changes', {
+      siteId,
+      from: dayBound(v('c-from'), tz, false),
+      to: dayBound(v('c-to'), tz, true),
+      limit: CHANGES_PAGE,
+    });
+    const rows: Change[] = listOf(page.items, 'changes');
     // Newest first, in the order of the evidence log.
     rows.sort((a, b) => b.logIndex - a.logIndex);
-    byId('changes-status').textContent =
-      `${rows.length} change record${rows.length === 1 ? '' : 's'}, newest first`;
+    const n = `${rows.length} change record${rows.length === 1 ? '' : 's'}`;
+    byId('changes-status').textContent = page.next
+      ? `The newest ${n}; older ones are not shown: choose dates to see them.`
+      : `${n}, newest first`;
     return table(
       ['Change', 'Log entry'],
       rows.map((c) => {

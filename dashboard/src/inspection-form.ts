@@ -4,6 +4,7 @@
  * big enough to tap with a glove on), a note, and photos taken on the spot.
  */
 import {
+  FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
   type FindingStatus,
@@ -63,7 +64,7 @@ function practiceBox(p: Practice, i: number) {
       ]),
     ),
     h('label', { for: `${name}-note` }, 'Note'),
-    h('textarea', { id: `${name}-note`, rows: 2, maxlength: 4000 }),
+    h('textarea', { id: `${name}-note`, rows: 2, maxlength: FINDING_NOTE_MAX }),
     h(
       'div',
       { class: 'row' },

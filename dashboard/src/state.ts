@@ -2,7 +2,7 @@
  * What the page knows: the sites with their devices, every alert that is not resolved, and the rules
  * (their labels and what may be done with their alerts, from GET /api/rules).
  */
-import { get } from './api.js';
+import { get, getAll } from './api.js';
 import { h, replace } from './dom.js';
 import { keepFieldSites } from './fieldSites.js';
 
@@ -98,8 +98,9 @@ export const ruleLabel = (id: string) => ruleOf(id)?.label ?? id;
 export async function loadAll() {
   const [sites, open, acked, rules] = await Promise.all([
     get('/api/sites'),
-    get('/api/alerts', { status: 'open', limit: 5000 }),
-    get('/api/alerts', { status: 'acknowledged', limit: 5000 }),
+    // Every open duty, a page at a time.
+    getAll<Alert>('/api/alerts', { status: 'open', limit: 500 }),
+    getAll<Alert>('/api/alerts', { status: 'acknowledged', limit: 500 }),
     // The rules change only with the gateway's release: read once.
     state.rules.length ? state.rules : get('/api/rules'),
   ]);

@@ -6,7 +6,7 @@
 
 import type { ChartsAnswer } from '../../shared/src/api/charts.ts';
 import { formatLong } from '../../shared/src/time.ts';
-import { describeError, get } from './api.js';
+import { describeError, get, getAll } from './api.js';
 import { type ChartHandle, mountChart } from './charts/plot.js';
 import { clock, day } from './charts/words.js';
 import { badge, byId, h, replace } from './dom.js';
@@ -51,7 +51,7 @@ export async function loadStorms() {
   const out = byId('storms-status');
   const seq = ++loadSeq;
   try {
-    const storms: Storm[] = await get('/api/storms', siteId ? { siteId } : {});
+    const storms = await getAll<Storm>('/api/storms', siteId ? { siteId } : {});
     if (seq !== loadSeq) return;
     storms.sort((a, b) => Date.parse(b.start) - Date.parse(a.start) || a.siteId.localeCompare(b.siteId));
     const sites = new Set(storms.map((s) => s.siteId)).size;

@@ -10,7 +10,7 @@ import {
   type ViolationStatus,
 } from '../../shared/src/api/enforcementWords.ts';
 import type { ViolationDto, ViolationEvent } from '../../shared/src/api/violations.ts';
-import { get, post } from './api.js';
+import { getAll, post } from './api.js';
 import { badge, h } from './dom.js';
 import { dueInWords, formatTime, shortDate } from './format.js';
 import { noteForm } from './note-form.js';
@@ -18,7 +18,7 @@ import { isAdmin, isScoped, session } from './session.js';
 import type { Site } from './state.js';
 
 export async function loadViolations(siteId: string): Promise<ViolationDto[]> {
-  const all = (await get('/api/violations', { siteId })) as ViolationDto[];
+  const all = await getAll<ViolationDto>('/api/violations', { siteId });
   return [...all].sort((a, b) => Date.parse(b.issuedAt) - Date.parse(a.issuedAt));
 }
 

@@ -34,14 +34,20 @@ function fail(msg: string): never {
 
 async function fetchAlerts(api: string, siteIds: string[], token?: string): Promise<ApiAlert[]> {
   const out: ApiAlert[] = [];
+  const base = api.replace(/\/$/, '');
   for (const siteId of siteIds) {
-    const res = await fetch(`${api.replace(/\/$/, '')}/api/alerts?siteId=${encodeURIComponent(siteId)}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-    if (!res.ok) throw new Error(`GET /api/alerts?siteId=${siteId}: HTTP ${res.status}`);
-    const body = (await res.json()) as unknown;
-    if (!Array.isArray(body)) throw new Error(`GET /api/alerts?siteId=${siteId}: expected a JSON array`);
-    out.push(...(body as ApiAlert[]));
+    // A page at a time, following the Link header's next page.
+    let path: string | undefined = `/api/alerts?siteId=${encodeURIComponent(siteId)}&limit=500`;
+    while (path) {
+      const res: Response = await fetch(`${base}${path}`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      if (!res.ok) throw new Error(`GET /api/alerts?siteId=${siteId}: HTTP ${res.status}`);
+      const body = (await res.json()) as unknown;
+      if (!Array.isArray(body)) throw new Error(`GET /api/alerts?siteId=${siteId}: expected a JSON array`);
+      out.push(...(body as ApiAlert[]));
+      path = /<([^>]+)>\s*;\s*rel="?next"?/.exec(res.headers.get('link') ?? '')?.[1];
+    }
   }
   return out;
 }

@@ -6,8 +6,9 @@
  * them against the rule modules' own schemas.
  */
 import { z } from 'zod';
-import { practiceSchema } from './api/findings.ts';
+import { PRACTICES_MAX, practiceSchema } from './api/findings.ts';
 import { partySchema } from './api/violations.ts';
+import { boundedKeys, MAX, ruleParamValue, timeText } from './bounds.ts';
 import { DEVICE_KINDS } from './telemetry.ts';
 
 /**
@@ -23,12 +24,14 @@ export const SCOPED_ROLES: readonly UserRole[] = ['owner', 'contractor'];
 /** Site and device ids: letters, digits, "_", "." and "-" (they appear in MQTT topics). */
 export const entityId = z
   .string()
+  .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only (no "/", "+" or "#")');
 
-const isoTime = z.iso.datetime({ offset: true });
+const isoTime = timeText();
+const email = () => z.email().max(MAX.email);
 const password = z.string().min(10, 'at least 10 characters').max(1024);
 
-export const loginBody = z.strictObject({ email: z.email(), password: z.string().min(1).max(1024) });
+export const loginBody = z.strictObject({ email: email(), password: z.string().min(1).max(1024) });
 export type LoginBody = z.infer<typeof loginBody>;
 
 /** The signed-in person (POST /api/auth/login, GET /api/auth/me). `sites` is null for every site. */
@@ -58,28 +61,28 @@ export type PasswordChangeBody = z.infer<typeof passwordChangeBody>;
 
 /** POST /api/setup: the first admin, with the one-time code the gateway logged. */
 export const setupBody = z.strictObject({
-  code: z.string().min(1),
+  code: z.string().min(1).max(MAX.id),
   name: z.string().trim().min(1).max(200),
-  email: z.email(),
+  email: email(),
   password,
 });
 
 export const userCreateBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
-  email: z.email(),
+  email: email(),
   role: z.enum(USER_ROLES),
   password,
   /** An owner's or contractor's sites; for other roles, the sites whose notifications they receive. */
-  sites: z.array(entityId).default([]),
+  sites: z.array(entityId).max(1000).default([]),
 });
 export type UserCreateBody = z.infer<typeof userCreateBody>;
 
 export const userPatchBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
-  email: z.email().optional(),
+  email: email().optional(),
   role: z.enum(USER_ROLES).optional(),
   password: password.optional(),
-  sites: z.array(entityId).optional(),
+  sites: z.array(entityId).max(1000).optional(),
   /** A disabled account cannot sign in; its sessions and tokens stop working at once. */
   disabled: z.boolean().optional(),
 });
@@ -121,9 +124,13 @@ export const recipientBody = z.strictObject({
   role: z
     .enum(RECIPIENT_ROLES)
     .describe('Who the recipient is to the site; rules name the roles that must act.'),
-  name: z.string().optional().describe('A name people read.'),
-  email: z.email().optional().describe('Alerts and reminders go to this address (needs notify.smtp).'),
-  webhook: z.url().optional().describe('Alerts are POSTed here, signed with notify.webhookSecret.'),
+  name: z.string().max(MAX.name).optional().describe('A name people read.'),
+  email: email().optional().describe('Alerts and reminders go to this address (needs notify.smtp).'),
+  webhook: z
+    .url()
+    .max(MAX.url)
+    .optional()
+    .describe('Alerts are POSTed here, signed with notify.webhookSecret.'),
 });
 
 /**
@@ -156,46 +163,52 @@ export type SiteHistory = z.infer<typeof siteHistory>;
 export const SITE_HISTORY_KEYS = Object.keys(siteHistory.shape) as Array<keyof SiteHistory>;
 
 /** POST /api/sites: further keys are the rules' site parameters (`storm`, `routineInspectionDays`, …). */
-export const siteCreateBody = z.looseObject({
-  id: entityId,
-  name: z.string().trim().min(1).max(200).optional(),
-  kind: z.enum(SITE_KINDS),
-  timezone: z.string().min(1).optional(),
-  active: z.boolean().optional(),
-  recipients: z.array(recipientBody).optional(),
-  history: siteHistory.optional(),
-  /** Construction sites: the erosion and sediment control practices an inspection looks at. */
-  practices: z.array(practiceSchema).max(200).optional(),
-  /** Construction sites: to whom a notice of violation is directed (law 001, Enforcement A(1)). */
-  landowner: partySchema.optional(),
-  developer: partySchema.optional(),
-  /** The address, or a description, of the land (law 001, Enforcement A(2)). */
-  address: z.string().trim().min(1).max(500).optional(),
-});
+const siteShape = z
+  .object({
+    id: entityId,
+    name: z.string().trim().min(1).max(200).optional(),
+    kind: z.enum(SITE_KINDS),
+    timezone: z.string().min(1).max(64).optional(),
+    active: z.boolean().optional(),
+    recipients: z.array(recipientBody).max(50).optional(),
+    history: siteHistory.optional(),
+    /** Construction sites: the erosion and sediment control practices an inspection looks at. */
+    practices: z.array(practiceSchema).max(PRACTICES_MAX).optional(),
+    /** Construction sites: to whom a notice of violation is directed (law 001, Enforcement A(1)). */
+    landowner: partySchema.optional(),
+    developer: partySchema.optional(),
+    /** The address, or a description, of the land (law 001, Enforcement A(2)). */
+    address: z.string().trim().min(1).max(500).optional(),
+  })
+  .catchall(ruleParamValue);
+export const siteCreateBody = boundedKeys(siteShape);
 export type SiteCreateBody = z.infer<typeof siteCreateBody>;
 
 /**
  * PATCH /api/sites/{id}: the keys to change (a rule parameter replaces the whole parameter; `history`
  * adds to the history: each event given replaces that event, the others stay).
  */
-export const sitePatchBody = siteCreateBody.omit({ id: true }).partial();
+export const sitePatchBody = boundedKeys(siteShape.omit({ id: true }).partial());
 export type SitePatchBody = z.infer<typeof sitePatchBody>;
 
 /**
  * POST /api/sites/{siteId}/devices: further keys are the rules' device parameters (`designDepthIn` or
  * `stageStorage` for a trap, `highLevelIn` for a holding tank, `silentAfterMinutes`, …).
  */
-export const deviceCreateBody = z.looseObject({
-  id: entityId,
-  kind: z.enum(DEVICE_KINDS),
-  name: z.string().trim().min(1).max(200).optional(),
-  /** Rain gauges: inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
-  inchesPerTip: z.number().positive().max(1).optional(),
-  role: z.enum(['background', 'outlet']).optional(),
-  liquidDepthIn: z.number().positive().optional(),
-  maxTipsPerMinute: z.number().positive().optional(),
-  clientIds: z.array(z.string().min(1).max(200)).optional(),
-});
+const deviceShape = z
+  .object({
+    id: entityId,
+    kind: z.enum(DEVICE_KINDS),
+    name: z.string().trim().min(1).max(200).optional(),
+    /** Rain gauges: inches per tip (0.01 in, or 0.2 mm = 0.007874 in). */
+    inchesPerTip: z.number().positive().max(1).optional(),
+    role: z.enum(['background', 'outlet']).optional(),
+    liquidDepthIn: z.number().positive().optional(),
+    maxTipsPerMinute: z.number().positive().optional(),
+    clientIds: z.array(z.string().min(1).max(200)).max(20).optional(),
+  })
+  .catchall(ruleParamValue);
+export const deviceCreateBody = boundedKeys(deviceShape);
 export type DeviceCreateBody = z.infer<typeof deviceCreateBody>;
 
 /**
@@ -203,10 +216,12 @@ export type DeviceCreateBody = z.infer<typeof deviceCreateBody>;
  * readings from `effectiveAt` on (default now); readings before it keep their calibration. `retired: true`
  * retires the device: it can no longer log in or send, its history stays.
  */
-export const devicePatchBody = deviceCreateBody
-  .omit({ id: true, kind: true })
-  .partial()
-  .extend({ effectiveAt: isoTime.optional(), retired: z.literal(true).optional() });
+export const devicePatchBody = boundedKeys(
+  deviceShape
+    .omit({ id: true, kind: true })
+    .partial()
+    .extend({ effectiveAt: isoTime.optional(), retired: z.literal(true).optional() }),
+);
 export type DevicePatchBody = z.infer<typeof devicePatchBody>;
 
 /** A device's MQTT credentials, shown once (POST devices; the secret rotation returns `password` only). */
@@ -247,7 +262,7 @@ export const changeResponse = z.object({
 export type ChangeResponse = z.infer<typeof changeResponse>;
 
 export const changesQuery = z.strictObject({
-  siteId: z.string().optional(),
-  from: z.string().optional(),
-  to: z.string().optional(),
+  siteId: z.string().max(MAX.id).optional(),
+  from: z.string().max(MAX.time).optional(),
+  to: z.string().max(MAX.time).optional(),
 });

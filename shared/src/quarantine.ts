@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { entityId } from './admin.ts';
+import { MAX } from './bounds.ts';
 
 /** Why a message waits in the quarantine (a subset of the rejection reasons). */
 export const QUARANTINE_REASONS = ['future_timestamp', 'unregistered_device'] as const;
@@ -30,8 +31,8 @@ export function aheadText(seconds: number): string {
 export const MAX_OFFSET_SECONDS = 10 * 366 * 86_400;
 
 export const quarantineQuery = z.strictObject({
-  siteId: z.string().min(1).optional(),
-  deviceId: z.string().min(1).optional(),
+  siteId: z.string().min(1).max(MAX.id).optional(),
+  deviceId: z.string().min(1).max(MAX.id).optional(),
   /** `waiting` (default): not released yet; `released`; `all`. */
   status: z.enum(['waiting', 'released', 'all']).default('waiting'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),

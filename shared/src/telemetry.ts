@@ -39,7 +39,7 @@ export type Alarms = z.infer<typeof alarmsSchema>;
 export const MIN_SOURCE_TS = Date.UTC(2000, 0, 1);
 
 export const timestampSchema = z.union([
-  z.iso.datetime({ offset: true }),
+  z.iso.datetime({ offset: true }).max(40),
   z.number().int().min(MIN_SOURCE_TS).max(8.64e15),
 ]);
 

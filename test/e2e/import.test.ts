@@ -8,6 +8,7 @@ import { MAX_UPLOAD } from '../../gateway/src/api/plugins/imports.ts';
 import { parseLoggerFile } from '../../gateway/src/import/formats/index.ts';
 import { RAIN_DIR } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { allPages } from '../helpers/pages.ts';
 
 const run = promisify(execFile);
 const RAIN = RAIN_DIR;
@@ -110,21 +111,16 @@ describe('logger import through the running gateway', () => {
     );
     const summary = JSON.parse(stdout) as { tips: number; stored: number };
     expect(summary.tips).toBe(want.tips);
-    const storms = (await (
-      await fetch(`${gw.httpUrl}/api/storms?siteId=quincemil&from=2017-01-01T00:00:00Z`)
-    ).json()) as Array<{
-      tips: number;
-      qualified: boolean;
-      inspection: { status: string };
-    }>;
+    const storms = await allPages<{ tips: number; qualified: boolean; inspection: { status: string } }>(
+      gw.httpUrl,
+      '/api/storms?siteId=quincemil&from=2017-01-01T00:00:00Z&limit=500',
+    );
     expect(storms.length).toBe(want.events);
     expect(storms.filter((s) => s.qualified).length).toBe(want.qualifying);
     expect(storms.reduce((a, s) => a + s.tips, 0)).toBe(want.tips);
     // No inspection was ever logged: every qualifying storm's inspection is missing, and each raised an alert.
     expect(storms.filter((s) => s.qualified).every((s) => s.inspection.status === 'missing')).toBe(true);
-    const alerts = (await (
-      await fetch(`${gw.httpUrl}/api/alerts?siteId=quincemil&rule=storm-inspection`)
-    ).json()) as unknown[];
+    const alerts = await allPages(gw.httpUrl, '/api/alerts?siteId=quincemil&rule=storm-inspection&limit=500');
     expect(alerts.length).toBe(want.qualifying);
   });
 
@@ -182,13 +178,10 @@ describe('logger import through the running gateway', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { tips: number }).tips).toBe(want.tips);
       const storms = (
-        (await (
-          await fetch(`${gw.httpUrl}/api/storms?siteId=quincemil&from=2000-01-01T00:00:00Z`)
-        ).json()) as Array<{
-          deviceId: string;
-          tips: number;
-          qualified: boolean;
-        }>
+        await allPages<{ deviceId: string; tips: number; qualified: boolean }>(
+          gw.httpUrl,
+          '/api/storms?siteId=quincemil&from=2000-01-01T00:00:00Z&limit=500',
+        )
       ).filter((s) => s.deviceId === device);
       expect(storms.length).toBe(want.events);
       expect(storms.filter((s) => s.qualified).length).toBe(want.qualifying);

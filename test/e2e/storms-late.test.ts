@@ -36,7 +36,8 @@ describe('late data through the gateway: two storms that a backlog shows were on
     const before = (await (
       await fetch(`${gw.httpUrl}/api/storms?siteId=maple-ridge&from=2026-11-01T00:00:00Z`)
     ).json()) as Storm[];
-    expect(before.map((s) => s.tips)).toEqual([20, 35]);
+    // Newest first.
+    expect(before.map((s) => s.tips)).toEqual([35, 20]);
     // A backlog arrives late: the counter readings from the "dry" hours show 15 tips at +4 h.
     for (let i = 1; i <= 15; i++) await send(t0 + 4 * 60 * M + i * M, 20 + i);
     await c.endAsync();

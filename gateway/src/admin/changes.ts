@@ -5,9 +5,11 @@
  * set), and the time it takes effect. The entry's body is `type: "change"` with these members
  * (README "Evidence anyone can verify").
  */
+
 import type { CHANGE_ENTITIES, ChangeResponse } from '../../../shared/src/admin.ts';
 import { recordBody } from '../ledger/records.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
+import { type Page, pageSql } from '../store/page.ts';
 import type { Db } from '../store/types.ts';
 import { where } from '../store/where.ts';
 
@@ -76,6 +78,8 @@ export interface ChangeQuery {
   sites?: readonly string[];
   from?: number;
   to?: number;
+  /** One page, newest first (the API's list); without it, every change in effective order. */
+  page?: Page;
 }
 
 export class ChangeLog {
@@ -121,15 +125,17 @@ export class ChangeLog {
 
   /** Changes in effect order; a period [from, to) is of their effective time. */
   list(q: ChangeQuery = {}): ChangeResponse[] {
+    const page = pageSql('effective_at', 'id', q.page, 'effective_at, id');
     const sites = q.sites ? `site_id IN (${q.sites.map(() => '?').join(',') || 'NULL'})` : undefined;
     const w = where([
       ['site_id = ?', q.siteId],
       [sites ?? '', sites ? [...(q.sites ?? [])] : undefined],
       ['effective_at >= ?', q.from],
       ['effective_at < ?', q.to],
+      page.cond,
     ]);
     const rows = this.db
-      .prepare<unknown[], ChangeRow>(`SELECT * FROM changes ${w.sql} ORDER BY effective_at, id`)
+      .prepare<unknown[], ChangeRow>(`SELECT * FROM changes ${w.sql} ${page.tail}`)
       .all(...w.params);
     return rows.map((r) => this.view(r));
   }

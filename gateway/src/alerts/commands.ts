@@ -194,7 +194,8 @@ export class Commands {
             at: input.at,
             sourceAt: input.at,
             message: `Inspected by ${inspector} at ${toIso(input.at)}`,
-            evidence: { inspectionId: id, inspector, kind: input.kind },
+            // The inspection is named by its id (its record holds the rest); the message names who.
+            evidence: { inspectionId: id, kind: input.kind },
           });
           rules.feedClosed(u, row, 'auto', input.at);
         }

@@ -15,6 +15,7 @@ import type { Finding } from '../../../shared/src/api/findings.ts';
 import type { Milestone } from '../../../shared/src/api/notices.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
+import type { Page } from '../store/page.ts';
 
 export type Db = Database.Database;
 
@@ -144,6 +145,10 @@ export interface AlertQuery {
   from?: number;
   to?: number;
   limit?: number;
+  /** One page, newest first (the API's lists); `limit` is then the page's. */
+  page?: Page;
+  /** Only these sites (a caller who sees only theirs). */
+  siteIds?: readonly string[];
 }
 
 /** A time range of one site (or every site), for storms, inspections and extensions. */
@@ -168,6 +173,10 @@ export interface RangeQuery {
   siteId?: string;
   from?: number;
   to?: number;
+  /** One page, newest first (the API's lists); without it, every row in the list's own order. */
+  page?: Page;
+  /** Only these sites (a caller who sees only theirs). */
+  siteIds?: readonly string[];
 }
 
 /** What the engine reports to live listeners (server-sent events), after the change is committed. */

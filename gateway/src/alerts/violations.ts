@@ -6,6 +6,7 @@
  * an order's being in effect are derived from their events. The caller's checks (`guard`) run inside the
  * transaction, against the state as it is there, and refuse by throwing.
  */
+
 import {
   APPEAL_DAYS,
   type Party,
@@ -17,6 +18,7 @@ import {
 } from '../../../shared/src/api/violations.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { recordViolationEvent } from '../store/outbox.ts';
+import type { Page } from '../store/page.ts';
 import type { RuleRunner } from './rules.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { StopWorkRow, ViolationEventRow, ViolationRow } from './stores/violations.ts';
@@ -230,7 +232,13 @@ export class Violations {
 
   /** Notices issued in the range (inclusive), of one site or every site, in time order. */
   list(
-    q: { siteId?: string | undefined; from?: number | undefined; to?: number | undefined } = {},
+    q: {
+      siteId?: string | undefined;
+      from?: number | undefined;
+      to?: number | undefined;
+      page?: Page | undefined;
+      siteIds?: readonly string[] | undefined;
+    } = {},
   ): ViolationDto[] {
     const vs = this.stores.violations;
     return vs.query(q).map((r) => violationDto(r, vs.events(r.id)));

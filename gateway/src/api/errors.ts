@@ -8,6 +8,11 @@ export const API_ERRORS = {
   BAD_REQUEST: { status: 400, message: 'the request is not valid' },
   CONFLICT: { status: 409, message: 'the request conflicts with the current state' },
   TOO_LARGE: { status: 413, message: 'the request body is too large' },
+  BAD_CURSOR: {
+    status: 400,
+    message:
+      'The page marker (cursor) is not one this list gave, or it belongs to another list: ask for the first page again, without it.',
+  },
   UNAVAILABLE: { status: 503, message: 'not available in this configuration' },
   TOO_MANY_REQUESTS: { status: 429, message: 'too many failed attempts: wait and try again' },
   METRICS_STAFF: {

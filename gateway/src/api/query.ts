@@ -1,12 +1,31 @@
 import { z } from 'zod';
+import { MAX } from '../../../shared/src/bounds.ts';
 import { formatIssuePath } from '../config/load.ts';
 import { ApiError } from './errors.ts';
 
 /** A time in a query string: ISO 8601 or epoch milliseconds. */
 export const timeParam = z.union([
   z.coerce.number().int(),
-  z.iso.datetime({ offset: true }).transform((s) => Date.parse(s)),
+  z.iso
+    .datetime({ offset: true })
+    .max(MAX.time)
+    .transform((s) => Date.parse(s)),
 ]);
+
+const UNITS: Record<string, [string, string]> = {
+  string: ['character', 'characters'],
+  array: ['item', 'items'],
+  set: ['item', 'items'],
+  object: ['setting', 'settings'],
+};
+
+/** A bound passed, in words ("at most 200 characters: shorten it"); zod's own sentence otherwise. */
+function said(i: z.core.$ZodIssue): string {
+  if (i.code !== 'too_big' || typeof i.maximum !== 'number') return i.message;
+  const unit = UNITS[i.origin];
+  if (!unit) return i.message;
+  return `at most ${i.maximum.toLocaleString('en-US')} ${unit[i.maximum === 1 ? 0 : 1]}: ${i.origin === 'string' ? 'shorten it' : 'send fewer'}`;
+}
 
 /** Parses a query or body with zod; every problem is reported with its path. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -14,7 +33,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   if (!r.success)
     throw new ApiError(
       'BAD_REQUEST',
-      r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`).join('; '),
+      r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${said(i)}`).join('; '),
     );
   return r.data;
 }

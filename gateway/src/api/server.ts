@@ -9,6 +9,7 @@ import { AlertError } from '../alerts/errors.ts';
 import { JobQueue } from '../jobs/queue.ts';
 import { DASHBOARD_DIR, VERSION } from '../paths.ts';
 import { SESSION_COOKIE } from '../people/sessions.ts';
+import { boundBodies } from './bodyLimits.ts';
 import type { ApiContext } from './context.ts';
 import { dashboardBundlePlugin } from './dashboardBundle.ts';
 import { API_ERRORS, ApiError, errorBody } from './errors.ts';
@@ -100,6 +101,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   // JSON.stringify writes them, never cut down to the schema's fields.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   documentErrors(app);
+  boundBodies(app);
   if (o.validateResponses) validateResponses(app);
   await app.register(helmet, securityHeaders(o.https !== undefined));
   // While the store is read-only (a full disk) nothing can be saved: writes are refused, reads go on.
@@ -128,7 +130,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) {
       if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
       return reply.code(err.status).send(errorBody(err.code, err.message, err.field));
@@ -140,6 +142,17 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     const e = err as Error & { statusCode?: number; code?: string };
     if (e.code?.startsWith('FST_CSRF'))
       return reply.code(403).send(errorBody('CSRF', API_ERRORS.CSRF.message));
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && req.routeOptions.bodyLimit !== undefined)
+      return reply.code(413).send(
+        errorBody(
+          'TOO_LARGE',
+          // A route that takes a file says why in its own words (photos, logger files); fastify's
+          // own sentence is replaced with the route's bound.
+          e.message === 'Request body is too large'
+            ? `the request is larger than this form takes: at most ${Math.round(req.routeOptions.bodyLimit / 1024)} KB. Shorten the text or split it`
+            : e.message,
+        ),
+      );
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) reply.log.error(err);
     const code =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { entityId, recipientBody, USER_ROLES } from '../../../shared/src/admin.ts';
-import { practiceSchema } from '../../../shared/src/api/findings.ts';
+import { PRACTICES_MAX, practiceSchema } from '../../../shared/src/api/findings.ts';
 import { partySchema } from '../../../shared/src/api/violations.ts';
 import { deviceFacts, siteFacts } from '../rules/context.ts';
 import { mergeParams } from '../rules/module.ts';
@@ -83,6 +83,7 @@ export const siteSchema = z.strictObject({
   recipients: z.array(recipientSchema).default([]).describe('Who is told of the alerts, by role.'),
   practices: z
     .array(practiceSchema)
+    .max(PRACTICES_MAX)
     .optional()
     .describe('Construction sites: the erosion and sediment control practices an inspection looks at.'),
   landowner: partySchema

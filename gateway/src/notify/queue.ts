@@ -8,8 +8,10 @@
  * Every write is idempotent (INSERT OR IGNORE on the unique keys, updates guarded by the status), so
  * running a step again after a crash never duplicates or loses a delivery.
  */
+
 import type Database from 'better-sqlite3';
 import type { Channel, DeliveryStatus, DeliveryView } from '../../../shared/src/api/alerts.ts';
+import { type Page, pageSql, sitesIn } from '../store/page.ts';
 import { where } from '../store/where.ts';
 import { displayTarget } from './errors.ts';
 
@@ -73,6 +75,10 @@ export interface ListOptions {
   alertId?: string;
   limit?: number;
   offset?: number;
+  /** One page, newest first, after the cursor's delivery (the API); `limit` and `offset` are then unused. */
+  page?: Page;
+  /** Only these sites' deliveries (a caller who sees only theirs). */
+  siteIds?: readonly string[];
 }
 
 export interface DeliveryCounts {
@@ -86,6 +92,11 @@ const iso = (ms: number | null | undefined) =>
 
 const DELIVERIES = `SELECT d.id, d.event_id, d.channel, d.target, d.status, d.attempts, d.next_at, d.last_error,
   d.sent_at, e.kind, e.alert_id, e.site_id, e.rule, e.payload, e.created_at
+  FROM notification_deliveries d LEFT JOIN notification_events e ON e.event_id = d.event_id`;
+
+/** The deliveries as the API lists them: the event's payload (an alert's text) is not read. */
+const LISTED = `SELECT d.id, d.event_id, d.channel, d.target, d.status, d.attempts, d.next_at, d.last_error,
+  d.sent_at, e.kind, e.alert_id, e.site_id, e.rule, e.created_at
   FROM notification_deliveries d LEFT JOIN notification_events e ON e.event_id = d.event_id`;
 
 /** An empty filter value (`''`) means no filter, as an absent one does. */
@@ -225,9 +236,12 @@ export class NotificationQueue {
     return r?.at ?? undefined;
   }
 
-  /** Deliveries, newest first, for the API. */
+  /** Deliveries, newest first, for the API (without the events' payloads, which the list does not show). */
   list(opts: ListOptions = {}): DeliveryView[] {
+    const page = pageSql('d.id', 'd.id', opts.page, 'd.id DESC');
     const w = where([
+      page.cond,
+      sitesIn('e.site_id', opts.siteIds),
       ['d.status = ?', given(opts.status)],
       ['d.channel = ?', given(opts.channel)],
       ['e.site_id = ?', given(opts.siteId)],
@@ -236,9 +250,13 @@ export class NotificationQueue {
     ]);
     const limit = Math.min(Math.max(1, Math.trunc(opts.limit ?? 100)), 1000);
     const offset = Math.max(0, Math.trunc(opts.offset ?? 0));
-    const rows = this.db
-      .prepare(`${DELIVERIES} ${w.sql} ORDER BY d.id DESC LIMIT ? OFFSET ?`)
-      .all(...w.params, limit, offset) as DeliveryRow[];
+    const rows = (
+      opts.page
+        ? this.db.prepare(`${LISTED} ${w.sql} ${page.tail}`).all(...w.params)
+        : this.db
+            .prepare(`${LISTED} ${w.sql} ORDER BY d.id DESC LIMIT ? OFFSET ?`)
+            .all(...w.params, limit, offset)
+    ) as DeliveryRow[];
     return rows.map((r) => ({
       id: r.id,
       eventId: r.event_id,

@@ -159,11 +159,13 @@ export class QuarantineRows {
     for (const r of rs) this.stmts.release.run(r.at, r.by, r.offsetMs, r.outcome, r.changeId, r.id);
   }
 
-  list(q: QuarantineQuery, sites?: readonly string[]): QuarantineItem[] {
+  /** Newest first, `q.limit` of them; `afterId`: those before that message (the API's next page). */
+  list(q: QuarantineQuery, sites?: readonly string[], afterId?: number): QuarantineItem[] {
     const w = this.filter(q, sites);
+    const after = afterId === undefined ? '' : `${w.sql ? ' AND' : 'WHERE'} id < ?`;
     return this.db
-      .prepare<unknown[], Row>(`SELECT * FROM quarantine ${w.sql} ORDER BY id DESC LIMIT ?`)
-      .all(...w.params, q.limit)
+      .prepare<unknown[], Row>(`SELECT * FROM quarantine ${w.sql}${after} ORDER BY id DESC LIMIT ?`)
+      .all(...w.params, ...(afterId === undefined ? [] : [afterId]), q.limit)
       .map(toItem);
   }
 

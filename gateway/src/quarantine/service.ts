@@ -168,7 +168,7 @@ export class QuarantineService implements Stage {
   }
 
   /** The messages kept, for the API (the table's own queries). */
-  readonly list: QuarantineRows['list'] = (q, sites) => this.o.rows.list(q, sites);
+  readonly list: QuarantineRows['list'] = (q, sites, afterId) => this.o.rows.list(q, sites, afterId);
   readonly summary: QuarantineRows['summary'] = (q, sites) => this.o.rows.summary(q, sites);
 
   /** For the site catalogue's listeners: a device added or changed has its early messages released. */

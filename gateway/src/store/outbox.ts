@@ -4,13 +4,24 @@
  * (notify/queue.ts) reads and delivers them. The table's DDL is in store/schema/.
  */
 import type Database from 'better-sqlite3';
-import type { AlertDto, NotificationKind } from '../../../shared/src/api/alerts.ts';
+import { type AlertDto, NOTIFIED_HISTORY, type NotificationKind } from '../../../shared/src/api/alerts.ts';
 
 export interface NotificationEventInput {
   eventId: string;
   kind: NotificationKind;
   alert: AlertDto;
   createdAt: number;
+}
+
+/**
+ * The alert as an event carries it: with its latest NOTIFIED_HISTORY history entries, and how many earlier
+ * ones it leaves out (`historyOmitted`), so that an event's size does not grow with the alert's history
+ * (every change of a long-lived alert once copied its whole history, every note in it, again).
+ */
+export function notifiedAlert(alert: AlertDto): AlertDto {
+  const omitted = alert.history.length - NOTIFIED_HISTORY;
+  if (omitted <= 0) return alert;
+  return { ...alert, history: alert.history.slice(-NOTIFIED_HISTORY), historyOmitted: omitted };
 }
 
 /**
@@ -29,7 +40,7 @@ export function recordNotificationEvent(db: Database.Database, ev: NotificationE
       ev.alert.id,
       ev.alert.siteId,
       ev.alert.rule,
-      JSON.stringify(ev.alert),
+      JSON.stringify(notifiedAlert(ev.alert)),
       ev.createdAt,
     );
   return r.changes === 1;

@@ -10,6 +10,7 @@ import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import { leafHash } from '../ledger/merkle.ts';
 import { readingStrings, recordBody } from '../ledger/records.ts';
 import type { EvidenceLog } from './evidenceLog.ts';
+import { type Page, pageSql, sitesIn } from './page.ts';
 import type { Db } from './types.ts';
 import { where } from './where.ts';
 
@@ -181,17 +182,22 @@ export class ReadingStore {
     return row;
   }
 
-  recentRejections(opts: { limit?: number; reason?: string; siteId?: string } = {}): RejectionRecord[] {
+  recentRejections(
+    opts: { limit?: number; reason?: string; siteId?: string; page?: Page; siteIds?: readonly string[] } = {},
+  ): RejectionRecord[] {
+    const page = pageSql('id', 'id', opts.page ?? { limit: opts.limit ?? 100 }, 'id DESC');
     const w = where([
       ['reason = ?', opts.reason],
       ['site_id = ?', opts.siteId],
+      sitesIn('site_id', opts.siteIds),
+      page.cond,
     ]);
     const rows = this.db
       .prepare(
         `SELECT id, at, transport, topic, site_id, device_id, reason, detail, excerpt, suppressed FROM rejections
-         ${w.sql} ORDER BY id DESC LIMIT ?`,
+         ${w.sql} ${page.tail}`,
       )
-      .all(...w.params, opts.limit ?? 100) as Array<Record<string, unknown>>;
+      .all(...w.params) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       id: r.id as number,
       at: r.at as number,

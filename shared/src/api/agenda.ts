@@ -6,7 +6,10 @@
 import { z } from 'zod';
 
 /** A calendar day, YYYY-MM-DD. */
-export const daySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
+export const daySchema = z
+  .string()
+  .max(10)
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
 
 export const AGENDA_KINDS = ['milestone', 'duty'] as const;
 

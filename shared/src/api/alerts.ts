@@ -101,8 +101,16 @@ export const alertDtoSchema = z.object({
    */
   alarm: z.object({ input: z.string(), active: z.boolean() }).optional(),
   history: z.array(alertHistoryEntrySchema),
+  /**
+   * Notifications (MQTT, webhooks, e-mail) carry the latest entries of the history only: how many earlier
+   * entries this copy leaves out. The full history is at GET /api/alerts/{id}.
+   */
+  historyOmitted: z.number().int().min(1).optional(),
 });
 export type AlertDto = z.infer<typeof alertDtoSchema>;
+
+/** The history entries a notification's copy of an alert carries: the latest. */
+export const NOTIFIED_HISTORY = 5;
 
 export const STORM_INSPECTION_STATUSES = ['not-required', 'pending', 'on-time', 'late', 'missing'] as const;
 

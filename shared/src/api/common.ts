@@ -1,8 +1,9 @@
 /** Shapes every part of the API uses: the error body and the small acknowledgements of writes. */
 import { z } from 'zod';
+import { MAX } from '../bounds.ts';
 
 /** ISO 8601 UTC, as every time leaves the gateway. */
-export const isoTime = z.iso.datetime({ offset: true });
+export const isoTime = z.iso.datetime({ offset: true }).max(MAX.time);
 
 /**
  * Every refusal and failure: a stable code (the API's error catalogue) and a sentence; `field`, when a

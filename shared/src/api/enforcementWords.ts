@@ -3,6 +3,15 @@
  * can import them (the schemas in `findings.ts` and `violations.ts` are built from these).
  */
 
+/**
+ * The most practices a site lists (an inspection has a finding for each at most), and the longest a
+ * finding's note may be (a line or two; the inspection's notes take longer text): with every text at its
+ * most, an inspection is about 110,000 characters, and its body at most about 0.5 MB.
+ */
+export const PRACTICES_MAX = 100;
+export const FINDINGS_MAX = PRACTICES_MAX;
+export const FINDING_NOTE_MAX = 1000;
+
 /** The kinds of practice the law names (silt fence, inlet protection, stabilized entrance, …). */
 export const PRACTICE_KINDS = [
   'silt-fence',

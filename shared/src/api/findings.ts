@@ -6,16 +6,26 @@
  * photos too. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { FINDING_STATUSES, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
+import { idText, MAX } from '../bounds.ts';
+import {
+  FINDING_NOTE_MAX,
+  FINDING_STATUSES,
+  FINDINGS_MAX,
+  PHOTO_TYPES,
+  PRACTICE_KINDS,
+} from './enforcementWords.ts';
 
 export {
+  FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
+  FINDINGS_MAX,
   type FindingStatus,
   PHOTO_MAX_BYTES,
   PHOTO_TYPES,
   PRACTICE_KIND_LABELS,
   PRACTICE_KINDS,
+  PRACTICES_MAX,
   type PracticeKind,
 } from './enforcementWords.ts';
 
@@ -23,6 +33,7 @@ export const practiceKindSchema = z.enum(PRACTICE_KINDS);
 
 const practiceId = z
   .string()
+  .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only');
 
 /** One practice of a site (configuration `sites[].practices`, admin API `practices`). */
@@ -37,13 +48,16 @@ export const findingStatusSchema = z.enum(FINDING_STATUSES);
 export const photoTypeSchema = z.enum(PHOTO_TYPES);
 
 /** A photo's content address: lower-case hex SHA-256 of its bytes. */
-export const photoHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');
+export const photoHashSchema = z
+  .string()
+  .max(64)
+  .regex(/^[0-9a-f]{64}$/, 'a SHA-256 in lower-case hex');
 
 /** One finding of an inspection. `practice` is one of the site's practice ids. */
 export const findingSchema = z.strictObject({
   practice: practiceId,
   status: findingStatusSchema,
-  note: z.string().max(4000).default(''),
+  note: z.string().max(FINDING_NOTE_MAX).default(''),
   photos: z.array(photoHashSchema).max(20).default([]),
 });
 export type Finding = z.infer<typeof findingSchema>;
@@ -53,7 +67,7 @@ export type Finding = z.infer<typeof findingSchema>;
  * charged to that site's photo quota and to the caller's account's.
  */
 export const photoUploadQuery = z.strictObject({
-  siteId: z.string().min(1).describe('The site whose inspection or correction report the photo is for.'),
+  siteId: idText().describe('The site whose inspection or correction report the photo is for.'),
 });
 export type PhotoUploadQuery = z.infer<typeof photoUploadQuery>;
 
@@ -71,12 +85,12 @@ export type PhotoStored = z.infer<typeof photoStoredSchema>;
  * a second one.
  */
 export const inspectionBody = z.strictObject({
-  siteId: z.string().min(1),
-  at: z.iso.datetime({ offset: true }),
-  inspector: z.string().trim().min(1),
+  siteId: z.string().min(1).max(MAX.id),
+  at: z.iso.datetime({ offset: true }).max(MAX.time),
+  inspector: z.string().trim().min(1).max(MAX.name),
   kind: z.enum(['routine', 'storm', 'annual', 'cleanout', 'other']),
-  notes: z.string().max(10_000).optional(),
-  findings: z.array(findingSchema).max(200).optional(),
-  clientId: z.uuid().optional(),
+  notes: z.string().max(MAX.notes).optional(),
+  findings: z.array(findingSchema).max(FINDINGS_MAX).optional(),
+  clientId: z.uuid().max(36).optional(),
 });
 export type InspectionBody = z.infer<typeof inspectionBody>;

@@ -5,6 +5,7 @@
  * late when it was filed less than 48 hours before the milestone's time. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
+import { MAX } from '../bounds.ts';
 import { MILESTONE_IDS, NOTICE_LEAD_MS } from './milestones.ts';
 
 export { MILESTONE_IDS, MILESTONES, type Milestone, NOTICE_LEAD_MS } from './milestones.ts';
@@ -13,10 +14,10 @@ export const milestoneSchema = z.enum(MILESTONE_IDS);
 
 /** POST /api/notices: the applicant tells the town a milestone's time. */
 export const noticeBody = z.strictObject({
-  siteId: z.string().min(1),
+  siteId: z.string().min(1).max(MAX.id),
   milestone: milestoneSchema,
   /** When the activity will take place (an offset is required). */
-  at: z.iso.datetime({ offset: true }),
+  at: z.iso.datetime({ offset: true }).max(MAX.time),
 });
 export type NoticeBody = z.infer<typeof noticeBody>;
 

@@ -4,6 +4,7 @@
  * orders that stay in effect until the town confirms compliance. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
+import { MAX } from '../bounds.ts';
 import { VIOLATION_STATUSES } from './enforcementWords.ts';
 import { photoHashSchema } from './findings.ts';
 
@@ -16,14 +17,14 @@ export {
 } from './enforcementWords.ts';
 
 const iso = z.iso.datetime();
-const isoIn = z.iso.datetime({ offset: true });
+const isoIn = z.iso.datetime({ offset: true }).max(MAX.time);
 const logged = { logIndex: z.number().int().optional(), leafHash: z.string().optional() };
 
 /** A party the notice is directed to (sites' `landowner` and `developer`). */
 export const partySchema = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('The name a notice is addressed to.'),
   address: z.string().trim().min(1).max(500).describe('The postal address a notice is served at.'),
-  email: z.email().optional().describe('Notices are also sent here (needs notify.smtp).'),
+  email: z.email().max(MAX.email).optional().describe('Notices are also sent here (needs notify.smtp).'),
 });
 export type Party = z.infer<typeof partySchema>;
 
@@ -31,8 +32,8 @@ export const violationStatusSchema = z.enum(VIOLATION_STATUSES);
 
 /** POST /api/violations (inspector). */
 export const violationBody = z.strictObject({
-  siteId: z.string().min(1),
-  inspectionId: z.string().optional(),
+  siteId: z.string().min(1).max(MAX.id),
+  inspectionId: z.string().max(MAX.id).optional(),
   nature: z.string().trim().min(1).max(4000),
   remedy: z.string().trim().min(1).max(4000),
   remedyDueAt: isoIn,
@@ -100,14 +101,14 @@ export type ViolationDto = z.infer<typeof violationDtoSchema>;
 
 /** GET /api/violations. */
 export const violationsQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: z.string().max(MAX.id).optional(),
   status: violationStatusSchema.optional(),
 });
 
 /** POST /api/sites/{id}/stop-work (inspector). */
 export const stopWorkBody = z.strictObject({
   reason: z.string().trim().min(1).max(4000),
-  violationId: z.string().optional(),
+  violationId: z.string().max(MAX.id).optional(),
 });
 /**
  * POST /api/sites/{id}/stop-work/lift (inspector). Refused while a notice the order names is not

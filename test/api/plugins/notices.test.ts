@@ -98,14 +98,15 @@ describe('milestone notices', () => {
   it('lists the notices with the law words, who filed them, and their log entry', async () => {
     const r = await fetch(`${gw.httpUrl}/api/notices?siteId=maple-ridge`);
     const list = (await r.json()) as Array<Record<string, unknown>>;
+    // Newest milestone first.
     expect(list.map((n) => [n.milestone, n.late, n.leadHours, n.filedBy])).toEqual([
-      ['final-grading-complete', true, 20, 'Ian Inspector'],
       ['rough-grading-complete', false, 50, 'Dana Developer'],
+      ['final-grading-complete', true, 20, 'Ian Inspector'],
     ]);
-    expect(list[1]!.label).toBe('Completion of rough grading');
-    expect(list[1]!.filedAt).toBe(new Date(NOW).toISOString());
-    expect(typeof list[1]!.logIndex).toBe('number');
-    const idx = list[1]!.logIndex as number;
+    expect(list[0]!.label).toBe('Completion of rough grading');
+    expect(list[0]!.filedAt).toBe(new Date(NOW).toISOString());
+    expect(typeof list[0]!.logIndex).toBe('number');
+    const idx = list[0]!.logIndex as number;
     const entries = await fetch(`${gw.httpUrl}/api/evidence/entries?from=${idx}&to=${idx + 1}`);
     const [entry] = (await entries.json()) as Array<{ kind: string; at: string; body: string }>;
     expect(entry!.kind).toBe('notice');

@@ -1,4 +1,5 @@
 /** The alerts table: one row per occurrence key and site, its content, status and deadline flags. */
+import { pageSql, sitesIn } from '../../store/page.ts';
 import { where } from '../../store/where.ts';
 import type { AlertQuery, AlertRow, Db, NewAlert } from '../types.ts';
 
@@ -117,8 +118,11 @@ export class AlertStore {
 
   query(q: AlertQuery, now: number): AlertRow[] {
     const status = q.status === undefined ? undefined : Array.isArray(q.status) ? q.status : [q.status];
+    const page = pageSql('raised_at', 'id', q.page, 'raised_at DESC, id DESC');
     const w = where([
       ['site_id = ?', q.siteId],
+      sitesIn('site_id', q.siteIds),
+      page.cond,
       [`status IN (${(status ?? []).map(() => '?').join(', ')})`, status],
       ['rule = ?', q.rule],
       [`status != 'resolved' AND due_at IS NOT NULL AND due_at < ?`, q.overdue === true ? now : undefined],
@@ -127,7 +131,8 @@ export class AlertStore {
       ['raised_at <= ?', q.to],
     ]);
     const limit = Math.max(1, Math.min(q.limit ?? 1000, 10_000));
-    const sql = `SELECT * FROM alerts ${w.sql} ORDER BY raised_at DESC, id DESC LIMIT ${limit}`;
+    const tail = q.page ? page.tail : `${page.tail} LIMIT ${limit}`;
+    const sql = `SELECT * FROM alerts ${w.sql} ${tail}`;
     return this.db.prepare<unknown[], AlertRow>(sql).all(...w.params);
   }
 }

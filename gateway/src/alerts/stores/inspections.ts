@@ -1,4 +1,5 @@
 /** The inspections: append-only, each row logged (`logged.ts`). */
+import { pageSql, sitesIn } from '../../store/page.ts';
 import { where } from '../../store/where.ts';
 import type { Db, InspectionRow, RangeQuery } from '../types.ts';
 import type { LoggedRows } from './logged.ts';
@@ -54,14 +55,17 @@ export class InspectionStore {
   }
 
   query(q: RangeQuery): InspectionRow[] {
+    const page = pageSql('at', 'id', q.page, 'at, seq');
     const w = where([
       ['site_id = ?', q.siteId],
+      sitesIn('site_id', q.siteIds),
       ['at >= ?', q.from],
       ['at <= ?', q.to],
+      page.cond,
     ]);
     return this.db
       .prepare<unknown[], InspectionRow>(
-        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections ${w.sql} ORDER BY at, seq`,
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections ${w.sql} ${page.tail}`,
       )
       .all(...w.params);
   }

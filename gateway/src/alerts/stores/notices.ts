@@ -1,4 +1,5 @@
 /** The milestone notices: append-only, each row logged (`logged.ts`). */
+import { pageSql, sitesIn } from '../../store/page.ts';
 import { where } from '../../store/where.ts';
 import type { Db, NoticeRow, RangeQuery } from '../types.ts';
 import type { LoggedRows } from './logged.ts';
@@ -28,14 +29,17 @@ export class NoticeStore {
 
   /** Notices whose milestone time falls in the range, in time order. */
   query(q: RangeQuery): NoticeRow[] {
+    const page = pageSql('at', 'id', q.page, 'at, seq');
     const w = where([
       ['site_id = ?', q.siteId],
+      sitesIn('site_id', q.siteIds),
       ['at >= ?', q.from],
       ['at <= ?', q.to],
+      page.cond,
     ]);
     return this.db
       .prepare<unknown[], NoticeRow>(
-        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM notices ${w.sql} ORDER BY at, seq`,
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM notices ${w.sql} ${page.tail}`,
       )
       .all(...w.params);
   }

@@ -2,12 +2,14 @@
  * Notices of violation and stop-work orders, with their events: append-only, each row logged
  * (`logged.ts`). A notice's status and an order's being in effect are derived from the events.
  */
+
 import type {
   StopWorkEventFields,
   StopWorkFields,
   ViolationEventFields,
   ViolationFields,
 } from '../../ledger/enforcementRecords.ts';
+import { type Page, pageSql, sitesIn } from '../../store/page.ts';
 import { where } from '../../store/where.ts';
 import type { Db } from '../types.ts';
 import type { LoggedRows } from './logged.ts';
@@ -94,14 +96,19 @@ export class ViolationStore {
     siteId?: string | undefined;
     from?: number | undefined;
     to?: number | undefined;
+    page?: Page | undefined;
+    siteIds?: readonly string[] | undefined;
   }): ViolationRow[] {
+    const page = pageSql('at', 'id', q.page, 'at, seq');
     const w = where([
       ['site_id = ?', q.siteId],
+      sitesIn('site_id', q.siteIds),
       ['at >= ?', q.from],
       ['at <= ?', q.to],
+      page.cond,
     ]);
     return this.db
-      .prepare<unknown[], ViolationRow>(`SELECT * FROM violations ${w.sql} ORDER BY at, seq`)
+      .prepare<unknown[], ViolationRow>(`SELECT * FROM violations ${w.sql} ${page.tail}`)
       .all(...w.params);
   }
 

@@ -17,18 +17,26 @@ import {
   sitePatchBody,
 } from '../../../../shared/src/admin.ts';
 import { devicePatchedSchema, siteViewSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { CatalogueError } from '../../admin/catalogue.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 import { siteSummary } from './sites.ts';
 
-const siteParams = z.strictObject({ id: z.string().min(1) });
-const deviceParams = z.strictObject({ siteId: z.string().min(1), deviceId: z.string().min(1) });
-const devicesParams = z.strictObject({ siteId: z.string().min(1) });
-const changesFilter = changesQuery.extend({ from: timeParam.optional(), to: timeParam.optional() });
+/** What a site's or a device's body may be at most (their rule parameters vary by rule). */
+export const RULE_PARAMS_BODY_LIMIT = 64 * 1024;
+const siteParams = z.strictObject({ id: idText() });
+const deviceParams = z.strictObject({ siteId: idText(), deviceId: idText() });
+const devicesParams = z.strictObject({ siteId: idText() });
+const changesFilter = changesQuery.extend({
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+  ...pageShape,
+});
 const secured = { security: [{ bearer: [] }] };
 
 /** The catalogue's refusals as the API's errors. */
@@ -49,10 +57,22 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
   const doc = (summary: string, extra: Record<string, unknown>) => ({
     schema: { tags: ['admin'], summary, ...extra, ...secured },
   });
+  /**
+   * A site's or a device's body carries the rules' parameters as further keys (each bounded, at most
+   * MAX.params of them): their worst case, every word and table at its most, is far beyond any real
+   * site, so these administrator's forms read at most RULE_PARAMS_BODY_LIMIT.
+   */
+  const withParams = (summary: string, extra: Record<string, unknown>) => ({
+    ...doc(summary, extra),
+    bodyLimit: RULE_PARAMS_BODY_LIMIT,
+  });
 
   app.post(
     '/api/sites',
-    doc('Add a site (admin)', { body: openapi(siteCreateBody), response: answers({ 201: siteViewSchema }) }),
+    withParams('Add a site (admin)', {
+      body: openapi(siteCreateBody),
+      response: answers({ 201: siteViewSchema }),
+    }),
     async (req, reply) => {
       const caller = ctx.auth.require(req, 'admin');
       const b = parseWith(siteCreateBody, req.body);
@@ -64,7 +84,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
 
   app.patch(
     '/api/sites/:id',
-    doc('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
+    withParams('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
       params: openapi(siteParams),
       body: openapi(sitePatchBody),
       response: answers({ 200: siteViewSchema }),
@@ -83,7 +103,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
 
   app.post(
     '/api/sites/:siteId/devices',
-    doc('Add a device (admin): answers its MQTT username and password, shown this once', {
+    withParams('Add a device (admin): answers its MQTT username and password, shown this once', {
       params: openapi(devicesParams),
       body: openapi(deviceCreateBody),
       response: answers({ 201: deviceCredentials }),
@@ -100,7 +120,7 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
 
   app.patch(
     '/api/sites/:siteId/devices/:deviceId',
-    doc('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
+    withParams('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
       params: openapi(deviceParams),
       body: openapi(devicePatchBody),
       response: answers({ 200: devicePatchedSchema }),
@@ -147,21 +167,30 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
         summary:
           'Change records (who, when, old and new value, effective time) with their log index and leaf hash',
         querystring: openapi(changesFilter),
-        response: answers({ 200: z.array(changeResponse) }),
+        response: paged(changeResponse),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(changesFilter, req.query);
       if (q.siteId !== undefined) mustSee(caller, q.siteId);
+      const page = pageOf(q);
       const list = ctx.changes.list({
         ...(q.siteId !== undefined ? { siteId: q.siteId } : {}),
         ...(caller?.sites ? { sites: caller.sites } : {}),
         ...(q.from !== undefined ? { from: q.from } : {}),
         ...(q.to !== undefined ? { to: q.to } : {}),
+        page,
       });
       // Accounts and tokens are the admins' to see; a site's changes are its people's.
-      return list.filter((c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)));
+      return sendPage(
+        req,
+        reply,
+        list,
+        page,
+        (c) => [Date.parse(c.effectiveAt), c.id],
+        (c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)),
+      );
     },
   );
 };

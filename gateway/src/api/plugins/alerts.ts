@@ -12,25 +12,27 @@ import {
   retriedSchema,
   stormDtoSchema,
 } from '../../../../shared/src/api.ts';
+import { idText, MAX } from '../../../../shared/src/bounds.ts';
 import { evidenceText, RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkFindings } from '../findings.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 
 const alertsQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   /** `overdue` is not a status but a flag on open and acknowledged alerts; it is accepted here too. */
   status: z.enum([...ALERT_STATUSES, 'overdue']).optional(),
   rule: z.enum(RULE_IDS).optional(),
   overdue: z.enum(['true', 'false']).optional(),
   from: timeParam.optional(),
   to: timeParam.optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  ...pageShape,
 });
-const idParams = z.strictObject({ id: z.string().min(1) });
+const idParams = z.strictObject({ id: idText() });
 const ackBody = z.strictObject({ note: z.string().max(4000).optional() });
 /** The note is required; the engine refuses a missing or empty one with NOTE_REQUIRED. */
 const resolveBody = z.strictObject({
@@ -43,20 +45,21 @@ const resolveBody = z.strictObject({
   confirmActive: z.boolean().optional(),
 });
 const extendBody = z.strictObject({
-  newDueAt: z.iso.datetime({ offset: true }),
-  engineer: z.string().trim().min(1),
-  letterRef: z.string().trim().min(1),
+  newDueAt: z.iso.datetime({ offset: true }).max(MAX.time),
+  engineer: z.string().trim().min(1).max(MAX.name),
+  letterRef: z.string().trim().min(1).max(MAX.name),
   note: z.string().max(4000).optional(),
 });
 const rangeQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   from: timeParam.optional(),
   to: timeParam.optional(),
+  ...pageShape,
 });
 const notificationsQuery = z.strictObject({
   status: z.enum(['pending', 'sent', 'failed']).optional(),
-  siteId: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  siteId: idText().optional(),
+  ...pageShape,
 });
 
 const doc = (tags: string, summary: string, extra: Record<string, unknown> = {}) => ({
@@ -111,32 +114,45 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     if (alarm) a.alarm = alarm;
     return a;
   };
-  const seen = <T extends { siteId: string | null }>(list: T[], caller: Caller | undefined) =>
-    caller?.sites === undefined ? list : list.filter((x) => x.siteId !== null && maySee(caller, x.siteId));
+  /** The sites a caller sees, as a list's filter (none for a caller who sees every site). */
+  const theirs = (caller: Caller | undefined) =>
+    caller?.sites === undefined ? {} : { siteIds: caller.sites };
+  /** A range list's query: its filters, the caller's sites, and the page. */
+  const ranged = (q: z.infer<typeof rangeQuery>, caller: Caller | undefined) => {
+    const page = pageOf(q);
+    const filter = {
+      ...(q.siteId !== undefined ? { siteId: q.siteId } : {}),
+      ...(q.from !== undefined ? { from: q.from } : {}),
+      ...(q.to !== undefined ? { to: q.to } : {}),
+      ...theirs(caller),
+      page,
+    };
+    return { page, filter };
+  };
 
   app.get(
     '/api/alerts',
-    doc('alerts', 'Alerts, filtered by site, status and rule', {
+    doc('alerts', 'Alerts, filtered by site, status and rule; newest first, a page at a time', {
       querystring: openapi(alertsQuery),
-      response: answers({ 200: z.array(alertDtoSchema) }),
+      response: paged(alertDtoSchema),
     }),
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(alertsQuery, req.query);
       knownSite(q.siteId, caller);
-      return seen(
-        c.listAlerts({
-          ...(q.siteId ? { siteId: q.siteId } : {}),
-          ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
-          ...(q.status === 'overdue' ? { overdue: true } : {}),
-          ...(q.rule ? { rule: q.rule } : {}),
-          ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
-          ...(q.from !== undefined ? { from: q.from } : {}),
-          ...(q.to !== undefined ? { to: q.to } : {}),
-          limit: q.limit,
-        }),
-        caller,
-      ).map(shown);
+      const page = pageOf(q);
+      const rows = c.listAlerts({
+        ...(q.siteId ? { siteId: q.siteId } : {}),
+        ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
+        ...(q.status === 'overdue' ? { overdue: true } : {}),
+        ...(q.rule ? { rule: q.rule } : {}),
+        ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
+        ...(q.from !== undefined ? { from: q.from } : {}),
+        ...(q.to !== undefined ? { to: q.to } : {}),
+        ...theirs(caller),
+        page,
+      });
+      return sendPage(req, reply, rows, page, (a) => [Date.parse(a.raisedAt), a.id]).map(shown);
     },
   );
 
@@ -260,64 +276,72 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
 
   app.get(
     '/api/inspections',
-    doc('inspections', 'Inspections of a site in a time range', {
+    doc('inspections', 'Inspections of a site in a time range; newest first, a page at a time', {
       querystring: openapi(rangeQuery),
-      response: answers({ 200: z.array(inspectionDtoSchema) }),
+      response: paged(inspectionDtoSchema),
     }),
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
       knownSite(q.siteId, caller);
-      return seen(c.listInspections(q), caller);
+      const { page, filter } = ranged(q, caller);
+      return sendPage(req, reply, c.listInspections(filter), page, (i) => [Date.parse(i.at), i.id]);
     },
   );
 
   app.get(
     '/api/storms',
-    doc('storms', 'Storm events with totals, qualification, due time and inspection status', {
-      querystring: openapi(rangeQuery),
-      response: answers({ 200: z.array(stormDtoSchema) }),
-    }),
-    async (req) => {
+    doc(
+      'storms',
+      'Storm events with totals, qualification, due time and inspection status; newest first, a page at a time',
+      { querystring: openapi(rangeQuery), response: paged(stormDtoSchema) },
+    ),
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
       knownSite(q.siteId, caller);
-      return seen(c.listStorms(q), caller);
+      const { page, filter } = ranged(q, caller);
+      return sendPage(req, reply, c.listStorms(filter), page, (s) => [Date.parse(s.start), s.id]);
     },
   );
 
   app.get(
     '/api/extensions',
-    doc('alerts', "Engineers' extensions", {
+    doc('alerts', "Engineers' extensions; newest first, a page at a time", {
       querystring: openapi(rangeQuery),
-      response: answers({ 200: z.array(extensionDtoSchema) }),
+      response: paged(extensionDtoSchema),
     }),
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(rangeQuery, req.query);
       knownSite(q.siteId, caller);
-      return seen(c.listExtensions(q), caller);
+      const { page, filter } = ranged(q, caller);
+      return sendPage(req, reply, c.listExtensions(filter), page, (x) => [Date.parse(x.at), x.seq]);
     },
   );
 
   app.get(
     '/api/notifications',
-    doc('alerts', 'Notification deliveries (MQTT, webhook, e-mail) and their state', {
-      querystring: openapi(notificationsQuery),
-      response: answers({ 200: z.array(deliveryViewSchema) }),
-    }),
-    async (req) => {
+    doc(
+      'alerts',
+      'Notification deliveries (MQTT, webhook, e-mail) and their state; newest first, a page at a time',
+      {
+        querystring: openapi(notificationsQuery),
+        response: paged(deliveryViewSchema),
+      },
+    ),
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(notificationsQuery, req.query);
       knownSite(q.siteId, caller);
-      return seen(
-        ctx.notifications.list({
-          ...(q.status ? { status: q.status } : {}),
-          ...(q.siteId ? { siteId: q.siteId } : {}),
-          limit: q.limit,
-        }),
-        caller,
-      );
+      const page = pageOf(q);
+      const rows = ctx.notifications.list({
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.siteId ? { siteId: q.siteId } : {}),
+        ...theirs(caller),
+        page,
+      });
+      return sendPage(req, reply, rows, page, (d) => [d.id, d.id]);
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { CHART_RANGE_MS, CHART_RANGES, MAX_CHART_SPAN_MS } from '../../../../shared/src/api/chartRanges.ts';
 import { chartsAnswerSchema } from '../../../../shared/src/api/charts.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { chartMarkingRules } from '../../rules/index.ts';
 import { mustSee } from '../auth.ts';
 import { buildCharts } from '../charts/build.ts';
@@ -11,8 +12,8 @@ import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 
 const chartsQuery = z.strictObject({
-  siteId: z.string().min(1),
-  deviceId: z.string().min(1).optional(),
+  siteId: idText(),
+  deviceId: idText().optional(),
   /** A range ending at `to` (default now); without it, `from` to `to` (default the last week). */
   range: z.enum(CHART_RANGES).optional(),
   from: timeParam.optional(),

@@ -17,6 +17,7 @@ import { publicKeyFromRaw } from '../../ledger/checkpoint.ts';
 import { readingBody } from '../../ledger/records.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged } from '../paging.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
@@ -29,6 +30,11 @@ const consistencyQuery = z.strictObject({ from: count, to: count.optional() });
 const inclusionQuery = z.strictObject({ index: count, size: count.optional() });
 const entriesQuery = z.strictObject({ from: count, to: count.optional() });
 const MAX_ENTRIES = 1000;
+/**
+ * An answer stops after this many characters of bodies (an inspection's record is up to about 110,000):
+ * the rest follow by the Link header, so no answer holds the bodies of a thousand large records.
+ */
+const MAX_BODY_CHARS = 2_000_000;
 
 const b64 = (b: Buffer) => b.toString('base64');
 const doc = (summary: string, extra: Record<string, unknown> = {}) => ({
@@ -131,19 +137,22 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
 
   app.get(
     '/api/evidence/entries',
-    doc(`Entries [from, to) with their bodies as hashed (at most ${MAX_ENTRIES})`, {
-      querystring: openapi(entriesQuery),
-      response: answers({ 200: z.array(logEntrySchema) }),
-    }),
-    async (req) => {
+    doc(
+      `Entries [from, to) with their bodies as hashed, oldest first as the log is verified: at most ${MAX_ENTRIES}, and fewer when their bodies are long; the Link header names the rest`,
+      { querystring: openapi(entriesQuery), response: paged(logEntrySchema) },
+    ),
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       // The log holds every site's records: an owner or contractor verifies with their reports' proofs.
       if (caller?.sites !== undefined)
         throw new ApiError('FORBIDDEN', "the log's entries hold every site's records");
       const q = parseWith(entriesQuery, req.query);
-      const to = Math.min(sizeOr(q.to), q.from + MAX_ENTRIES);
+      const end = sizeOr(q.to);
+      const to = Math.min(end, q.from + MAX_ENTRIES);
       const out = [];
+      let chars = 0;
       for (const e of log.entries(q.from, to)) {
+        if (chars > MAX_BODY_CHARS) break;
         let body = e.body;
         if (body === null && e.kind === 'reading') {
           const r = ctx.readings.byId(Number(e.ref));
@@ -157,6 +166,14 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
           body,
           leaf: b64(e.leaf),
         });
+        chars += body === null ? 0 : JSON.stringify(body).length;
+      }
+      const next = q.from + out.length;
+      if (next < end) {
+        const url = new URL(req.url, 'http://gateway');
+        url.searchParams.set('from', String(next));
+        url.searchParams.set('to', String(end));
+        reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
       }
       return out;
     },

@@ -1,17 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { noticeBody, noticeDtoSchema, noticeFiledSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { toIso } from '../../../../shared/src/time.ts';
-import { type Caller, maySee, mustSee } from '../auth.ts';
+import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith, timeParam } from '../query.ts';
 import { answers } from '../responses.ts';
 
 const noticesQuery = z.strictObject({
-  siteId: z.string().optional(),
+  siteId: idText().optional(),
   from: timeParam.optional(),
   to: timeParam.optional(),
+  ...pageShape,
 });
 
 /** The earliest milestone time a notice may name, and how far ahead at most. */
@@ -74,17 +77,23 @@ export const noticesPlugin: FastifyPluginAsync<NoticesServices> = async (app, ct
     {
       schema: {
         tags: ['notices'],
-        summary: 'Milestone notices whose milestone falls in a time range, on time or late',
+        summary:
+          'Milestone notices whose milestone falls in a time range, on time or late; newest first, a page at a time',
         querystring: openapi(noticesQuery),
-        response: answers({ 200: z.array(noticeDtoSchema) }),
+        response: paged(noticeDtoSchema),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
-      const q = parseWith(noticesQuery, req.query);
+      const { cursor, limit, ...q } = parseWith(noticesQuery, req.query);
       if (q.siteId !== undefined) knownSite(q.siteId, caller);
-      const list = c.listNotices(q);
-      return caller?.sites === undefined ? list : list.filter((n) => maySee(caller, n.siteId));
+      const page = pageOf({ cursor, limit });
+      const rows = c.listNotices({
+        ...q,
+        ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
+        page,
+      });
+      return sendPage(req, reply, rows, page, (n) => [Date.parse(n.at), n.id]);
     },
   );
 };

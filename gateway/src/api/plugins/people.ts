@@ -15,6 +15,7 @@ import {
   userResponse,
 } from '../../../../shared/src/admin.ts';
 import { tokenRevokedSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { EmailTaken, userView } from '../../people/accounts.ts';
 import { endRightsAfterAdminChange, newTokenExpiry } from '../../people/rights.ts';
 import { tokenView } from '../../people/tokens.ts';
@@ -23,7 +24,7 @@ import { ApiError } from '../errors.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
-const idParams = z.strictObject({ id: z.string().min(1) });
+const idParams = z.strictObject({ id: idText() });
 const secured = { security: [{ bearer: [] }] };
 
 /** An EmailTaken from the accounts becomes the API's code. */

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import {
+  quarantineItem,
   quarantineList,
   quarantineQuery,
   releaseBody,
@@ -14,8 +15,11 @@ import { QuarantineError } from '../../quarantine/service.ts';
 import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
+
+const pagedQuery = quarantineQuery.extend({ cursor: pageShape.cursor });
 
 /** What the quarantine use. */
 export type QuarantineServices = Pick<ApiContext, 'auth' | 'quarantine'>;
@@ -26,17 +30,21 @@ export const quarantinePlugin: FastifyPluginAsync<QuarantineServices> = async (a
     {
       schema: {
         tags: ['telemetry'],
-        summary: 'Messages kept in quarantine (a clock ahead, a device not registered yet), newest first',
-        querystring: openapi(quarantineQuery),
-        response: answers({ 200: quarantineList }),
+        summary:
+          'Messages kept in quarantine (a clock ahead, a device not registered yet), newest first, a page at a time; every device waiting',
+        querystring: openapi(pagedQuery),
+        response: paged(quarantineItem, quarantineList),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
-      const q = parseWith(quarantineQuery, req.query);
+      const { cursor, ...q } = parseWith(pagedQuery, req.query);
       if (q.siteId) mustSee(caller, q.siteId);
       const sites = caller?.sites;
-      return { items: ctx.quarantine.list(q, sites), devices: ctx.quarantine.summary(q, sites) };
+      const page = pageOf({ cursor, limit: q.limit });
+      const rows = ctx.quarantine.list({ ...q, limit: page.limit + 1 }, sites, page.after?.[0]);
+      const items = sendPage(req, reply, rows, page, (m) => [m.id, m.id]);
+      return { items, devices: ctx.quarantine.summary(q, sites) };
     },
   );
 

@@ -1,16 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { rejectionSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { REJECT_REASONS } from '../../../../shared/src/telemetry.ts';
-import { maySee, mustSee } from '../auth.ts';
+import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
 
 const query = z.strictObject({
   reason: z.enum(REJECT_REASONS).optional(),
-  siteId: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  siteId: idText().optional(),
+  ...pageShape,
 });
 
 /** GET /api/rejections: the latest rejected messages with their reasons. */
@@ -23,23 +24,26 @@ export const rejectionsPlugin: FastifyPluginAsync<RejectionsServices> = async (a
     {
       schema: {
         tags: ['telemetry'],
-        summary: 'Latest rejected messages, newest first',
+        summary: 'Latest rejected messages, newest first, a page at a time',
         querystring: openapi(query),
-        response: answers({ 200: z.array(rejectionSchema) }),
+        response: paged(rejectionSchema),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
       const q = parseWith(query, req.query);
       if (q.siteId) mustSee(caller, q.siteId);
-      return ctx.readings
-        .recentRejections({
-          limit: q.limit,
-          ...(q.reason ? { reason: q.reason } : {}),
-          ...(q.siteId ? { siteId: q.siteId } : {}),
-        })
-        .filter((r) => caller?.sites === undefined || (r.siteId != null && maySee(caller, r.siteId)))
-        .map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
+      const page = pageOf(q);
+      const rows = ctx.readings.recentRejections({
+        ...(q.reason ? { reason: q.reason } : {}),
+        ...(q.siteId ? { siteId: q.siteId } : {}),
+        ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
+        page,
+      });
+      return sendPage(req, reply, rows, page, (r) => [r.id ?? 0, r.id ?? 0]).map((r) => ({
+        ...r,
+        at: new Date(r.at).toISOString(),
+      }));
     },
   );
 };

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
 import { certificationSchema, complianceReportSchema } from '../../../../shared/src/api.ts';
+import { idText, MAX } from '../../../../shared/src/bounds.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { type JobQueue, JobsBusy } from '../../jobs/queue.ts';
 import { deviceNamer, stormCharts } from '../../reports/charts.ts';
@@ -33,12 +34,15 @@ import { answers } from '../responses.ts';
 
 /** A day (YYYY-MM-DD, in the site's zone), an ISO 8601 time, or epoch ms. */
 const dayParam = z.union([
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  z.iso.datetime({ offset: true }),
+  z
+    .string()
+    .max(10)
+    .regex(/^\d{4}-\d{2}-\d{2}$/),
+  z.iso.datetime({ offset: true }).max(MAX.time),
   z.coerce.number().int(),
 ]);
 const query = z.strictObject({
-  siteId: z.string().min(1),
+  siteId: idText(),
   from: dayParam.optional(),
   to: dayParam.optional(),
   format: z.enum(['json', 'csv', 'html', 'pdf']).default('json'),
@@ -48,7 +52,7 @@ export const PUBLIC_COPY = 'Public copy';
 /** How long Chromium may take to print one report. */
 const PDF_TIMEOUT_MS = 120_000;
 const certifyBody = z.strictObject({
-  siteId: z.string().min(1),
+  siteId: idText(),
   from: dayParam,
   to: dayParam,
   statement: z

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { siteViewSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { deviceParams } from '../../rules/index.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
+
+const siteParams = z.strictObject({ id: idText() });
 
 export function siteSummary(
   ctx: Pick<ApiContext, 'config' | 'catalogue' | 'devices'>,
@@ -81,21 +85,22 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
         .map((s) => view(s, false));
     },
   );
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/sites/:id',
     {
       schema: {
         tags: ['sites'],
         summary: 'One site with the latest readings of its devices',
-        params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        params: openapi(siteParams),
         response: answers({ 200: siteViewSchema }),
       },
     },
     async (req) => {
       const caller = ctx.auth.requireRead(req);
-      mustSee(caller, req.params.id);
-      const site = ctx.catalogue.site(req.params.id);
-      if (!site) throw new ApiError('NOT_FOUND', `no site ${req.params.id}`);
+      const { id } = parseWith(siteParams, req.params);
+      mustSee(caller, id);
+      const site = ctx.catalogue.site(id);
+      if (!site) throw new ApiError('NOT_FOUND', `no site ${id}`);
       return view(site, true);
     },
   );

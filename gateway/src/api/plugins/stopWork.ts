@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { stopWorkBody, stopWorkDtoSchema, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { formatDay, localDay } from '../../../../shared/src/time.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -11,7 +12,7 @@ import { constructionSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
 /** What the stop-work routes use. */
 export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance'>;
 
-const siteParams = z.strictObject({ id: z.string().min(1) });
+const siteParams = z.strictObject({ id: idText() });
 
 /**
  * Stop-work orders (town law 001, Enforcement, B): issued by the officer, one in effect per site, "in

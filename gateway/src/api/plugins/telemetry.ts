@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { bucketFor, telemetryAnswerSchema } from '../../../../shared/src/api.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { READING_NAMES } from '../../../../shared/src/telemetry.ts';
 import type { StoredReading } from '../../store/readings.ts';
 import { mustSee } from '../auth.ts';
@@ -12,8 +13,8 @@ import { answers } from '../responses.ts';
 const DAY = 86_400_000;
 
 const telemetryQuery = z.strictObject({
-  siteId: z.string().min(1),
-  deviceId: z.string().min(1).optional(),
+  siteId: idText(),
+  deviceId: idText().optional(),
   field: z
     .enum([
       ...READING_NAMES,

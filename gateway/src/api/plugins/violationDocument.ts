@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { type JobQueue, JobsBusy } from '../../jobs/queue.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { REPORT_CSS_TAG } from '../../reports/style.ts';
@@ -15,7 +16,7 @@ export type ViolationDocumentServices = Pick<ApiContext, 'auth' | 'catalogue' | 
   jobs: JobQueue;
 };
 
-const params = z.strictObject({ id: z.string().min(1) });
+const params = z.strictObject({ id: idText() });
 const query = z.strictObject({ format: z.enum(['html', 'pdf']).default('html') });
 const PDF_TIMEOUT_MS = 60_000;
 

@@ -12,20 +12,24 @@ import {
   violationIssuedSchema,
   violationsQuery,
 } from '../../../../shared/src/api/violations.ts';
+import { idText } from '../../../../shared/src/bounds.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import type { ViolationStep } from '../../alerts/violations.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
 import { uncitable } from '../photoAccess.ts';
 import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
+const pagedViolations = violationsQuery.extend(pageShape);
+
 /** What the notices-of-violation routes use. */
 export type ViolationsServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'now' | 'photos'>;
 
-const idParams = z.strictObject({ id: z.string().min(1) });
+const idParams = z.strictObject({ id: idText() });
 
 /** The officer's roles (town law 001: the Stormwater Management Officer), and those who answer for a site. */
 export const OFFICER_ROLES: readonly UserRole[] = ['inspector', 'admin'];
@@ -133,20 +137,33 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
       schema: {
         tags: ['violations'],
         summary: 'Notices of violation, of one site or every site the caller sees, by status',
-        querystring: openapi(violationsQuery),
-        response: answers({ 200: z.array(violationDtoSchema) }),
+        querystring: openapi(pagedViolations),
+        response: paged(violationDtoSchema),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = ctx.auth.requireRead(req);
-      const q = parseWith(violationsQuery, req.query);
+      const q = parseWith(pagedViolations, req.query);
       if (q.siteId !== undefined) {
         mustSee(caller, q.siteId);
         if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
       }
-      return e
-        .list({ siteId: q.siteId })
-        .filter((v) => maySee(caller, v.siteId) && (q.status === undefined || v.status === q.status));
+      const page = pageOf(q);
+      const rows = e.list({
+        siteId: q.siteId,
+        ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
+        page,
+      });
+      // A notice's status follows from its events: a page filtered by status may hold fewer than its
+      // limit, and the Link still names the next.
+      return sendPage(
+        req,
+        reply,
+        rows,
+        page,
+        (v) => [Date.parse(v.issuedAt), v.id],
+        (v) => q.status === undefined || v.status === q.status,
+      );
     },
   );
 

@@ -141,6 +141,11 @@ export function composeAlertEmail(req: EmailRequest, opts: ComposeOptions): Comp
   if (evidence.length) lines.push('', 'Evidence:', ...evidence.map((l) => `  - ${l}`));
   const recent = a.history.slice(-3).map((h) => historyLine(h, tz));
   if (recent.length) lines.push('', 'Latest changes:', ...recent.map((l) => `  - ${l}`));
+  const earlier = a.history.length - recent.length + (a.historyOmitted ?? 0);
+  if (earlier > 0)
+    lines.push(
+      `  (${earlier} earlier change${earlier === 1 ? '' : 's'}: the full history is in the gateway)`,
+    );
   lines.push(
     '',
     `Times are shown in ${tz} and in UTC.`,
