@@ -22,6 +22,7 @@ import { v9 } from './v9.ts';
 import { v10 } from './v10.ts';
 import { v11 } from './v11.ts';
 import { v12 } from './v12.ts';
+import { v13 } from './v13.ts';
 
 export interface Migration {
   version: number;
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "photos' uploads by site and account (quotas); photos never cited may be removed",
     up: v12,
   },
+  { version: 13, description: "the lists' pages read by index, newest first", up: v13 },
 ];
 
 /** The last migration's version (versions are in order; a branch may leave a number to another). */
