@@ -8,15 +8,16 @@ import { openAlert as openDialog, statusBadge } from './alert-dialog.js';
 import { describeError, errorDetail, get, getPage } from './api.js';
 import { badge, byId, cell, h, replace } from './dom.js';
 import { formatTime, relativeDue } from './format.js';
+import { MoreList } from './more.js';
 import {
   byUrgency,
-  deviceOf,
+  deviceLabel,
   fillSiteFilter,
   isActiveAlarm,
   isOverdue,
   ruleLabel,
   ruleOf,
-  siteById,
+  siteName,
   siteZone,
   state,
   withView,
@@ -26,11 +27,19 @@ export type Alert = import('./state.js').Alert;
 export type Child = import('./dom.js').Child;
 export { cell };
 
-let rows: Alert[] = [];
-/** The next page of the alerts asked for (the gateway's Link), when older ones follow. */
-let next: string | undefined;
 /** Alerts a page: the newest first; "Show more alerts" reads the next. */
 export const ALERTS_PAGE = 100;
+
+/** The alerts shown, and the next page of those asked for (the gateway's Link) when older ones follow. */
+const list = new MoreList<Alert>({
+  noun: 'alerts',
+  key: (a) => a.id,
+  shown: () => {
+    sayShown();
+    renderAlertsTable();
+  },
+  failed: (e) => sayError(e),
+});
 
 /**
  * Opens an alert's dialog (from the table's copy, the page's, or the gateway). On the alerts page its
@@ -41,7 +50,7 @@ export function openAlert(id: string) {
     history.replaceState(null, '', `#/alerts/${encodeURIComponent(id)}`);
   return openDialog(
     id,
-    rows.find((r) => r.id === id),
+    list.rows.find((r) => r.id === id),
   );
 }
 
@@ -66,15 +75,14 @@ function filters() {
 /** What the page says of the alerts shown: how many, and whether older ones follow. */
 function sayShown() {
   const out = byId('alerts-status');
-  const n = `${rows.length} alert${rows.length === 1 ? '' : 's'}`;
-  out.textContent = next
-    ? `The newest ${n}, most urgent first. Older alerts are not shown yet: “Show more alerts” below.`
+  const n = `${list.rows.length} alert${list.rows.length === 1 ? '' : 's'}`;
+  out.textContent = list.next
+    ? `The newest ${n}, most urgent first. ${list.older}`
     : `${n}, most urgent first`;
   out.classList.remove('text-bad');
   out.removeAttribute('title');
-  const more = byId('alerts-more') as HTMLButtonElement;
-  more.hidden = next === undefined;
-  more.disabled = false;
+  const place = byId('alerts-more');
+  if (list.button.parentElement !== place) replace(place, list.button);
 }
 
 function sayError(e: unknown) {
@@ -87,38 +95,19 @@ function sayError(e: unknown) {
 export async function loadAlerts() {
   try {
     const page = await getPage<Alert>('/api/alerts', { ...filters(), limit: ALERTS_PAGE });
-    rows = page.items;
-    next = page.next;
+    list.start(page.items, page.next);
     sayShown();
     renderAlertsTable();
   } catch (e) {
-    sayError(e);
-  }
-}
-
-/** "Show more alerts": the next page, added to those shown (an alert shown already is not repeated). */
-export async function showMoreAlerts() {
-  if (!next) return;
-  const more = byId('alerts-more') as HTMLButtonElement;
-  more.disabled = true;
-  try {
-    const page = await getPage<Alert>(next);
-    const shown = new Set(rows.map((r) => r.id));
-    rows = [...rows, ...page.items.filter((a) => !shown.has(a.id))];
-    next = page.next;
-    sayShown();
-    renderAlertsTable();
-  } catch (e) {
-    more.disabled = false;
     sayError(e);
   }
 }
 
 /** Reads one alert again (the live feed's copy lacks the evidence in words and the alarm's state). */
 export async function refreshAlertRow(id: string) {
-  const i = rows.findIndex((r) => r.id === id);
+  const i = list.rows.findIndex((r) => r.id === id);
   if (i < 0) return;
-  rows[i] = await get(`/api/alerts/${encodeURIComponent(id)}`);
+  list.rows[i] = await get(`/api/alerts/${encodeURIComponent(id)}`);
   renderAlertsTable();
 }
 
@@ -126,14 +115,14 @@ export async function refreshAlertRow(id: string) {
  * A live change: update the row in place when it is shown; reload when it may now match the filters.
  */
 export function alertChangedForTable(a: Alert) {
-  const i = rows.findIndex((r) => r.id === a.id);
+  const i = list.rows.findIndex((r) => r.id === a.id);
   const f = filters();
   const matches =
     (!f.siteId || f.siteId === a.siteId) &&
     (!f.status || f.status === a.status) &&
     (!f.rule || f.rule === a.rule);
   if (i >= 0 && matches) {
-    rows[i] = withView(a, rows[i]);
+    list.rows[i] = withView(a, list.rows[i]);
     renderAlertsTable();
   } else if (i >= 0 || matches) void loadAlerts();
 }
@@ -147,16 +136,10 @@ export function urgencyBadge(a: Alert, now: number) {
   return badge('No deadline', 'muted');
 }
 
-const deviceName = (a: Alert) => {
-  if (!a.deviceId) return '—';
-  const d = deviceOf(a.siteId, a.deviceId);
-  return d?.name ? `${d.name} (${a.deviceId})` : a.deviceId;
-};
-
 export function renderAlertsTable() {
   const now = Date.now();
   const body = byId('alerts-body');
-  const sorted = [...rows].sort(byUrgency(now));
+  const sorted = [...list.rows].sort(byUrgency(now));
   replace(
     body,
     sorted.length
@@ -189,8 +172,8 @@ export function renderAlertsTable() {
                   ]
                 : h('span', { class: 'muted' }, 'no deadline'),
             ),
-            cell('Site', siteById(a.siteId)?.name ?? a.siteId),
-            cell('Device', deviceName(a)),
+            cell('Site', siteName(a.siteId)),
+            cell('Device', a.deviceId ? deviceLabel(a.siteId, a.deviceId) : '—'),
             cell('Status', statusBadge(a)),
             cell('Raised', h('time', { datetime: a.raisedAt }, formatTime(a.raisedAt, tz))),
           );

@@ -124,18 +124,30 @@ export function nextOf(link: string | null): string | undefined {
   return undefined;
 }
 
+/**
+ * One page of a list whose answer is not a bare array (the quarantine's `{ items, devices }`): the body
+ * as answered, and the path of the next page when more follow.
+ */
+export async function getPageBody<B>(
+  path: string,
+  params?: Record<string, string | number | undefined>,
+): Promise<{ body: B; next: string | undefined }> {
+  let next: string | undefined;
+  const body = (await request('GET', url(path, params), {
+    headers: (h) => {
+      next = nextOf(h.get('link'));
+    },
+  })) as B;
+  return { body, next };
+}
+
 /** One page of a list: its items, and the path of the next page when more follow. */
 export async function getPage<T>(
   path: string,
   params?: Record<string, string | number | undefined>,
 ): Promise<{ items: T[]; next: string | undefined }> {
-  let next: string | undefined;
-  const items = (await request('GET', url(path, params), {
-    headers: (h) => {
-      next = nextOf(h.get('link'));
-    },
-  })) as T[];
-  return { items, next };
+  const { body, next } = await getPageBody<T[]>(path, params);
+  return { items: body, next };
 }
 
 /** Every page of a list (at most `maxPages`), following each page's Link to the next. */

@@ -16,7 +16,6 @@ import {
   openAlert,
   refreshAlertRow,
   renderAlertsTable,
-  showMoreAlerts,
 } from './alerts.js';
 import { ApiError, describeError, errorDetail } from './api.js';
 import { initChangeFilters, loadChanges } from './changes.js';
@@ -328,7 +327,6 @@ function start() {
   });
   for (const id of ['f-site', 'f-status', 'f-rule', 'f-overdue'])
     byId(id).addEventListener('change', () => void loadAlerts());
-  byId('alerts-more').addEventListener('click', () => void showMoreAlerts());
   byId('alerts-filters').addEventListener('submit', (e) => {
     e.preventDefault();
     void loadAlerts();

@@ -2,7 +2,7 @@
  * Sites (admin): add a site, edit its kind, name, time zone, rule parameters and history on record; a link
  * to its devices.
  */
-import { get, patch, post } from './api.js';
+import { getPage, patch, post } from './api.js';
 import { closeEditor, openEditor } from './dialogs.js';
 import { byId, h, SITE_KINDS } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
@@ -141,20 +141,27 @@ function inSiteZone(v: Record<string, unknown>, zone: string): Record<string, un
   return { ...v, history: out };
 }
 
+/** Pages of a site's change records read, at most, for its newest record of the site itself. */
+const PARAMS_PAGES = 20;
+
 /**
  * A site's rule parameters as they stand: the newest change record of the site holds its whole value (the
- * sites list does not), so the edit form shows them and a parameter is sent back whole.
+ * sites list does not), so the edit form shows them and a parameter is sent back whole. The records come
+ * newest first, a page at a time, its devices' and releases' among them: the pages are read until one
+ * holds a record of the site itself.
  */
 async function currentParams(siteId: string): Promise<Record<string, unknown>> {
+  type Change = { entity: string; logIndex: number; new: unknown };
   try {
-    const changes: Array<{ entity: string; logIndex: number; new: unknown }> = listOf(
-      await get('/api/changes', { siteId }),
-      'changes',
-    );
-    const last = changes
-      .filter((c) => c.entity === 'site' && c.new && typeof c.new === 'object')
-      .sort((a, b) => b.logIndex - a.logIndex)[0];
-    return (last?.new ?? {}) as Record<string, unknown>;
+    let page = await getPage<Change>('/api/changes', { siteId, limit: 500 });
+    for (let n = 1; ; n++) {
+      const last = listOf(page.items, 'changes')
+        .filter((c: Change) => c.entity === 'site' && c.new && typeof c.new === 'object')
+        .sort((a: Change, b: Change) => b.logIndex - a.logIndex)[0] as Change | undefined;
+      if (last) return last.new as Record<string, unknown>;
+      if (!page.next || n >= PARAMS_PAGES) return {};
+      page = await getPage<Change>(page.next);
+    }
   } catch (e) {
     console.warn(`the parameters of ${siteId} could not be read; empty fields keep them`, e);
     return {};

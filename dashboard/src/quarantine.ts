@@ -2,16 +2,22 @@
  * The quarantine (admin): readings the gateway kept but cannot use yet. A device whose clock ran ahead
  * gets a release form (the correction in days, hours and minutes, prefilled to bring its readings back to
  * their arrival time); a device not registered yet is listed as waiting to be added (adding it on its
- * site's devices page releases its messages).
+ * site's devices page releases its messages). The kept and released readings come a page at a time,
+ * newest first, with "Show more readings" for the older ones. Sites and devices by their names.
  */
-import { describeError, get, post } from './api.js';
-import { byId, h } from './dom.js';
+import { describeError, errorDetail, getPageBody, post } from './api.js';
+import { byId, h, replace } from './dom.js';
 import { fill, say, table } from './form.js';
 import { formatTime } from './format.js';
-import { siteZone } from './state.js';
+import { MoreList } from './more.js';
+import { deviceLabel, siteName, siteZone } from './state.js';
 
 export type WaitingDevice = import('../../shared/src/api.ts').QuarantineDevice;
 export type Item = import('../../shared/src/api.ts').QuarantineItem;
+type List = import('../../shared/src/api.ts').QuarantineList;
+
+/** Readings a page: the newest first; "Show more readings" reads the next. */
+export const READINGS_PAGE = 100;
 
 /** @param s seconds */
 function duration(s: number) {
@@ -78,7 +84,7 @@ function releaseForm(d: WaitingDevice) {
       // Said after the list is drawn again (this form goes with it).
       say(
         byId('quarantine-done'),
-        `Released ${r.released} reading${r.released === 1 ? '' : 's'} of ${d.deviceId}: ${r.stored} stored, ${r.duplicates} already stored, ${r.rejected} refused.${ahead}`,
+        `Released ${r.released} reading${r.released === 1 ? '' : 's'} of ${deviceLabel(d.siteId, d.deviceId)}: ${r.stored} stored, ${r.duplicates} already stored, ${r.rejected} refused.${ahead}`,
         'ok',
       );
     } catch (e) {
@@ -88,9 +94,66 @@ function releaseForm(d: WaitingDevice) {
   return form;
 }
 
+/** The kept and released readings shown, newest first, one row each. */
+function readingsTable(items: readonly Item[]) {
+  return table(
+    ['Arrived', 'Site', 'Device', 'Why', 'Device time', 'Status', 'Released by'],
+    items.map((i) => [
+      formatTime(i.receivedAt, siteZone(i.siteId)),
+      siteName(i.siteId),
+      deviceLabel(i.siteId, i.deviceId),
+      i.why,
+      i.sourceTs ? formatTime(i.sourceTs, siteZone(i.siteId)) : '—',
+      outcomeText(i.outcome),
+      i.releasedBy
+        ? `${i.releasedBy}${i.offsetSeconds ? `, clock ${i.offsetSeconds < 0 ? 'back' : 'forward'} ${duration(i.offsetSeconds)}` : ''}`
+        : '—',
+    ]),
+    (n) => ({ 'data-item': String(items[n]?.id ?? n) }),
+  );
+}
+
+/**
+ * The "Kept and released readings" table with what it shows said above it and "Show more readings"
+ * below it, from the list's first page.
+ */
+function readings(first: List, next: string | undefined) {
+  const status = h('p', { id: 'quarantine-items-status', class: 'small', 'aria-live': 'polite' });
+  const box = h('div', { id: 'quarantine-items' });
+  const draw = () => {
+    const n = list.rows.length;
+    const words = `${n} reading${n === 1 ? '' : 's'}`;
+    status.textContent = list.next
+      ? `The newest ${words}, newest first. ${list.older}`
+      : n
+        ? `${words}, newest first`
+        : '';
+    status.classList.remove('text-bad');
+    status.removeAttribute('title');
+    replace(box, readingsTable(list.rows));
+  };
+  const list: MoreList<Item> = new MoreList<Item>({
+    noun: 'readings',
+    key: (i) => i.id,
+    items: (body) => (body as List).items,
+    shown: draw,
+    failed: (e) => {
+      status.textContent = describeError(e);
+      status.title = errorDetail(e);
+      status.classList.add('text-bad');
+    },
+  });
+  list.start(first.items, next);
+  draw();
+  return [status, box, h('p', { class: 'more' }, list.button)];
+}
+
 export async function loadQuarantine() {
   await fill(byId('quarantine-list'), async () => {
-    const q: { items: Item[]; devices: WaitingDevice[] } = await get('/api/quarantine', { status: 'all' });
+    const { body: q, next } = await getPageBody<List>('/api/quarantine', {
+      status: 'all',
+      limit: READINGS_PAGE,
+    });
     const clocks = q.devices.filter((d) => d.reason === 'future_timestamp');
     const unregistered = q.devices.filter((d) => d.reason === 'unregistered_device');
     const waiting = q.devices.reduce((n, d) => n + d.waiting, 0);
@@ -108,7 +171,7 @@ export async function loadQuarantine() {
               h(
                 'p',
                 null,
-                `${d.deviceId} at ${d.siteId}: clock up to ${duration(d.maxAheadSeconds ?? 0)} ahead; ${d.waiting} reading${d.waiting === 1 ? '' : 's'} waiting since ${formatTime(d.firstReceivedAt, siteZone(d.siteId))}. Set the device's clock right, then release them with the correction.`,
+                `${deviceLabel(d.siteId, d.deviceId)} at ${siteName(d.siteId)}: clock up to ${duration(d.maxAheadSeconds ?? 0)} ahead; ${d.waiting} reading${d.waiting === 1 ? '' : 's'} waiting since ${formatTime(d.firstReceivedAt, siteZone(d.siteId))}. Set the device's clock right, then release them with the correction.`,
               ),
               releaseForm(d),
             ),
@@ -118,7 +181,7 @@ export async function loadQuarantine() {
       table(
         ['Site', 'Device', 'Messages kept', 'First', 'Last'],
         unregistered.map((d) => [
-          d.siteId,
+          siteName(d.siteId),
           d.deviceId,
           String(d.waiting),
           formatTime(d.firstReceivedAt, siteZone(d.siteId)),
@@ -131,20 +194,7 @@ export async function loadQuarantine() {
         "Add such a device on its site's devices page: its messages are then released.",
       ),
       h('h3', null, 'Kept and released readings'),
-      table(
-        ['Arrived', 'Device', 'Why', 'Device time', 'Status', 'Released by'],
-        q.items.map((i) => [
-          formatTime(i.receivedAt, siteZone(i.siteId)),
-          `${i.siteId}/${i.deviceId}`,
-          i.why,
-          i.sourceTs ? formatTime(i.sourceTs, siteZone(i.siteId)) : '—',
-          outcomeText(i.outcome),
-          i.releasedBy
-            ? `${i.releasedBy}${i.offsetSeconds ? `, clock ${i.offsetSeconds < 0 ? 'back' : 'forward'} ${duration(i.offsetSeconds)}` : ''}`
-            : '—',
-        ]),
-        (n) => ({ 'data-item': String(q.items[n]?.id ?? n) }),
-      ),
+      readings(q, next),
     ];
   });
 }

@@ -41,6 +41,9 @@ export function changed() {
 
 export const siteById = (id: string) => state.sites.find((s) => s.id === id);
 
+/** A site as people know it: its name, or its id when the page knows no such site. */
+export const siteName = (id: string) => siteById(id)?.name ?? id;
+
 export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? 'UTC';
 
 /**
@@ -119,6 +122,12 @@ export function upsertAlert(a: Alert) {
 
 export function deviceOf(siteId: string, deviceId: string) {
   return siteById(siteId)?.devices.find((d) => d.id === deviceId);
+}
+
+/** A device as people know it: "North rain gauge (rg-1)", or its id when it has no name (or is not registered). */
+export function deviceLabel(siteId: string, deviceId: string) {
+  const d = deviceOf(siteId, deviceId);
+  return d?.name ? `${d.name} (${deviceId})` : deviceId;
 }
 
 /**

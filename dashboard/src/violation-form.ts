@@ -26,10 +26,16 @@ const INSPECTION_KINDS: Record<string, string> = {
 
 export const mayIssue = (site: Site) => site.kind === 'construction' && isOfficer();
 
+/** The inspections the form offers: the site's newest (the API lists them newest first). */
+const INSPECTIONS_OFFERED = 30;
+
 async function inspectionsOf(site: Site, select: HTMLSelectElement) {
   try {
-    const list = (await get('/api/inspections', { siteId: site.id })) as InspectionDto[];
-    const newest = [...list].sort((a, b) => Date.parse(b.at) - Date.parse(a.at)).slice(0, 30);
+    const list = (await get('/api/inspections', {
+      siteId: site.id,
+      limit: INSPECTIONS_OFFERED,
+    })) as InspectionDto[];
+    const newest = [...list].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
     select.append(
       ...newest.map((i) =>
         h(
@@ -128,7 +134,11 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
       due,
       h('label', { for: 'v-penalties' }, 'Penalties'),
       penalties,
-      h('label', { for: 'v-inspection' }, 'The inspection it rests on (optional)'),
+      h(
+        'label',
+        { for: 'v-inspection' },
+        `The inspection it rests on (optional; the newest ${INSPECTIONS_OFFERED})`,
+      ),
       inspection,
       button,
       result,
