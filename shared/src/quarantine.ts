@@ -35,7 +35,7 @@ export const quarantineQuery = z.strictObject({
   deviceId: z.string().min(1).max(MAX.id).optional(),
   /** `waiting` (default): not released yet; `released`; `all`. */
   status: z.enum(['waiting', 'released', 'all']).default('waiting'),
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type QuarantineQuery = z.infer<typeof quarantineQuery>;
 
