@@ -30,13 +30,13 @@ import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
 import { processMetrics, Registry } from './metrics.ts';
 import { NotificationStage } from './notify/stage.ts';
+import { InfluxOutput } from './outputs/influx/index.ts';
 import { firstAdminLink, openPeople, withPeople } from './people/index.ts';
 import type { Log, Stage } from './pipeline.ts';
 import { QuarantineRows } from './quarantine/rows.ts';
 import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
 import { evaluatorsFor } from './rules/index.ts';
-import { InfluxOutput } from './store/influx/index.ts';
 import { StoreStage } from './store/stage.ts';
 
 export interface GatewayOptions {
@@ -103,7 +103,7 @@ async function compose(
   },
 ): Promise<Gateway> {
   const { log, now, startedAt, metrics } = deps;
-  const { db, readings, outbox } = store;
+  const { db, readings } = store;
   // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
   // The catalogue is the one source of the live sites; what follows it subscribes to its changes, the
   // decoders first so every later listener sees the change.
@@ -151,7 +151,6 @@ async function compose(
   engine.onNotify(() => notifications.notify());
   const influx = new InfluxOutput({
     db,
-    outbox,
     influx: config.influx,
     metrics,
     log,
@@ -281,7 +280,7 @@ async function compose(
     now,
     compliance: engine,
     notifications: notifications.dispatcher,
-    deadLetters: (limit) => outbox.deadLetters(limit),
+    deadLetters: (limit) => influx.deadLetters(limit),
     quarantine,
     photos: store.photos,
     importLogger: loggerImporter({ registry, readings, sink: ingest, now, settle: rules.settle }),

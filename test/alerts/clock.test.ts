@@ -12,7 +12,7 @@ import { Registry } from '../../gateway/src/metrics.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { evaluatorsFor } from '../../gateway/src/rules/index.ts';
 import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
-import { H, openDb, reading, T0, tempDir, testConfig } from './support.ts';
+import { configuredSites, H, openDb, reading, T0, tempDir, testConfig } from './support.ts';
 
 const MIN = 60_000;
 
@@ -96,10 +96,12 @@ describe('the engine on a clock fault', () => {
     const tmp = tempDir();
     const db = openDb(join(tmp.dir, 'gw.db'));
     const c = { wall: T0, mono: 5_000 };
+    const config = testConfig();
     const eng = new ComplianceEngine({
       db,
       evidence: new EvidenceLog(db),
-      config: testConfig(),
+      config,
+      sites: configuredSites(config),
       evaluatorsFor,
       now: () => c.wall,
       monotonic: () => c.mono,

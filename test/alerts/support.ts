@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type AlertEvent, ComplianceEngine } from '../../gateway/src/alerts/engine.ts';
 import { type Config, configSchema, type SiteConfig } from '../../gateway/src/config/schema.ts';
+import type { SiteCatalogue } from '../../gateway/src/config/sites.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { EventRow } from '../../gateway/src/notify/queue.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
@@ -161,6 +162,15 @@ export interface Harness {
   notifyCalls: { n: number };
 }
 
+/**
+ * The sites an engine under test is bound to: its configuration's, as the live catalogue holds them once
+ * the configuration has seeded it (the gateway gives the engine the catalogue).
+ */
+export function configuredSites(config: Config): Pick<SiteCatalogue, 'sites' | 'site'> {
+  const byId = new Map(config.sites.map((s) => [s.id, s]));
+  return { sites: () => config.sites, site: (id) => byId.get(id) };
+}
+
 /** An engine over `db` with the real rules bound to `config`'s sites. */
 export function realEngine(
   db: Database.Database,
@@ -172,6 +182,7 @@ export function realEngine(
     db,
     evidence: new EvidenceLog(db),
     config,
+    sites: configuredSites(config),
     evaluatorsFor,
     now,
     log: silentLog,
@@ -189,10 +200,12 @@ export function makeEngine(
   const events: AlertEvent[] = [];
   const metrics = new Registry();
   const notifyCalls = { n: 0 };
+  const config = opts.config ?? testConfig();
   const engine = new ComplianceEngine({
     db,
     evidence: new EvidenceLog(db),
-    config: opts.config ?? testConfig(),
+    config,
+    sites: configuredSites(config),
     evaluatorsFor: (site) => bindStubs(site, evaluatorsFor(site)),
     now: () => clock.now,
     log: silentLog,

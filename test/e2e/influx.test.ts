@@ -55,6 +55,40 @@ describe.runIf(haveBinary('influxd'))('gateway to InfluxDB 1.x (influxd 1.6.7)',
     };
     expect(health.components.find((x) => x.name === 'influxdb')?.ok).toBe(true);
   });
+
+  it('lists a reading InfluxDB refused for good at /api/influx/dead-letters, with the server reason', async () => {
+    // The same field as a string in the same shard: InfluxDB 1.x refuses the gateway's float for good.
+    const ts = Date.parse('2026-07-01T10:00:00Z');
+    const res = await fetch(`${influx.url}/write?db=site&precision=ms`, {
+      method: 'POST',
+      body: `telemetry,device=rg-2,kind=rain-gauge,site=maple-ridge rainTips="lots" ${ts}`,
+    });
+    expect(res.status).toBe(204);
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: 'maple-ridge/rg-2',
+      username: 'maple-ridge/rg-2',
+      password: 'pw-rg-2',
+    });
+    await c.publishAsync(
+      'sites/maple-ridge/devices/rg-2/telemetry',
+      JSON.stringify({ ts: ts + 60_000, seq: 1, rainTips: 3 }),
+      { qos: 1 },
+    );
+    await c.endAsync();
+    type Dead = { source: string; line: string | null; reason: string | null };
+    const dead = await waitFor(
+      async () => {
+        const list = (await (await fetch(`${gw.httpUrl}/api/influx/dead-letters`)).json()) as Dead[];
+        return list.length > 0 ? list : undefined;
+      },
+      15_000,
+      'a dead letter listed',
+    );
+    expect(dead).toHaveLength(1);
+    expect(dead[0]!.source).toBe('readings');
+    expect(dead[0]!.line).toContain('device=rg-2');
+    expect(dead[0]!.reason).toMatch(/field type conflict/);
+  });
 });
 
 describe.runIf(haveBinary('influxd'))('the InfluxDB position across restarts', () => {

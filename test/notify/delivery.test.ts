@@ -12,7 +12,7 @@ import { DeliveryError } from '../../gateway/src/notify/errors.ts';
 import type { DeliveryRow } from '../../gateway/src/notify/queue.ts';
 import { migrate } from '../../gateway/src/store/schema/index.ts';
 import { waitFor } from '../helpers/env.ts';
-import { makeAlert, makeConfig, type TempDb, tempDb } from './support.ts';
+import { configAndSites, makeAlert, makeConfig, type TempDb, tempDb } from './support.ts';
 
 const RELEASE_DUMP = join(import.meta.dirname, '../fixtures/store/release-0.1.0.sql');
 
@@ -128,7 +128,7 @@ describe('payloads stored by an earlier release', () => {
     const published: string[] = [];
     dispatcher = new NotificationDispatcher({
       db,
-      config,
+      ...configAndSites(config),
       now: () => Date.parse('2027-01-01T00:00:00Z'),
       channels: {
         mqtt: { publish: async (topic) => void published.push(topic) },
@@ -169,7 +169,7 @@ describe('payloads stored by an earlier release', () => {
     let mailed = 0;
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig({ recipients: [{ role: 'officer', email: 'o@town.example' }] }),
+      ...configAndSites(makeConfig({ recipients: [{ role: 'officer', email: 'o@town.example' }] })),
       channels: {
         mqtt: { publish: async (_topic, payload) => void published.push(payload) },
         email: { send: async () => void mailed++ },

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
 import { waitFor } from '../helpers/env.ts';
-import { addEvent, makeAlert, makeConfig, sleep, type TempDb, tempDb } from './support.ts';
+import { addEvent, configAndSites, makeAlert, makeConfig, sleep, type TempDb, tempDb } from './support.ts';
 
 describe('dispatcher with fake channels', () => {
   let store: TempDb | undefined;
@@ -26,7 +26,11 @@ describe('dispatcher with fake channels', () => {
           release = resolve;
         }),
     };
-    dispatcher = new NotificationDispatcher({ db: store.db, config: makeConfig(), channels: { mqtt } });
+    dispatcher = new NotificationDispatcher({
+      db: store.db,
+      ...configAndSites(makeConfig()),
+      channels: { mqtt },
+    });
     addEvent(store.db, 'ev-1');
     await dispatcher.start();
     await waitFor(() => started, 5_000, 'publish to start');
@@ -56,7 +60,7 @@ describe('dispatcher with fake channels', () => {
     };
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig(),
+      ...configAndSites(makeConfig()),
       channels: { mqtt },
       metrics,
       retry: { baseMs: 20, jitter: 0, maxAttempts: 3 },
@@ -84,7 +88,7 @@ describe('dispatcher with fake channels', () => {
     store = tempDb();
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig({ recipients: [{ role: 'officer', email: 'o@town.example' }] }),
+      ...configAndSites(makeConfig({ recipients: [{ role: 'officer', email: 'o@town.example' }] })),
       channels: {},
       retry: { baseMs: 10, jitter: 0, maxAttempts: 2 },
     });
@@ -107,7 +111,7 @@ describe('dispatcher with fake channels', () => {
     let calls = 0;
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig(),
+      ...configAndSites(makeConfig()),
       channels: {
         mqtt: {
           async publish() {
@@ -127,7 +131,7 @@ describe('dispatcher with fake channels', () => {
     const now = 1_800_000_000_000;
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig({ recipients: [{ role: 'owner', email: 'o@home.example' }] }),
+      ...configAndSites(makeConfig({ recipients: [{ role: 'owner', email: 'o@home.example' }] })),
       channels: {},
       now: () => now,
       staleAfterMs: 60_000,

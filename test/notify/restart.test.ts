@@ -4,6 +4,7 @@ import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import {
   addEvent,
+  configAndSites,
   makeAlert,
   makeConfig,
   sleep,
@@ -51,7 +52,7 @@ describe('restart and crash safety', () => {
 
     const first = new NotificationDispatcher({
       db: store.db,
-      config,
+      ...configAndSites(config),
       channels: { webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET, timeoutMs: 2000 }), mqtt },
       retry: { baseMs: 100, jitter: 0 },
     });
@@ -78,7 +79,7 @@ describe('restart and crash safety', () => {
     mqttUp = true;
     const second = new NotificationDispatcher({
       db,
-      config,
+      ...configAndSites(config),
       channels: { webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET }), mqtt },
       retry: { baseMs: 100, jitter: 0 },
     });
@@ -103,7 +104,7 @@ describe('restart and crash safety', () => {
     for (const id of ['ev-1', 'ev-2', 'ev-3']) addEvent(store.db, id);
     const d = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig({ recipients: [{ role: 'officer', webhook: `${server.url}/h` }] }),
+      ...configAndSites(makeConfig({ recipients: [{ role: 'officer', webhook: `${server.url}/h` }] })),
       channels: { webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET }) },
       retry: { baseMs: 100, jitter: 0 },
     });
@@ -131,7 +132,7 @@ describe('restart and crash safety', () => {
     addEvent(store.db, 'ev-x');
     addEvent(store.db, 'ev-y', 'resolve');
 
-    const a = new NotificationDispatcher({ db: store.db, config, channels: { mqtt } });
+    const a = new NotificationDispatcher({ db: store.db, ...configAndSites(config), channels: { mqtt } });
     expect(a.fanOut()).toBe(8);
     const before = store.db
       .prepare('SELECT event_id, channel, target FROM notification_deliveries ORDER BY id')
@@ -141,7 +142,7 @@ describe('restart and crash safety', () => {
     store.db
       .prepare("UPDATE notification_deliveries SET status = 'sent', attempts = 1 WHERE channel = 'mqtt'")
       .run();
-    const b = new NotificationDispatcher({ db: store.db, config, channels: { mqtt } });
+    const b = new NotificationDispatcher({ db: store.db, ...configAndSites(config), channels: { mqtt } });
     expect(b.fanOut()).toBe(0);
     expect(b.fanOut()).toBe(0);
     const after = store.db

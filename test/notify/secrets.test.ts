@@ -5,6 +5,7 @@ import { NotificationDispatcher } from '../../gateway/src/notify/dispatcher.ts';
 import { waitFor } from '../helpers/env.ts';
 import {
   addEvent,
+  configAndSites,
   makeConfig,
   memoryLog,
   SMTP_PASSWORD,
@@ -57,7 +58,7 @@ describe('secrets stay out of stored errors and logs', () => {
     const log = memoryLog();
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config,
+      ...configAndSites(config),
       log,
       channels: {
         webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET }),

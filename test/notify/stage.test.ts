@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Registry } from '../../gateway/src/metrics.ts';
 import { NotificationStage } from '../../gateway/src/notify/stage.ts';
-import { addEvent, makeConfig, memoryLog, type TempDb, tempDb } from './support.ts';
+import { addEvent, makeConfig, memoryLog, siteOfConfig, type TempDb, tempDb } from './support.ts';
 
 describe('the notification stage', () => {
   let store: TempDb | undefined;
@@ -33,7 +33,13 @@ describe('the notification stage', () => {
       },
       { webhookSecret: undefined },
     );
-    stage = new NotificationStage(config, { db: store.db, now: Date.now, log, metrics: new Registry() });
+    stage = new NotificationStage(config, {
+      db: store.db,
+      now: Date.now,
+      log,
+      metrics: new Registry(),
+      siteOf: siteOfConfig(config),
+    });
     const published: string[] = [];
     stage.publishWith({
       publish: async (topic) => {
@@ -66,11 +72,13 @@ describe('the notification stage', () => {
   it('still logs a permanent failure of a configured channel as an error', async () => {
     store = tempDb();
     const log = memoryLog();
-    stage = new NotificationStage(makeConfig(), {
+    const config = makeConfig();
+    stage = new NotificationStage(config, {
       db: store.db,
       now: Date.now,
       log,
       metrics: new Registry(),
+      siteOf: siteOfConfig(config),
     });
     // A payload that is not JSON: the delivery fails for good, and that is a fault.
     store.db

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import { type Config, type ConfigInput, configSchema } from '../../gateway/src/config/schema.ts';
+import {
+  type Config,
+  type ConfigInput,
+  configSchema,
+  type SiteConfig,
+} from '../../gateway/src/config/schema.ts';
 import type { Delivery } from '../../gateway/src/notify/delivery.ts';
 import type { NotificationKind } from '../../gateway/src/notify/queue.ts';
 import { recordNotificationEvent } from '../../gateway/src/notify/queue.ts';
@@ -25,6 +30,23 @@ export function makeConfig(site: Partial<SiteInput> = {}, notify: ConfigInput['n
     notify: { webhookSecret: WEBHOOK_SECRET, ...notify },
     sites: [{ id: 'maple-ridge', name: 'Maple Ridge subdivision', kind: 'construction', ...site }],
   });
+}
+
+/**
+ * The sites a test's notifications are about: its configuration's, as the live catalogue holds them once
+ * the configuration has seeded it (the gateway gives the dispatcher the catalogue's `site`).
+ */
+export function siteOfConfig(config: Config): (siteId: string) => SiteConfig | undefined {
+  const sites = new Map(config.sites.map((s) => [s.id, s]));
+  return (id) => sites.get(id);
+}
+
+/** A dispatcher's configuration and the sites it reads, from one configuration. */
+export function configAndSites(config: Config): {
+  config: Config;
+  siteOf: (siteId: string) => SiteConfig | undefined;
+} {
+  return { config, siteOf: siteOfConfig(config) };
 }
 
 export interface TempDb {

@@ -28,12 +28,13 @@ const LAYERS: Layer[] = [
   { level: 2, modules: ['rules/'] },
   // The configuration, which composes the rules' parameter schemas.
   { level: 3, modules: ['config/'] },
-  // The store: SQLite, readings, retention, the InfluxDB output.
+  // The store: SQLite only (schema, readings, evidence log, outboxes' tables, cursors, photos, retention).
   { level: 4, modules: ['store/'] },
   // The compliance engine: alerts, deadlines, storms, inspections.
   { level: 5, modules: ['alerts/'] },
-  // Notifications: routing, channels, delivery.
-  { level: 6, modules: ['notify/'] },
+  // What leaves the gateway from the store: notifications (routing, channels, delivery) and the outputs
+  // (InfluxDB: its line protocol, durable outbox, writer).
+  { level: 6, modules: ['notify/', 'outputs/'] },
   // The inputs: sign-in guard, quarantine, ingest (MQTT, serial).
   { level: 7, modules: ['loginGuard.ts', 'quarantine/', 'ingest/'] },
   // The evidence stage: publishers, start-up audit, off-box copies, citations.

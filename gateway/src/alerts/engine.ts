@@ -54,8 +54,8 @@ export interface ComplianceEngineOptions {
   now: () => number;
   log: Log;
   metrics: Registry;
-  /** The live sites the rules are bound to (default: the configuration's); `siteEvent` follows their changes. */
-  sites?: Pick<SiteCatalogue, 'sites' | 'site'>;
+  /** The live sites the rules are bound to (the catalogue's); `siteEvent` follows their changes. */
+  sites: Pick<SiteCatalogue, 'sites' | 'site'>;
   /** Longest wait between two scheduled ticks (default 60 s); a pending reminder or deadline wakes it sooner. */
   tickIntervalMs?: number;
   /** The evidence log every history entry, inspection, extension and storm record is appended to. */
@@ -78,7 +78,7 @@ export class ComplianceEngine {
   private readonly clock: ClockWatch;
   private readonly listeners = new Set<(event: AlertEvent) => void>();
   private readonly notifyListeners = new Set<() => void>();
-  private readonly catalogue: Pick<SiteCatalogue, 'sites' | 'site'> | undefined;
+  private readonly catalogue: Pick<SiteCatalogue, 'sites' | 'site'>;
   /** Readings evaluated, their effects and states not committed yet. */
   private slice: Slice | undefined;
   private sliceCursor: ((upTo: number | undefined) => void) | undefined;
@@ -130,7 +130,7 @@ export class ComplianceEngine {
     this.notices = new Notices(stores, this.unit, this.now);
     this.rules = new RuleRunner({
       config,
-      sites: opts.sites?.sites() ?? config.sites,
+      sites: opts.sites.sites(),
       evaluatorsFor: opts.evaluatorsFor,
       states,
       stores,
@@ -317,7 +317,7 @@ export class ComplianceEngine {
 
   /** For the site catalogue's listeners: the changed site, as it is now, is bound again. */
   readonly siteEvent = (e: SiteChange): void => {
-    const site = this.catalogue?.site(e.siteId);
+    const site = this.catalogue.site(e.siteId);
     if (site) this.siteChanged(site);
   };
 

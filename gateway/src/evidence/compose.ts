@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import { readRetained } from '../ingest/mqtt/retained.ts';
 import type { NotificationStage } from '../notify/stage.ts';
+import type { InfluxOutput } from '../outputs/influx/index.ts';
+import { escapeKey, stringField } from '../outputs/influx/lineProtocol.ts';
 import type { Log } from '../pipeline.ts';
 import { Cursor } from '../store/cursor.ts';
-import type { InfluxOutput } from '../store/influx/index.ts';
-import { escapeKey, stringField } from '../store/influx/lineProtocol.ts';
 import type { StoreStage } from '../store/stage.ts';
 import { loadSigningKey } from './keys.ts';
 import {

@@ -8,8 +8,8 @@
  */
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceConfig } from '../config/schema.ts';
+import { inchesPerTipAt } from '../outputs/influx/derived.ts';
 import { addDays, localParts, zonedMidnight } from '../rules/util.ts';
-import { inchesPerTipAt } from '../store/influx/derived.ts';
 import type { ReadingStore } from '../store/readings.ts';
 
 interface Day {

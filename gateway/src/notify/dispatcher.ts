@@ -55,8 +55,8 @@ export interface NotificationChannels {
 export interface NotificationDispatcherOptions {
   db: Database.Database;
   config: Config;
-  /** The site (and its recipients) of a notification, as it is now; default: the configuration's. */
-  siteOf?: (siteId: string) => SiteConfig | undefined;
+  /** The site (and its recipients) of a notification, as the live catalogue holds it now. */
+  siteOf: (siteId: string) => SiteConfig | undefined;
   channels: NotificationChannels;
   /** Clock, epoch ms (default Date.now). */
   now?: () => number;
@@ -128,8 +128,7 @@ export class NotificationDispatcher implements Output {
     this.batchSize = opts.batchSize ?? 100;
     this.staleAfterMs = opts.staleAfterMs ?? 3_600_000;
     this.random = opts.random ?? Math.random;
-    const sites = new Map(opts.config.sites.map((s) => [s.id, s]));
-    this.siteOf = opts.siteOf ?? ((id) => sites.get(id));
+    this.siteOf = opts.siteOf;
     const smtp = opts.config.notify.smtp;
     this.forms = [
       ...new Set([...secretForms(opts.config.notify.webhookSecret), ...secretForms(smtp?.pass, smtp?.user)]),

@@ -86,7 +86,7 @@ function partiesOf(payload: string | undefined): { landowner?: string; developer
 
 /**
  * Every delivery target of one event: its MQTT topic (when `mqtt`), then the site's recipients.
- * A site missing from the configuration has no recipients.
+ * A site missing from the live catalogue has no recipients.
  */
 export function routeEvent(
   ev: Pick<EventRow, 'site_id' | 'rule' | 'kind'> & Partial<Pick<EventRow, 'payload'>>,

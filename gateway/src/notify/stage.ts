@@ -37,8 +37,8 @@ export class NotificationStage implements Output {
       now: () => number;
       log: Log;
       metrics: Registry;
-      /** The site and its recipients (the people of the site among them) as they are now. */
-      siteOf?: (siteId: string) => SiteConfig | undefined;
+      /** The site and its recipients (the people of the site among them) as the live catalogue holds them now. */
+      siteOf: (siteId: string) => SiteConfig | undefined;
     },
   ) {
     const webhook = config.notify.webhookSecret
@@ -57,7 +57,7 @@ export class NotificationStage implements Output {
     this.dispatcher = new NotificationDispatcher({
       db: deps.db,
       config,
-      ...(deps.siteOf ? { siteOf: deps.siteOf } : {}),
+      siteOf: deps.siteOf,
       channels: {
         mqtt: {
           publish: (topic: string, payload: string) =>

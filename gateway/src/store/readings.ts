@@ -335,7 +335,7 @@ export class ReadingStore {
     before: number,
     keepRejections: number,
     now: number,
-    /** Keep readings above this id (not yet in InfluxDB), however old. */
+    /** Keep readings above this id (an output, InfluxDB, does not have it yet), however old. */
     maxId: number = Number.MAX_SAFE_INTEGER,
     rejectionsBefore = 0,
   ): { readings: number; rejections: number } {

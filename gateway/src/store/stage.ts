@@ -1,6 +1,6 @@
 /**
- * The local store as a stage: it opens the SQLite store (migrating it), holds the readings store and the
- * InfluxDB alert-change outbox and the photos, reports its own health, and does its housekeeping, hourly,
+ * The local store as a stage: it opens the SQLite store (migrating it), holds the readings store, the
+ * evidence log and the photos, reports its own health, and does its housekeeping, hourly,
  * each write through the write gate: retention of old readings and rejections, and the removal of photos
  * no record cites once `photos.uncitedRetentionDays` have passed since their last upload (counted in
  * `gateway_photos_removed_total`); at start it removes the temporary files of uploads a stopped gateway
@@ -13,7 +13,6 @@ import type { Counter, Registry } from '../metrics.ts';
 import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import type { Db } from './db.ts';
 import { EvidenceLog } from './evidenceLog.ts';
-import { InfluxOutbox } from './influxOutbox.ts';
 import { openStore } from './open.ts';
 import { PhotoStore } from './photos.ts';
 import { ReadingStore } from './readings.ts';
@@ -34,7 +33,6 @@ export class StoreStage implements Stage {
   readonly name = 'store';
   readonly db: Db;
   readonly readings: ReadingStore;
-  readonly outbox: InfluxOutbox;
   /** Photos: their files and rows, their uploads, which records cite them. */
   readonly photos: PhotoStore;
   /** The evidence log every record is appended to, in the transaction that stores it. */
@@ -43,7 +41,7 @@ export class StoreStage implements Stage {
   /** Why the real store could not be opened, while the stand-in is in use. */
   readonly standIn: string | undefined;
   private timer: NodeJS.Timeout | undefined;
-  /** Readings above this id are kept whatever their age (InfluxDB does not have them yet). */
+  /** Readings above this id are kept whatever their age (an output does not have them yet). */
   private keepAbove: () => number | undefined = () => undefined;
   private readonly photosRemoved: Counter | undefined;
   private readonly photoBytesRemoved: Counter | undefined;
@@ -59,7 +57,6 @@ export class StoreStage implements Stage {
     this.standIn = standIn;
     this.evidence = new EvidenceLog(this.db);
     this.readings = new ReadingStore(this.db, this.evidence);
-    this.outbox = new InfluxOutbox(this.db);
     this.photos = new PhotoStore(this.db, o.dataDir);
     this.photosRemoved = o.metrics?.counter(
       'gateway_photos_removed_total',
@@ -71,7 +68,7 @@ export class StoreStage implements Stage {
     );
   }
 
-  /** Retention keeps every reading above the id this returns (the InfluxDB writer's position). */
+  /** Retention keeps every reading above the id this returns (an output's position, e.g. InfluxDB's writer). */
   keepReadingsAbove(fn: () => number | undefined): void {
     this.keepAbove = fn;
   }

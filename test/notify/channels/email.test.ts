@@ -11,10 +11,12 @@ import { formatLocal } from '../../../shared/src/time.ts';
 import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
+  configAndSites,
   makeAlert,
   makeConfig,
   makeDelivery,
   parseMail,
+  siteOfConfig,
   startSmtp,
   type TempDb,
   type TestSmtpServer,
@@ -133,7 +135,7 @@ describe('e-mail delivery to a real SMTP server', () => {
     );
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config,
+      ...configAndSites(config),
       channels: { email: new SmtpEmailSender({ smtp: config.notify.smtp!, gatewayId: config.gatewayId }) },
       retry: { baseMs: 50, jitter: 0 },
     });
@@ -186,7 +188,7 @@ describe('e-mail delivery to a real SMTP server', () => {
     );
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config,
+      ...configAndSites(config),
       channels: { email: new SmtpEmailSender({ smtp: config.notify.smtp! }) },
       retry: { baseMs: 100, jitter: 0 },
     });
@@ -217,7 +219,7 @@ describe('emailChannel', () => {
 
   it("addresses the recipient by name, in the site's name and time zone, with the stored alert", async () => {
     const sent: EmailRequest[] = [];
-    const channel = emailChannel({ send: async (req) => void sent.push(req) }, config);
+    const channel = emailChannel({ send: async (req) => void sent.push(req) }, config, siteOfConfig(config));
     expect(await channel.send(makeDelivery({ kind: 'overdue', eventId: 'ev-9' }))).toEqual({ ok: true });
     expect(sent).toEqual([
       {
@@ -234,14 +236,18 @@ describe('emailChannel', () => {
 
   it("uses the gateway's time zone for a site without one, and no name for an unknown address", async () => {
     const sent: EmailRequest[] = [];
-    const channel = emailChannel({ send: async (req) => void sent.push(req) }, makeConfig());
+    const channel = emailChannel(
+      { send: async (req) => void sent.push(req) },
+      makeConfig(),
+      siteOfConfig(makeConfig()),
+    );
     await channel.send(makeDelivery({ target: 'someone@else.example' }));
     expect(sent[0]).toMatchObject({ to: 'someone@else.example', timeZone: 'America/New_York' });
     expect(sent[0]).not.toHaveProperty('toName');
   });
 
   it('without a sender, fails every delivery for good and says why', async () => {
-    expect(await emailChannel(undefined, config).send(makeDelivery())).toEqual({
+    expect(await emailChannel(undefined, config, siteOfConfig(config)).send(makeDelivery())).toEqual({
       ok: false,
       permanent: true,
       unconfigured: true,

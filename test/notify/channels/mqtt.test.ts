@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mqttChannel } from '../../../gateway/src/notify/channels/mqtt.ts';
 import { NotificationDispatcher } from '../../../gateway/src/notify/dispatcher.ts';
 import { freePort, waitFor } from '../../helpers/env.ts';
-import { addEvent, makeAlert, makeConfig, makeDelivery, type TempDb, tempDb } from '../support.ts';
+import {
+  addEvent,
+  configAndSites,
+  makeAlert,
+  makeConfig,
+  makeDelivery,
+  type TempDb,
+  tempDb,
+} from '../support.ts';
 
 describe('MQTT delivery through a real broker', () => {
   let broker: Aedes | undefined;
@@ -48,7 +56,7 @@ describe('MQTT delivery through a real broker', () => {
     store = tempDb();
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig(),
+      ...configAndSites(makeConfig()),
       channels: {
         mqtt: {
           async publish(topic, payload) {

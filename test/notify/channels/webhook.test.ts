@@ -12,6 +12,7 @@ import { DeliveryError } from '../../../gateway/src/notify/errors.ts';
 import { waitFor } from '../../helpers/env.ts';
 import {
   addEvent,
+  configAndSites,
   makeConfig,
   makeDelivery,
   memoryLog,
@@ -85,7 +86,7 @@ describe('webhook delivery through the dispatcher', () => {
     const metrics = new Registry();
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config,
+      ...configAndSites(config),
       channels: { webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET, gatewayId: config.gatewayId }) },
       metrics,
       retry: { baseMs: 300, jitter: 0 },
@@ -130,7 +131,7 @@ describe('webhook delivery through the dispatcher', () => {
     const log = memoryLog();
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig({ recipients: [{ role: 'owner', webhook: `${server.url}/x` }] }),
+      ...configAndSites(makeConfig({ recipients: [{ role: 'owner', webhook: `${server.url}/x` }] })),
       channels: { webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET }) },
       metrics,
       log,
@@ -160,7 +161,7 @@ describe('webhook delivery through the dispatcher', () => {
     store = tempDb();
     dispatcher = new NotificationDispatcher({
       db: store.db,
-      config: makeConfig({ recipients: [{ role: 'owner', webhook: `${server.url}/y` }] }),
+      ...configAndSites(makeConfig({ recipients: [{ role: 'owner', webhook: `${server.url}/y` }] })),
       channels: { webhook: new HttpWebhookSender({ secret: WEBHOOK_SECRET }) },
       retry: { baseMs: 20, jitter: 0 },
     });

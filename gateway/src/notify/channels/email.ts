@@ -269,11 +269,10 @@ export class SmtpEmailSender implements EmailSender {
 export function emailChannel(
   sender: EmailSender | undefined,
   config: Config,
-  siteOf?: (siteId: string) => SiteConfig | undefined,
+  siteOf: (siteId: string) => SiteConfig | undefined,
 ): NotificationChannel {
   if (!sender) return unconfiguredChannel('no e-mail channel is configured (notify.smtp)');
-  const configured = new Map(config.sites.map((s) => [s.id, s]));
-  const sites = { get: siteOf ?? ((id: string) => configured.get(id)) };
+  const sites = { get: siteOf };
   const base = (config.fleet.url ?? `http://${config.http.host}:${config.http.port}`).replace(/\/+$/, '');
   const serve = async (d: Delivery) => {
     const violation = storedViolation(d);

@@ -7,9 +7,9 @@ import {
   parseRetryAfter,
   RetryableWriteError,
   serverMessage,
-} from '../../../gateway/src/store/influx/errors.ts';
-import { InfluxV1Client } from '../../../gateway/src/store/influx/v1.ts';
-import { InfluxV2Client } from '../../../gateway/src/store/influx/v2.ts';
+} from '../../../gateway/src/outputs/influx/errors.ts';
+import { InfluxV1Client } from '../../../gateway/src/outputs/influx/v1.ts';
+import { InfluxV2Client } from '../../../gateway/src/outputs/influx/v2.ts';
 import { freePort } from '../../helpers/env.ts';
 
 describe('classifyHttpFailure', () => {

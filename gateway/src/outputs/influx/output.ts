@@ -1,20 +1,22 @@
 /**
- * The InfluxDB output: what InfluxDB still lacks (the readings after the writer's cursor and the queued
- * alert changes, see readingsSource.ts) drained into it by an InfluxWriter. It turns alert changes into
- * lines of the `alerts` measurement itself, so the rest of the gateway only tells it what changed.
- * Without an InfluxDB configured it writes nothing and says so in its health.
+ * The InfluxDB output, a stage of its own: what InfluxDB still lacks (the readings after the writer's
+ * cursor and the queued alert changes, see readingsSource.ts) drained into it by an InfluxWriter. It
+ * holds its durable queue and dead letters (outbox.ts, over the store's `influx_outbox` and
+ * `influx_dead_letter` tables) and turns alert changes into lines of the `alerts` measurement itself, so
+ * the rest of the gateway only tells it what changed. Without an InfluxDB configured it writes nothing
+ * and says so in its health; the dead letters of an earlier configuration stay readable.
  */
 
 import type { Config } from '../../config/schema.ts';
 import type { Registry } from '../../metrics.ts';
 import type { ComponentHealth, Log, Output } from '../../pipeline.ts';
-import { Cursor } from '../cursor.ts';
-import type { InfluxOutbox } from '../influxOutbox.ts';
-import type { StoredReading } from '../readings.ts';
-import type { Db } from '../types.ts';
+import { Cursor } from '../../store/cursor.ts';
+import type { StoredReading } from '../../store/readings.ts';
+import type { Db } from '../../store/types.ts';
 import { influxClientFromConfig } from './client.ts';
 import { type DeviceOfReading, derivedFields } from './derived.ts';
 import { type AlertChange, alertChangeToLine, readingToLine } from './lineProtocol.ts';
+import { type DeadLetter, InfluxOutbox } from './outbox.ts';
 import { ReadingsSource } from './readingsSource.ts';
 import type { WriteClient } from './source.ts';
 import { type StormPoint, stormToLine } from './storms.ts';
@@ -22,8 +24,8 @@ import { InfluxWriter } from './writer.ts';
 
 export interface InfluxOutputOptions {
   db: Db;
-  /** The alert-change queue (and the dead letters). */
-  outbox: InfluxOutbox;
+  /** The alert-change queue (and the dead letters); by default the one over `db`. */
+  outbox?: InfluxOutbox;
   influx: Config['influx'];
   metrics: Registry;
   log: Log;
@@ -48,15 +50,17 @@ export class InfluxOutput implements Output {
   private readonly writer: InfluxWriter | undefined;
   private readonly source: ReadingsSource | undefined;
   private readonly now: () => number;
+  private readonly outbox: InfluxOutbox;
 
   constructor(private readonly o: InfluxOutputOptions) {
     this.now = o.now ?? Date.now;
+    this.outbox = o.outbox ?? new InfluxOutbox(o.db);
     const client = o.client ?? influxClientFromConfig(o.influx);
     if (!client) return;
     // InfluxDB is fed from the readings table itself, after a cursor, and from the alert-change outbox.
     this.source = new ReadingsSource({
       db: o.db,
-      outbox: o.outbox,
+      outbox: this.outbox,
       readingsCursor: new Cursor(o.db, 'influx-readings'),
       outboxCursor: new Cursor(o.db, 'influx-outbox'),
       maxBuffered: o.influx.batchSize * 10,
@@ -83,7 +87,7 @@ export class InfluxOutput implements Output {
   /** Queues a line of another measurement (a checkpoint) in the store, for the writer to send. */
   enqueueLine(line: string): void {
     if (!this.writer) return;
-    this.o.outbox.enqueue([line], this.now());
+    this.outbox.enqueue([line], this.now());
     this.writer.notify();
   }
 
@@ -122,7 +126,7 @@ export class InfluxOutput implements Output {
   alertChanged(alert: AlertOfChange, action: string): void {
     if (!this.writer) return;
     try {
-      this.o.outbox.enqueue(
+      this.outbox.enqueue(
         [
           alertChangeToLine({
             siteId: alert.siteId,
@@ -146,6 +150,11 @@ export class InfluxOutput implements Output {
         'could not queue the alert change for InfluxDB',
       );
     }
+  }
+
+  /** The lines InfluxDB refused for good, newest first (`GET /api/influx/dead-letters`). */
+  deadLetters(limit?: number): DeadLetter[] {
+    return this.outbox.deadLetters(limit);
   }
 
   /** The last reading id InfluxDB has (or that was dead-lettered); undefined without InfluxDB. */

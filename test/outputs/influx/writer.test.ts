@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Registry } from '../../../gateway/src/metrics.ts';
+import { PermanentWriteError, RetryableWriteError } from '../../../gateway/src/outputs/influx/errors.ts';
+import { InfluxOutbox } from '../../../gateway/src/outputs/influx/outbox.ts';
+import type { WriteClient } from '../../../gateway/src/outputs/influx/source.ts';
+import { InfluxWriter, type InfluxWriterOptions } from '../../../gateway/src/outputs/influx/writer.ts';
 import { silentLog } from '../../../gateway/src/pipeline.ts';
-import { PermanentWriteError, RetryableWriteError } from '../../../gateway/src/store/influx/errors.ts';
-import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
-import { InfluxWriter, type InfluxWriterOptions } from '../../../gateway/src/store/influx/writer.ts';
-import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
 import { migrate } from '../../../gateway/src/store/schema/index.ts';
 import { waitFor } from '../../helpers/env.ts';
 

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from '../../../gateway/src/metrics.ts';
+import { readingToLine } from '../../../gateway/src/outputs/influx/lineProtocol.ts';
+import { InfluxOutbox } from '../../../gateway/src/outputs/influx/outbox.ts';
+import type { WriteClient } from '../../../gateway/src/outputs/influx/source.ts';
+import { InfluxV2Client } from '../../../gateway/src/outputs/influx/v2.ts';
+import { InfluxWriter } from '../../../gateway/src/outputs/influx/writer.ts';
 import { silentLog } from '../../../gateway/src/pipeline.ts';
-import { readingToLine } from '../../../gateway/src/store/influx/lineProtocol.ts';
-import type { WriteClient } from '../../../gateway/src/store/influx/source.ts';
-import { InfluxV2Client } from '../../../gateway/src/store/influx/v2.ts';
-import { InfluxWriter } from '../../../gateway/src/store/influx/writer.ts';
-import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
 import { migrate } from '../../../gateway/src/store/schema/index.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import { haveBinary, waitFor } from '../../helpers/env.ts';

@@ -11,11 +11,11 @@
  * with each settled batch, and after a crash the writer starts again from them; a line InfluxDB
  * already has is rewritten harmlessly (same series, time and fields).
  */
-import type { Cursor } from '../cursor.ts';
-import type { DeadLetterSource, InfluxOutbox } from '../influxOutbox.ts';
-import { rowToReading, type StoredReading } from '../readings.ts';
-import type { Db } from '../types.ts';
+import type { Cursor } from '../../store/cursor.ts';
+import { rowToReading, type StoredReading } from '../../store/readings.ts';
+import type { Db } from '../../store/types.ts';
 import { readingToLine } from './lineProtocol.ts';
+import type { DeadLetterSource, InfluxOutbox } from './outbox.ts';
 import type { InfluxSource, SourceRow } from './source.ts';
 
 export interface ReadingsSourceRow extends SourceRow {

@@ -1,6 +1,13 @@
 export { type InfluxSettings, influxClientFromConfig } from './client.ts';
 export * from './errors.ts';
 export * from './lineProtocol.ts';
+export {
+  type DeadLetter,
+  type DeadLetterSource,
+  type DeadLine,
+  InfluxOutbox,
+  type OutboxRow,
+} from './outbox.ts';
 export { type AlertOfChange, InfluxOutput, type InfluxOutputOptions } from './output.ts';
 export type { InfluxSource, SourceRow, WriteClient } from './source.ts';
 export { InfluxV1Client, type InfluxV1Options } from './v1.ts';

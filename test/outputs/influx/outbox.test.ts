@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InfluxOutbox } from '../../../gateway/src/store/influxOutbox.ts';
+import { InfluxOutbox } from '../../../gateway/src/outputs/influx/outbox.ts';
 import { migrate } from '../../../gateway/src/store/schema/index.ts';
 
 describe('InfluxOutbox', () => {

@@ -5,7 +5,7 @@ import {
   escapeMeasurement,
   readingToLine,
   stringField,
-} from '../../../gateway/src/store/influx/lineProtocol.ts';
+} from '../../../gateway/src/outputs/influx/lineProtocol.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 
 const base: Reading = {

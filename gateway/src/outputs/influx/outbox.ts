@@ -3,13 +3,14 @@
  * the dead-letter table of lines InfluxDB rejected for good.
  *
  * Readings need no queue of their own: the readings table is append-only, so the writer keeps a cursor
- * in it (see readingsSource.ts). This queue holds the other lines, the alert changes, which are
- * enqueued in the transaction that makes the change. It drains from the head, in id order: rows leave
+ * in it (see readingsSource.ts). This queue holds the other lines (alert changes, storms, checkpoints),
+ * enqueued once their change is committed. The tables' DDL is in store/schema/. It drains from the
+ * head, in id order: rows leave
  * as a prefix (written, or moved to the dead-letter table), which is what lets depth() be two index
  * lookups instead of a COUNT(*).
  */
 import type Database from 'better-sqlite3';
-import type { InfluxSource } from './influx/source.ts';
+import type { InfluxSource } from './source.ts';
 
 export interface OutboxRow {
   id: number;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../gateway/src/config/load.ts';
-import { derivedFields } from '../../../gateway/src/store/influx/derived.ts';
-import { readingToLine } from '../../../gateway/src/store/influx/lineProtocol.ts';
-import { stormToLine } from '../../../gateway/src/store/influx/storms.ts';
+import { derivedFields } from '../../../gateway/src/outputs/influx/derived.ts';
+import { readingToLine } from '../../../gateway/src/outputs/influx/lineProtocol.ts';
+import { stormToLine } from '../../../gateway/src/outputs/influx/storms.ts';
 import type { StormDto } from '../../../shared/src/api/alerts.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 
