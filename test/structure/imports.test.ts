@@ -32,6 +32,9 @@ const LAYERS: Layer[] = [
   { level: 4, modules: ['store/'] },
   // The compliance engine: alerts, deadlines, storms, inspections.
   { level: 5, modules: ['alerts/'] },
+  // Enforcement: milestone notices, notices of violation, stop-work orders, on the engine's unit of work
+  // through its port (between two whole levels, so the numbers above keep theirs).
+  { level: 5.5, modules: ['enforcement/'] },
   // Notifications: routing, channels, delivery.
   { level: 6, modules: ['notify/'] },
   // The inputs: sign-in guard, quarantine, ingest (MQTT, serial).
