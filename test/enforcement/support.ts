@@ -2,6 +2,6 @@
 import { type Enforcement, enginePort, openEnforcement } from '../../gateway/src/enforcement/index.ts';
 import type { Harness } from '../alerts/support.ts';
 
-export function enforcementOf(h: Harness): Enforcement {
+export function enforcementOf(h: Pick<Harness, 'engine' | 'db'>): Enforcement {
   return openEnforcement(h.db, enginePort(h.engine));
 }
