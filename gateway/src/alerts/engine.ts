@@ -339,7 +339,7 @@ export class ComplianceEngine {
     this.commands.recordInspection(input, actor);
 
   /**
-   * Runs a change made outside the engine (enforcement's notices and orders: `enforcement/port.ts`) as one
+   * Runs a change made outside the engine (such as enforcement's notices and orders, through their port) as one
    * unit of work at the engine's time, after the open slice of readings is committed: one transaction with
    * the change's own rows, the evidence-log entries it appends, the inputs it feeds a site's rules (and the
    * alerts they open or close), and its notification events. Returns what `change` returns, once committed.
@@ -358,7 +358,7 @@ export class ComplianceEngine {
 
   /**
    * Appends entries to the evidence log the engine writes to, inside the transaction of a change run by
-   * `inUnit` (a rollback takes them back: the unit resyncs the log's edge); refused outside one.
+   * `inUnit` (a rollback takes them back: the unit resyncs the log's edge); refused outside a transaction.
    */
   appendEvidence(entries: Parameters<EvidenceLog['append']>[0]): number[] {
     if (!this.db.inTransaction)

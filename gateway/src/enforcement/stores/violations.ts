@@ -1,6 +1,7 @@
 /**
  * Notices of violation and stop-work orders, with their events: append-only, each row logged
- * (`logged.ts`, through the engine's unit of work). A notice's status and an order's being in effect are derived from the events.
+ * (`logged.ts`, through the engine's unit of work). A notice's status and an order's being in effect are
+ * derived from the events.
  */
 
 import type { LoggedRows } from '../../alerts/stores/logged.ts';
