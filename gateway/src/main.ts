@@ -13,11 +13,13 @@ import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
+import { INSPECTION_PHOTOS } from './alerts/stores/inspections.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
+import { CORRECTION_PHOTOS, enginePort, openEnforcement } from './enforcement/index.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage, mqttCheckpoints } from './evidence/compose.ts';
 import { FleetStage } from './fleet/stage.ts';
@@ -78,6 +80,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     dataDir: config.dataDir,
     storage: config.storage,
     photos: config.photos,
+    photoCitations: [INSPECTION_PHOTOS, CORRECTION_PHOTOS],
     log,
     now,
     metrics,
@@ -149,6 +152,8 @@ async function compose(
   });
   catalogue.onChange(engine.siteEvent);
   engine.onNotify(() => notifications.notify());
+  // Notices and orders, each change one unit of work of the engine.
+  const enforcement = openEnforcement(db, enginePort(engine));
   const influx = new InfluxOutput({
     db,
     influx: config.influx,
@@ -245,7 +250,7 @@ async function compose(
       timezone: config.timezone,
       deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
       openAlerts: engine.openDuties,
-      stopWork: (siteId) => engine.enforcement.inEffect(siteId),
+      stopWork: (siteId) => enforcement.violations.inEffect(siteId),
     },
     publisher,
     log,
@@ -279,6 +284,7 @@ async function compose(
     metrics,
     now,
     compliance: engine,
+    enforcement,
     notifications: notifications.dispatcher,
     deadLetters: (limit) => influx.deadLetters(limit),
     quarantine,

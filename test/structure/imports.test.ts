@@ -32,21 +32,24 @@ const LAYERS: Layer[] = [
   { level: 4, modules: ['store/'] },
   // The compliance engine: alerts, deadlines, storms, inspections.
   { level: 5, modules: ['alerts/'] },
+  // Enforcement: milestone notices, notices of violation, stop-work orders, on the engine's unit of work
+  // through its port.
+  { level: 6, modules: ['enforcement/'] },
   // What leaves the gateway from the store: notifications (routing, channels, delivery) and the outputs
   // (InfluxDB: its line protocol, durable outbox, writer).
-  { level: 6, modules: ['notify/', 'outputs/'] },
+  { level: 7, modules: ['notify/', 'outputs/'] },
   // The inputs: sign-in guard, quarantine, ingest (MQTT, serial).
-  { level: 7, modules: ['loginGuard.ts', 'quarantine/', 'ingest/'] },
+  { level: 8, modules: ['loginGuard.ts', 'quarantine/', 'ingest/'] },
   // The evidence stage: publishers, start-up audit, off-box copies, citations.
-  { level: 8, modules: ['evidence/'] },
+  { level: 9, modules: ['evidence/'] },
   // People and the live catalogue of sites and devices.
-  { level: 9, modules: ['people/', 'admin/'] },
+  { level: 10, modules: ['people/', 'admin/'] },
   // What is built on all of the above: reports, imports, the fleet, Home Assistant, device metrics.
-  { level: 10, modules: ['reports/', 'import/', 'fleet/', 'homeassistant/', 'deviceMetrics.ts'] },
+  { level: 11, modules: ['reports/', 'import/', 'fleet/', 'homeassistant/', 'deviceMetrics.ts'] },
   // The HTTP API and the health report.
-  { level: 11, modules: ['api/', 'health.ts'] },
+  { level: 12, modules: ['api/', 'health.ts'] },
   // The composition root, the command line and the tools.
-  { level: 12, modules: ['main.ts', 'cli.ts', 'tools/'] },
+  { level: 13, modules: ['main.ts', 'cli.ts', 'tools/'] },
 ];
 
 const SRC = fileURLToPath(new URL('../../gateway/src', import.meta.url));

@@ -22,7 +22,6 @@ import { Commands } from './commands.ts';
 import { Deadlines } from './deadlines.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { type EngineMetrics, engineMetrics } from './metrics.ts';
-import { Notices } from './notices.ts';
 import { Queries } from './queries.ts';
 import { RuleStates } from './ruleStates.ts';
 import { RuleRunner } from './rules.ts';
@@ -31,9 +30,18 @@ import { Slice } from './slice.ts';
 import { openAlertStores } from './stores/index.ts';
 import type { AlertEvent, Db, TickResult } from './types.ts';
 import { UnitOfWork } from './unit.ts';
-import { Violations } from './violations.ts';
 
 export type { AlertEvent, ExtensionInput, InspectionInput, TickResult } from './types.ts';
+
+/** What a change run in the engine's unit of work (`inUnit`) may do inside its transaction. */
+export interface UnitWork {
+  /** The unit's time (the engine's clock). */
+  readonly now: number;
+  /** Feeds an input to the rules bound to a site; their effects are applied in this transaction. */
+  feed(siteId: string, input: RuleInput): void;
+  /** A notification event was written in this transaction: the dispatcher is told after the commit. */
+  notified(): void;
+}
 
 /** An engine listener for an output that takes alerts and storms apart (the InfluxDB output). */
 export function alertsAndStorms(out: {
@@ -72,8 +80,8 @@ export class ComplianceEngine {
   private readonly deadlines: Deadlines;
   private readonly commands: Commands;
   private readonly queries: Queries;
-  private readonly notices: Notices;
-  private readonly violations: Violations;
+  private readonly evidence: EvidenceLog;
+  private readonly db: Db;
   private readonly scheduler: Scheduler;
   private readonly clock: ClockWatch;
   private readonly listeners = new Set<(event: AlertEvent) => void>();
@@ -97,6 +105,8 @@ export class ComplianceEngine {
     // While the scheduler runs, the engine's time is the watched clock's; stopped (tests driving the
     // engine by hand, tools), the wall clock as given.
     this.now = () => (this.scheduler.started ? this.clock.now() : opts.now());
+    this.evidence = opts.evidence;
+    this.db = db;
     const stores = openAlertStores(db, opts.evidence);
     const reminderHours = [...new Set(config.notify.reminderHours)].sort((a, b) => b - a);
     this.scheduler = new Scheduler({
@@ -127,7 +137,6 @@ export class ComplianceEngine {
     });
     const lifecycle = new Lifecycle(stores, this.unit, this.m, reminderHours);
     this.queries = new Queries(stores, this.now);
-    this.notices = new Notices(stores, this.unit, this.now);
     this.rules = new RuleRunner({
       config,
       sites: opts.sites.sites(),
@@ -139,7 +148,6 @@ export class ComplianceEngine {
       metrics: this.m,
       log,
     });
-    this.violations = new Violations(stores, this.unit, this.rules, this.now, db);
     this.deadlines = new Deadlines(stores, this.unit, this.m);
     this.commands = new Commands({ unit: this.unit, stores, lifecycle, rules: this.rules, now: this.now });
   }
@@ -329,10 +337,33 @@ export class ComplianceEngine {
   extend: Commands['extend'] = (id, actor, ext) => this.commands.extend(id, actor, ext);
   recordInspection: Commands['recordInspection'] = (input, actor) =>
     this.commands.recordInspection(input, actor);
-  fileNotice: Notices['file'] = (input, actor) => this.notices.file(input, actor);
-  /** Notices of violation and stop-work orders (town law 001, Enforcement). */
-  get enforcement(): Violations {
-    return this.violations;
+
+  /**
+   * Runs a change made outside the engine (such as enforcement's notices and orders, through their port) as one
+   * unit of work at the engine's time, after the open slice of readings is committed: one transaction with
+   * the change's own rows, the evidence-log entries it appends, the inputs it feeds a site's rules (and the
+   * alerts they open or close), and its notification events. Returns what `change` returns, once committed.
+   */
+  inUnit<T>(change: (w: UnitWork) => T): T {
+    return this.unit.run(this.now(), (u) =>
+      change({
+        now: u.now,
+        feed: (siteId, input) => this.rules.feedSite(u, siteId, input),
+        notified: () => {
+          u.notified += 1;
+        },
+      }),
+    );
+  }
+
+  /**
+   * Appends entries to the evidence log the engine writes to, inside the transaction of a change run by
+   * `inUnit` (a rollback takes them back: the unit resyncs the log's edge); refused outside a transaction.
+   */
+  appendEvidence(entries: Parameters<EvidenceLog['append']>[0]): number[] {
+    if (!this.db.inTransaction)
+      throw new Error('an evidence-log entry is appended only inside a unit of work');
+    return this.evidence.append(entries);
   }
 
   // ---------------------------------------------------------------- queries
@@ -344,10 +375,10 @@ export class ComplianceEngine {
   listStorms: Queries['listStorms'] = (q) => this.settled().listStorms(q);
   listInspections: Queries['listInspections'] = (q) => this.settled().listInspections(q);
   listExtensions: Queries['listExtensions'] = (q) => this.settled().listExtensions(q);
-  listNotices: Notices['list'] = (q) => {
+  /** Commits the open slice of readings, so what is read next includes every reading acknowledged. */
+  settle(): void {
     this.commitBefore();
-    return this.notices.list(q);
-  };
+  }
 
   private settled(): Queries {
     this.commitBefore();

@@ -10,10 +10,9 @@ import type {
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
 import type { Finding } from '../../../shared/src/api/findings.ts';
-import { MILESTONES, type NoticeDto } from '../../../shared/src/api/notices.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
-import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, NoticeRow, StormRow } from './types.ts';
+import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
 
 /**
  * An alert's DTO. `history` is its rows, or a function that reads them: then the DTO's `history` is read
@@ -53,7 +52,8 @@ export function alertDto(r: AlertRow, history: HistoryRow[] | (() => HistoryRow[
 }
 
 /** A record's place in the evidence log, as DTOs show it. */
-function logged(r: { log_idx?: number | null; leaf?: Buffer | null }): {
+/** Where a logged record stands in the evidence log: its entry's index and leaf hash (base64). */
+export function logged(r: { log_idx?: number | null; leaf?: Buffer | null }): {
   logIndex?: number;
   leafHash?: string;
 } {
@@ -105,21 +105,6 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     recordedBy: i.recorded_by,
     hash: i.hash,
     ...logged(i),
-  };
-}
-
-export function noticeDto(n: NoticeRow): NoticeDto {
-  return {
-    id: n.id,
-    siteId: n.site_id,
-    milestone: n.milestone,
-    label: MILESTONES[n.milestone] ?? n.milestone,
-    at: toIso(n.at),
-    filedAt: toIso(n.filed_at),
-    filedBy: n.filed_by,
-    late: n.late === 1,
-    leadHours: Math.trunc((n.at - n.filed_at) / 3_600_000),
-    ...logged(n),
   };
 }
 

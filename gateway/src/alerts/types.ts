@@ -12,7 +12,6 @@ import type {
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
 import type { Finding } from '../../../shared/src/api/findings.ts';
-import type { Milestone } from '../../../shared/src/api/notices.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
 import type { Page } from '../store/page.ts';
@@ -152,23 +151,6 @@ export interface AlertQuery {
 }
 
 /** A time range of one site (or every site), for storms, inspections and extensions. */
-/** A milestone notice as stored (`notices`, schema version 8); `late` is 1 or 0. */
-export interface NoticeRow {
-  seq: number;
-  id: string;
-  site_id: string;
-  milestone: Milestone;
-  at: number;
-  filed_at: number;
-  filed_by: string;
-  late: number;
-  site_seq: number;
-  /** Its entry's leaf hash (hex). */
-  hash: string;
-  log_idx: number;
-  leaf?: Buffer | null;
-}
-
 export interface RangeQuery {
   siteId?: string;
   from?: number;

@@ -4,6 +4,7 @@ import type { ChangeLog } from '../admin/changes.ts';
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
+import type { Enforcement } from '../enforcement/index.ts';
 import type { CertificationRecord } from '../evidence/certifications.ts';
 import type { EvidenceStage } from '../evidence/stage.ts';
 import type { FleetView } from '../fleet/stage.ts';
@@ -52,7 +53,7 @@ export interface ApiContext {
   now(): number;
   /** Photos stored by their hash, who uploaded them, and which sites' records cite them. */
   photos: Pick<PhotoStore, 'tempPath' | 'commit' | 'usage' | 'get' | 'uploadedBy' | 'read' | 'citingSites'>;
-  /** Alerts, storms, inspections, extensions and milestone notices. */
+  /** Alerts, storms, inspections and extensions. */
   compliance: Pick<
     ComplianceEngine,
     | 'listAlerts'
@@ -64,10 +65,9 @@ export interface ApiContext {
     | 'listStorms'
     | 'listInspections'
     | 'listExtensions'
-    | 'fileNotice'
-    | 'listNotices'
-    | 'enforcement'
   >;
+  /** Milestone notices, notices of violation and stop-work orders (town law 001). */
+  enforcement: Enforcement;
   notifications: Pick<NotificationDispatcher, 'list' | 'retryFailed'>;
   deadLetters(limit: number): unknown[];
   /** The evidence log's stage (checkpoints, the audit) and the log itself (proofs, entries). */

@@ -3,8 +3,8 @@
  * hash gives nothing.
  *
  * - See it (GET /api/photos/{sha256}): the people who may see a site whose records cite it (an
- *   inspection's findings, a correction report; the records are listed in `store/photoCitations.ts`),
- *   and, until some record cites it, the person who uploaded it. Anyone else is answered as if it did
+ *   inspection's findings, a correction report: each kind registered with `store/photos.ts` by its
+ *   owner), and, until some record cites it, the person who uploaded it. Anyone else is answered as if it did
  *   not exist.
  * - Cite it (in an inspection's findings, in a correction report): the person who uploaded it, or
  *   someone who may see a site whose records already cite it. Anyone else is refused with the same words

@@ -205,7 +205,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
 async function registerPlugins(app: FastifyInstance, services: ApiContext): Promise<void> {
   const { auth, catalogue, changes, compliance, config, devices, events, evidence, people, readings } =
     services;
-  const { metrics, now, photos, registry, transaction } = services;
+  const { enforcement, metrics, now, photos, registry, transaction } = services;
   // The one queue of heavy jobs (jobs/README.md): report builds and every PDF take their turn in it.
   const jobs = new JobQueue(
     { running: config.reports.concurrent, waiting: config.reports.waiting, retryAfterSec: 10 },
@@ -215,7 +215,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(authPlugin, { auth, config, events, people, transaction });
   await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
   await app.register(adminPlugin, { auth, catalogue, changes, config, devices });
-  await app.register(sitesPlugin, { auth, catalogue, compliance, config, devices });
+  await app.register(sitesPlugin, { auth, catalogue, config, devices, enforcement });
   await app.register(telemetryPlugin, { auth, catalogue, now, readings, registry });
   await app.register(chartsPlugin, { auth, catalogue, compliance, config, now, readings });
   await app.register(rejectionsPlugin, { auth, readings });
@@ -234,17 +234,18 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     photos,
   });
   await app.register(photosPlugin, { auth, catalogue, config, metrics, now, photos });
-  await app.register(noticesPlugin, { auth, catalogue, compliance, now });
+  await app.register(noticesPlugin, { auth, catalogue, enforcement, now });
   await app.register(violationsPlugin, {
     auth,
     catalogue,
     compliance,
+    enforcement,
     now,
     photos,
   });
-  await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, jobs });
-  await app.register(stopWorkPlugin, { auth, catalogue, compliance });
-  await app.register(agendaPlugin, { auth, catalogue, compliance, config, now });
+  await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, enforcement, jobs });
+  await app.register(stopWorkPlugin, { auth, catalogue, enforcement });
+  await app.register(agendaPlugin, { auth, catalogue, compliance, config, enforcement, now });
   await app.register(reportsPlugin, {
     auth,
     catalogue,
@@ -254,6 +255,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     citations: services.citations,
     compliance,
     config,
+    enforcement,
     evidence,
     jobs,
     now,

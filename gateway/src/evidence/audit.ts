@@ -8,7 +8,8 @@
  * event loop free between them (the evidence stage does, at start, and then keeps up with new entries).
  */
 
-import { LOGGED } from '../alerts/stores/logged.ts';
+import { ALERT_LOGGED, type LoggedTable } from '../alerts/stores/logged.ts';
+import { ENFORCEMENT_LOGGED } from '../enforcement/stores/logged.ts';
 import { Frontier, type Hash, leafHash } from '../ledger/merkle.ts';
 import { type EntryType, readingBody, recordBody } from '../ledger/records.ts';
 import { codeOf, type EvidenceLog, type LogEntry } from '../store/evidenceLog.ts';
@@ -45,8 +46,12 @@ export class EvidenceAudit {
     );
     const of = (id: unknown) =>
       (typeof id === 'string' ? this.alertOf.get(id) : undefined) ?? { siteId: '', rule: '' };
-    // The alert engine's append-only tables, each row serialised as it was when logged (`logged.ts`).
-    const appended = Object.entries(LOGGED).map(([table, how]) => [
+    // The alert engine's and enforcement's append-only tables, each row serialised as it was when logged.
+    const logged: Array<[string, LoggedTable]> = [
+      ...Object.entries(ALERT_LOGGED),
+      ...Object.entries(ENFORCEMENT_LOGGED),
+    ];
+    const appended = logged.map(([table, how]) => [
       how.type,
       {
         table,

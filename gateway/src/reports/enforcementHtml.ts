@@ -7,6 +7,7 @@
  * record is cited by its evidence-log entry, as the report's other sections cite theirs. Photos of a
  * correction are named by the start of their SHA-256 (the report's JSON carries them whole).
  */
+import { NOTICE_LAW } from '../../../shared/src/api/enforcementLaws.ts';
 import type { ComplianceReport } from './compliance.ts';
 import type { ReportStopWork, ReportViolation } from './enforcement.ts';
 import type { Time } from './htmlSign.ts';
@@ -68,7 +69,7 @@ ${row('Nature of the violation', esc(v.nature))}
 ${row('Remedy required', esc(v.remedy))}
 ${row('Remedy due', t(v.remedyDueAt))}
 ${row('Penalties', `<small>${esc(v.penalties)}</small>`)}
-${row('Appeal', `May be appealed until ${t(v.appealBy)} (15 days from service)`)}
+${row('Appeal', `May be appealed until ${t(v.appealBy)} (${NOTICE_LAW.appealDays} days from service)`)}
 ${row('Follows the inspection', inspectionWords(r, v, t))}
 ${row('Standing', `<b>${esc(capital(v.standing))}</b>`)}
 ${row('Cited', `<small>${entry(v.logIndex)}</small>`)}

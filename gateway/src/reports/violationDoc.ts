@@ -1,12 +1,14 @@
 /**
  * A notice of violation as the document served on the landowner and developer (town law 001,
- * Enforcement, A): the six elements the law requires, each under its heading, then the issuing officer,
+ * Enforcement, A): the elements the law requires (`ENFORCEMENT_LAWS`), each under its heading, then the issuing officer,
  * the date of service, the inspection it rests on (with its findings) and the notice's evidence-log entry.
  * Times are in the site's time zone. Its look is the report's stylesheet (GET /report.css), or inline in
  * the page Chromium prints to PDF; no `style` attribute and no script (the gateway's CSP).
  */
+
+import { appealSentence, elementHeadings, NOTICE_LAW } from '../../../shared/src/api/enforcementLaws.ts';
 import { FINDING_STATUS_LABELS, VIOLATION_STATUS_LABELS } from '../../../shared/src/api/enforcementWords.ts';
-import { APPEAL_DAYS, type Party, type ViolationDto } from '../../../shared/src/api/violations.ts';
+import type { Party, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { InspectionDto } from '../../../shared/src/api.ts';
 import { formatLong } from '../../../shared/src/time.ts';
 import { escapeXml as esc } from './stormChart.ts';
@@ -41,13 +43,12 @@ const para = (text: string) =>
     .map((p) => `<p>${esc(p).replace(/\n/g, '<br>')}</p>`)
     .join('');
 
-/** The statement of element (6), with the last day to appeal. */
+/** The statement of the appeal element, with the last day to appeal. */
 export function appealStatement(v: Pick<ViolationDto, 'appealBy'>, tz: string): string {
-  return (
-    'This determination may be appealed to the Town by filing a written notice of appeal within ' +
-    `${APPEAL_DAYS} days of service, by ${formatLong(Date.parse(v.appealBy), tz)}.`
-  );
+  return appealSentence(NOTICE_LAW, formatLong(Date.parse(v.appealBy), tz));
 }
+
+const HEADINGS = elementHeadings(NOTICE_LAW);
 
 function inspectionPart(o: ViolationDocOptions, v: ViolationDto): string {
   if (!v.inspectionId) return '<p>The notice names no inspection.</p>';
@@ -85,24 +86,24 @@ export function violationToHtml(v: ViolationDto, o: ViolationDocOptions): string
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Notice of violation: ${esc(o.siteName)}</title>${style}</head>
 <body>
-<header class="report-head"><h1>Notice of violation</h1><p class="site">${esc(o.siteName)}: Town of Chester, stormwater law for land development activities (law 001), Enforcement</p></header>
+<header class="report-head"><h1>Notice of violation</h1><p class="site">${esc(o.siteName)}: Town of Chester, ${esc(NOTICE_LAW.title)}, ${esc(NOTICE_LAW.part)}</p></header>
 <table class="facts">
 <tr><th>Issued by</th><td>${esc(v.issuedBy)}, for the Stormwater Management Officer</td></tr>
 <tr><th>Date of service</th><td>${t(v.issuedAt)}</td></tr>
 <tr><th>Status</th><td>${esc(VIOLATION_STATUS_LABELS[v.status])}</td></tr>
 </table>
-<h2>1. Landowner and developer</h2>
+<h2>${esc(HEADINGS.parties)}</h2>
 <table class="facts">${party('Landowner', v.landowner)}${party('Developer or applicant', v.developer)}</table>
-<h2>2. The land</h2>
+<h2>${esc(HEADINGS.land)}</h2>
 <p>${esc(v.siteAddress ?? o.siteName)}</p>
-<h2>3. Nature of the violation</h2>
+<h2>${esc(HEADINGS.nature)}</h2>
 ${para(v.nature)}
-<h2>4. Remedial measures and time schedule</h2>
+<h2>${esc(HEADINGS.remedy)}</h2>
 ${para(v.remedy)}
 <p>To be completed by <strong>${t(v.remedyDueAt)}</strong>.</p>
-<h2>5. Penalties</h2>
+<h2>${esc(HEADINGS.penalties)}</h2>
 ${para(v.penalties)}
-<h2>6. Appeal</h2>
+<h2>${esc(HEADINGS.appeal)}</h2>
 <p>${esc(appealStatement(v, tz))}</p>
 <h2>The inspection it rests on</h2>
 ${inspectionPart(o, v)}

@@ -6,15 +6,17 @@
  * is received into a temporary file (`photos/.incoming/`, flushed to disk) by the API
  * (`api/photoUpload.ts`), then `commit` renames it into place and flushes its folder before the rows are
  * committed: a row always has its file. The same photo stored again is the same file and the same row.
- * Records cite a photo by its hash (`photoCitations.ts`); the housekeeping removes the photos no record
- * cites once their last upload is older than the retention (`removeUncited`), never a cited one.
+ * The store answers whether a photo is stored and who uploaded it; the records that cite photos (by their
+ * hash) are their owners' and each owner registers its own query (`PhotoCitation`: the inspections'
+ * findings in `alerts/`, the correction reports in `enforcement/`), handed to the store by `main.ts`. The
+ * housekeeping removes the photos no record cites once their last upload is older than the retention
+ * (`removeUncited`), never a cited one (the schema's guard, `schema/guards.ts`, refuses it too).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PHOTO_TYPES, PhotoStored } from '../../../shared/src/api/findings.ts';
-import { CITED_HASHES, citingSitesOf } from './photoCitations.ts';
 import type { Db } from './types.ts';
 
 export type PhotoType = (typeof PHOTO_TYPES)[number];
@@ -25,6 +27,17 @@ export interface PhotoRow {
   bytes: number;
   stored_at: number;
   stored_by: string;
+}
+
+/**
+ * A kind of record that cites photos by their hash, registered by the record's owner: the site's people
+ * may see a photo its records cite, and a cited photo is never removed.
+ */
+export interface PhotoCitation {
+  /** A query of the sites (`siteId`) whose records cite the photo whose hash is the SQL expression `sha`. */
+  sitesCiting(sha: string): string;
+  /** A query of every hash (`sha256`) these records cite. */
+  hashes: string;
 }
 
 /** Who uploads a photo, and for which site. */
@@ -76,7 +89,12 @@ export class PhotoStore {
   constructor(
     private readonly db: Db,
     dataDir: string,
+    /** The records that cite photos, each registered by its owner. */
+    citations: readonly PhotoCitation[],
   ) {
+    const union = (queries: string[]) => (queries.length > 0 ? queries.join(' UNION ') : undefined);
+    const citing = union(citations.map((c) => c.sitesCiting('@sha')));
+    const cited = union(citations.map((c) => c.hashes));
     this.dir = join(dataDir, 'photos');
     this.stmts = {
       get: db.prepare<[string], PhotoRow>('SELECT * FROM photos WHERE sha256 = ?'),
@@ -100,15 +118,15 @@ export class PhotoStore {
       accountBytes: db.prepare<[string], { n: number }>(
         'SELECT COALESCE(SUM(bytes), 0) AS n FROM photo_uploads WHERE account = ?',
       ),
-      citing: db.prepare<{ sha: string }, { siteId: string }>(
-        `SELECT DISTINCT siteId FROM (${citingSitesOf('@sha')})`,
-      ),
+      citing: citing
+        ? db.prepare<{ sha: string }, { siteId: string }>(`SELECT DISTINCT siteId FROM (${citing})`)
+        : undefined,
       // Photos whose last upload is older than `before` (the cited ones are taken out by the caller).
       stale: db.prepare<{ before: number }, { sha256: string }>(
         `SELECT p.sha256 FROM photos p WHERE p.stored_at < @before AND NOT EXISTS
            (SELECT 1 FROM photo_uploads u WHERE u.sha256 = p.sha256 AND u.stored_at >= @before)`,
       ),
-      cited: db.prepare<[], { sha256: string }>(CITED_HASHES),
+      cited: cited ? db.prepare<[], { sha256: string }>(cited) : undefined,
       deleteUploads: db.prepare<[string]>('DELETE FROM photo_uploads WHERE sha256 = ?'),
       deletePhoto: db.prepare<[string]>('DELETE FROM photos WHERE sha256 = ?'),
     };
@@ -213,7 +231,7 @@ export class PhotoStore {
 
   /** The sites whose records cite the photo. */
   citingSites(sha256: string): string[] {
-    return this.stmts.citing.all({ sha: sha256 }).map((r) => r.siteId);
+    return (this.stmts.citing?.all({ sha: sha256 }) ?? []).map((r) => r.siteId);
   }
 
   /**
@@ -222,7 +240,7 @@ export class PhotoStore {
    * Returns how many, and their bytes.
    */
   removeUncited(before: number): { photos: number; bytes: number } {
-    const cited = new Set(this.stmts.cited.all().map((r) => r.sha256));
+    const cited = new Set((this.stmts.cited?.all() ?? []).map((r) => r.sha256));
     let photos = 0;
     let bytes = 0;
     for (const { sha256 } of this.stmts.stale.all({ before })) {

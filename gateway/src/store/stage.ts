@@ -14,7 +14,7 @@ import type { ComponentHealth, Log, Stage } from '../pipeline.ts';
 import type { Db } from './db.ts';
 import { EvidenceLog } from './evidenceLog.ts';
 import { openStore } from './open.ts';
-import { PhotoStore } from './photos.ts';
+import { type PhotoCitation, PhotoStore } from './photos.ts';
 import { ReadingStore } from './readings.ts';
 import type { WriteGate } from './writeGate.ts';
 
@@ -22,6 +22,8 @@ export interface StoreStageOptions {
   dataDir: string;
   storage: Config['storage'];
   photos: Config['photos'];
+  /** The records that cite photos, each registered by its owner (the inspections, the correction reports). */
+  photoCitations: readonly PhotoCitation[];
   log: Log;
   now: () => number;
   metrics?: Registry;
@@ -57,7 +59,7 @@ export class StoreStage implements Stage {
     this.standIn = standIn;
     this.evidence = new EvidenceLog(this.db);
     this.readings = new ReadingStore(this.db, this.evidence);
-    this.photos = new PhotoStore(this.db, o.dataDir);
+    this.photos = new PhotoStore(this.db, o.dataDir, o.photoCitations);
     this.photosRemoved = o.metrics?.counter(
       'gateway_photos_removed_total',
       'Photos no record cited, removed by the housekeeping after photos.uncitedRetentionDays',

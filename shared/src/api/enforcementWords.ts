@@ -2,6 +2,7 @@
  * The words and constants of inspections and enforcement, without zod, so that the dashboard's bundle
  * can import them (the schemas in `findings.ts` and `violations.ts` are built from these).
  */
+import { NOTICE_LAW } from './enforcementLaws.ts';
 
 /**
  * The most practices a site lists (an inspection has a finding for each at most), and the longest a
@@ -48,8 +49,8 @@ export const FINDING_STATUS_LABELS: Record<FindingStatus, string> = {
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 
-/** Days after service within which a notice may be appealed ("within 15 days of service"). */
-export const APPEAL_DAYS = 15;
+/** Days after service within which a notice may be appealed ("within 15 days of service"): the law's. */
+export const APPEAL_DAYS = NOTICE_LAW.appealDays;
 
 export const VIOLATION_STATUSES = ['issued', 'appealed', 'corrected', 'approved'] as const;
 export type ViolationStatus = (typeof VIOLATION_STATUSES)[number];
@@ -61,9 +62,4 @@ export const VIOLATION_STATUS_LABELS: Record<ViolationStatus, string> = {
 };
 
 /** The penalties statement a notice carries when the officer gives none (law 001, Enforcement D). */
-export const DEFAULT_PENALTIES =
-  'A violation of this article is punishable by a fine not exceeding $250 or imprisonment for a period ' +
-  'not to exceed 15 days, or both, for conviction of a first offense; a second offense within five years ' +
-  'is an aggravated violation (a fine of $350 to $700 or imprisonment up to six months, or both), and a ' +
-  'third or later offense within the same five years a fine of $700 to $1,000 or imprisonment up to six ' +
-  'months, or both (Town law 001, Enforcement, D).';
+export const DEFAULT_PENALTIES = NOTICE_LAW.penalties;

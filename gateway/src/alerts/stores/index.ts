@@ -9,11 +9,9 @@ import { ExtensionStore } from './extensions.ts';
 import { HistoryStore } from './history.ts';
 import { InspectionStore } from './inspections.ts';
 import { LoggedRows } from './logged.ts';
-import { NoticeStore } from './notices.ts';
 import { RuleStateStore } from './ruleState.ts';
 import { StormStore } from './storms.ts';
 import { TimerStore } from './timers.ts';
-import { ViolationStore } from './violations.ts';
 
 export interface AlertStores {
   alerts: AlertStore;
@@ -23,9 +21,6 @@ export interface AlertStores {
   storms: StormStore;
   inspections: InspectionStore;
   extensions: ExtensionStore;
-  notices: NoticeStore;
-  /** Notices of violation and stop-work orders. */
-  violations: ViolationStore;
   logged: LoggedRows;
 }
 
@@ -39,8 +34,6 @@ export function openAlertStores(db: Db, log: EvidenceLog): AlertStores {
     storms: new StormStore(db, log),
     inspections: new InspectionStore(db, logged),
     extensions: new ExtensionStore(db, logged),
-    notices: new NoticeStore(db, logged),
-    violations: new ViolationStore(db, logged),
     logged,
   };
 }

@@ -1,8 +1,19 @@
 /** The inspections: append-only, each row logged (`logged.ts`). */
 import { pageSql, sitesIn } from '../../store/page.ts';
+import type { PhotoCitation } from '../../store/photos.ts';
 import { where } from '../../store/where.ts';
 import type { Db, InspectionRow, RangeQuery } from '../types.ts';
 import type { LoggedRows } from './logged.ts';
+
+/** An inspection's findings cite photos: the photo store asks this (`main.ts` registers it). */
+export const INSPECTION_PHOTOS: PhotoCitation = {
+  // A cheap text match first, then the findings' photo lists.
+  sitesCiting: (sha) =>
+    `SELECT i.site_id AS siteId FROM inspections i, json_each(i.findings) f, json_each(f.value, '$.photos') p
+       WHERE i.findings != '[]' AND instr(i.findings, ${sha}) > 0 AND p.value = ${sha}`,
+  hashes: `SELECT p.value AS sha256 FROM inspections i, json_each(i.findings) f, json_each(f.value, '$.photos') p
+    WHERE i.findings != '[]'`,
+};
 
 export class InspectionStore {
   private readonly stmts;

@@ -19,7 +19,10 @@ const agendaQuery = z.strictObject({
 const DAY_MS = 86_400_000;
 
 /** What the agenda route uses. */
-export type AgendaServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'config' | 'now'>;
+export type AgendaServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'enforcement' | 'config' | 'now'
+>;
 
 /** The officer's agenda: milestone inspections, duties due, overdue first; sites the caller may see. */
 export const agendaPlugin: FastifyPluginAsync<AgendaServices> = async (app, ctx) => {
@@ -50,7 +53,7 @@ export const agendaPlugin: FastifyPluginAsync<AgendaServices> = async (app, ctx)
         return s ? { name: s.name ?? s.id, timezone: s.timezone ?? ctx.config.timezone } : undefined;
       };
       // A day a little wider than UTC's on each side: every zone's local day falls within it.
-      const notices = ctx.compliance.listNotices({
+      const notices = ctx.enforcement.notices.list({
         from: Date.parse(`${from}T00:00:00Z`) - DAY_MS,
         to: Date.parse(`${to}T00:00:00Z`) + 2 * DAY_MS,
       });

@@ -22,14 +22,14 @@ const EARLIEST = Date.UTC(2000, 0, 1);
 const MAX_AHEAD_MS = 366 * 86_400_000;
 
 /** What the milestone notice routes use. */
-export type NoticesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'now'>;
+export type NoticesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcement' | 'now'>;
 
 /**
  * Milestone notices (town law 001, A(1)): filed by the people who answer for a construction site (its
  * owner or contractor) or by an inspector, engineer or admin; late when filed less than 48 hours before.
  */
 export const noticesPlugin: FastifyPluginAsync<NoticesServices> = async (app, ctx) => {
-  const c = ctx.compliance;
+  const c = ctx.enforcement.notices;
   const knownSite = (siteId: string, caller: Caller | undefined) => {
     mustSee(caller, siteId);
     const site = ctx.catalogue.site(siteId);
@@ -66,7 +66,7 @@ export const noticesPlugin: FastifyPluginAsync<NoticesServices> = async (app, ct
           'BAD_REQUEST',
           `a milestone can be notified at most a year ahead, until ${toIso(now + MAX_AHEAD_MS)}`,
         );
-      const filed = c.fileNotice({ siteId: b.siteId, milestone: b.milestone, at }, caller.actor);
+      const filed = c.file({ siteId: b.siteId, milestone: b.milestone, at }, caller.actor);
       reply.code(201);
       return filed;
     },
@@ -88,7 +88,7 @@ export const noticesPlugin: FastifyPluginAsync<NoticesServices> = async (app, ct
       const { cursor, limit, ...q } = parseWith(noticesQuery, req.query);
       if (q.siteId !== undefined) knownSite(q.siteId, caller);
       const page = pageOf({ cursor, limit });
-      const rows = c.listNotices({
+      const rows = c.list({
         ...q,
         ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
         page,

@@ -76,6 +76,7 @@ export type ReportsServices = Pick<
   | 'citations'
   | 'compliance'
   | 'config'
+  | 'enforcement'
   | 'evidence'
   | 'now'
   | 'readings'
@@ -120,10 +121,10 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
     const storms = c.listStorms({ siteId: site.id, from, to: to - 1 });
     const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
-    const notices = c.listNotices({ siteId: site.id, from, to: to - 1 });
+    const notices = ctx.enforcement.notices.list({ siteId: site.id, from, to: to - 1 });
     // The notices of violation in force and the stop-work orders in effect at some time in the period.
-    const violations = c.enforcement.list({ siteId: site.id, to: to - 1 });
-    const stopWork = c.enforcement.orders({ siteId: site.id, to: to - 1 });
+    const violations = ctx.enforcement.violations.list({ siteId: site.id, to: to - 1 });
+    const stopWork = ctx.enforcement.violations.orders({ siteId: site.id, to: to - 1 });
     const enforcement = enforcementSections({ violations, stopWork, period, tz, now });
     const certs = certifications(site.id, from, to);
     // The changes made in the period (the configuration the store was seeded with is not one), and the

@@ -59,14 +59,14 @@ export function siteSummary(
 
 /** GET /api/sites and GET /api/sites/{id} (with the latest reading of every field of every device). */
 /** What the sites use. */
-export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'devices' | 'compliance'>;
+export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'devices' | 'enforcement'>;
 
 export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) => {
   // A construction site's view says which stop-work order is in effect (null: none).
   const view = (site: SiteConfig, withLatest: boolean) => {
     const summary = siteSummary(ctx, site, withLatest);
     if (site.kind !== 'construction') return summary;
-    return { ...summary, stopWork: ctx.compliance.enforcement.inEffect(site.id) ?? null };
+    return { ...summary, stopWork: ctx.enforcement.violations.inEffect(site.id) ?? null };
   };
   app.get(
     '/api/sites',

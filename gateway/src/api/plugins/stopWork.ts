@@ -10,7 +10,7 @@ import { answers } from '../responses.ts';
 import { constructionSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
 
 /** What the stop-work routes use. */
-export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance'>;
+export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcement'>;
 
 const siteParams = z.strictObject({ id: idText() });
 
@@ -20,7 +20,7 @@ const siteParams = z.strictObject({ id: idText() });
  * while a notice of violation the order names is not approved, unless the officer overrides (recorded).
  */
 export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, ctx) => {
-  const e = ctx.compliance.enforcement;
+  const e = ctx.enforcement.violations;
 
   app.post(
     '/api/sites/:id/stop-work',

@@ -12,7 +12,10 @@ import { openapi, parseWith } from '../query.ts';
 import { answers } from '../responses.ts';
 
 /** What the notice's document uses. */
-export type ViolationDocumentServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'config'> & {
+export type ViolationDocumentServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'enforcement' | 'config'
+> & {
   jobs: JobQueue;
 };
 
@@ -47,7 +50,7 @@ export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServic
       const caller = ctx.auth.requireRead(req);
       const { id } = parseWith(params, req.params);
       const q = parseWith(query, req.query);
-      const v = ctx.compliance.enforcement.get(id);
+      const v = ctx.enforcement.violations.get(id);
       if (!v || !maySee(caller, v.siteId)) throw new ApiError('NOT_FOUND', `no notice of violation ${id}`);
       const site = ctx.catalogue.site(v.siteId);
       const chromium = q.format === 'pdf' ? findChromium(ctx.config.reports.chromium) : undefined;

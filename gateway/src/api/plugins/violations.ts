@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { UserRole } from '../../../../shared/src/admin.ts';
+import { NOTICE_LAW } from '../../../../shared/src/api/enforcementLaws.ts';
 import {
   appealBody,
   approveBody,
@@ -14,8 +15,8 @@ import {
 } from '../../../../shared/src/api/violations.ts';
 import { idText } from '../../../../shared/src/bounds.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
-import type { ViolationStep } from '../../alerts/violations.ts';
 import type { SiteConfig } from '../../config/schema.ts';
+import type { ViolationStep } from '../../enforcement/violations.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -27,7 +28,10 @@ import { answers } from '../responses.ts';
 const pagedViolations = violationsQuery.extend(pageShape);
 
 /** What the notices-of-violation routes use. */
-export type ViolationsServices = Pick<ApiContext, 'auth' | 'catalogue' | 'compliance' | 'now' | 'photos'>;
+export type ViolationsServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'enforcement' | 'now' | 'photos'
+>;
 
 const idParams = z.strictObject({ id: idText() });
 
@@ -76,7 +80,7 @@ const day = (iso: string, tz: string) => formatLong(Date.parse(iso), tz);
 const REMEDY_MAX_AHEAD_MS = 731 * 86_400_000;
 
 export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (app, ctx) => {
-  const e = ctx.compliance.enforcement;
+  const e = ctx.enforcement.violations;
   const tzOf = (siteId: string) => ctx.catalogue.site(siteId)?.timezone ?? 'UTC';
 
   app.post(
@@ -208,7 +212,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
       if (now > Date.parse(v.appealBy))
         throw new ApiError(
           'APPEAL_CLOSED',
-          `The 15 days to appeal ended on ${day(v.appealBy, tzOf(v.siteId))}: the appeal cannot be recorded.`,
+          `The ${NOTICE_LAW.appealDays} days to appeal ended on ${day(v.appealBy, tzOf(v.siteId))}: the appeal cannot be recorded.`,
         );
     });
     if (!done) throw new ApiError('NOT_FOUND', `no notice of violation ${id}`);
@@ -229,7 +233,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
   app.post(
     '/api/violations/:id/appeal',
     stepSchema(
-      "Appeal a notice of violation, within 15 days of its service (the site's owner or contractor)",
+      `Appeal a notice of violation, within ${NOTICE_LAW.appealDays} days of its service (the site's owner or contractor)`,
       appealBody,
     ),
     async (req) => {

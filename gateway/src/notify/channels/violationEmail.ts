@@ -1,9 +1,10 @@
 /**
- * A notice of violation served by e-mail (town law 001, Enforcement, A): the six elements of the law in
- * words, each under its heading, the issuing officer and the date of service, and the link to the
+ * A notice of violation served by e-mail (town law 001, Enforcement, A): the elements of the law in
+ * words (`ENFORCEMENT_LAWS`), each under its heading, the issuing officer and the date of service, and the link to the
  * notice's document (GET /api/violations/{id}/document, printable and as a PDF). Times in the site's zone.
  * The Message-ID follows the event, as an alert's does, so a resend is recognisable as the same message.
  */
+import { appealSentence, elementHeadings, NOTICE_LAW } from '../../../../shared/src/api/enforcementLaws.ts';
 import { type ViolationDto, violationDtoSchema } from '../../../../shared/src/api/violations.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import type { Delivery } from '../delivery.ts';
@@ -40,32 +41,33 @@ const partyLines = (role: string, p: ViolationDto['landowner']) =>
 export function composeViolationEmail(req: NoticeEmailRequest, opts: ComposeOptions): ComposedEmail {
   const v = req.violation;
   const t = (iso: string) => formatLong(Date.parse(iso), req.timeZone);
+  const head = elementHeadings(NOTICE_LAW);
   const lines = [
     `NOTICE OF VIOLATION: ${req.siteName}`,
     '',
     `The Town of Chester determined that land development activity at ${req.siteName} is not carried out`,
-    'in accordance with its stormwater law for land development activities (law 001). This notice is',
+    `in accordance with its ${NOTICE_LAW.title}. This notice is`,
     `served on ${t(v.issuedAt)} by ${v.issuedBy}.`,
     '',
-    '1. Landowner and developer',
+    head.parties,
     ...partyLines('Landowner', v.landowner),
     ...partyLines('Developer or applicant', v.developer),
     '',
-    '2. The land',
+    head.land,
     v.siteAddress ?? req.siteName,
     '',
-    '3. Nature of the violation',
+    head.nature,
     v.nature,
     '',
-    '4. Remedial measures and time schedule',
+    head.remedy,
     v.remedy,
     `To be completed by ${t(v.remedyDueAt)}.`,
     '',
-    '5. Penalties',
+    head.penalties,
     v.penalties,
     '',
-    '6. Appeal',
-    `This determination may be appealed to the Town by filing a written notice of appeal within 15 days of service, by ${t(v.appealBy)}.`,
+    head.appeal,
+    appealSentence(NOTICE_LAW, t(v.appealBy)),
     '',
     `The notice as a document (printable, and as a PDF): ${req.documentUrl}`,
     `Notice: ${v.id}${v.logIndex !== undefined ? `, evidence log entry ${v.logIndex}` : ''}.`,

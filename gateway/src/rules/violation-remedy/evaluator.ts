@@ -4,7 +4,7 @@
  * evaluator opens one alert per notice, due at the notice's `remedyDueAt`, and resolves it when the
  * officer approves the correction, at the approval's time (on time when at or before the due time; the
  * engine gives the outcome). Reminders and overdue are the engine's, as for every duty. Its inputs are
- * the `violation` steps the record feeds (`alerts/violations.ts`); readings and ticks change nothing.
+ * the `violation` steps the record feeds (`enforcement/violations.ts`); readings and ticks change nothing.
  */
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';

@@ -1,7 +1,7 @@
 /**
  * The `violation-remedy` rule: the remedial measures a notice of violation orders are a duty with the
  * notice's time schedule (town law 001, Enforcement, A(4)). Opened when the notice is issued, resolved when
- * the officer approves the correction. The evaluator: `evaluator.ts`; the notices: `alerts/violations.ts`.
+ * the officer approves the correction. The evaluator: `evaluator.ts`; the notices: `enforcement/violations.ts`.
  */
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';

@@ -4,8 +4,22 @@
  * Readings may be deleted, by retention only, which logs a `retention` entry first; a photo's row only
  * while no record cites it (the housekeeping removes photos never cited, `store/photos.ts`).
  */
-import { citingSitesOf } from '../photoCitations.ts';
 import type { Db } from '../types.ts';
+
+/**
+ * The schema's own last guard of a cited photo: the tables whose rows cite photos (an inspection's
+ * findings, a correction report), as they are at this schema version. The records' owners register the
+ * queries the photo store asks (`PhotoCitation`: `alerts/stores/inspections.ts`,
+ * `enforcement/stores/violations.ts`); `test/enforcement/photoCitations.test.ts` checks that this guard
+ * keeps every photo they say is cited. A new table citing photos comes with a schema version that adds it here.
+ */
+const CITING_TABLES = `
+  SELECT i.site_id AS siteId FROM inspections i, json_each(i.findings) f, json_each(f.value, '$.photos') p
+    WHERE i.findings != '[]' AND instr(i.findings, OLD.sha256) > 0 AND p.value = OLD.sha256
+  UNION
+  SELECT v.site_id AS siteId FROM violation_events e JOIN violations v ON v.id = e.violation_id,
+      json_each(e.photos) p
+    WHERE instr(e.photos, OLD.sha256) > 0 AND p.value = OLD.sha256`;
 
 const GUARDS = `
 CREATE TRIGGER IF NOT EXISTS readings_no_update BEFORE UPDATE ON readings
@@ -29,7 +43,7 @@ CREATE TRIGGER IF NOT EXISTS notices_no_delete BEFORE DELETE ON notices
 CREATE TRIGGER IF NOT EXISTS photos_no_update BEFORE UPDATE ON photos
   BEGIN SELECT RAISE(ABORT, 'photos are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS photos_kept_while_cited BEFORE DELETE ON photos
-  WHEN EXISTS (SELECT 1 FROM (${citingSitesOf('OLD.sha256')}))
+  WHEN EXISTS (SELECT 1 FROM (${CITING_TABLES}))
   BEGIN SELECT RAISE(ABORT, 'a cited photo is kept: photos are removed only while no record cites them'); END;
 CREATE TRIGGER IF NOT EXISTS violations_no_update BEFORE UPDATE ON violations
   BEGIN SELECT RAISE(ABORT, 'notices of violation are append-only'); END;

@@ -2,7 +2,7 @@
  * Version 10: enforcement (town law 001, "Enforcement"). Notices of violation (`violations`) and what
  * followed each (`violation_events`: appealed, corrected, approved), stop-work orders (`stop_work`) and
  * their lifting (`stop_work_events`). All append-only, each row an entry of the evidence log
- * (`alerts/stores/logged.ts`): `hash` is its entry's leaf hash (hex), `log_idx` its index; `site_seq` is
+ * (`enforcement/stores/logged.ts`): `hash` is its entry's leaf hash (hex), `log_idx` its index; `site_seq` is
  * a notice's (or an order's) place among its site's, so that a report citing them all shows a removed one
  * as a gap. A notice's status and an order's being in effect are derived from their events.
  */

@@ -1,7 +1,7 @@
 /**
  * Version 8: milestone notices (town law 001, A(1): the applicant notifies the town at least 48 hours
  * before each of eight construction milestones). Append-only, each row an entry of the evidence log
- * (`alerts/stores/logged.ts`): `hash` is its entry's leaf hash (hex), `log_idx` its index, `site_seq` its
+ * (`enforcement/stores/logged.ts`): `hash` is its entry's leaf hash (hex), `log_idx` its index, `site_seq` its
  * place among its site's notices, so that a report citing them all shows a removed one as a gap.
  */
 import type { Db } from '../types.ts';

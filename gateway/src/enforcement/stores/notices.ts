@@ -1,15 +1,35 @@
 /** The milestone notices: append-only, each row logged (`logged.ts`). */
+import type { Milestone } from '../../../../shared/src/api/notices.ts';
+import type { LoggedRows } from '../../alerts/stores/logged.ts';
+import type { RangeQuery } from '../../alerts/types.ts';
 import { pageSql, sitesIn } from '../../store/page.ts';
+import type { Db } from '../../store/types.ts';
 import { where } from '../../store/where.ts';
-import type { Db, NoticeRow, RangeQuery } from '../types.ts';
-import type { LoggedRows } from './logged.ts';
+import type { EnforcementTable } from './logged.ts';
+
+/** A milestone notice as stored (`notices`, schema version 8); `late` is 1 or 0. */
+export interface NoticeRow {
+  seq: number;
+  id: string;
+  site_id: string;
+  milestone: Milestone;
+  at: number;
+  filed_at: number;
+  filed_by: string;
+  late: number;
+  site_seq: number;
+  /** Its entry's leaf hash (hex). */
+  hash: string;
+  log_idx: number;
+  leaf?: Buffer | null;
+}
 
 export class NoticeStore {
   private readonly stmts;
 
   constructor(
     private readonly db: Db,
-    private readonly logged: LoggedRows,
+    private readonly logged: LoggedRows<EnforcementTable>,
   ) {
     this.stmts = {
       insert: db.prepare(

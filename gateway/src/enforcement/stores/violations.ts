@@ -1,8 +1,10 @@
 /**
  * Notices of violation and stop-work orders, with their events: append-only, each row logged
- * (`logged.ts`). A notice's status and an order's being in effect are derived from the events.
+ * (`logged.ts`, through the engine's unit of work). A notice's status and an order's being in effect are
+ * derived from the events.
  */
 
+import type { LoggedRows } from '../../alerts/stores/logged.ts';
 import type {
   StopWorkEventFields,
   StopWorkFields,
@@ -10,9 +12,10 @@ import type {
   ViolationFields,
 } from '../../ledger/enforcementRecords.ts';
 import { type Page, pageSql, sitesIn } from '../../store/page.ts';
+import type { PhotoCitation } from '../../store/photos.ts';
+import type { Db } from '../../store/types.ts';
 import { where } from '../../store/where.ts';
-import type { Db } from '../types.ts';
-import type { LoggedRows } from './logged.ts';
+import type { EnforcementTable } from './logged.ts';
 
 interface LoggedColumns {
   /** Its entry's leaf hash (hex) and index. */
@@ -24,6 +27,15 @@ export type ViolationEventRow = ViolationEventFields & LoggedColumns;
 export type StopWorkRow = StopWorkFields & LoggedColumns;
 export type StopWorkEventRow = StopWorkEventFields & LoggedColumns;
 
+/** A developer's report that a notice's violation was corrected cites photos (`main.ts` registers it). */
+export const CORRECTION_PHOTOS: PhotoCitation = {
+  sitesCiting: (sha) =>
+    `SELECT v.site_id AS siteId FROM violation_events e JOIN violations v ON v.id = e.violation_id,
+         json_each(e.photos) p
+       WHERE instr(e.photos, ${sha}) > 0 AND p.value = ${sha}`,
+  hashes: `SELECT p.value AS sha256 FROM violation_events e, json_each(e.photos) p WHERE e.photos != '[]'`,
+};
+
 type New<R> = Omit<R, 'seq' | 'site_seq' | 'hash' | 'log_idx'>;
 
 export class ViolationStore {
@@ -31,7 +43,7 @@ export class ViolationStore {
 
   constructor(
     private readonly db: Db,
-    private readonly logged: LoggedRows,
+    private readonly logged: LoggedRows<EnforcementTable>,
   ) {
     this.stmts = {
       insert: db.prepare(

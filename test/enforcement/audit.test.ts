@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import { H, type Harness, makeEngine, T0, tempDir } from '../alerts/support.ts';
 import { auditAll } from '../helpers/evidence.ts';
+import { enforcementOf } from './support.ts';
 
 const DAY = 24 * H;
 let tmp: ReturnType<typeof tempDir>;
@@ -18,7 +19,7 @@ const logIdx = (table: string) =>
 beforeEach(() => {
   tmp = tempDir();
   h = makeEngine(join(tmp.dir, 'gw.db'), () => []);
-  const e = h.engine.enforcement;
+  const e = enforcementOf(h).violations;
   const parties = {
     landowner: { name: 'Maple Ridge Land LLC', address: '10 Main St' },
     developer: { name: 'Ridge Builders Inc.', address: '200 Route 94' },

@@ -1,30 +1,29 @@
 /**
  * Enforcement (town law 001, "Enforcement"): notices of violation and stop-work orders. A notice is one
  * row, its appeal, corrections and approval rows of its events; an order is one row, its lifting an event
- * row. Every row is an entry of the evidence log, written in the same transaction as the notice's remedy
- * duty (the `violation` input the site's rules are fed: `rules/violation-remedy/`). A notice's status and
- * an order's being in effect are derived from their events. The caller's checks (`guard`) run inside the
- * transaction, against the state as it is there, and refuse by throwing.
+ * row. Every row is an entry of the evidence log, written in the same transaction of the engine's unit of
+ * work (`port.ts`) as the notice's remedy duty (the `violation` input the site's rules are fed:
+ * `rules/violation-remedy/`). A notice's status and an order's being in effect are derived from their
+ * events. The caller's checks (`guard`) run inside the transaction, against the state as it is there, and
+ * refuse by throwing.
  */
 
-import {
-  APPEAL_DAYS,
-  type Party,
-  type StopWorkDto,
-  type ViolationDto,
-  type ViolationEvent,
-  type ViolationIssued,
-  type ViolationStatus,
+import { NOTICE_LAW } from '../../../shared/src/api/enforcementLaws.ts';
+import type {
+  Party,
+  StopWorkDto,
+  ViolationDto,
+  ViolationEvent,
+  ViolationIssued,
+  ViolationStatus,
 } from '../../../shared/src/api/violations.ts';
 import { toIso } from '../../../shared/src/time.ts';
+import { ulid } from '../alerts/ulid.ts';
 import { recordViolationEvent } from '../store/outbox.ts';
 import type { Page } from '../store/page.ts';
-import type { RuleRunner } from './rules.ts';
-import type { AlertStores } from './stores/index.ts';
-import type { StopWorkRow, ViolationEventRow, ViolationRow } from './stores/violations.ts';
-import type { Db } from './types.ts';
-import { ulid } from './ulid.ts';
-import type { UnitOfWork } from './unit.ts';
+import type { Db } from '../store/types.ts';
+import type { EnforcementPort, ViolationFeed } from './port.ts';
+import type { StopWorkRow, ViolationEventRow, ViolationRow, ViolationStore } from './stores/violations.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -35,15 +34,13 @@ export interface Parties {
   siteAddress?: string | undefined;
 }
 
-export interface ViolationInput {
-  siteId: string;
+/** A notice as the officer issues it: the site, the nature and the remedy's due time as its rule is fed them. */
+export type ViolationInput = Omit<ViolationFeed, 'type' | 'step' | 'id' | 'at' | 'by'> & {
   inspectionId?: string | undefined;
-  nature: string;
   remedy: string;
-  remedyDueAt: number;
   penalties: string;
   parties: Parties;
-}
+};
 
 export type ViolationStep = 'appealed' | 'corrected' | 'approved';
 
@@ -132,20 +129,18 @@ export function stopWorkDto(
 
 export class Violations {
   constructor(
-    private readonly stores: Pick<AlertStores, 'violations'>,
-    private readonly unit: Pick<UnitOfWork, 'run'>,
-    private readonly rules: Pick<RuleRunner, 'feedSite'>,
-    private readonly now: () => number,
+    private readonly store: ViolationStore,
+    private readonly port: Pick<EnforcementPort, 'run'>,
     /** The store, for the notification outbox: the notice is served by e-mail (`notify/`). */
     private readonly db: Db,
   ) {}
 
-  /** Issues a notice now, served now: the appeal runs APPEAL_DAYS x 24 h from it; opens its remedy duty. */
+  /** Issues a notice now, served now: the appeal runs the law's days x 24 h from it; opens its remedy duty. */
   issue(input: ViolationInput, actor: string): ViolationIssued {
-    return this.unit.run(this.now(), (u) => {
+    return this.port.run((u) => {
       const id = `nov-${ulid(u.now)}`;
-      const appealBy = u.now + APPEAL_DAYS * DAY_MS;
-      this.stores.violations.append({
+      const appealBy = u.now + NOTICE_LAW.appealDays * DAY_MS;
+      this.store.append({
         id,
         site_id: input.siteId,
         inspection_id: input.inspectionId ?? null,
@@ -158,7 +153,7 @@ export class Violations {
         appeal_by: appealBy,
         parties: JSON.stringify(input.parties),
       });
-      this.rules.feedSite(u, input.siteId, {
+      u.feedViolation({
         type: 'violation',
         step: 'issued',
         siteId: input.siteId,
@@ -169,13 +164,13 @@ export class Violations {
         by: actor,
       });
       // Served on the developer and owner through the outbox, committed with the notice.
-      const row = this.stores.violations.byId(id)!;
+      const row = this.store.byId(id)!;
       recordViolationEvent(this.db, {
         eventId: `violation:${id}`,
         violation: violationDto(row, []),
         createdAt: u.now,
       });
-      u.notified += 1;
+      u.notified();
       return {
         id,
         issuedAt: toIso(u.now),
@@ -196,8 +191,8 @@ export class Violations {
     s: { text: string; photos?: readonly string[]; by: string },
     guard: (v: ViolationDto, now: number) => void,
   ): ViolationDto | undefined {
-    const vs = this.stores.violations;
-    return this.unit.run(this.now(), (u) => {
+    const vs = this.store;
+    return this.port.run((u) => {
       const row = vs.byId(id);
       if (!row) return undefined;
       guard(violationDto(row, vs.events(id)), u.now);
@@ -210,7 +205,7 @@ export class Violations {
         photos: JSON.stringify(s.photos ?? []),
       });
       if (kind === 'approved')
-        this.rules.feedSite(u, row.site_id, {
+        u.feedViolation({
           type: 'violation',
           step: 'approved',
           siteId: row.site_id,
@@ -225,7 +220,7 @@ export class Violations {
   }
 
   get(id: string): ViolationDto | undefined {
-    const vs = this.stores.violations;
+    const vs = this.store;
     const row = vs.byId(id);
     return row ? violationDto(row, vs.events(id)) : undefined;
   }
@@ -240,7 +235,7 @@ export class Violations {
       siteIds?: readonly string[] | undefined;
     } = {},
   ): ViolationDto[] {
-    const vs = this.stores.violations;
+    const vs = this.store;
     return vs.query(q).map((r) => violationDto(r, vs.events(r.id)));
   }
 
@@ -250,8 +245,8 @@ export class Violations {
     o: { reason: string; violationIds: readonly string[]; by: string },
     guard: (inEffect: StopWorkDto | undefined) => void,
   ): StopWorkDto {
-    const vs = this.stores.violations;
-    return this.unit.run(this.now(), (u) => {
+    const vs = this.store;
+    return this.port.run((u) => {
       guard(this.inEffect(siteId));
       const id = `stop-${ulid(u.now)}`;
       vs.appendOrder({
@@ -272,8 +267,8 @@ export class Violations {
     l: { note: string; override: boolean; by: string },
     guard: (inEffect: StopWorkDto | undefined) => asserts inEffect is StopWorkDto,
   ): StopWorkDto {
-    const vs = this.stores.violations;
-    return this.unit.run(this.now(), (u) => {
+    const vs = this.store;
+    return this.port.run((u) => {
       const current = this.inEffect(siteId);
       guard(current);
       vs.appendOrderEvent({
@@ -289,21 +284,21 @@ export class Violations {
   }
 
   order(id: string): StopWorkDto | undefined {
-    const vs = this.stores.violations;
+    const vs = this.store;
     const row = vs.orderById(id);
     return row ? stopWorkDto(row, vs.orderEvents(id)) : undefined;
   }
 
   /** The site's stop-work order in effect, if any. */
   inEffect(siteId: string): StopWorkDto | undefined {
-    const vs = this.stores.violations;
+    const vs = this.store;
     const row = vs.orderInEffect(siteId);
     return row ? stopWorkDto(row, vs.orderEvents(row.id)) : undefined;
   }
 
   /** A site's orders (or every site's) issued up to `to`, in time order. */
   orders(q: { siteId?: string | undefined; to?: number | undefined } = {}): StopWorkDto[] {
-    const vs = this.stores.violations;
+    const vs = this.store;
     return vs.orders(q).map((r) => stopWorkDto(r, vs.orderEvents(r.id)));
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * Enforcement (town law 001): milestone notices, notices of violation with their steps, and stop-work
+ * orders, with their stores, on the alert engine's unit of work through a small port (`port.ts`). Built
+ * once in `main.ts` and handed to the API, the fleet view and the reports.
+ */
+import { LoggedRows } from '../alerts/stores/logged.ts';
+import type { Db } from '../store/types.ts';
+import { Notices } from './notices.ts';
+import type { EnforcementPort } from './port.ts';
+import { ENFORCEMENT_LOGGED } from './stores/logged.ts';
+import { NoticeStore } from './stores/notices.ts';
+import { ViolationStore } from './stores/violations.ts';
+import { Violations } from './violations.ts';
+
+export { enginePort } from './port.ts';
+export { CORRECTION_PHOTOS } from './stores/violations.ts';
+
+export interface Enforcement {
+  /** Milestone notices (law 001, A(1)). */
+  notices: Notices;
+  /** Notices of violation and stop-work orders (law 001, Enforcement). */
+  violations: Violations;
+}
+
+/** Enforcement over the store `db` (its tables, the notification outbox) and the engine's port. */
+export function openEnforcement(db: Db, port: EnforcementPort): Enforcement {
+  const logged = new LoggedRows(db, { append: port.appendEvidence }, ENFORCEMENT_LOGGED);
+  return {
+    notices: new Notices(new NoticeStore(db, logged), port),
+    violations: new Violations(new ViolationStore(db, logged), port, db),
+  };
+}
