@@ -233,6 +233,7 @@ export class Violations {
       to?: number | undefined;
       page?: Page | undefined;
       siteIds?: readonly string[] | undefined;
+      status?: ViolationStatus | undefined;
     } = {},
   ): ViolationDto[] {
     const vs = this.store;

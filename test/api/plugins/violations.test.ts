@@ -310,4 +310,28 @@ describe('notices of violation and stop-work orders', () => {
     const siteAfter = await fetch(`${gw.httpUrl}/api/sites/maple-ridge`);
     expect(((await siteAfter.json()) as { stopWork: unknown }).stopWork).toBeNull();
   });
+
+  it('lists notices by status a full page at a time, filtered as they are read', async () => {
+    const all = (await (await fetch(`${gw.httpUrl}/api/violations?limit=500`)).json()) as Array<{
+      id: string;
+      status: string;
+    }>;
+    const byStatus = new Map<string, string[]>();
+    for (const v of all) byStatus.set(v.status, [...(byStatus.get(v.status) ?? []), v.id]);
+    expect(byStatus.size).toBeGreaterThan(1);
+    for (const [status, ids] of byStatus) {
+      // One a page: every page holds one notice of the status, and the pages hold them all.
+      const seen: string[] = [];
+      let next: string | undefined = `/api/violations?status=${status}&limit=1`;
+      while (next) {
+        const r: Response = await fetch(`${gw.httpUrl}${next}`);
+        const page = (await r.json()) as Array<{ id: string; status: string }>;
+        next = /<([^>]+)>; rel="next"/.exec(r.headers.get('link') ?? '')?.[1];
+        expect(page).toHaveLength(1);
+        expect(page[0]!.status).toBe(status);
+        seen.push(page[0]!.id);
+      }
+      expect(seen).toEqual(ids);
+    }
+  });
 });

@@ -110,6 +110,8 @@ export class ViolationStore {
     to?: number | undefined;
     page?: Page | undefined;
     siteIds?: readonly string[] | undefined;
+    /** A notice's status: the kind of its last event, `issued` before any (`statusOf`). */
+    status?: string | undefined;
   }): ViolationRow[] {
     const page = pageSql('at', 'id', q.page, 'at, seq');
     const w = where([
@@ -117,6 +119,11 @@ export class ViolationStore {
       sitesIn('site_id', q.siteIds),
       ['at >= ?', q.from],
       ['at <= ?', q.to],
+      [
+        `COALESCE((SELECT e.kind FROM violation_events e WHERE e.violation_id = violations.id
+           ORDER BY e.seq DESC LIMIT 1), 'issued') = ?`,
+        q.status,
+      ],
       page.cond,
     ]);
     return this.db
