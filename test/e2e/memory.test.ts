@@ -30,6 +30,7 @@ async function peakWhile(gw: GatewayChild, work: Promise<unknown>): Promise<numb
   });
   while (!done) {
     peak = Math.max(peak, gw.rssMb());
+    // The sampling interval.
     await sleep(50);
   }
   return Math.max(peak, gw.rssMb());
