@@ -1,7 +1,32 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Two lanes. `npm test` runs the fast one (project `fast`): logic, the store, the engine, the API and the
+ * gateway in-process, a few minutes on a 2-core machine. `npm run test:e2e` runs the rest (projects `e2e`
+ * and `alone`): what drives a real browser, starts gateway processes or real servers (Mosquitto, InfluxDB,
+ * VictoriaMetrics, NATS, Prometheus), the soaks' short forms and the fuzzers. A test file is in the e2e lane
+ * when its folder says so or its name ends in `.e2e.test.ts`; every other test file is in the fast lane.
+ * test/structure/lanes.test.ts checks that each test file is in exactly one lane.
+ */
+export const E2E = [
+  'test/e2e/**/*.test.ts',
+  // Chromium drives the dashboard.
+  'test/dashboard/**/*.test.ts',
+  'test/soak/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+  // Grafana, Home Assistant, Prometheus and the compose file against real servers.
+  'test/integrations/**/*.test.ts',
+  // Anywhere else: a test against real programs that takes seconds says so in its name.
+  'test/**/*.e2e.test.ts',
+  // The InfluxDB 1.x and VictoriaMetrics servers, by name wherever the output's tests live.
+  'test/**/influx/influxd.test.ts',
+  'test/**/influx/victoria.test.ts',
+  // The engine killed with SIGKILL in a child process, by name wherever the engine's tests live.
+  'test/**/crash.test.ts',
+];
+
 /** Suites that start many gateway processes one after another: run after the rest, on their own. */
-const ALONE = ['test/e2e/replay.test.ts'];
+export const ALONE = ['test/e2e/replay.test.ts'];
 
 export default defineConfig({
   test: {
@@ -14,8 +39,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'suite',
+          name: 'fast',
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...E2E],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E,
           exclude: [...configDefaults.exclude, ...ALONE],
           sequence: { groupOrder: 0 },
         },

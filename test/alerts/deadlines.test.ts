@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Effect } from '../../gateway/src/rules/types.ts';
 import { alertDtoSchema } from '../../shared/src/api/alerts.ts';
+import { waitFor } from '../helpers/env.ts';
 import {
   closeHarness,
   type Driven,
@@ -121,7 +122,8 @@ describe('deadlines', () => {
     h2.engine.start();
     d.queue.push([open('soon', real(), real() + 300)]);
     h2.engine.handleReadings([reading('site-a', 'panel-1', real(), { levelIn: 1 })]);
-    await new Promise((r) => setTimeout(r, 1200));
+    // Well before the periodic tick (60 s).
+    await waitFor(() => notifications(h2.db, 'overdue').length > 0, 10_000, 'the overdue notification');
     h2.engine.stop();
     expect(notifications(h2.db, 'overdue')).toHaveLength(1);
     h2.db.close();

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Scheduler } from '../../gateway/src/alerts/scheduler.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
+import { waitFor } from '../helpers/env.ts';
 
 function scheduler() {
   const ticks: number[] = [];
@@ -15,6 +16,7 @@ function scheduler() {
   return { s, ticks };
 }
 
+/** Time passing is the point where it is used: away from the top of the minute, or nothing happening. */
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The scheduler also ticks at the top of every minute (node-cron, late by a second or two on a busy machine): start well clear of it. */
 async function clearOfTheMinute(): Promise<void> {
@@ -44,10 +46,11 @@ describe('the scheduler', () => {
     const { s, ticks } = scheduler();
     s.start();
     s.clockChanged();
-    await pause(200);
+    await waitFor(() => ticks.length >= 2, 5_000, 'the tick for the clock change');
     expect(ticks).toHaveLength(2);
     s.stop();
     s.clockChanged();
+    // Stopped: time passes and no tick comes.
     await pause(100);
     expect(ticks).toHaveLength(2);
   });

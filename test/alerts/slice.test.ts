@@ -96,7 +96,7 @@ describe('the rules commit a slice of readings at once', () => {
         JSON.stringify({ ts: Date.now(), rainTips: i }),
         { qos: 1 },
       );
-    // A few slices' commits and ticks later.
+    // A few slices' commits and ticks later: time passing is the point (no reminder goes out meanwhile).
     await new Promise((r) => setTimeout(r, 2500));
     await fetch(`${gw.httpUrl}/api/alerts`);
     const kinds = db

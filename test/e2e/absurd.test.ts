@@ -122,6 +122,7 @@ describe('absurd data (gateway process)', () => {
         const t = performance.now();
         await (await fetch(`${gw.httpUrl}/api/health`)).arrayBuffer();
         latencies.push(performance.now() - t);
+        // The sampling interval.
         await sleep(20);
       }
     })();

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, spawnGateway } from '../helpers/child.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
-import { type GatewayProcess, spawnGateway } from '../helpers/process.ts';
 
 const LIB = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
 const HAVE = existsSync(LIB);

@@ -100,6 +100,7 @@ describe('a full data disk (gateway process)', () => {
     mkdirSync(dataDir);
     disk.fill('filler-2');
     gw = await startGatewayChild(faultConfig({ storage: { minFreeMb: disk.minFreeMb } }), { dataDir });
+    // Time passes and it has not exited.
     await new Promise((r) => setTimeout(r, 1500));
     expect(gw.alive()).toBe(true);
     const h = await health(gw);

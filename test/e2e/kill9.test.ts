@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, spawnGateway } from '../helpers/child.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
-import { type GatewayProcess, spawnGateway } from '../helpers/process.ts';
 
 describe('gateway killed with SIGKILL under QoS 1 load', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-kill-'));

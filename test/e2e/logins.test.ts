@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FIELD_CHARS, MAX_LINE_CHARS } from '../../gateway/src/log.ts';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import { waitFor } from '../helpers/env.ts';
 import { faultConfig, login, metrics, metricValue, sleep } from '../helpers/faults.ts';
 
 describe('MQTT logins (gateway process)', () => {
@@ -51,7 +52,14 @@ describe('MQTT logins (gateway process)', () => {
     const from = gw.output().length;
     await login(gw.mqttUrl, { clientId: 'x', username: `u${'x'.repeat(6000)}`, password: 'p' });
     await login(gw.mqttUrl, { clientId: 'y', username: `v${'y'.repeat(60 * 1024)}`, password: 'p' });
-    await sleep(300);
+    const logged = () => gw.output().slice(from).split('\n').slice(0, -1);
+    await waitFor(
+      () =>
+        logged().some((l) => l.includes('"username":"ux')) &&
+        logged().some((l) => /over the limit before login/.test(l)),
+      10_000,
+      'both logins in the log',
+    );
     const lines = gw.output().slice(from).split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(MAX_LINE_CHARS);

@@ -8,6 +8,7 @@ import { connect as tcp } from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import { waitFor } from '../helpers/env.ts';
 import {
   device,
   faultConfig,
@@ -29,6 +30,7 @@ async function peakWhile(gw: GatewayChild, work: Promise<unknown>): Promise<numb
   });
   while (!done) {
     peak = Math.max(peak, gw.rssMb());
+    // The sampling interval.
     await sleep(50);
   }
   return Math.max(peak, gw.rssMb());
@@ -168,7 +170,7 @@ describe('memory stays flat whatever one client sends (gateway process)', () => 
     });
     back.on('message', (t) => got.push(t));
     await new Promise((r) => back.once('connect', r));
-    await sleep(500);
+    await waitFor(() => got.length >= 5, 10_000, 'the five queued messages');
     back.end(true);
     expect(got).toHaveLength(5);
     expect(metricValue(await metrics(gw.httpUrl), 'gateway_mqtt_offline_dropped_total')).toBe(5);

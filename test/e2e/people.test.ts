@@ -173,6 +173,7 @@ describe('people: sessions, tokens, scopes and named actions', () => {
     );
     const shortBearer = { authorization: `Bearer ${String(soon.body.token)}` };
     expect((await call('GET', '/api/auth/me', undefined, shortBearer)).status).toBe(200);
+    // Past the token's expiry: the time passing is the point.
     await new Promise((r) => setTimeout(r, 1700));
     expect((await call('GET', '/api/auth/me', undefined, shortBearer)).status).toBe(401);
   });

@@ -25,6 +25,7 @@ describe('an invalid-message flood (gateway process)', () => {
   });
 
   it('counts every rejection, stores a few a minute with the count of the rest, and others keep being stored', async () => {
+    // The store's size once the start-up's own writes are done: a second of quiet, then the baseline.
     await sleep(1000);
     const size0 = storeBytes(gw.dataDir);
     const flooder = await device(gw.mqttUrl, 'rg-1');
@@ -37,6 +38,7 @@ describe('an invalid-message flood (gateway process)', () => {
       for (let i = 0; Date.now() - t0 < 4000; i++) {
         await other.publishAsync(T('trap-1'), JSON.stringify({ seq: i, sedimentIn: 2 }), { qos: 1 });
         otherAcked++;
+        // The other device's pace: a reading every 50 ms.
         await sleep(50);
       }
     })();

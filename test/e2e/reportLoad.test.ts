@@ -42,6 +42,7 @@ describe('reports of a months-long storm under a 128 MB heap', () => {
       .verifierKey;
     // /api/health alone, while the rules finish with the import: what "keeps answering" is measured against.
     const alone = sampleHealth(gw.httpUrl);
+    // The baseline's sampling window.
     await new Promise((r) => setTimeout(r, 5_000));
     baselineP99 = (await alone.stop()).p99;
   }, 600_000);

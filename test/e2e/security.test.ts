@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../gateway/src/log.ts';
-import { freePort, haveBinary } from '../helpers/env.ts';
+import { freePort, haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const ADMIN_TOKEN = 'very-secret-admin-token-4242';
@@ -135,7 +135,7 @@ describe.runIf(haveBinary('openssl'))('TLS for MQTT and HTTPS, and secrets kept 
         reconnectPeriod: 0,
       }),
     ).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(() => logs.join('').includes('MQTT login refused'), 10_000, 'the refusal in the log');
     const text = logs.join('');
     expect(text).toContain('MQTT login refused');
     expect(text).toMatch(/influx/i);

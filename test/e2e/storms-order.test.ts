@@ -133,6 +133,7 @@ describe('late data through the gateway: in order, behind newer readings, shuffl
         20_000,
         `${name}: the storms' notifications`,
       );
+      // Time passes and nothing more is raised or sent.
       await new Promise((r) => setTimeout(r, 500));
       expect(await stormAlerts(gw), name).toEqual(expected);
       expect(notificationEvents(gw), name).toEqual(expectedEvents);

@@ -1,12 +1,16 @@
 /**
- * The gateway as its own process, the way `npm start` runs it: gateway/src/cli.ts under tsx (or the bundle) with the same
- * heap limits (--max-semi-space-size=2 --max-old-space-size=128) and MALLOC_ARENA_MAX=1, so its memory
- * and its signals are those of a deployment. `root` picks the checkout (default this one).
+ * The gateway as its own process, the one helper that spawns it: gateway/src/cli.ts under tsx (one
+ * process, so a SIGKILL hits the gateway itself) or the bundle `npm start` runs. `startGatewayChild` runs it
+ * the way `npm start` does, with the same heap limits (--max-semi-space-size=2 --max-old-space-size=128)
+ * and MALLOC_ARENA_MAX=1, so its memory and its signals are those of a deployment, on free loopback ports
+ * it picks. `spawnGateway` runs it with a configuration the test wrote (its ports fixed, so a restart
+ * answers at the same address). `root` picks the checkout (default this one).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConfigInput } from '../../gateway/src/config/schema.ts';
 import { freePort, waitFor } from './env.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -65,12 +69,59 @@ export async function startGatewayChild(
   };
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(full));
-  const entry = opts.bundle
-    ? ['--enable-source-maps', join(root, 'dist/gateway.mjs')]
-    : ['--import', 'tsx', join(root, 'gateway/src/cli.ts')];
-  const proc = spawn(process.execPath, ['--max-semi-space-size=2', '--max-old-space-size=128', ...entry], {
-    cwd: root,
-    env: { ...process.env, MALLOC_ARENA_MAX: '1', GATEWAY_CONFIG: file, LOG_LEVEL: 'info', ...opts.env },
+  const run = await runGateway(file, `http://127.0.0.1:${httpPort}`, {
+    root,
+    bundle: opts.bundle,
+    env: { LOG_LEVEL: 'info', ...opts.env },
+    limits: true,
+    ready: opts.waitReady === false ? 'no' : 'answers',
+    readyTimeoutMs: 60_000,
+  });
+  const child: GatewayChild = {
+    ...run,
+    httpPort,
+    mqttPort,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    dataDir,
+    cleanup: async () => {
+      await run.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return child;
+}
+
+/** The process part of a GatewayChild. */
+type Running = Pick<
+  GatewayChild,
+  'proc' | 'pid' | 'httpUrl' | 'output' | 'rssMb' | 'alive' | 'exited' | 'stop'
+>;
+
+/**
+ * Spawns the gateway with the configuration file `file` (answering at `httpUrl`): `limits` adds the
+ * deployment's heap limits and MALLOC_ARENA_MAX=1; `ready` waits until /api/health answers at all
+ * ('answers'), answers 200 ('ok'), or not at all ('no'). A gateway that exits or does not get ready is
+ * killed and the error carries the end of its output.
+ */
+async function runGateway(
+  file: string,
+  httpUrl: string,
+  o: {
+    root: string;
+    bundle?: boolean | undefined;
+    env: Record<string, string>;
+    limits: boolean;
+    ready: 'answers' | 'ok' | 'no';
+    readyTimeoutMs: number;
+  },
+): Promise<Running> {
+  const entry = o.bundle
+    ? ['--enable-source-maps', join(o.root, 'dist/gateway.mjs')]
+    : ['--import', 'tsx', join(o.root, 'gateway/src/cli.ts')];
+  const limits = o.limits ? ['--max-semi-space-size=2', '--max-old-space-size=128'] : [];
+  const proc = spawn(process.execPath, [...limits, ...entry], {
+    cwd: o.root,
+    env: { ...process.env, ...(o.limits ? { MALLOC_ARENA_MAX: '1' } : {}), GATEWAY_CONFIG: file, ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -89,14 +140,10 @@ export async function startGatewayChild(
     clearTimeout(timer);
     return code;
   };
-  const child: GatewayChild = {
+  const running: Running = {
     proc,
     pid: proc.pid!,
-    httpUrl: `http://127.0.0.1:${httpPort}`,
-    httpPort,
-    mqttPort,
-    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
-    dataDir,
+    httpUrl,
     output: () => out,
     rssMb: () => {
       try {
@@ -109,23 +156,53 @@ export async function startGatewayChild(
     alive,
     exited,
     stop,
-    cleanup: async () => {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
-  if (opts.waitReady !== false)
+  if (o.ready !== 'no')
     await waitFor(
       async () => {
         if (!alive()) throw new Error(`gateway exited: ${out.slice(-3000)}`);
-        await fetch(`${child.httpUrl}/api/health`);
-        return true;
+        const res = await fetch(`${httpUrl}/api/health`);
+        return o.ready === 'answers' || res.ok;
       },
-      60_000,
+      o.readyTimeoutMs,
       'the gateway process to answer',
     ).catch((e: Error) => {
       proc.kill('SIGKILL');
       throw new Error(`${e.message}\n${out.slice(-3000)}`);
     });
-  return child;
+  return running;
+}
+
+export interface GatewayProcess {
+  child: ChildProcess;
+  output: () => string;
+  /** Sends `signal` and waits for the exit. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Runs the gateway with `config` as given (its data directory and ports included), written to `file`,
+ * with `env` added to the test's environment, until /api/health answers 200. A restart with the same
+ * `config` and `file` is the same gateway again.
+ */
+export async function spawnGateway(
+  config: ConfigInput & { dataDir: string; http: { port: number } },
+  file: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<GatewayProcess> {
+  writeFileSync(file, JSON.stringify(config));
+  const run = await runGateway(file, `http://127.0.0.1:${config.http.port}`, {
+    root: ROOT,
+    env: { LOG_LEVEL: 'warn', ...(env as Record<string, string>) },
+    limits: false,
+    ready: 'ok',
+    readyTimeoutMs: 60_000,
+  });
+  return {
+    child: run.proc,
+    output: run.output,
+    kill: async (signal) => {
+      await run.stop(signal);
+    },
+  };
 }

@@ -159,6 +159,7 @@ export async function start(opts: MosquittoOptions = {}): Promise<Mosquitto> {
     async restart({ signal = 'SIGTERM', downMs = 0, clearPersistence = false } = {}) {
       await kill(signal);
       if (clearPersistence) rmSync(join(dir, 'mosquitto.db'), { force: true });
+      // Down for downMs: the time the broker is away is the point.
       if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
       await launch();
     },

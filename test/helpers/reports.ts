@@ -78,6 +78,7 @@ export function sampleHealth(httpUrl: string, everyMs = 50) {
       } catch {
         failed++;
       }
+      // The sampling interval.
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();

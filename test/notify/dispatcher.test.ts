@@ -38,6 +38,7 @@ describe('dispatcher with fake channels', () => {
     const stopping = dispatcher.stop().then(() => {
       stopped = true;
     });
+    // Time passes and stop() still waits for the publish in flight.
     await sleep(100);
     expect(stopped).toBe(false);
     release();
@@ -68,6 +69,7 @@ describe('dispatcher with fake channels', () => {
     addEvent(store.db, 'ev-1');
     await dispatcher.start();
     await waitFor(() => dispatcher!.list({ status: 'failed' }).length === 1, 5_000, 'failed');
+    // Time passes and no fourth attempt comes.
     await sleep(150);
     expect(calls).toBe(3);
     expect(dispatcher.list()[0]).toMatchObject({

@@ -86,6 +86,7 @@ describe('restart and crash safety', () => {
     dispatchers.push(second);
     await second.start();
     await waitFor(() => second.list({ status: 'sent' }).length === 9, 10_000, 'all nine sent');
+    // Time passes and nothing is sent twice.
     await sleep(300);
 
     const seen = server.requests.map((r) => `${r.url} ${r.headers['x-gateway-delivery']}`).sort();

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
+import { type GatewayProcess, spawnGateway } from '../helpers/child.ts';
 import { freePort } from '../helpers/env.ts';
 import { auditAll } from '../helpers/evidence.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
-import { type GatewayProcess, spawnGateway } from '../helpers/process.ts';
 import { rng } from '../rules/helpers.ts';
 
 const MIN = 60_000;

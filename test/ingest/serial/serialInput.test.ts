@@ -98,6 +98,7 @@ describe.skipIf(!haveBinary('socat'))('SerialInput over pseudo-terminals', () =>
     await w.write(`${frame(1)}\r\n${frame(2)}\n\r\n\n${frame(3)}\r`);
     await w.write(`\n${frame(4)}\n`);
     await waitFor(() => sink.received.length >= 4, 5000, 'four lines');
+    // Time passes and no fifth line comes.
     await sleep(50);
     expect(sink.texts()).toEqual([frame(1), frame(2), frame(3), frame(4)]);
     for (const m of sink.received) {
@@ -136,6 +137,7 @@ describe.skipIf(!haveBinary('socat'))('SerialInput over pseudo-terminals', () =>
     const expected = Array.from({ length: 3000 }, (_, i) => frame(i));
     const writing = w.write(`${expected.join('\n')}\n`);
     await waitFor(() => String(input.health()[0]?.detail).includes('paused'), 5000, 'the port to pause');
+    // Time passes while paused: the queue does not grow past its bound.
     await sleep(300);
     const queued = Number(input.health()[0]?.queued);
     // Lines from the chunk that filled the queue may be queued too: one read is at most 64 KiB (~800 frames).
@@ -164,6 +166,7 @@ describe.skipIf(!haveBinary('socat'))('SerialInput over pseudo-terminals', () =>
     const long = `{"siteId":"maple-ridge","deviceId":"rg-1","x":"${'y'.repeat(5000)}"}`;
     await w.write(Buffer.concat([Buffer.from('{"a":1}\n'), noise, Buffer.from(`\n${long}\n{"b":2}\n`)]));
     await waitFor(() => sink.received.length >= 4, 5000, 'four lines');
+    // Time passes and no fifth line comes.
     await sleep(50);
     expect(sink.received).toHaveLength(4);
     const [first, junk, cut, last] = sink.received.map((m) => Buffer.from(m.payload));
@@ -192,6 +195,7 @@ describe.skipIf(!haveBinary('socat'))('SerialInput over pseudo-terminals', () =>
 
     await p1.stop();
     await waitFor(() => input.health()[0]?.ok === false, 5000, 'the port to be seen as lost');
+    // Time passes with the port gone: no reopening counted meanwhile.
     await sleep(500);
     const down = input.health()[0];
     expect(down).toMatchObject({ ok: false, reopens: 0 });
@@ -285,6 +289,7 @@ describe.skipIf(!haveBinary('socat'))('SerialInput over pseudo-terminals', () =>
     expect(metrics.render()).toContain(`gateway_serial_port_open{port="${p.a}"} 0`);
     const opensAtStop = opens;
     await w.write(`${frame(2)}\n`);
+    // Stopped: time passes and nothing is read or opened.
     await sleep(400);
     expect(sink.received).toHaveLength(1);
     expect(opens).toBe(opensAtStop);

@@ -140,6 +140,7 @@ describe('webhook delivery through the dispatcher', () => {
     addEvent(store.db, 'ev-400');
     await dispatcher.start();
     await waitFor(() => dispatcher!.list({ status: 'failed' }).length === 1, 10_000, 'webhook failed');
+    // Time passes and a 400 is not retried.
     await sleep(400);
     expect(server.requests).toHaveLength(1);
     const [d] = dispatcher.list();

@@ -213,7 +213,7 @@ describe('clients against a scripted HTTP server', () => {
     const s = await c.write(['m v=1 1']).catch((e: unknown) => e);
     expect((s as RetryableWriteError).reason).toBe('server');
 
-    // One request per write(): the library's own retry buffer stayed empty.
+    // One request per write(): the library's own retry buffer stayed empty (time passes, no retry comes).
     await new Promise((r) => setTimeout(r, 300));
     expect(seen).toHaveLength(4);
   });

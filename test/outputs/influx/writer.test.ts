@@ -81,6 +81,7 @@ describe('InfluxWriter', () => {
     await new Promise((r) => setTimeout(r, 20));
     outbox.enqueue(lines(1, 3));
     w.notify();
+    // Time passes and the partial batch is not sent before the flush interval.
     await new Promise((r) => setTimeout(r, 150));
     expect(client.calls).toHaveLength(0);
     outbox.enqueue(lines(4, 5));
@@ -161,6 +162,7 @@ describe('InfluxWriter', () => {
     for (const b of ['m v="bad1" 3', 'm v="bad2" 9'])
       expect(client.calls.filter((c) => c.length === 1 && c[0] === b)).toHaveLength(1);
     expect(client.calls.length).toBeLessThanOrEqual(12);
+    // Time passes and the bad lines are not sent again.
     await new Promise((r) => setTimeout(r, 100));
     expect(client.calls.filter((c) => c.some((l) => l.includes('bad'))).length).toBeLessThanOrEqual(7);
     const text = metrics.render();
@@ -222,12 +224,14 @@ describe('InfluxWriter', () => {
     const stopping = w.stop().then(() => {
       stopped = true;
     });
+    // Time passes and stop() still waits for the write in flight.
     await new Promise((r) => setTimeout(r, 50));
     expect(stopped).toBe(false);
     release();
     await stopping;
     expect(client.calls).toHaveLength(1);
     expect(outbox.depth()).toBe(4);
+    // Stopped: time passes and nothing more is written.
     await new Promise((r) => setTimeout(r, 100));
     expect(client.calls).toHaveLength(1);
     expect(w.health().state).toBe('stopped');
