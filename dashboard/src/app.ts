@@ -19,13 +19,11 @@ import {
 } from './alerts.js';
 import { ApiError, describeError, errorDetail } from './api.js';
 import { initChangeFilters, loadChanges } from './changes.js';
-import { loadDevices } from './devices.js';
 import { bindDialogs } from './dialogs.js';
 import { byId, h } from './dom.js';
 import { sessionChanged, showInspectionForm, sitesChanged, startField } from './field-loader.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
 import { connectLive } from './live.js';
-import { loadManageSites } from './manage-sites.js';
 import { renderOverview } from './overview.js';
 import { loadPeople } from './people.js';
 import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
@@ -149,10 +147,10 @@ async function route() {
   else if (name === 'site') {
     if (arg) await loadSite(arg);
   } else if (name === 'people') await loadPeople();
-  else if (name === 'manage') await loadManageSites();
-  else if (name === 'devices') await loadDevices(arg);
   else if (name === 'changes') await loadChanges();
-  // Pages few people open load with their first visit.
+  // Pages few people open (an administrator's) load with their first visit.
+  else if (name === 'manage') await (await import('./manage-sites.js')).loadManageSites();
+  else if (name === 'devices') await (await import('./devices.js')).loadDevices(arg);
   else if (name === 'quarantine') await (await import('./quarantine.js')).loadQuarantine();
   else if (name === 'tokens') await (await import('./tokens.js')).loadTokens();
 }
