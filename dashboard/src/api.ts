@@ -4,6 +4,8 @@
  * script's API token may be pasted instead (kept for this tab only) and is sent as a bearer token.
  */
 
+import { nextPageOf } from '../../shared/src/links.ts';
+
 const TOKEN_KEY = 'gateway.token';
 /** The header the gateway reads the CSRF token from on writes made with the session cookie. */
 export const CSRF_HEADER = 'x-csrf-token';
@@ -115,15 +117,6 @@ export async function request(
 export const get = (path: string, params?: Record<string, string | number | undefined>) =>
   request('GET', url(path, params));
 
-/** The path of a `Link` header's rel="next" (the gateway's lists name their next page so). */
-export function nextOf(link: string | null): string | undefined {
-  for (const part of (link ?? '').split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (m) return m[1];
-  }
-  return undefined;
-}
-
 /**
  * One page of a list whose answer is not a bare array (the quarantine's `{ items, devices }`): the body
  * as answered, and the path of the next page when more follow.
@@ -135,7 +128,7 @@ export async function getPageBody<B>(
   let next: string | undefined;
   const body = (await request('GET', url(path, params), {
     headers: (h) => {
-      next = nextOf(h.get('link'));
+      next = nextPageOf(h.get('link'));
     },
   })) as B;
   return { body, next };

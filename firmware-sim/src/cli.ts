@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { nextPageOf } from '../../shared/src/links.ts';
 import { type ApiAlert, compareAlerts, formatComparison, resolveExpectations } from './compare.ts';
 import { runFleet } from './fleet.ts';
 import { configYaml, fleetGatewayConfig, gatewayConfigFor } from './gatewayConfig.ts';
@@ -46,7 +47,7 @@ async function fetchAlerts(api: string, siteIds: string[], token?: string): Prom
       const body = (await res.json()) as unknown;
       if (!Array.isArray(body)) throw new Error(`GET /api/alerts?siteId=${siteId}: expected a JSON array`);
       out.push(...(body as ApiAlert[]));
-      path = /<([^>]+)>\s*;\s*rel="?next"?/.exec(res.headers.get('link') ?? '')?.[1];
+      path = nextPageOf(res.headers.get('link'));
     }
   }
   return out;

@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextPageOf } from '../../shared/src/links.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../helpers/people.ts';
-import { nextLink } from '../soak/inspectionsSupport.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const NOW = Date.parse('2026-06-10T14:00:00Z');
@@ -34,7 +34,7 @@ describe('lists, a page at a time', () => {
       const r = await fetch(url, { headers });
       expect(r.status).toBe(200);
       out.push((await r.json()) as T[]);
-      const next = nextLink(r.headers.get('link'));
+      const next = nextPageOf(r.headers.get('link'));
       if (next) links.push(next);
       url = next ? `${gw.httpUrl}${next}` : undefined;
       expect(out.length).toBeLessThan(50);

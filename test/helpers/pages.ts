@@ -1,3 +1,5 @@
+import { nextPageOf } from '../../shared/src/links.ts';
+
 /** Every item of a paged list of the API, following each page's `Link: <…>; rel="next"`. */
 export async function allPages<T>(
   base: string,
@@ -10,7 +12,7 @@ export async function allPages<T>(
     const r: Response = await fetch(url, { headers });
     if (r.status !== 200) throw new Error(`${url}: ${r.status} ${await r.text()}`);
     out.push(...((await r.json()) as T[]));
-    const next = /<([^>]+)>\s*;\s*rel="?next"?/.exec(r.headers.get('link') ?? '')?.[1];
+    const next = nextPageOf(r.headers.get('link'));
     url = next ? `${base}${next}` : undefined;
   }
   return out;

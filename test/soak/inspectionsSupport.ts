@@ -3,8 +3,10 @@
  * accepts (its bounds read from the schema itself, so a change of bound changes the test), and reading a
  * list page by page, following `Link: <…>; rel="next"`.
  */
+
 import { z } from 'zod';
 import { inspectionBody } from '../../shared/src/api/findings.ts';
+import { nextPageOf } from '../../shared/src/links.ts';
 
 /** The lists the API answers, with the filters that are always given. */
 export const LIST_PATHS = [
@@ -77,16 +79,6 @@ export function largestInspection(
   };
 }
 
-/** The URL of a `Link` header's rel="next", if any. */
-export function nextLink(link: string | null): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (m) return m[1];
-  }
-  return undefined;
-}
-
 /** The items of a list answer: the array itself, or its `items` / `entries`. */
 function itemsOf(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
@@ -109,7 +101,7 @@ export async function readAllPages(
     if (r.status !== 200) throw new Error(`${url}: ${r.status} ${(await r.text()).slice(0, 300)}`);
     items += itemsOf(await r.json()).length;
     pages++;
-    const next = nextLink(r.headers.get('link'));
+    const next = nextPageOf(r.headers.get('link'));
     url = next ? new URL(next, base).toString() : undefined;
   }
   return { pages, items };

@@ -6,11 +6,13 @@
  * lifting refused while a notice it names is open. The days pass by restarting the gateway on the same
  * store with its clock moved (a start is never a clock jump; a jump while running is held back as a fault).
  */
+
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextPageOf } from '../../../shared/src/links.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../../helpers/people.ts';
 import { PNG_1X1 } from '../../helpers/photos.ts';
@@ -326,7 +328,7 @@ describe('notices of violation and stop-work orders', () => {
       while (next) {
         const r: Response = await fetch(`${gw.httpUrl}${next}`);
         const page = (await r.json()) as Array<{ id: string; status: string }>;
-        next = /<([^>]+)>; rel="next"/.exec(r.headers.get('link') ?? '')?.[1];
+        next = nextPageOf(r.headers.get('link'));
         expect(page).toHaveLength(1);
         expect(page[0]!.status).toBe(status);
         seen.push(page[0]!.id);
