@@ -122,8 +122,8 @@ export class PhotoStore {
         ? db.prepare<{ sha: string }, { siteId: string }>(`SELECT DISTINCT siteId FROM (${citing})`)
         : undefined,
       // Photos whose last upload is older than `before` (the cited ones are taken out by the caller).
-      stale: db.prepare<{ before: number }, { sha256: string }>(
-        `SELECT p.sha256 FROM photos p WHERE p.stored_at < @before AND NOT EXISTS
+      stale: db.prepare<{ before: number }, { sha256: string; bytes: number }>(
+        `SELECT p.sha256, p.bytes FROM photos p WHERE p.stored_at < @before AND NOT EXISTS
            (SELECT 1 FROM photo_uploads u WHERE u.sha256 = p.sha256 AND u.stored_at >= @before)`,
       ),
       cited: cited ? db.prepare<[], { sha256: string }>(cited) : undefined,
@@ -182,8 +182,11 @@ export class PhotoStore {
   ): Promise<{ photo: PhotoStored; created: boolean }> {
     const { dir, path } = this.fileOf(p.sha256);
     let placed = false;
+    // Commits of one hash take turns and the housekeeping leaves a hash being committed alone, so the
+    // row read here is the row at the commit.
+    const known = this.stmts.get.get(p.sha256);
     try {
-      if (this.stmts.get.get(p.sha256) && existsSync(path)) await rm(tmp, { force: true });
+      if (known && existsSync(path)) await rm(tmp, { force: true });
       else {
         const made = await mkdir(dir, { recursive: true });
         await rename(tmp, path);
@@ -192,7 +195,6 @@ export class PhotoStore {
         if (made !== undefined) await syncDir(dirname(dir));
       }
       const at = now();
-      const known = this.stmts.get.get(p.sha256);
       this.db.transaction(() => {
         if (!known) this.stmts.insert.run({ ...p, stored_at: at, stored_by: who.by });
         this.stmts.upload.run({ ...p, account: who.account, by: who.by, siteId: who.siteId, at });
@@ -243,9 +245,9 @@ export class PhotoStore {
     const cited = new Set((this.stmts.cited?.all() ?? []).map((r) => r.sha256));
     let photos = 0;
     let bytes = 0;
-    for (const { sha256 } of this.stmts.stale.all({ before })) {
+    for (const stale of this.stmts.stale.all({ before })) {
+      const { sha256 } = stale;
       if (cited.has(sha256) || this.committing.has(sha256)) continue;
-      const row = this.stmts.get.get(sha256);
       this.removeRows(sha256);
       try {
         unlinkSync(this.fileOf(sha256).path);
@@ -253,7 +255,7 @@ export class PhotoStore {
         if ((e as { code?: string }).code !== 'ENOENT') throw e;
       }
       photos++;
-      bytes += row?.bytes ?? 0;
+      bytes += stale.bytes;
     }
     return { photos, bytes };
   }
