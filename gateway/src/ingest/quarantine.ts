@@ -127,12 +127,17 @@ export class QuarantineIntake {
     else this.waiting.delete(device);
   }
 
+  /**
+   * A device's messages waiting. Only devices with some are kept in the map (a device with none is asked
+   * of the store), so the map never holds more devices than the quarantine holds messages: made-up device
+   * names refused at the cap leave nothing behind.
+   */
   private count(siteId: string, deviceId: string): number {
     const device = key(siteId, deviceId);
     let n = this.waiting.get(device);
     if (n === undefined) {
       n = this.rows.waitingOfDevice(siteId, deviceId);
-      this.waiting.set(device, n);
+      if (n > 0) this.waiting.set(device, n);
     }
     return n;
   }
