@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../gateway/src/config/schema.ts';
@@ -76,6 +77,9 @@ export async function startGatewayChild(
     limits: true,
     ready: opts.waitReady === false ? 'no' : 'answers',
     readyTimeoutMs: 60_000,
+    // The API answers before the inputs start (main.ts starts them last): a test that logs a device in
+    // next needs the broker listening too.
+    mqttPort: embeddedPlain(full.mqtt) ? mqttPort : undefined,
   });
   const child: GatewayChild = {
     ...run,
@@ -91,6 +95,12 @@ export async function startGatewayChild(
   return child;
 }
 
+/** Whether `mqtt` runs the embedded broker with its plain listener (no shared broker, plaintext not off). */
+function embeddedPlain(mqtt: Record<string, unknown>): boolean {
+  const shared = mqtt.url !== undefined || (Array.isArray(mqtt.urls) && mqtt.urls.length > 0);
+  return !shared && mqtt.plaintext !== false;
+}
+
 /** The process part of a GatewayChild. */
 type Running = Pick<
   GatewayChild,
@@ -100,8 +110,9 @@ type Running = Pick<
 /**
  * Spawns the gateway with the configuration file `file` (answering at `httpUrl`): `limits` adds the
  * deployment's heap limits and MALLOC_ARENA_MAX=1; `ready` waits until /api/health answers at all
- * ('answers'), answers 200 ('ok'), or not at all ('no'). A gateway that exits or does not get ready is
- * killed and the error carries the end of its output.
+ * ('answers'), answers 200 ('ok'), or not at all ('no'), and then, given `mqttPort`, until the embedded
+ * broker accepts connections. A gateway that exits first is reported at once; one that does not get
+ * ready is killed; either error carries the end of its output.
  */
 async function runGateway(
   file: string,
@@ -113,6 +124,8 @@ async function runGateway(
     limits: boolean;
     ready: 'answers' | 'ok' | 'no';
     readyTimeoutMs: number;
+    /** When set, ready also waits until the embedded broker accepts connections on this port. */
+    mqttPort?: number | undefined;
   },
 ): Promise<Running> {
   const entry = o.bundle
@@ -158,19 +171,49 @@ async function runGateway(
     stop,
   };
   if (o.ready !== 'no')
-    await waitFor(
-      async () => {
-        if (!alive()) throw new Error(`gateway exited: ${out.slice(-3000)}`);
-        const res = await fetch(`${httpUrl}/api/health`);
-        return o.ready === 'answers' || res.ok;
-      },
-      o.readyTimeoutMs,
-      'the gateway process to answer',
+    await untilExit(
+      running,
+      waitFor(
+        async () => {
+          const res = await fetch(`${httpUrl}/api/health`);
+          return o.ready === 'answers' || res.ok;
+        },
+        o.readyTimeoutMs,
+        'the gateway process to answer',
+      ).then(() =>
+        o.mqttPort ? waitFor(() => accepts(o.mqttPort!), o.readyTimeoutMs, 'its MQTT port') : true,
+      ),
     ).catch((e: Error) => {
       proc.kill('SIGKILL');
       throw new Error(`${e.message}\n${out.slice(-3000)}`);
     });
   return running;
+}
+
+/** `wait`, or an error at once when the process exits first (a start that failed is not waited out). */
+async function untilExit<T>(running: Running, wait: Promise<T>): Promise<T> {
+  let exited = false;
+  return Promise.race([
+    wait.finally(() => {
+      exited = true;
+    }),
+    running.exited.then((code) => {
+      if (exited) return undefined as T;
+      throw new Error(`the gateway exited (code ${code}) before it was ready`);
+    }),
+  ]);
+}
+
+/** Whether a TCP connection to the loopback `port` is accepted (it is closed at once). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
 }
 
 export interface GatewayProcess {

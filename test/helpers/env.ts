@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -23,17 +24,47 @@ export function haveBinary(bin: string): boolean {
   return found;
 }
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The kernel's ephemeral range (the source ports of outgoing connections): a port taken from it is
+ * free when picked, but the next connection any test opens may be given it as its own source port
+ * before the server that was to listen on it binds it, and that server then fails with EADDRINUSE.
+ */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (lo && hi) return [lo, hi];
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  return [32768, 60999];
+}
+
+const [EPHEMERAL_LO, EPHEMERAL_HI] = ephemeralRange();
+/** Where the tests' servers listen: below the ephemeral range when there is room, else above it. */
+const PICK =
+  EPHEMERAL_LO - 1 >= 20_000 ? { lo: 20_000, hi: EPHEMERAL_LO - 1 } : { lo: EPHEMERAL_HI + 1, hi: 65_535 };
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * A free TCP port on the loopback interface, outside the kernel's ephemeral range (so no outgoing
+ * connection is given it before its server binds it), picked at random and checked by binding it.
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const port = PICK.lo + Math.floor(Math.random() * (PICK.hi - PICK.lo + 1));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${PICK.lo} and ${PICK.hi} after 200 tries`);
 }
 
 /** Polls `check` until it returns a truthy value or the timeout passes. */
