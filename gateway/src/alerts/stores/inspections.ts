@@ -1,7 +1,6 @@
 /** The inspections: append-only, each row logged (`logged.ts`). */
-import { pageSql, sitesIn } from '../../store/page.ts';
+import { loggedRowsInRange } from '../../store/page.ts';
 import type { PhotoCitation } from '../../store/photos.ts';
-import { where } from '../../store/where.ts';
 import type { Db, InspectionRow, RangeQuery } from '../types.ts';
 import type { LoggedRows } from './logged.ts';
 
@@ -66,18 +65,6 @@ export class InspectionStore {
   }
 
   query(q: RangeQuery): InspectionRow[] {
-    const page = pageSql('at', 'id', q.page, 'at, seq');
-    const w = where([
-      ['site_id = ?', q.siteId],
-      sitesIn('site_id', q.siteIds),
-      ['at >= ?', q.from],
-      ['at <= ?', q.to],
-      page.cond,
-    ]);
-    return this.db
-      .prepare<unknown[], InspectionRow>(
-        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections ${w.sql} ${page.tail}`,
-      )
-      .all(...w.params);
+    return loggedRowsInRange(this.db, 'inspections', q, { time: 'at', order: 'at, seq' });
   }
 }

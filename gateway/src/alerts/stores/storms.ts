@@ -4,9 +4,8 @@
  */
 import type { StormEvent } from '../../rules/types.ts';
 import type { EvidenceLog } from '../../store/evidenceLog.ts';
-import { pageSql, sitesIn } from '../../store/page.ts';
+import { loggedRowsInRange } from '../../store/page.ts';
 import { StormRecords } from '../../store/stormRecords.ts';
-import { where } from '../../store/where.ts';
 import type { Db, RangeQuery, StormRow } from '../types.ts';
 
 export class StormStore {
@@ -36,20 +35,12 @@ export class StormStore {
 
   /** Storms overlapping [from, to]. */
   query(q: RangeQuery): StormRow[] {
-    const page = pageSql('start', 'id', q.page, 'start, id');
-    const w = where([
+    return loggedRowsInRange(this.db, 'storms', q, {
+      time: 'start',
+      ends: 'end',
+      order: 'start, id',
       // A storm that late data merged into another, or withdrew, is kept but not listed.
-      ['superseded_by IS NULL', []],
-      ['site_id = ?', q.siteId],
-      sitesIn('site_id', q.siteIds),
-      ['end >= ?', q.from],
-      ['start <= ?', q.to],
-      page.cond,
-    ]);
-    return this.db
-      .prepare<unknown[], StormRow>(
-        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM storms ${w.sql} ${page.tail}`,
-      )
-      .all(...w.params);
+      extra: [['superseded_by IS NULL', []]],
+    });
   }
 }

@@ -2,9 +2,8 @@
 import type { Milestone } from '../../../../shared/src/api/notices.ts';
 import type { LoggedRows } from '../../alerts/stores/logged.ts';
 import type { RangeQuery } from '../../alerts/types.ts';
-import { pageSql, sitesIn } from '../../store/page.ts';
+import { loggedRowsInRange } from '../../store/page.ts';
 import type { Db } from '../../store/types.ts';
-import { where } from '../../store/where.ts';
 import type { EnforcementTable } from './logged.ts';
 
 /** A milestone notice as stored (`notices`, schema version 8); `late` is 1 or 0. */
@@ -49,18 +48,6 @@ export class NoticeStore {
 
   /** Notices whose milestone time falls in the range, in time order. */
   query(q: RangeQuery): NoticeRow[] {
-    const page = pageSql('at', 'id', q.page, 'at, seq');
-    const w = where([
-      ['site_id = ?', q.siteId],
-      sitesIn('site_id', q.siteIds),
-      ['at >= ?', q.from],
-      ['at <= ?', q.to],
-      page.cond,
-    ]);
-    return this.db
-      .prepare<unknown[], NoticeRow>(
-        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM notices ${w.sql} ${page.tail}`,
-      )
-      .all(...w.params);
+    return loggedRowsInRange(this.db, 'notices', q, { time: 'at', order: 'at, seq' });
   }
 }

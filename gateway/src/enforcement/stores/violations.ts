@@ -11,7 +11,7 @@ import type {
   ViolationEventFields,
   ViolationFields,
 } from '../../ledger/enforcementRecords.ts';
-import { type Page, pageSql, sitesIn } from '../../store/page.ts';
+import { loggedRowsInRange, type Page } from '../../store/page.ts';
 import type { PhotoCitation } from '../../store/photos.ts';
 import type { Db } from '../../store/types.ts';
 import { where } from '../../store/where.ts';
@@ -113,22 +113,18 @@ export class ViolationStore {
     /** A notice's status: the kind of its last event, `issued` before any (`statusOf`). */
     status?: string | undefined;
   }): ViolationRow[] {
-    const page = pageSql('at', 'id', q.page, 'at, seq');
-    const w = where([
-      ['site_id = ?', q.siteId],
-      sitesIn('site_id', q.siteIds),
-      ['at >= ?', q.from],
-      ['at <= ?', q.to],
-      [
-        `COALESCE((SELECT e.kind FROM violation_events e WHERE e.violation_id = violations.id
-           ORDER BY e.seq DESC LIMIT 1), 'issued') = ?`,
-        q.status,
+    return loggedRowsInRange(this.db, 'violations', q, {
+      time: 'at',
+      order: 'at, seq',
+      leaf: false,
+      extra: [
+        [
+          `COALESCE((SELECT e.kind FROM violation_events e WHERE e.violation_id = violations.id
+             ORDER BY e.seq DESC LIMIT 1), 'issued') = ?`,
+          q.status,
+        ],
       ],
-      page.cond,
-    ]);
-    return this.db
-      .prepare<unknown[], ViolationRow>(`SELECT * FROM violations ${w.sql} ${page.tail}`)
-      .all(...w.params);
+    });
   }
 
   appendOrder(o: New<StopWorkRow>): { seq: number; logIdx: number } {
