@@ -1,14 +1,9 @@
 /** The dashboard: routing between views, who is signed in, live updates. */
 
-import { loadAgenda } from './agenda.js';
-import {
-  alertChangedForDialog,
-  lastShownAlertId,
-  onAlertActed,
-  openAlert as openAlertDialog,
-  refreshDialog,
-  shownAlertId,
-} from './alert-dialog.js';
+import { ApiError, describeError, errorDetail } from './api.js';
+import { sessionChanged, showInspectionForm, sitesChanged, startField } from './field-loader.js';
+import { connectLive } from './live.js';
+import { loadAgenda } from './pages/agenda/agenda.js';
 import {
   alertChangedForTable,
   initAlertFilters,
@@ -16,19 +11,15 @@ import {
   openAlert,
   refreshAlertRow,
   renderAlertsTable,
-} from './alerts.js';
-import { ApiError, describeError, errorDetail } from './api.js';
-import { initChangeFilters, loadChanges } from './changes.js';
-import { bindDialogs } from './dialogs.js';
-import { byId, h } from './dom.js';
-import { sessionChanged, showInspectionForm, sitesChanged, startField } from './field-loader.js';
-import { loadFleet, renderFleetAlerts, renderFleetOverview } from './fleet.js';
-import { connectLive } from './live.js';
-import { renderOverview } from './overview.js';
-import { loadPeople } from './people.js';
+} from './pages/alerts/alerts.js';
+import { initChangeFilters, loadChanges } from './pages/changes/changes.js';
+import { loadFleet, renderFleetAlerts, renderFleetOverview } from './pages/fleet/fleet.js';
+import { renderOverview } from './pages/overview/overview.js';
+import { loadPeople } from './pages/people/people.js';
+import { bindSignIn, renderAccount } from './pages/signin/signin.js';
+import { currentSiteId, loadSite } from './pages/site/site.js';
+import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
 import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
-import { bindSignIn, renderAccount } from './signin.js';
-import { currentSiteId, loadSite } from './site.js';
 import {
   state as appState,
   changed,
@@ -39,7 +30,16 @@ import {
   siteById,
   upsertAlert,
 } from './state.js';
-import { initStormSites, loadStorms, showsStormsOf, stormSite } from './storms.js';
+import {
+  alertChangedForDialog,
+  lastShownAlertId,
+  onAlertActed,
+  openAlert as openAlertDialog,
+  refreshDialog,
+  shownAlertId,
+} from './ui/alert-dialog.js';
+import { bindDialogs } from './ui/dialogs.js';
+import { byId, h } from './ui/dom.js';
 
 export type Alert = import('./state.js').Alert;
 
@@ -48,10 +48,10 @@ export type Alert = import('./state.js').Alert;
  * of sites, one store on the phone (gateway/src/api/dashboardBundle.ts names these modules).
  */
 export * from './api.js';
-export * from './dom.js';
-export * from './format.js';
 export * from './session.js';
 export * from './state.js';
+export * from './ui/dom.js';
+export * from './ui/format.js';
 export * from './waiting.js';
 
 const VIEWS = [
@@ -149,10 +149,10 @@ async function route() {
   } else if (name === 'people') await loadPeople();
   else if (name === 'changes') await loadChanges();
   // Pages few people open (an administrator's) load with their first visit.
-  else if (name === 'manage') await (await import('./manage-sites.js')).loadManageSites();
-  else if (name === 'devices') await (await import('./devices.js')).loadDevices(arg);
-  else if (name === 'quarantine') await (await import('./quarantine.js')).loadQuarantine();
-  else if (name === 'tokens') await (await import('./tokens.js')).loadTokens();
+  else if (name === 'manage') await (await import('./pages/manage-sites/manage-sites.js')).loadManageSites();
+  else if (name === 'devices') await (await import('./pages/devices/devices.js')).loadDevices(arg);
+  else if (name === 'quarantine') await (await import('./pages/quarantine/quarantine.js')).loadQuarantine();
+  else if (name === 'tokens') await (await import('./pages/tokens/tokens.js')).loadTokens();
 }
 
 function initForms() {

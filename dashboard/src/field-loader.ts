@@ -3,9 +3,10 @@
  * own script small): loaded when the form is first shown, or at start and when the connection returns
  * if inspections wait on this phone to be sent.
  */
-import { byId } from './dom.js';
+
 import { noConnection } from './session.js';
 import { state } from './state.js';
+import { byId } from './ui/dom.js';
 import { waitingCount } from './waiting.js';
 
 type Field = typeof import('./field.js');
@@ -29,7 +30,7 @@ function loadField(): Promise<Field> {
 /** The form's view: the form loaded, its sites filled in, the site (and kind) of the link chosen. */
 export async function showInspectionForm(siteId: string, kind: string) {
   const m = await loadField();
-  // Opened without a connection, the form has the sites this phone kept (`fieldSites.ts`), if any;
+  // Opened without a connection, the form has the sites this phone kept (`field-sites.ts`), if any;
   // online, it waits for the page's own.
   if (!state.loaded && !noConnection()) return;
   if (state.loaded) m.initInspectionForm();

@@ -4,8 +4,13 @@
  * page (the API's session, the sites, the DOM helpers) it imports from the page's own module, `/app.js`
  * (gateway/src/api/dashboardBundle.ts), so there is one of each.
  */
-import { bindInspectionForm } from './inspect.js';
+import { bindInspectionForm } from './pages/field/inspect.js';
 
-export { initInspectionForm, outboxChance, presetInspectionSite, startOutbox } from './inspect.js';
+export {
+  initInspectionForm,
+  outboxChance,
+  presetInspectionSite,
+  startOutbox,
+} from './pages/field/inspect.js';
 
 bindInspectionForm();

@@ -1,6 +1,6 @@
 /** Who is using the page: a person signed in (session cookie), a pasted API token, or nobody. */
 import { ApiError, getToken, post, request, setCsrf, setToken } from './api.js';
-import { forgetFieldSites } from './fieldSites.js';
+import { forgetFieldSites } from './field-sites.js';
 
 /** Who is signed in, and how. */
 export type Me = {

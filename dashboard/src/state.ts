@@ -3,8 +3,7 @@
  * (their labels and what may be done with their alerts, from GET /api/rules).
  */
 import { get, getAll } from './api.js';
-import { h, replace } from './dom.js';
-import { keepFieldSites } from './fieldSites.js';
+import { keepFieldSites } from './field-sites.js';
 
 /**
  * The shapes the API answers with: the contract's types (shared/src/api.ts).
@@ -128,17 +127,4 @@ export function deviceOf(siteId: string, deviceId: string) {
 export function deviceLabel(siteId: string, deviceId: string) {
   const d = deviceOf(siteId, deviceId);
   return d?.name ? `${d.name} (${deviceId})` : deviceId;
-}
-
-/**
- * Fills a site filter with "All sites" and the sites the person may see, keeping the choice made.
- */
-export function fillSiteFilter(sel: HTMLSelectElement) {
-  const keep = sel.value;
-  replace(
-    sel,
-    h('option', { value: '' }, 'All sites'),
-    state.sites.map((s) => h('option', { value: s.id }, s.name)),
-  );
-  sel.value = keep;
 }

@@ -1,13 +1,13 @@
 /**
- * What the alert dialog offers (dashboard/src/alert-actions.ts): only what the rule and the person's role
+ * What the alert dialog offers (dashboard/src/ui/alert-actions.ts): only what the rule and the person's role
  * allow, and for the rest the reason in words.
  */
 import { describe, expect, it } from 'vitest';
-import type { AllowedActions } from '../../dashboard/src/alert-actions.ts';
 import type { Me } from '../../dashboard/src/session.ts';
 import type { Alert, Rule } from '../../dashboard/src/state.ts';
+import type { AllowedActions } from '../../dashboard/src/ui/alert-actions.ts';
 
-const modulePath = '../../dashboard/src/alert-actions.ts';
+const modulePath = '../../dashboard/src/ui/alert-actions.ts';
 const { allowedActions } = (await import(modulePath)) as {
   allowedActions(a: Alert, rule: Rule | undefined, me: Me | null): AllowedActions;
 };

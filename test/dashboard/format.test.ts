@@ -21,7 +21,7 @@ interface FormatModule {
   dueInWords(due: string | number, now: number): string;
 }
 
-const modulePath = '../../dashboard/src/format.ts';
+const modulePath = '../../dashboard/src/ui/format.ts';
 const f = (await import(modulePath)) as FormatModule;
 const H = 3_600_000;
 

@@ -1,10 +1,10 @@
 /**
- * An alert's history as sentences, a run of due-time updates folded (dashboard/src/history.ts).
+ * An alert's history as sentences, a run of due-time updates folded (dashboard/src/ui/history.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { Alert, HistoryEntry } from '../../dashboard/src/state.ts';
 
-const modulePath = '../../dashboard/src/history.ts';
+const modulePath = '../../dashboard/src/ui/history.ts';
 const { entrySentence, foldHistory } = (await import(modulePath)) as {
   entrySentence(a: Alert, e: HistoryEntry, tz: string): { text: string; more?: string };
   foldHistory(entries: readonly HistoryEntry[]): Array<HistoryEntry | HistoryEntry[]>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presets } from '../../dashboard/src/reports.ts';
+import { presets } from '../../dashboard/src/pages/site/reports.ts';
 
 const byId = (today: { year: number; month: number; day: number }) =>
   Object.fromEntries(presets(today).map((p) => [p.id, p.period]));

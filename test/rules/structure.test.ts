@@ -60,7 +60,7 @@ describe('rule ids', () => {
     );
     expect(files).toContain('gateway/src/rules/index.ts');
     expect(files).toContain('shared/src/rules.ts');
-    expect(files).toContain('dashboard/src/alerts.ts');
+    expect(files).toContain('dashboard/src/pages/alerts/alerts.ts');
     expect(files).toContain('dashboard/index.html');
   });
 

@@ -34,15 +34,26 @@ export function relativeImports(text: string): string[] {
   return importedFiles.map((f) => f.fileName).filter((s) => s.startsWith('./') || s.startsWith('../'));
 }
 
-/** The graph of every `.ts` file under `root`; an import that leaves the root keeps its `../` path. */
+/**
+ * The graph of every `.ts` file under `root`; an import that leaves the root keeps its `../` path. An
+ * import written as the browser loads it (`./dom.js`) names the source beside it (`dom.ts`).
+ */
 export function importGraph(root: string): Graph {
   const graph: Graph = new Map();
-  for (const file of tsFiles(root)) {
+  const files = tsFiles(root);
+  const sources = new Set(files);
+  const source = (target: string) => {
+    const ts = target.replace(/\.js$/, '.ts');
+    return sources.has(ts) ? ts : target;
+  };
+  for (const file of files) {
     const text = readFileSync(join(root, file), 'utf8');
     const targets = relativeImports(text).map((spec) =>
-      relative(root, resolve(root, dirname(file), spec))
-        .split(sep)
-        .join('/'),
+      source(
+        relative(root, resolve(root, dirname(file), spec))
+          .split(sep)
+          .join('/'),
+      ),
     );
     graph.set(file, [...new Set(targets)]);
   }

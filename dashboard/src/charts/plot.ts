@@ -9,7 +9,7 @@ import uPlot from 'uplot';
 import type { ChartPanel, ChartSeries } from '../../../shared/src/api/charts.ts';
 import { formatMeasure } from '../../../shared/src/api/measures.ts';
 import { localParts } from '../../../shared/src/time.ts';
-import { h } from '../dom.js';
+import { h } from '../ui/dom.js';
 import { alignedData } from './data.js';
 import { type DrawnGuides, guideHooks } from './guides.js';
 import { onSchemeChange, readTheme, type Theme } from './theme.js';

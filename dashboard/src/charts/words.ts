@@ -6,7 +6,7 @@
 import type { ChartBand, ChartPanel, ChartSeries } from '../../../shared/src/api/charts.ts';
 import { formatMeasure, measureInfo } from '../../../shared/src/api/measures.ts';
 import { localParts } from '../../../shared/src/time.ts';
-import { h } from '../dom.js';
+import { h } from '../ui/dom.js';
 import { bucketTimes, panelIndex } from './data.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

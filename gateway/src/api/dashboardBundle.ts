@@ -122,13 +122,22 @@ export async function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> 
 
 /**
  * The page's modules the inspection form shares with it: imported from `./app.js` (which exports them),
- * not bundled a second time, so the form uses the page's session, sites and store.
+ * not bundled a second time, so the form uses the page's session, sites and store. Known by the file a
+ * relative import names, wherever in dashboard/src the importing file is.
  */
-const PAGE_MODULES = /^\.\/(api|dom|format|session|state|waiting)\.js$/;
+const PAGE_MODULES = new Set(
+  ['api.ts', 'session.ts', 'state.ts', 'waiting.ts', 'ui/dom.ts', 'ui/format.ts'].map((f) =>
+    join(ROOT, 'dashboard/src', f),
+  ),
+);
 const fromPage: Plugin = {
   name: 'from-page',
   setup(b) {
-    b.onResolve({ filter: PAGE_MODULES }, () => ({ path: './app.js', external: true }));
+    b.onResolve({ filter: /^\.\.?\// }, (args) =>
+      PAGE_MODULES.has(join(args.resolveDir, args.path.replace(/\.js$/, '.ts')))
+        ? { path: './app.js', external: true }
+        : undefined,
+    );
   },
 };
 

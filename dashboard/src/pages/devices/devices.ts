@@ -1,0 +1,278 @@
+/**
+ * A site's devices (admin): add one with its kind's parameters, edit, change a rain gauge's calibration
+ * from an effective time, retire, rotate its MQTT secret. A new secret is shown once.
+ */
+import { describeError, get, patch, post } from '../../api.js';
+import { loadAll, siteById, siteZone } from '../../state.js';
+import { closeEditor, openEditor, showSecret } from '../../ui/dialogs.js';
+import { badge, byId, h, replace } from '../../ui/dom.js';
+import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
+import { formatTime, utcToZonedInput, zonedToUtc } from '../../ui/format.js';
+
+export type Field = import('../../ui/form.js').Field;
+export type DeviceRow = Record<string, any> & { id: string; kind: string };
+
+const KINDS = [
+  ['rain-gauge', 'Rain gauge'],
+  ['sediment-trap', 'Sediment trap'],
+  ['turbidity', 'Turbidity sensor'],
+  ['septic-panel', 'Septic panel (alarms, levels)'],
+  ['septic-tank', 'Septic tank level sensor'],
+  ['holding-tank', 'Holding tank level sensor'],
+] as Array<[string, string]>;
+
+/**
+ * The parameters each kind takes (the schema checks them; this says which fields to show).
+ * @type
+ */
+const KIND_FIELDS: Array<Field & { kinds: string[] }> = [
+  {
+    name: 'inchesPerTip',
+    label: 'Inches per tip',
+    type: 'number',
+    kinds: ['rain-gauge'],
+    hint: '0.01, or 0.007874 for 0.2 mm',
+  },
+  { name: 'maxTipsPerMinute', label: 'Most tips a minute it counts', type: 'number', kinds: ['rain-gauge'] },
+  { name: 'designDepthIn', label: 'Design sediment depth (in)', type: 'number', kinds: ['sediment-trap'] },
+  {
+    name: 'stageStorage',
+    label: 'Stage-storage table (depth in, volume)',
+    type: 'json',
+    kinds: ['sediment-trap'],
+    hint: 'instead of a design depth, for sloped walls: [[0, 0], [12, 40], [24, 100]]',
+  },
+  {
+    name: 'role',
+    label: 'Role',
+    type: 'select',
+    kinds: ['turbidity'],
+    options: [
+      ['background', 'Upstream background'],
+      ['outlet', 'Outlet'],
+    ],
+  },
+  {
+    name: 'liquidDepthIn',
+    label: 'Liquid depth (in)',
+    type: 'number',
+    kinds: ['septic-panel', 'septic-tank', 'holding-tank'],
+  },
+  { name: 'highLevelIn', label: 'High level (in)', type: 'number', kinds: ['holding-tank'] },
+];
+const COMMON = [
+  { name: 'name', label: 'Name (optional)' },
+  {
+    name: 'silentAfterMinutes',
+    label: 'Silent after (minutes)',
+    type: 'number',
+    hint: 'empty: the default for its kind',
+  },
+] as Field[];
+
+/**
+ * @param fixedKind the kind of an existing device; undefined: a choice, fields follow it
+ */
+function deviceFields(fixedKind: string | undefined, d?: DeviceRow, skip: string[] = []): Field[] {
+  const kindIs = (ks: string[]) => (v: Record<string, unknown>) => ks.includes(String(fixedKind ?? v.kind));
+  return [
+    ...COMMON.map((f) => ({ ...f, value: d?.[f.name] })),
+    ...KIND_FIELDS.filter((f) => !skip.includes(f.name) && (!fixedKind || f.kinds.includes(fixedKind))).map(
+      ({ kinds, ...f }) => ({ ...f, value: d?.[f.name], when: kindIs(kinds) }),
+    ),
+  ];
+}
+
+const deviceParams = () => schemaNamed('deviceParams');
+const deviceCreate = async () => [await schemaNamed('deviceCreateBody'), await deviceParams()];
+const devicePatch = async () => [await schemaNamed('devicePatchBody'), await deviceParams()];
+
+const isRetired = (d: DeviceRow) =>
+  d.retired === true || typeof d.retiredAt === 'string' || d.status === 'retired';
+
+const devicesPath = (siteId: string) => `/api/sites/${encodeURIComponent(siteId)}/devices`;
+
+async function rotate(siteId: string, deviceId: string) {
+  const r: { password: string; username?: string } = await post(
+    `${devicesPath(siteId)}/${encodeURIComponent(deviceId)}/secret`,
+    {},
+  );
+  showSecret(
+    `New MQTT password for ${deviceId}`,
+    [...(r.username ? [['Username', r.username] as [string, string]] : []), ['Password', r.password]],
+    'The old password stopped working at once; the device must log in with this one.',
+  );
+}
+
+function editDevice(siteId: string, d: DeviceRow) {
+  const tz = siteZone(siteId);
+  const base = `${devicesPath(siteId)}/${encodeURIComponent(d.id)}`;
+  const done = async () => {
+    closeEditor();
+    await loadAll();
+    await listDevices(siteId);
+  };
+  const edit = buildForm({
+    id: 'device-edit',
+    className: 'form',
+    submitLabel: 'Save changes',
+    schema: devicePatch,
+    fields: deviceFields(d.kind, d, ['inchesPerTip']),
+    submit: async (v) => {
+      await patch(base, v);
+      await done();
+      return 'Saved.';
+    },
+  });
+  const calibration =
+    d.kind === 'rain-gauge'
+      ? buildForm({
+          id: 'device-calibration',
+          className: 'form',
+          submitLabel: 'Change calibration',
+          schema: devicePatch,
+          fields: [
+            { name: 'inchesPerTip', label: 'New inches per tip', type: 'number', value: d.inchesPerTip },
+            {
+              name: 'effectiveAt',
+              label: `Effective from (${tz})`,
+              type: 'text',
+              value: utcToZonedInput(Date.now(), tz),
+              hint: 'readings before it keep the old calibration',
+            },
+          ],
+          extra: (v) => {
+            const ms = zonedToUtc(String(v.effectiveAt ?? ''), tz);
+            return Number.isFinite(ms) ? { effectiveAt: new Date(ms).toISOString() } : {};
+          },
+          submit: async (v) => {
+            await patch(base, v);
+            await done();
+            return 'Calibration changed.';
+          },
+        }).form
+      : null;
+  calibration?.querySelector('input[name="effectiveAt"]')?.setAttribute('type', 'datetime-local');
+  const msg = h('p', { class: 'msg', role: 'status' });
+  const confirmRetire = h('input', { type: 'checkbox', id: 'device-retire-confirm' }) as HTMLInputElement;
+  openEditor(
+    `Device ${d.id}`,
+    h(
+      'p',
+      { class: 'small muted' },
+      `${KINDS.find(([k]) => k === d.kind)?.[1] ?? d.kind} at ${siteById(siteId)?.name ?? siteId}`,
+    ),
+    edit.form,
+    calibration ? [h('h3', null, 'Calibration'), calibration] : null,
+    h('h3', null, 'MQTT secret and retirement'),
+    h(
+      'div',
+      { class: 'row' },
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'device-rotate',
+          class: 'secondary',
+          onclick: () => void rotate(siteId, d.id).catch((e) => replace(msg, describeError(e))),
+        },
+        'Rotate secret',
+      ),
+      isRetired(d)
+        ? null
+        : h(
+            'button',
+            {
+              type: 'button',
+              id: 'device-retire',
+              class: 'danger',
+              onclick: async () => {
+                if (!confirmRetire.checked) {
+                  msg.className = 'msg msg-bad';
+                  msg.textContent =
+                    'Tick the box to confirm: a retired device may not log in again; its history stays.';
+                  return;
+                }
+                try {
+                  await patch(base, { retired: true });
+                  await done();
+                } catch (e) {
+                  msg.className = 'msg msg-bad';
+                  msg.textContent = describeError(e);
+                }
+              },
+            },
+            'Retire device',
+          ),
+    ),
+    isRetired(d)
+      ? null
+      : h('label', { class: 'check small' }, confirmRetire, ' I mean to retire it (its history stays)'),
+    msg,
+  );
+}
+
+export async function loadDevices(siteId: string) {
+  const site = siteById(siteId);
+  replace(byId('devices-title'), `Devices of ${site?.name ?? siteId}`);
+  const { form } = buildForm({
+    id: 'device-add',
+    submitLabel: 'Add device',
+    schema: deviceCreate,
+    fields: [
+      {
+        name: 'id',
+        label: 'Device id',
+        hint: 'letters, digits, "_", "." and "-"; it logs in as site/device',
+      },
+      { name: 'kind', label: 'Kind', type: 'select', options: KINDS, value: 'rain-gauge' },
+      ...deviceFields(undefined),
+    ],
+    submit: async (v) => {
+      const r: { username: string; password: string; clientId?: string } = await post(devicesPath(siteId), v);
+      form.reset();
+      form.dispatchEvent(new Event('change'));
+      showSecret(`MQTT login for ${v.id}`, [
+        ...(r.clientId ? [['Client id', r.clientId] as [string, string]] : []),
+        ['Username', r.username],
+        ['Password', r.password],
+      ]);
+      await loadAll();
+      await listDevices(siteId);
+      return `Added ${v.id}.`;
+    },
+  });
+  byId('devices-add').replaceChildren(h('h3', null, 'Add a device'), form);
+  await listDevices(siteId);
+}
+
+async function listDevices(siteId: string) {
+  await fill(byId('devices-list'), async () => {
+    const site: { devices: DeviceRow[]; retiredDevices?: Array<string | DeviceRow> } = await get(
+      `/api/sites/${encodeURIComponent(siteId)}`,
+    );
+    const tz = siteZone(siteId);
+    // Retired devices are no longer the site's; their history stays, and so do they in this list.
+    const retired: DeviceRow[] = (site.retiredDevices ?? []).map((d) =>
+      typeof d === 'string' ? { id: d, kind: '', retired: true } : { ...d, retired: true },
+    );
+    const full: { devices: DeviceRow[] } = { devices: [...site.devices, ...retired] };
+    return table(
+      ['Device', 'Kind', 'Parameters', 'Status', ''],
+      full.devices.map((d) => [
+        h('code', null, d.id),
+        KINDS.find(([k]) => k === d.kind)?.[1] ?? d.kind,
+        KIND_FIELDS.filter((f) => f.kinds.includes(d.kind) && d[f.name] !== undefined)
+          .map((f) => `${f.label}: ${typeof d[f.name] === 'object' ? JSON.stringify(d[f.name]) : d[f.name]}`)
+          .join('; ') || '—',
+        isRetired(d)
+          ? badge(`retired${d.retiredAt ? ` ${formatTime(d.retiredAt, tz)}` : ''}`, 'bad')
+          : badge(String(d.status ?? 'unknown'), d.status === 'online' ? 'ok' : 'info'),
+        isRetired(d)
+          ? ''
+          : h('button', { type: 'button', class: 'secondary', onclick: () => editDevice(siteId, d) }, 'Edit'),
+      ]),
+      (i) => ({ 'data-device-row': full.devices[i]?.id ?? '' }),
+    );
+  });
+}

@@ -1,0 +1,388 @@
+/**
+ * Recording an inspection (storm, routine, annual, cleanout, other), in the field too: a construction
+ * site's practices as a checklist with photos, and, without a connection, the inspection kept on this
+ * phone until the gateway has it (`outbox.ts`). Nothing is said to be recorded before the gateway
+ * answered that it stored it.
+ */
+import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
+import { errorDetail } from '../../api.js';
+import { type FieldSite, keptFieldSites } from '../../field-sites.js';
+import { noConnection, refreshMe, session } from '../../session.js';
+import { ruleLabel, state } from '../../state.js';
+import { byId, h, replace } from '../../ui/dom.js';
+import { formatTime, utcToZonedInput, zonedToUtc } from '../../ui/format.js';
+import { clearChecklist, fillChecklist, readFindings, renderChecklist } from './inspection-form.js';
+import {
+  discard,
+  flushOutbox,
+  keep,
+  newClientId,
+  type OutboxEvent,
+  onOutbox,
+  type QueuedInspection,
+  queued,
+  retryDelay,
+  trySend,
+} from './outbox.js';
+
+const field = (id: string) => byId(id) as HTMLInputElement;
+
+const SAVED_HERE = 'Saved on this phone, not yet sent — it will be sent when the connection returns.';
+
+/** The kinds of inspection in words, as the form's menu names them. */
+const kindWord = (kind: string) =>
+  [...(byId('i-kind') as HTMLSelectElement).options].find((o) => o.value === kind)?.text ?? kind;
+
+/**
+ * The refused inspection being fixed in the form. Fixed, it goes under a new id: nothing was recorded
+ * under the old one, or something else was (the gateway refuses a changed resend under the same id).
+ */
+let fixing: string | undefined;
+/** The sites the form offers: the page's, or, opened without a connection, those kept on this phone. */
+const formSites = (): readonly FieldSite[] =>
+  state.loaded ? state.sites : noConnection() ? keptFieldSites() : [];
+const formSite = (id: string) => formSites().find((s) => s.id === id);
+const formZone = (id: string) => formSite(id)?.timezone ?? 'UTC';
+
+/** What the outbox last did with each inspection, by its id. */
+const results: Map<string, OutboxEvent> = new Map();
+/** The inspection this form is sending now: its words come from submit(). */
+let submitting: string | undefined;
+/** The page opened without a connection: it says so until the sites are read. */
+let noSites = false;
+/** The checklist drawn: for which site and practices. */
+let drawnFor = '';
+
+function zoneHint() {
+  byId('i-at-zone').textContent = `(${formZone(field('i-site').value)})`;
+}
+
+function drawChecklist(force = false) {
+  const site = formSite(field('i-site').value);
+  const key = `${site?.id ?? ''}|${JSON.stringify(site?.practices ?? [])}`;
+  if (key === drawnFor && !force) return;
+  drawnFor = key;
+  renderChecklist(byId('i-checklist'), site?.practices);
+}
+
+/** The signed-in person's name, as the inspector (a script's token is no person: left empty). */
+function defaultInspector() {
+  if (!field('i-inspector').value && session.me?.via === 'session')
+    field('i-inspector').value = session.me.name;
+}
+
+export function initInspectionForm() {
+  const sel = byId('i-site') as HTMLSelectElement;
+  const keepSite = sel.value;
+  replace(
+    sel,
+    formSites().map((s) => h('option', { value: s.id }, s.name)),
+  );
+  if (keepSite) sel.value = keepSite;
+  if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), formZone(sel.value));
+  defaultInspector();
+  zoneHint();
+  drawChecklist();
+  if (noSites) {
+    noSites = false;
+    say('');
+  }
+}
+
+/** Sets the form's site (and the kind of inspection, when given: #/inspect/<site>/<kind>). */
+export function presetInspectionSite(siteId: string, kind = '') {
+  const sel = byId('i-site') as HTMLSelectElement;
+  if (formSites().some((s) => s.id === siteId) && sel.value !== siteId) {
+    sel.value = siteId;
+    siteChanged();
+  }
+  const kinds = byId('i-kind') as HTMLSelectElement;
+  if (kind && [...kinds.options].some((o) => o.value === kind)) kinds.value = kind;
+  zoneHint();
+  drawChecklist();
+}
+
+function siteChanged() {
+  field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
+  zoneHint();
+  drawChecklist();
+}
+
+function say(text: string, kind: 'ok' | 'bad' | 'warn' | '' = '', detail = '') {
+  const out = byId('inspect-result');
+  out.className = kind ? `msg msg-${kind}` : 'msg';
+  out.textContent = text;
+  out.title = detail;
+}
+
+function recordedWords(res: InspectionRecorded, sent: boolean) {
+  const tz = formZone(res.inspection.siteId);
+  const closed = res.closedAlertIds.length;
+  // The rules of the alerts it closed, as far as the page knows them (those it holds as active).
+  const rules = [
+    ...new Set(
+      res.closedAlertIds.flatMap((id) => {
+        const a = state.active.get(id);
+        return a ? [ruleLabel(a.rule)] : [];
+      }),
+    ),
+  ];
+  const site = formSite(res.inspection.siteId)?.name ?? res.inspection.siteId;
+  return `${sent ? `Sent: the inspection of ${site} is recorded. ` : ''}Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
+    closed
+      ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
+      : ''
+  }`;
+}
+
+/** The inspection typed in the form, or what is missing, in words. */
+function readForm(): QueuedInspection | string {
+  const siteId = field('i-site').value;
+  const at = zonedToUtc(field('i-at').value, formZone(siteId));
+  const inspector = field('i-inspector').value.trim();
+  const problems = [];
+  if (!Number.isFinite(at)) problems.push('the time of the inspection');
+  if (!inspector) problems.push("the inspector's name");
+  if (problems.length) return `Please enter ${problems.join(' and ')}.`;
+  if (at > Date.now() + 60_000)
+    return 'The time of the inspection is in the future: check the date and time.';
+  // Opened without a connection, who is signed in is not known yet: it is kept and sent once it is.
+  if (!session.me && !session.unreached)
+    return 'Sign in (or enter an API token at the top of the page) first.';
+  const { findings, problem } = readFindings();
+  if (problem) return problem;
+  const notes = field('i-notes').value.trim();
+  const site = formSite(siteId);
+  return {
+    clientId: newClientId(),
+    queuedAt: Date.now(),
+    siteId,
+    ...(site ? { siteName: site.name, timezone: site.timezone } : {}),
+    at: new Date(at).toISOString(),
+    inspector,
+    kind: field('i-kind').value as QueuedInspection['kind'],
+    ...(notes ? { notes } : {}),
+    ...(findings ? { findings } : {}),
+  };
+}
+
+/** Puts an inspection back into the form (one the gateway refused, to fix it). */
+function fillForm(e: QueuedInspection) {
+  fixing = e.clientId;
+  field('i-site').value = e.siteId;
+  zoneHint();
+  field('i-at').value = utcToZonedInput(Date.parse(e.at), formZone(e.siteId));
+  field('i-inspector').value = e.inspector;
+  (byId('i-kind') as HTMLSelectElement).value = e.kind;
+  field('i-notes').value = e.notes ?? '';
+  drawChecklist(true);
+  fillChecklist(e.findings ?? []);
+}
+
+function clearForm() {
+  fixing = undefined;
+  field('i-notes').value = '';
+  field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
+  clearChecklist();
+}
+
+async function submit() {
+  const entry = readForm();
+  if (typeof entry === 'string') return say(entry, 'bad');
+  say('Sending…');
+  let kept = true;
+  const replaces = fixing;
+  try {
+    await keep(entry);
+  } catch (e) {
+    // No storage on this phone (a private window, say): it can only be sent now.
+    console.warn('the inspection could not be kept on this phone', e);
+    kept = false;
+  }
+  if (kept && replaces) await discard(replaces);
+  if (!kept) {
+    const ev = await trySend(entry, false);
+    if (ev.type === 'sent') {
+      clearForm();
+      return say(recordedWords(ev.recorded, false), 'ok');
+    }
+    const why =
+      ev.type === 'refused' ? (ev.entry.refusal?.text ?? '') : ev.type === 'waiting' ? ev.reason : '';
+    return say(
+      `Not sent, and this phone cannot keep it: ${why}`,
+      'bad',
+      ev.type === 'refused' ? ev.entry.refusal?.detail : '',
+    );
+  }
+  clearForm();
+  results.delete(entry.clientId);
+  submitting = entry.clientId;
+  try {
+    await sendRound();
+  } finally {
+    submitting = undefined;
+  }
+  const ev = results.get(entry.clientId);
+  if (ev?.type === 'sent') say(recordedWords(ev.recorded, false), 'ok');
+  else if (ev?.type === 'refused') {
+    fillForm(ev.entry);
+    say(
+      `Not recorded: ${ev.entry.refusal?.text ?? ''} Fix it here and record it again, or discard it below.`,
+      'bad',
+      ev.entry.refusal?.detail,
+    );
+  } else if (ev?.type === 'waiting' && !ev.offline)
+    // Reached, but not taken for the moment (signed out, the gateway busy): what to do, in words.
+    say(`Saved on this phone, not yet sent. ${ev.reason}`, 'warn');
+  else say(SAVED_HERE, 'warn', ev?.type === 'waiting' ? ev.reason : '');
+}
+
+function outboxItem(e: QueuedInspection) {
+  const tz = formSite(e.siteId)?.timezone ?? e.timezone ?? 'UTC';
+  const shots = (e.findings ?? []).reduce((n, f) => n + f.photos.length, 0);
+  const confirmDiscard = h('button', { type: 'button', class: 'danger', hidden: true }, 'Yes, discard it');
+  confirmDiscard.addEventListener('click', () => {
+    if (fixing === e.clientId) clearForm();
+    void discard(e.clientId);
+  });
+  return h(
+    'li',
+    { 'data-client-id': e.clientId },
+    h(
+      'p',
+      null,
+      h('strong', null, formSite(e.siteId)?.name ?? e.siteName ?? e.siteId),
+      ` · ${formatTime(e.at, tz)} · ${kindWord(e.kind)} · ${e.inspector}`,
+      shots ? ` · ${shots} photo${shots === 1 ? '' : 's'}` : '',
+    ),
+    e.refusal
+      ? h('p', { class: 'msg msg-bad', title: e.refusal.detail }, `The gateway refused it: ${e.refusal.text}`)
+      : h('p', { class: 'small muted' }, 'Waiting to be sent.'),
+    h(
+      'div',
+      { class: 'row' },
+      e.refusal
+        ? h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                fillForm(e);
+                byId('inspect-form').scrollIntoView();
+              },
+            },
+            'Fix it in the form',
+          )
+        : h('button', { type: 'button', class: 'secondary', onclick: () => void sendRound() }, 'Send now'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: (ev: Event) => {
+            (ev.currentTarget as HTMLElement).hidden = true;
+            confirmDiscard.hidden = false;
+          },
+        },
+        'Discard',
+      ),
+      confirmDiscard,
+    ),
+  );
+}
+
+async function renderOutbox() {
+  const list = await queued();
+  const count = byId('outbox-count');
+  count.hidden = list.length === 0;
+  count.textContent = `${list.length} inspection${list.length === 1 ? '' : 's'} waiting to be sent`;
+  byId('outbox').hidden = list.length === 0;
+  replace(byId('outbox-list'), list.map(outboxItem));
+}
+
+const showOutbox = () =>
+  void renderOutbox().catch((e) => console.warn('the inspections on this phone could not be read', e));
+
+export function bindInspectionForm() {
+  const form = byId('inspect-form') as HTMLFormElement;
+  field('i-site').addEventListener('change', siteChanged);
+  byId('i-now').addEventListener('click', () => {
+    field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void submit().catch((err) => say(`This phone could not keep the inspection: ${errorDetail(err)}`, 'bad'));
+  });
+  onOutbox((ev) => {
+    if (ev.type !== 'changed') results.set(ev.entry.clientId, ev);
+    // An inspection sent from the queue (not the one just submitted: that one's words come from submit).
+    if (ev.type === 'sent' && ev.entry.clientId !== submitting) say(recordedWords(ev.recorded, true), 'ok');
+    showOutbox();
+  });
+}
+
+/** Sends what waits on this phone now and whenever the connection returns; the person may be signed in. */
+export function startOutbox() {
+  window.addEventListener('online', () => {
+    // Back online: a fresh start, soon again if the first tries fail.
+    misses = 0;
+    outboxChance();
+  });
+  if (noConnection() && !state.loaded) {
+    const kept = keptFieldSites().length > 0;
+    if (kept) initInspectionForm();
+    noSites = true;
+    say(
+      kept
+        ? 'No connection: an inspection recorded now is kept on this phone, and sent when the connection returns. The sites are as this phone last read them.'
+        : 'No connection: the sites cannot be read just now. The inspections saved on this phone are below; they are sent when the connection returns.',
+      'warn',
+    );
+  }
+  showOutbox();
+  outboxChance();
+}
+
+/** Rounds in a row that left inspections waiting, and the next try after them. */
+let misses = 0;
+let nextTry: ReturnType<typeof setTimeout> | undefined;
+function tryAgainLater() {
+  clearTimeout(nextTry);
+  // Offline, the next chance is the connection's return (the 'online' event), not a timer.
+  if (!navigator.onLine) return;
+  misses += 1;
+  nextTry = setTimeout(outboxChance, retryDelay(misses));
+}
+
+/**
+ * Online again, or a person signed in (or a token given): the inspector's name, and a chance to send.
+ * What is left waiting (the gateway busy, a connection that is not quite back, who is signed in not yet
+ * known) is tried again by itself, soon and then once a minute.
+ */
+export function outboxChance() {
+  defaultInspector();
+  if (!session.me) {
+    clearTimeout(nextTry);
+    // Opened without a connection, the page does not know yet who is signed in: it asks when it can.
+    if (session.unreached && navigator.onLine)
+      refreshMe().catch((e) => {
+        console.warn('reading who is signed in failed', e);
+        tryAgainLater();
+      });
+    else if (session.unreached) tryAgainLater();
+    return;
+  }
+  void sendRound();
+}
+
+/** One round of sending; what it leaves waiting is tried again later by itself. */
+async function sendRound(): Promise<void> {
+  clearTimeout(nextTry);
+  try {
+    if ((await flushOutbox()) === 'settled') misses = 0;
+    else tryAgainLater();
+  } catch (e) {
+    console.warn('sending the waiting inspections failed', e);
+    tryAgainLater();
+  }
+}

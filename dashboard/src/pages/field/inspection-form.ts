@@ -1,0 +1,213 @@
+/**
+ * The checklist of an inspection form: each practice of a construction site (its silt fences, inlet
+ * protection, entrance, traps), with what the inspector found (In order / Needs maintenance / Violation,
+ * big enough to tap with a glove on), a note, and photos taken on the spot.
+ */
+import {
+  FINDING_NOTE_MAX,
+  FINDING_STATUS_LABELS,
+  FINDING_STATUSES,
+  type FindingStatus,
+  PRACTICE_KIND_LABELS,
+} from '../../../../shared/src/api/enforcementWords.ts';
+import type { Practice } from '../../../../shared/src/api/findings.ts';
+import { h, replace } from '../../ui/dom.js';
+import type { QueuedFinding, QueuedPhoto } from './outbox.js';
+import { formatBytes, PHOTO_MAX_SIDE, preparePhoto, UnreadablePhoto } from './photos.js';
+
+/** A photo in the form: its Blob and the object URL of its thumbnail. */
+type FormPhoto = QueuedPhoto & { url: string };
+
+let practices: Practice[] = [];
+/** Photos by practice id. */
+const photos: Map<string, FormPhoto[]> = new Map();
+let holder: HTMLElement | undefined;
+
+const statusWord = (s: FindingStatus) => FINDING_STATUS_LABELS[s];
+
+function practiceBox(p: Practice, i: number) {
+  const name = `f-${i}`;
+  const thumbs = h('div', { class: 'thumbs', 'data-thumbs': p.id });
+  const problem = h('p', { class: 'msg', role: 'status' });
+  const file = h('input', {
+    id: `${name}-photo`,
+    class: 'sr-only',
+    type: 'file',
+    accept: 'image/jpeg,image/png,image/webp',
+    capture: 'environment',
+    multiple: true,
+  }) as HTMLInputElement;
+  file.addEventListener('change', () => void addPhotos(p.id, file, thumbs, problem));
+  return h(
+    'fieldset',
+    { class: 'practice', 'data-practice': p.id },
+    h(
+      'legend',
+      null,
+      p.label,
+      p.label.toLowerCase().includes(PRACTICE_KIND_LABELS[p.kind].toLowerCase())
+        ? null
+        : h('span', { class: 'muted small' }, ` · ${PRACTICE_KIND_LABELS[p.kind]}`),
+    ),
+    h(
+      'div',
+      { class: 'choices' },
+      FINDING_STATUSES.map((s) => [
+        h('input', {
+          type: 'radio',
+          class: 'sr-only',
+          name,
+          id: `${name}-${s}`,
+          value: s,
+        }),
+        h('label', { for: `${name}-${s}`, class: `choice choice-${s}` }, statusWord(s)),
+      ]),
+    ),
+    h('label', { for: `${name}-note` }, 'Note'),
+    h('textarea', { id: `${name}-note`, rows: 2, maxlength: FINDING_NOTE_MAX }),
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { for: `${name}-photo`, class: 'button secondary' }, 'Add photo'),
+      file,
+    ),
+    problem,
+    thumbs,
+  );
+}
+
+/** Draws the checklist of a site's practices (none: the checklist is hidden). */
+export function renderChecklist(el: HTMLElement, list: Practice[] | undefined) {
+  holder = el;
+  clearPhotos();
+  practices = list ?? [];
+  el.hidden = practices.length === 0;
+  replace(
+    el,
+    practices.length
+      ? [
+          h('legend', null, 'Practices'),
+          h(
+            'p',
+            { class: 'small muted' },
+            `Mark what you found at each practice you looked at. Photos larger than ${PHOTO_MAX_SIDE} px are made smaller on this phone before they are sent.`,
+          ),
+          practices.map(practiceBox),
+        ]
+      : [],
+  );
+}
+
+async function addPhotos(id: string, input: HTMLInputElement, thumbs: HTMLElement, problem: HTMLElement) {
+  const files = [...(input.files ?? [])];
+  input.value = '';
+  problem.className = 'msg';
+  problem.textContent = files.length ? 'Preparing the photo…' : '';
+  const bad: string[] = [];
+  for (const f of files) {
+    try {
+      const blob = await preparePhoto(f);
+      const list = photos.get(id) ?? [];
+      list.push({ blob, url: URL.createObjectURL(blob) });
+      photos.set(id, list);
+    } catch (e) {
+      if (!(e instanceof UnreadablePhoto)) throw e;
+      console.warn('photo not read', e);
+      bad.push(f.name || 'a photo');
+    }
+  }
+  problem.textContent = bad.length
+    ? `This phone could not read ${bad.join(', ')}: take the photo again as a JPEG, PNG or WebP picture.`
+    : '';
+  if (bad.length) problem.className = 'msg msg-bad';
+  drawThumbs(id, thumbs);
+}
+
+function drawThumbs(id: string, thumbs: HTMLElement) {
+  const list = photos.get(id) ?? [];
+  replace(
+    thumbs,
+    list.map((p, i) =>
+      h(
+        'figure',
+        { class: 'thumb' },
+        h('img', { src: p.url, alt: `Photo ${i + 1}` }),
+        h(
+          'figcaption',
+          { class: 'small' },
+          formatBytes(p.blob.size),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'linklike',
+              onclick: () => {
+                URL.revokeObjectURL(p.url);
+                list.splice(i, 1);
+                drawThumbs(id, thumbs);
+              },
+            },
+            'Remove',
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function clearPhotos() {
+  for (const list of photos.values()) for (const p of list) URL.revokeObjectURL(p.url);
+  photos.clear();
+}
+
+const input = (id: string) => holder?.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`);
+
+/**
+ * The findings marked, or a problem in words (a note or a photo for a practice left unmarked).
+ * Undefined findings: the site has no checklist.
+ */
+export function readFindings(): { findings?: QueuedFinding[]; problem?: string } {
+  if (!practices.length) return {};
+  const findings: QueuedFinding[] = [];
+  const unmarked: string[] = [];
+  practices.forEach((p, i) => {
+    const status = FINDING_STATUSES.find((s) => (input(`f-${i}-${s}`) as HTMLInputElement | null)?.checked);
+    const note = input(`f-${i}-note`)?.value.trim() ?? '';
+    const shots = photos.get(p.id) ?? [];
+    if (!status) {
+      if (note || shots.length) unmarked.push(p.label);
+      return;
+    }
+    findings.push({ practice: p.id, status, note, photos: shots.map((s) => ({ blob: s.blob })) });
+  });
+  if (unmarked.length)
+    return {
+      problem: `Mark what you found at ${unmarked.join(', ')} (In order, Needs maintenance or Violation), or remove its note and photos.`,
+    };
+  return { findings };
+}
+
+/** Puts findings back into the checklist (an inspection the gateway refused, opened to fix it). */
+export function fillChecklist(findings: QueuedFinding[]) {
+  practices.forEach((p, i) => {
+    const f = findings.find((x) => x.practice === p.id);
+    for (const s of FINDING_STATUSES) {
+      const radio = input(`f-${i}-${s}`) as HTMLInputElement | null;
+      if (radio) radio.checked = f?.status === s;
+    }
+    const note = input(`f-${i}-note`);
+    if (note) note.value = f?.note ?? '';
+    photos.set(
+      p.id,
+      (f?.photos ?? []).map((x) => ({ blob: x.blob, url: URL.createObjectURL(x.blob) })),
+    );
+    const thumbs = holder?.querySelector<HTMLElement>(`[data-practice="${CSS.escape(p.id)}"] .thumbs`);
+    if (thumbs) drawThumbs(p.id, thumbs);
+  });
+}
+
+/** Empties the checklist for the next inspection. */
+export function clearChecklist() {
+  if (holder) renderChecklist(holder, practices);
+}

@@ -1,0 +1,112 @@
+/**
+ * Stop-work orders (town law 001, Enforcement): the banner wherever a site is shown ("Stop-work order
+ * since Nov 30: <reason>"), and on a construction site's page, for inspectors, "Stop work" (a reason, the
+ * notice it rests on if any) and "Lift the stop-work order" (a note; when the town refuses because a
+ * notice it names is not approved, "Lift anyway (recorded as an override)").
+ */
+import type { StopWorkDto, ViolationDto } from '../../../../shared/src/api/violations.ts';
+import { ApiError, describeError, post } from '../../api.js';
+import type { Site } from '../../state.js';
+import { h } from '../../ui/dom.js';
+import { formatTime, shortDate } from '../../ui/format.js';
+import { stopWorkBanner } from '../../ui/stop-work-banner.js';
+import { noteForm, tell } from './note-form.js';
+import { isOfficer } from './violations.js';
+
+/** Whether the person signed in may order work stopped, or lift the order. */
+export const mayOrderStop = isOfficer;
+
+const path = (site: Site, tail = '') => `/api/sites/${encodeURIComponent(site.id)}/stop-work${tail}`;
+
+/** A notice as a choice: its day and what it is about. */
+const noticeChoice = (v: ViolationDto, tz: string) => {
+  const what = v.nature.length > 70 ? `${v.nature.slice(0, 67)}…` : v.nature;
+  return `Notice of ${shortDate(v.issuedAt, tz)}: ${what}`;
+};
+
+function orderForm(site: Site, notices: readonly ViolationDto[], done: (words: string) => void) {
+  const open = notices.filter((v) => v.status !== 'approved');
+  const select = h(
+    'select',
+    { id: 'sw-notice' },
+    h('option', { value: '' }, 'None'),
+    open.map((v) => h('option', { value: v.id }, noticeChoice(v, site.timezone))),
+  ) as HTMLSelectElement;
+  return noteForm({
+    id: 'stop-work-form',
+    summary: 'Stop work',
+    label: 'Reason',
+    hint: 'Work at the site stops until the town confirms it complies again.',
+    submitLabel: 'Order work stopped',
+    emptyWords: 'Write the reason for the order.',
+    extra: [h('label', { for: 'sw-notice' }, 'The notice of violation it rests on (optional)'), select],
+    send: async (reason) => {
+      const order = (await post(path(site), {
+        reason,
+        ...(select.value ? { violationId: select.value } : {}),
+      })) as StopWorkDto;
+      const words = `Work is ordered stopped since ${formatTime(order.since, site.timezone)}.`;
+      done(words);
+      return words;
+    },
+  });
+}
+
+function liftForm(site: Site, done: (words: string) => void) {
+  const lift = async (note: string, override: boolean) => {
+    await post(path(site, '/lift'), { note, ...(override ? { override: true } : {}) });
+    const words = override
+      ? 'The order is lifted, recorded as an override.'
+      : 'The order is lifted: work may resume.';
+    done(words);
+    return words;
+  };
+  return noteForm({
+    id: 'stop-work-lift',
+    summary: 'Lift the stop-work order',
+    label: 'Note',
+    hint: 'What the town confirmed at the site.',
+    submitLabel: 'Lift the order',
+    emptyWords: 'Write a note: what the town confirmed.',
+    send: (note) => lift(note, false),
+    // A notice the order names is not approved yet: the officer may still lift it, on the record.
+    refused: (err, note, result) => {
+      if (!(err instanceof ApiError) || err.code !== 'NOTICES_OPEN') return false;
+      const anyway = h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          id: 'stop-work-override',
+          onclick: () => {
+            (anyway as HTMLButtonElement).disabled = true;
+            lift(note, true).then(
+              (words) => tell(result, words, 'ok'),
+              (e2: unknown) => tell(result, describeError(e2), 'bad'),
+            );
+          },
+        },
+        'Lift anyway (recorded as an override)',
+      );
+      result.replaceChildren(h('span', null, describeError(err)), ' ', anyway);
+      result.className = 'msg msg-warn';
+      return true;
+    },
+  });
+}
+
+/**
+ * The site page's part: the banner, and for inspectors the form to order work stopped or to lift the
+ * order in effect.
+ */
+export function stopWorkPanel(
+  site: Site,
+  notices: readonly ViolationDto[],
+  done: (words: string) => void,
+): HTMLElement | null {
+  const banner = stopWorkBanner(site.stopWork, site.timezone);
+  const inEffect = Boolean(banner);
+  const form = mayOrderStop() ? (inEffect ? liftForm(site, done) : orderForm(site, notices, done)) : null;
+  if (!banner && !form) return null;
+  return h('div', { class: 'stop-work' }, banner, form);
+}

@@ -1,0 +1,91 @@
+/** Personal API tokens: create one (shown once), list them, revoke. */
+import type { z } from 'zod';
+import type { tokenResponse } from '../../../../shared/src/admin.ts';
+import { del, describeError, get, post } from '../../api.js';
+import { showSecret } from '../../ui/dialogs.js';
+import { badge, byId, h } from '../../ui/dom.js';
+import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
+import { formatTime } from '../../ui/format.js';
+import { listOf } from '../../ui/more.js';
+
+/** A token as GET /api/tokens answers (the contract's shape). */
+export type TokenRow = z.infer<typeof tokenResponse> & { revoked?: boolean };
+
+const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+const when = (t: string | null | undefined) => (t ? formatTime(t, zone()) : '—');
+
+function state(t: TokenRow) {
+  if (t.revoked || t.revokedAt) return badge('revoked', 'bad');
+  if (t.expiresAt && Date.parse(t.expiresAt) < Date.now()) return badge('expired', 'warn');
+  return badge('active', 'ok');
+}
+
+export async function loadTokens() {
+  const { form } = buildForm({
+    id: 'token-add',
+    submitLabel: 'Create token',
+    schema: () => schemaNamed('tokenCreateBody'),
+    fields: [
+      { name: 'name', label: 'Name', hint: 'what it is for, e.g. field-tablet; it is named in the history' },
+      {
+        name: 'expiresAt',
+        label: 'Expires',
+        type: 'datetime',
+        value: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10).concat('T00:00'),
+        hint: 'in your time zone',
+      },
+    ],
+    submit: async (v) => {
+      const r: { token: string; name?: string } = await post('/api/tokens', v);
+      showSecret(
+        `API token ${r.name ?? v.name}`,
+        [['Token', r.token]],
+        'Send it as "Authorization: Bearer <token>"; it acts with your role and sites.',
+      );
+      form.reset();
+      await listTokens();
+      return `Created ${v.name}.`;
+    },
+  });
+  byId('tokens-add').replaceChildren(h('h3', null, 'Create a token'), form);
+  await listTokens();
+}
+
+async function listTokens() {
+  const out = byId('tokens-status');
+  await fill(byId('tokens-list'), async () => {
+    const tokens: TokenRow[] = listOf(await get('/api/tokens'), 'tokens');
+    return table(
+      ['Name', 'Created', 'Expires', 'Last used', 'Status', ''],
+      tokens.map((t) => [
+        t.name,
+        when(t.createdAt),
+        when(t.expiresAt),
+        when(t.lastUsedAt),
+        state(t),
+        t.revoked || t.revokedAt
+          ? ''
+          : h(
+              'button',
+              {
+                type: 'button',
+                class: 'danger',
+                onclick: async () => {
+                  try {
+                    await del(`/api/tokens/${encodeURIComponent(String(t.id))}`);
+                    out.textContent = `Revoked ${t.name}: it no longer works.`;
+                    out.className = 'msg msg-ok';
+                    await listTokens();
+                  } catch (e) {
+                    out.textContent = describeError(e);
+                    out.className = 'msg msg-bad';
+                  }
+                },
+              },
+              'Revoke',
+            ),
+      ]),
+      (i) => ({ 'data-token': tokens[i]?.name ?? '' }),
+    );
+  });
+}
