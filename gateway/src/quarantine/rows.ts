@@ -235,19 +235,13 @@ function toItem(r: Row): QuarantineItem {
     r.reason === 'future_timestamp' && r.source_ts !== null
       ? Math.round((r.source_ts - r.received_at) / 1000)
       : null;
+  const { detail: _detail, ...held } = toRecord(r);
   return {
-    id: r.id,
+    ...held,
     receivedAt: iso(r.received_at)!,
-    transport: r.transport,
-    topic: r.topic,
-    client: r.client,
-    siteId: r.site_id,
-    deviceId: r.device_id,
-    reason: r.reason,
     why: why(r.reason, ahead),
     sourceTs: iso(r.source_ts),
     aheadSeconds: ahead,
-    payload: r.payload,
     status: r.released_at === null ? 'waiting' : 'released',
     releasedAt: iso(r.released_at),
     releasedBy: r.released_by,
