@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
-import { haveBinary } from '../helpers/env.ts';
+import { haveBinary, waitFor } from '../helpers/env.ts';
 import { device, faultConfig, metrics, metricValue, publishOutcome, T } from '../helpers/faults.ts';
 import { mosquittoProgram } from '../helpers/mosquitto.ts';
 
@@ -134,14 +134,18 @@ describe('QoS 0 over the rate (gateway process)', () => {
       ),
     );
     // QoS 0 needs no acknowledgement: wait until every message is accounted for.
-    let stored = 0;
-    let dropped = 0;
-    for (let k = 0; k < 100 && stored + dropped < n; k++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const m = await metrics(gw.httpUrl);
-      dropped = metricValue(m, 'gateway_messages_total', 'result="dropped",transport="mqtt"');
-      stored = count(gw, "device_id = 'rg-3'");
-    }
+    const { stored, dropped } = await waitFor(
+      async () => {
+        const m = await metrics(gw.httpUrl);
+        const seen = {
+          dropped: metricValue(m, 'gateway_messages_total', 'result="dropped",transport="mqtt"'),
+          stored: count(gw, "device_id = 'rg-3'"),
+        };
+        return seen.stored + seen.dropped >= n ? seen : undefined;
+      },
+      15_000,
+      `all ${n} messages stored or dropped`,
+    );
     c.end(true);
     expect(dropped).toBeGreaterThan(0);
     expect(stored + dropped).toBe(n);

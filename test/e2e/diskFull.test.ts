@@ -141,6 +141,7 @@ describe('stopping (gateway process)', () => {
       const sent = Array.from({ length: 200 }, (_, i) =>
         publishOutcome(busy, T('rg-2'), JSON.stringify({ seq: i, ts: t0 + i * 1000, rainTips: i })),
       );
+      // SIGTERM a moment into the stream, while its commits are in flight.
       await new Promise((r) => setTimeout(r, 50));
       const started = Date.now();
       gw.proc.kill('SIGTERM');

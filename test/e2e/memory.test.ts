@@ -135,15 +135,22 @@ describe('memory stays flat whatever one client sends (gateway process)', () => 
     const accepted = outcomes.filter((o) => o.client);
     expect(accepted).toHaveLength(4);
     expect(outcomes.filter((o) => o.refused).every((o) => /Server unavailable/.test(o.refused!))).toBe(true);
+    // Until the broker has seen every connection close (no client connected).
+    const allClosed = () =>
+      waitFor(
+        async () => /^gateway_mqtt_clients 0$/m.test(await metrics(gw.httpUrl)),
+        5_000,
+        'the broker to see the connections close',
+      );
     for (const o of accepted) o.client!.end(true);
-    await sleep(200);
+    await allClosed();
     // Persistent sessions outlive their connections: three may be kept, a fourth is refused.
     const sessions = [];
     for (let i = 0; i < 5; i++) {
       const o = await login(gw.mqttUrl, opts(100 + i, false));
       sessions.push(o);
       o.client?.end(true);
-      await sleep(50);
+      await allClosed();
     }
     expect(sessions.filter((o) => o.client)).toHaveLength(3);
     expect(gw.rssMb() - before).toBeLessThan(20);

@@ -7,10 +7,30 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import { waitFor } from '../helpers/env.ts';
 import { device, faultConfig, metrics, metricValue, sleep, T } from '../helpers/faults.ts';
 
 const storeBytes = (dir: string) =>
   readdirSync(dir).reduce((n, f) => n + (f.startsWith('gateway.db') ? statSync(join(dir, f)).size : 0), 0);
+
+/** The store's size once it has stopped changing: the same for 300 ms. */
+async function settledBytes(dir: string): Promise<number> {
+  let last = -1;
+  let since = Date.now();
+  const settled = await waitFor(
+    () => {
+      const n = storeBytes(dir);
+      if (n !== last) {
+        last = n;
+        since = Date.now();
+      }
+      return Date.now() - since >= 300 ? { n } : undefined;
+    },
+    10_000,
+    'the store to stop growing',
+  );
+  return settled.n;
+}
 
 describe('an invalid-message flood (gateway process)', () => {
   let gw: GatewayChild;
@@ -25,9 +45,8 @@ describe('an invalid-message flood (gateway process)', () => {
   });
 
   it('counts every rejection, stores a few a minute with the count of the rest, and others keep being stored', async () => {
-    // The store's size once the start-up's own writes are done: a second of quiet, then the baseline.
-    await sleep(1000);
-    const size0 = storeBytes(gw.dataDir);
+    // The store's size once the start-up's own writes are done: the baseline.
+    const size0 = await settledBytes(gw.dataDir);
     const flooder = await device(gw.mqttUrl, 'rg-1');
     const other = await device(gw.mqttUrl, 'trap-1');
     const payload = '{"rainTips": not json, "padding": "the flood of one device"}';
@@ -48,11 +67,18 @@ describe('an invalid-message flood (gateway process)', () => {
     }
     await others;
     // QoS 0: wait until every message sent is counted.
-    let counted = 0;
-    for (let k = 0; k < 300 && counted < sent; k++) {
-      counted = metricValue(await metrics(gw.httpUrl), 'gateway_rejections_total', 'reason="malformed_json"');
-      if (counted < sent) await sleep(100);
-    }
+    const counted = await waitFor(
+      async () => {
+        const n = metricValue(
+          await metrics(gw.httpUrl),
+          'gateway_rejections_total',
+          'reason="malformed_json"',
+        );
+        return n >= sent ? n : undefined;
+      },
+      30_000,
+      `all ${sent} rejections counted`,
+    );
     flooder.end(true);
     other.end(true);
     expect(sent).toBeGreaterThan(10_000);

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import { waitFor } from '../helpers/env.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 import { sha256 } from '../helpers/reports.ts';
 import { type Tampering, tamper } from '../helpers/tamper.ts';
@@ -72,15 +73,16 @@ describe('the verifier checks what a report shows, on reports made from a tamper
           { qos: 1 },
         );
       await panel.endAsync();
-      let remedy: { id: string } | undefined;
-      for (let i = 0; i < 100 && !remedy; i++) {
-        const list = await call<Array<{ id: string; rule: string }>>(gw, '/api/alerts?siteId=oak-lane');
-        remedy = list.find((a) => a.rule === 'equipment-remedy');
-        if (!remedy) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(remedy, 'the equipment-remedy duty').toBeDefined();
-      await call(gw, `/api/alerts/${remedy!.id}/ack`, { note: 'pump checked' });
-      await call(gw, `/api/alerts/${remedy!.id}/resolve`, { note: 'pump replaced', confirmActive: true });
+      const remedy = await waitFor(
+        async () =>
+          (await call<Array<{ id: string; rule: string }>>(gw, '/api/alerts?siteId=oak-lane')).find(
+            (a) => a.rule === 'equipment-remedy',
+          ),
+        20_000,
+        'the equipment-remedy duty',
+      );
+      await call(gw, `/api/alerts/${remedy.id}/ack`, { note: 'pump checked' });
+      await call(gw, `/api/alerts/${remedy.id}/resolve`, { note: 'pump replaced', confirmActive: true });
       await call(gw, '/api/inspections', {
         siteId: 'maple-ridge',
         at: new Date(now - 30 * M).toISOString(),

@@ -4,10 +4,12 @@
  * the way `npm start` does, with the same heap limits (--max-semi-space-size=2 --max-old-space-size=128)
  * and MALLOC_ARENA_MAX=1, so its memory and its signals are those of a deployment, on free loopback ports
  * it picks. `spawnGateway` runs it with a configuration the test wrote (its ports fixed, so a restart
- * answers at the same address). `root` picks the checkout (default this one).
+ * answers at the same address). `root` picks the checkout (default this one). Either may run the gateway
+ * on a driven clock (`DrivenClock`) or with a wall clock the test jumps (`jumpingWallClock`), and
+ * `childNow` reads the time a running gateway sees.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +47,85 @@ export interface ChildOptions {
   bundle?: boolean;
   /** Check every answer against the API's published schemas (default: yes, except for the bundle). */
   validateResponses?: boolean;
+  /** Run the gateway on a driven clock (see DrivenClock). */
+  clock?: DrivenClock;
+}
+
+/**
+ * A driven clock for a gateway process: libfaketime (Debian's `faketime`, which a test checks with
+ * `haveBinary('faketime')`) preloaded into it. The child's clocks start `offsetMs` from the real time
+ * (negative: behind) and run `rate` times as fast (default 1), its wall clock (Date.now) and its monotonic
+ * clock (performance.now, process.uptime) alike, so the gateway sees no jump, only time passing. With a
+ * rate its timers run fast too: libuv reads CLOCK_MONOTONIC, and libfaketime shortens the waits in
+ * epoll_wait, poll and the sleeps by the rate. Under `x10` a setTimeout of 2 s fires after 0.2 s of real
+ * time, and Date.now and performance.now have moved 2 s when it does; a setInterval of 1 s ticks 100
+ * times in 10 s of real time. So every timeout of the child is shortened, not only the deadline a test is
+ * after: an MQTT client's keepalive, the login timeout and HTTP keep-alive as well. Processes the gateway
+ * starts get the same setting. The clock starts when the process does and is not changed while it runs;
+ * a restart with another offset is how a test moves it further (`childNow` says where it has got to).
+ */
+export interface DrivenClock {
+  /** Added to the real time at the child's start, ms (default 0). */
+  offsetMs?: number;
+  /** How many seconds pass for the child in one real second (default 1). */
+  rate?: number;
+}
+
+/**
+ * A wall clock a test jumps while the child runs, its monotonic clock left alone (what an operator setting
+ * the date, or a board getting its time late, does): libfaketime reading the offset from a file in `dir`,
+ * `set('+8d')` or `set('+0')` (libfaketime's offset syntax), seen by the child within a second. It starts
+ * at '+0'; `env` goes to the child's environment.
+ */
+export function jumpingWallClock(dir: string): { env: Record<string, string>; set(offset: string): void } {
+  const file = join(dir, 'faketime');
+  const set = (offset: string) => writeFileSync(file, `${offset}\n`);
+  set('+0');
+  return {
+    env: {
+      LD_PRELOAD: faketimeLibrary(),
+      FAKETIME_TIMESTAMP_FILE: file,
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      FAKETIME_CACHE_DURATION: '1',
+    },
+    set,
+  };
+}
+
+/** Where libfaketime's multi-threaded library is (the gateway runs threads), or an error that says so. */
+function faketimeLibrary(): string {
+  const multiarch = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }[process.arch as string];
+  const dirs = [
+    ...(multiarch ? [`/usr/lib/${multiarch}/faketime`] : []),
+    '/usr/lib/faketime',
+    '/usr/lib64/faketime',
+    '/usr/local/lib/faketime',
+  ];
+  const found = dirs.map((d) => join(d, 'libfaketimeMT.so.1')).find((f) => existsSync(f));
+  if (!found) throw new Error(`libfaketimeMT.so.1 not found in ${dirs.join(', ')}: apt-get install faketime`);
+  return found;
+}
+
+/** The environment that runs a process on `clock`. */
+function drivenClockEnv(clock: DrivenClock): Record<string, string> {
+  const offset = Math.round(clock.offsetMs ?? 0);
+  const rate = clock.rate ?? 1;
+  if (!(rate > 0)) throw new Error(`a driven clock's rate must be above 0, not ${rate}`);
+  // Seconds with a decimal point: libfaketime reads the setting when the process starts, in the C locale.
+  const spec = `${offset < 0 ? '-' : '+'}${(Math.abs(offset) / 1000).toFixed(3)}`;
+  return { LD_PRELOAD: faketimeLibrary(), FAKETIME: rate === 1 ? spec : `${spec} x${rate}` };
+}
+
+/**
+ * The time the gateway at `httpUrl` sees now (ms), from the Date header of its /api/health answer: whole
+ * seconds, so up to a second (of its clock) behind. What a test compares with a driven child's times.
+ */
+export async function childNow(httpUrl: string): Promise<number> {
+  const res = await fetch(`${httpUrl}/api/health`);
+  await res.arrayBuffer();
+  const date = Date.parse(res.headers.get('date') ?? '');
+  if (Number.isNaN(date)) throw new Error(`${httpUrl}/api/health answered without a Date header`);
+  return date;
 }
 
 /** Starts the gateway with `config` (dataDir and free loopback ports are filled in). */
@@ -74,6 +155,7 @@ export async function startGatewayChild(
     root,
     bundle: opts.bundle,
     env: { LOG_LEVEL: 'info', ...opts.env },
+    clock: opts.clock,
     limits: true,
     ready: opts.waitReady === false ? 'no' : 'answers',
     readyTimeoutMs: 60_000,
@@ -108,11 +190,11 @@ type Running = Pick<
 >;
 
 /**
- * Spawns the gateway with the configuration file `file` (answering at `httpUrl`): `limits` adds the
- * deployment's heap limits and MALLOC_ARENA_MAX=1; `ready` waits until /api/health answers at all
- * ('answers'), answers 200 ('ok'), or not at all ('no'), and then, given `mqttPort`, until the embedded
- * broker accepts connections. A gateway that exits first is reported at once; one that does not get
- * ready is killed; either error carries the end of its output.
+ * Spawns the gateway with the configuration file `file` (answering at `httpUrl`), on `clock` when
+ * given: `limits` adds the deployment's heap limits and MALLOC_ARENA_MAX=1; `ready` waits until
+ * /api/health answers at all ('answers'), answers 200 ('ok'), or not at all ('no'), and then, given
+ * `mqttPort`, until the embedded broker accepts connections. A gateway that exits first is reported at
+ * once; one that does not get ready is killed; either error carries the end of its output.
  */
 async function runGateway(
   file: string,
@@ -121,6 +203,7 @@ async function runGateway(
     root: string;
     bundle?: boolean | undefined;
     env: Record<string, string>;
+    clock?: DrivenClock | undefined;
     limits: boolean;
     ready: 'answers' | 'ok' | 'no';
     readyTimeoutMs: number;
@@ -134,7 +217,13 @@ async function runGateway(
   const limits = o.limits ? ['--max-semi-space-size=2', '--max-old-space-size=128'] : [];
   const proc = spawn(process.execPath, [...limits, ...entry], {
     cwd: o.root,
-    env: { ...process.env, ...(o.limits ? { MALLOC_ARENA_MAX: '1' } : {}), GATEWAY_CONFIG: file, ...o.env },
+    env: {
+      ...process.env,
+      ...(o.limits ? { MALLOC_ARENA_MAX: '1' } : {}),
+      ...(o.clock ? drivenClockEnv(o.clock) : {}),
+      GATEWAY_CONFIG: file,
+      ...o.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -225,18 +314,20 @@ export interface GatewayProcess {
 
 /**
  * Runs the gateway with `config` as given (its data directory and ports included), written to `file`,
- * with `env` added to the test's environment, until /api/health answers 200. A restart with the same
- * `config` and `file` is the same gateway again.
+ * with `env` added to the test's environment, on `opts.clock` when given, until /api/health answers 200.
+ * A restart with the same `config` and `file` is the same gateway again.
  */
 export async function spawnGateway(
   config: ConfigInput & { dataDir: string; http: { port: number } },
   file: string,
   env: NodeJS.ProcessEnv = {},
+  opts: { clock?: DrivenClock } = {},
 ): Promise<GatewayProcess> {
   writeFileSync(file, JSON.stringify(config));
   const run = await runGateway(file, `http://127.0.0.1:${config.http.port}`, {
     root: ROOT,
     env: { LOG_LEVEL: 'warn', ...(env as Record<string, string>) },
+    clock: opts.clock,
     limits: false,
     ready: 'ok',
     readyTimeoutMs: 60_000,

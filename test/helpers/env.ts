@@ -67,11 +67,12 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${PICK.lo} and ${PICK.hi} after 200 tries`);
 }
 
-/** Polls `check` until it returns a truthy value or the timeout passes. */
+/** Polls `check` (every `everyMs`) until it returns a truthy value or the timeout passes. */
 export async function waitFor<T>(
   check: () => T | Promise<T>,
   timeoutMs = 10_000,
   what = 'condition',
+  everyMs = 25,
 ): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
@@ -82,7 +83,7 @@ export async function waitFor<T>(
     } catch (e) {
       last = e;
     }
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }

@@ -12,10 +12,11 @@
  *   sends 47 readings without `ts` over `WATCH_MS` (default 20 s): how many were stored ahead of the real
  *   time, device-silent alerts raised.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
+import { jumpingWallClock } from '../helpers/child.ts';
 import { baseConfig, report, sleep, sqlCount, startChild, T, THIS_RELEASE, waitFor } from './support.ts';
 
 const CASE = process.env.CASE ?? 'quarantine';
@@ -132,22 +133,12 @@ if (CASE === 'quarantine') {
     await gw.cleanup();
   }
 } else if (CASE === 'clock') {
-  const LIB = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
-  if (!existsSync(LIB)) throw new Error(`${LIB} is missing: apt-get install faketime`);
   const WATCH_MS = Number(process.env.WATCH_MS ?? 20_000);
   const N = 47;
   const config = baseConfig();
   const dir = mkdtempSync(join(tmpdir(), 'probe-clock-'));
-  const offsetFile = join(dir, 'faketime');
-  writeFileSync(offsetFile, '+0\n');
-  const gw = await startChild(config, {
-    env: {
-      LD_PRELOAD: LIB,
-      FAKETIME_TIMESTAMP_FILE: offsetFile,
-      FAKETIME_DONT_FAKE_MONOTONIC: '1',
-      FAKETIME_CACHE_DURATION: '1',
-    },
-  });
+  const wall = jumpingWallClock(dir);
+  const gw = await startChild(config, { env: wall.env });
   try {
     const c = await mqtt.connectAsync(gw.mqttUrl, {
       clientId: 'maple-ridge/rg-1',
@@ -156,7 +147,7 @@ if (CASE === 'quarantine') {
     });
     const start = Date.now();
     for (let i = 0; i < N; i++) {
-      if (i === 9) writeFileSync(offsetFile, '+8d\n');
+      if (i === 9) wall.set('+8d');
       await c.publishAsync(T('rg-1'), JSON.stringify({ seq: i, rainTips: i }), { qos: 1 });
       await sleep(WATCH_MS / N);
     }

@@ -36,6 +36,7 @@ describe.skipIf(!run)('external MQTT input against Mosquitto', () => {
       await pub.publishAsync('sites/own/devices/d1/telemetry', '{"seq":1}', { qos: 1 });
       await pub.publishAsync('sites/added/devices/d1/telemetry', '{"seq":1}', { qos: 1 });
       await waitFor(() => sink.payloads('sites/own/devices/d1/telemetry').length === 1, 5000, 'own site');
+      // Time passes and nothing comes for the site not added yet.
       await new Promise((r) => setTimeout(r, 300));
       expect(sink.payloads('sites/added/devices/d1/telemetry')).toEqual([]);
       await input.siteAdded('added');
@@ -301,6 +302,7 @@ describe.skipIf(!run)('external MQTT input against Mosquitto', () => {
     const h = input.health();
     expect(h.ok).toBe(false);
     expect(String(h.lastError)).toMatch(/ECONNREFUSED/);
+    // The broker stays down through a few more refused reconnects (warned of once, below).
     await new Promise((r) => setTimeout(r, 600));
     const late = await start({ port });
     try {

@@ -126,6 +126,7 @@ describe.skipIf(!run)('external MQTT input: broker restarts and gateway crashes'
       await pub.publishAsync(topic, 'slow-2', { qos: 1 });
       // slow-2 is stored while slow-1 is held, but its PUBACK waits behind slow-1's (arrival order).
       await waitFor(() => sink.calls.length === 2, 5000, 'the held ingest and the next one');
+      // Time for a PUBACK sent too early (slow-2's ahead of slow-1's) to reach the broker before the cut.
       await sleep(200);
       expect(sink.calls.map((m) => m.payload.toString())).toEqual(['slow-1', 'slow-2']);
       expect(sink.payloads(topic)).toEqual(['slow-2']);
@@ -233,6 +234,7 @@ async function restartMidStream(broker: Mosquitto, n: number, signal: NodeJS.Sig
   let storedAtRestart = -1;
   for (let i = 1; i <= n; i++) {
     acks.push(pub.publishAsync(topic, JSON.stringify({ seq: i }), { qos: 1 }));
+    // The publisher's pace, so that the restart falls in the middle of the stream.
     if (i % 50 === 0) await sleep(2);
     if (!restart && sink.stored.length >= n / 10) {
       storedAtRestart = sink.stored.length;

@@ -109,11 +109,16 @@ describe('client ids belong to their login (embedded broker)', () => {
     // Once the session ends (a clean login by its owner, then away), the id is free for another login.
     const clean = await as('ops', 'pw-ops', 'ops-tool', true);
     if (typeof clean !== 'string') await clean.client.endAsync();
-    // The broker ends the session when it sees the disconnect, which the test cannot watch: a moment.
-    await sleep(100);
-    const other = await as('ops-oak', 'pw-ops-oak', 'ops-tool', true);
-    expect(typeof other).not.toBe('string');
-    if (typeof other !== 'string') other.client.end(true);
+    // The broker ends the session when it sees the connection close: from then on the other login is let in.
+    const other = await waitFor(
+      async () => {
+        const o = await as('ops-oak', 'pw-ops-oak', 'ops-tool', true);
+        return typeof o === 'string' ? undefined : o;
+      },
+      5_000,
+      'the id free for another login',
+    );
+    other.client.end(true);
   });
 
   it('forwards to a login, live or queued, only what it may read', () => {

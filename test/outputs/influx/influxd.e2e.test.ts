@@ -187,11 +187,11 @@ describe.skipIf(!haveBinary('influxd'))('InfluxDB 1.x (influxd)', () => {
       writer.notify();
     }, 10);
     try {
-      await new Promise((r) => setTimeout(r, 800));
-      expect(client.written.length).toBeGreaterThan(0);
+      await waitFor(() => client.written.length > 0, 5000, 'points written before the outage');
       await srv.kill();
       await waitFor(() => !writer.health().ok, 5000, 'writer notices the outage');
       const backlogAtFailure = outbox.depth();
+      // The outage lasts: readings keep coming and are kept.
       await new Promise((r) => setTimeout(r, 2500));
       const h = writer.health();
       expect(h.ok).toBe(false);
@@ -199,7 +199,8 @@ describe.skipIf(!haveBinary('influxd'))('InfluxDB 1.x (influxd)', () => {
       expect(h.backlog as number).toBeGreaterThan(backlogAtFailure + 100);
       expect(h.oldestAgeMs as number).toBeGreaterThan(1500);
       await srv.restart();
-      await new Promise((r) => setTimeout(r, 700));
+      // Readings keep coming until the writer has written again.
+      await waitFor(() => writer.health().ok, 15_000, 'the writer to write again');
     } finally {
       clearInterval(produce);
     }

@@ -130,15 +130,17 @@ describe.skipIf(!haveBinary('victoria-metrics'))('InfluxDB 2 write API (victoria
       writer.notify();
     }, 5);
     try {
-      await new Promise((r) => setTimeout(r, 600));
+      await waitFor(() => client.written.length > 0, 5000, 'points written before the outage');
       await vm.shutdown();
       await waitFor(() => !writer.health().ok, 5000, 'writer notices the outage');
       const during = outbox.depth();
+      // The outage lasts: readings keep coming and are kept.
       await new Promise((r) => setTimeout(r, 2000));
       expect(outbox.depth()).toBeGreaterThan(during);
       expect(writer.health().lastError).toMatchObject({ kind: 'retryable', reason: 'network' });
       await vm.restart();
-      await new Promise((r) => setTimeout(r, 500));
+      // Readings keep coming until the writer has written again.
+      await waitFor(() => writer.health().ok, 15_000, 'the writer to write again');
     } finally {
       clearInterval(produce);
     }

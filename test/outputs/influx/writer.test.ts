@@ -78,7 +78,6 @@ describe('InfluxWriter', () => {
     const client = new FakeClient();
     const w = make(client, { flushIntervalMs: 800, batchSize: 5 });
     await w.start();
-    await new Promise((r) => setTimeout(r, 20));
     outbox.enqueue(lines(1, 3));
     w.notify();
     // Time passes and the partial batch is not sent before the flush interval.
