@@ -7,9 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildComplianceReport } from '../../gateway/src/reports/compliance.ts';
 import { reportToCsv } from '../../gateway/src/reports/csv.ts';
-import { enforcementSections } from '../../gateway/src/reports/enforcement.ts';
 import { reportToHtml } from '../../gateway/src/reports/html.ts';
 import { reportToJson } from '../../gateway/src/reports/json.ts';
+import { ordersInEffect } from '../../gateway/src/reports/sections/stopWork.ts';
+import { violationsInForce } from '../../gateway/src/reports/sections/violations.ts';
 import { EMPTY, FULL, NOW, PERIOD, type ReportRecords, SITE, TZ } from '../helpers/reportFixture.ts';
 
 function report(r: ReportRecords, now = NOW) {
@@ -23,13 +24,8 @@ function report(r: ReportRecords, now = NOW) {
     storms: r.storms,
     inspections: r.inspections,
     notices: r.notices,
-    enforcement: enforcementSections({
-      violations: r.violations,
-      stopWork: r.stopWork,
-      period: PERIOD,
-      tz: TZ,
-      now,
-    }),
+    violations: violationsInForce({ violations: r.violations, period: PERIOD, tz: TZ, now }),
+    stopWork: ordersInEffect({ stopWork: r.stopWork, period: PERIOD, tz: TZ }),
     extensions: r.extensions,
     certifications: r.certifications,
     changes: r.changes,
