@@ -5,9 +5,9 @@
  * string inside a <style>, where `</style>` must not end the element).
  */
 import { describe, expect, it } from 'vitest';
-import type { ComplianceReport, DutyRow } from '../../gateway/src/reports/compliance.ts';
 import { reportToHtml } from '../../gateway/src/reports/html.ts';
-import { PAPER_STATEMENT } from '../../gateway/src/reports/htmlSign.ts';
+import type { ComplianceReport, DutyRow } from '../../gateway/src/reports/report.ts';
+import { PAPER_STATEMENT } from '../../gateway/src/reports/sections/certifications.ts';
 import { cssString, pageHeaderCss } from '../../gateway/src/reports/style.ts';
 import { ruleCatalogue } from '../../gateway/src/rules/index.ts';
 

@@ -3,7 +3,7 @@
  * hundred at a time with the event loop free between them, so that a report of thousands of records
  * does not hold the gateway up while it is written. The text is what JSON.stringify gives.
  */
-import type { ComplianceReport } from './compliance.ts';
+import type { ComplianceReport } from './report.ts';
 
 const MARK = '"\\u0000entries\\u0000"';
 const PER_SLICE = 100;

@@ -4,7 +4,7 @@
  */
 import type { SITE_KINDS, SiteHistory, USER_ROLES } from '../../../shared/src/admin.ts';
 import type { INSPECTION_KINDS, STORM_INSPECTION_STATUSES } from '../../../shared/src/api/alerts.ts';
-import type { DutyStatus } from './compliance.ts';
+import type { DutyStatus } from './report.ts';
 
 type StormStatus = (typeof STORM_INSPECTION_STATUSES)[number];
 

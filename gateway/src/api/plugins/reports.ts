@@ -12,19 +12,16 @@ import { idText, MAX } from '../../../../shared/src/bounds.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { type JobQueue, JobsBusy } from '../../jobs/queue.ts';
 import { deviceNamer, stormCharts } from '../../reports/charts.ts';
-import {
-  buildComplianceReport,
-  type Certification,
-  type ComplianceReport,
-  listedAlerts,
-  openDuring,
-} from '../../reports/compliance.ts';
+import { buildComplianceReport } from '../../reports/compliance.ts';
 import { reportToCsv } from '../../reports/csv.ts';
-import { enforcementSections } from '../../reports/enforcement.ts';
 import { type HtmlOptions, reportToHtml } from '../../reports/html.ts';
 import { reportToJson } from '../../reports/json.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
+import type { Certification, ComplianceReport } from '../../reports/report.ts';
+import { listedAlerts, openDuring } from '../../reports/sections/duties.ts';
+import { ordersInEffect } from '../../reports/sections/stopWork.ts';
+import { violationsInForce } from '../../reports/sections/violations.ts';
 import { REPORT_CSS, REPORT_CSS_TAG } from '../../reports/style.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -123,9 +120,17 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     const inspections = c.listInspections({ siteId: site.id, from, to: to - 1 });
     const notices = ctx.enforcement.notices.list({ siteId: site.id, from, to: to - 1 });
     // The notices of violation in force and the stop-work orders in effect at some time in the period.
-    const violations = ctx.enforcement.violations.list({ siteId: site.id, to: to - 1 });
-    const stopWork = ctx.enforcement.violations.orders({ siteId: site.id, to: to - 1 });
-    const enforcement = enforcementSections({ violations, stopWork, period, tz, now });
+    const violations = violationsInForce({
+      violations: ctx.enforcement.violations.list({ siteId: site.id, to: to - 1 }),
+      period,
+      tz,
+      now,
+    });
+    const stopWork = ordersInEffect({
+      stopWork: ctx.enforcement.violations.orders({ siteId: site.id, to: to - 1 }),
+      period,
+      tz,
+    });
     const certs = certifications(site.id, from, to);
     // The changes made in the period (the configuration the store was seeded with is not one), and the
     // site's history on record dated or recorded in it (what the period's clocks start from).
@@ -143,8 +148,8 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         alerts: listedAlerts(alerts),
         inspections,
         notices,
-        violations: enforcement.violations,
-        stopWork: enforcement.stopWork,
+        violations,
+        stopWork,
         extensions,
         certifications: certs,
         changes,
@@ -162,7 +167,8 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       storms,
       inspections,
       notices,
-      enforcement,
+      violations,
+      stopWork,
       extensions,
       certifications: certs,
       changes,

@@ -1,0 +1,135 @@
+/**
+ * The duties: every alert open (or overdue) at some time in the period, whatever day it was raised, each
+ * on time, late, missing, overdue or still open, in the list its rule module puts it in
+ * (`RuleModule.report`: routine inspections, cleanouts, remedies, gaps, other), never by its rule's id
+ * here. The storm rule's alerts are its storms' inspection status (`storms.ts`), not listed twice. The
+ * summary counts the duties whose rule says they are duties, and the gaps.
+ */
+import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
+import { reportOf, ruleLabel, ruleModule } from '../../rules/index.ts';
+import { type ReportSection as DutyList, REPORT_SECTIONS } from '../../rules/module.ts';
+import type { DutyRow, DutyStatus } from '../report.ts';
+import { escapeXml as esc } from '../stormChart.ts';
+import { badge, type HtmlContext, none, type ReportSection, table } from './section.ts';
+
+/** The lists in the page's order, with their titles and the name of their rows in the CSV. */
+const LISTS: ReadonlyArray<{ list: DutyList; title: string; row: string }> = [
+  { list: 'routine', title: 'Routine inspections (every 7 days)', row: 'routine' },
+  { list: 'cleanouts', title: 'Sediment cleanouts', row: 'cleanout' },
+  { list: 'remedies', title: 'Alarms, remedies, pumping and annual inspections', row: 'remedy' },
+  { list: 'other', title: 'Other alerts', row: 'other' },
+  {
+    list: 'gaps',
+    title: 'Gaps in the evidence (silent devices: no evidence, not "nothing happened")',
+    row: 'gap',
+  },
+];
+
+/**
+ * On time, late, missing (a storm or routine inspection never done), overdue, open, resolved (no
+ * deadline), or superseded: closed because a record (an inspection or pump-out on record, or logged late)
+ * showed its clock ran from the wrong start; neither met nor missed.
+ */
+export function dutyStatus(a: AlertDto, now: number): DutyStatus {
+  if (a.status === 'resolved' && a.resolution?.evidence.superseded === true) return 'superseded';
+  if (a.status === 'resolved') {
+    if (a.dueAt === null) return 'resolved';
+    return a.withinDeadline === false ? 'late' : 'on-time';
+  }
+  if (a.dueAt !== null && now > Date.parse(a.dueAt)) return reportOf(a.rule).pastDue;
+  return 'open';
+}
+
+function row(a: AlertDto, now: number): DutyRow {
+  return {
+    alertId: a.id,
+    rule: a.rule,
+    deviceId: a.deviceId ?? null,
+    began: a.raisedAt,
+    dueAt: a.dueAt,
+    originalDueAt: a.originalDueAt ?? null,
+    resolvedAt: a.resolvedAt ?? null,
+    resolvedBy: a.resolution?.by ?? null,
+    status: dutyStatus(a, now),
+    message: a.message,
+    duty: reportOf(a.rule).duty,
+    pastDue: reportOf(a.rule).pastDue,
+    historyIndexes: a.history.map((h) => h.logIndex).filter((i): i is number => i !== undefined),
+  };
+}
+
+/** Whether an alert was open at some time in [from, to): raised before its end, not resolved before its start. */
+export function openDuring(a: AlertDto, from: number, to: number): boolean {
+  return Date.parse(a.raisedAt) < to && (a.resolvedAt === undefined || Date.parse(a.resolvedAt) >= from);
+}
+
+/** The alerts a report lists as duties: the storm rule's are the storm records' inspection status, not listed twice. */
+export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
+  return alerts.filter((a) => ruleModule(a.rule)?.storms !== true);
+}
+
+function dutyTable(title: string, rows: DutyRow[], { t, device }: HtmlContext): string {
+  return `<h3>${esc(title)}</h3>${
+    rows.length
+      ? table(
+          ['Duty', 'Device', 'Began', 'Due', 'Done', 'Status', 'Detail'],
+          rows.map(
+            (d) =>
+              `<tr><td>${esc(ruleLabel(d.rule))}</td><td>${device(d.deviceId)}</td><td>${t(d.began)}</td><td>${t(d.dueAt)}${
+                d.originalDueAt && d.originalDueAt !== d.dueAt
+                  ? `<br><small>originally ${t(d.originalDueAt)}</small>`
+                  : ''
+              }</td><td>${t(d.resolvedAt)}${d.resolvedBy ? `<br><small>by ${esc(d.resolvedBy)}</small>` : ''}</td><td>${badge(d.status)}</td><td>${esc(d.message)}</td></tr>`,
+          ),
+        )
+      : none('None in this period.')
+  }`;
+}
+
+export const duties: ReportSection<DutyList> = {
+  id: 'duties',
+  collect(i) {
+    const rows = listedAlerts(i.alerts).map((a) => row(a, i.now));
+    const list = (s: DutyList) => rows.filter((r) => reportOf(r.rule).section === s);
+    const counted = rows.filter((r) => r.duty);
+    const count = (s: DutyStatus) => counted.filter((r) => r.status === s).length;
+    const gaps = list('gaps');
+    return {
+      fields: {
+        routine: list('routine'),
+        cleanouts: list('cleanouts'),
+        remedies: list('remedies'),
+        other: list('other'),
+        gaps,
+      },
+      counts: {
+        dutiesOnTime: count('on-time'),
+        dutiesLate: count('late'),
+        dutiesMissing: count('missing'),
+        dutiesOverdue: count('overdue'),
+        dutiesOpen: count('open'),
+        gaps: gaps.length,
+      },
+    };
+  },
+  html: {
+    region: 'duties',
+    render: (r, c) => `<h2>Duties</h2>\n${LISTS.map((l) => dutyTable(l.title, r[l.list], c)).join('\n')}`,
+  },
+  // In the CSV, the lists in the rules' order of them.
+  csv: (r) =>
+    REPORT_SECTIONS.flatMap((list) => {
+      const name = LISTS.find((l) => l.list === list)?.row ?? list;
+      return r[list].map((d) => [
+        name,
+        d.alertId,
+        d.rule,
+        d.deviceId ?? '',
+        d.began,
+        d.dueAt ?? '',
+        d.resolvedAt ?? '',
+        d.status,
+        d.message,
+      ]);
+    }),
+};

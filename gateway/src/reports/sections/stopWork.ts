@@ -1,0 +1,117 @@
+/**
+ * The stop-work orders (town law 001, Enforcement) in effect at some time in the period: since when, why,
+ * the notices they name, lifted when and by whom (only if before the period's end), with an override or
+ * not. The order in effect at the period's end is named in the site's header on the page and in the JSON
+ * (`stopWorkInEffect`). In the CSV a `stop-work` row per order (since, lifted; in effect, lifted, or
+ * lifted with an override).
+ */
+import type { StopWorkDto } from '../../../../shared/src/api/violations.ts';
+import { formatLong } from '../../../../shared/src/time.ts';
+import type { ComplianceReport, ReportStopWork } from '../report.ts';
+import { escapeXml as esc } from '../stormChart.ts';
+import { type ReportSection, type Time, table } from './section.ts';
+import { capital, entry, logged, noticeName, seq } from './violations.ts';
+
+const ms = Date.parse;
+
+function orderAsOf(o: StopWorkDto, to: number): StopWorkDto {
+  if (o.liftedAt === undefined || ms(o.liftedAt) < to) return o;
+  const { liftedAt: _a, liftedBy: _b, liftNote: _n, override: _o, liftLogIndex: _l, ...rest } = o;
+  return rest;
+}
+
+function standing(o: StopWorkDto, tz: string): string {
+  const t = (iso: string) => formatLong(ms(iso), tz);
+  if (o.liftedAt === undefined) return `in effect since ${t(o.since)}`;
+  return `lifted ${t(o.liftedAt)} by ${o.liftedBy ?? 'the officer'}${o.override ? ', with an override (a notice it names was not approved)' : ''}`;
+}
+
+/** The orders in effect at some time in the period, as the report lists (and cites) them. */
+export function ordersInEffect(i: {
+  stopWork: readonly StopWorkDto[];
+  period: { from: number; to: number };
+  tz: string;
+}): ReportStopWork[] {
+  const { from, to } = i.period;
+  return i.stopWork
+    .filter((o) => ms(o.since) < to && (o.liftedAt === undefined || ms(o.liftedAt) >= from))
+    .map((o) => orderAsOf(o, to))
+    .map((o) => ({ ...o, standing: standing(o, i.tz) }));
+}
+
+function namedNotices(r: ComplianceReport, o: ReportStopWork): string {
+  if (!o.violationIds.length) return 'None named';
+  return o.violationIds
+    .map((id) => {
+      const v = r.violations.find((x) => x.id === id);
+      return v ? esc(noticeName(v)) : 'A notice no longer in force in this period';
+    })
+    .join('<br>');
+}
+
+function stopWorkRow(r: ComplianceReport, o: ReportStopWork, t: Time): string {
+  const lifted =
+    o.liftedAt === undefined
+      ? 'Not lifted'
+      : `${t(o.liftedAt)}, by ${esc(o.liftedBy ?? 'the officer')}${o.liftNote ? `<br><small>${esc(o.liftNote)}</small>` : ''}`;
+  const override = o.liftedAt === undefined ? '—' : o.override ? 'Yes' : 'No';
+  const cited = [
+    entry(o.logIndex),
+    ...(o.liftLogIndex === undefined ? [] : [`its lifting: ${entry(o.liftLogIndex)}`]),
+  ];
+  return `<tr><td>${t(o.since)}</td><td>${esc(o.reason)}</td><td>${namedNotices(r, o)}</td><td>${esc(o.issuedBy)}</td><td>${lifted}</td><td>${override}</td><td>${esc(capital(o.standing))}</td><td><small>${cited.join('<br>')}</small></td></tr>`;
+}
+
+const HEAD = ['Since', 'Why', 'Notices it names', 'Issued by', 'Lifted', 'Override', 'Standing', 'Cited'];
+
+export const stopWork: ReportSection<'stopWork' | 'stopWorkInEffect'> = {
+  id: 'stop-work',
+  collect(i) {
+    const inEffect = i.stopWork.filter((o) => o.liftedAt === undefined).at(-1);
+    return {
+      fields: {
+        stopWork: i.stopWork,
+        ...(inEffect
+          ? { stopWorkInEffect: { id: inEffect.id, since: inEffect.since, reason: inEffect.reason } }
+          : {}),
+      },
+      counts: { stopWorkOrders: i.stopWork.length },
+    };
+  },
+  html: {
+    region: 'enforcement',
+    // The prominent line of the site's header while an order is in effect at the period's end.
+    header(r, { t }) {
+      const o = r.stopWorkInEffect;
+      if (!o) return '';
+      return `<p class="stop-work" role="status"><b>Under a stop-work order since ${t(o.since)}:</b> ${esc(o.reason)}</p>`;
+    },
+    render: (r, { t }) =>
+      `<h2>Stop-work orders</h2>${
+        r.stopWork.length
+          ? table(
+              HEAD,
+              r.stopWork.map((o) => stopWorkRow(r, o, t)),
+            )
+          : '<p class="none">No stop-work order was in effect in this period.</p>'
+      }`,
+  },
+  csv: (r) =>
+    r.stopWork.map((o) => {
+      const lifted =
+        o.liftedAt === undefined
+          ? ''
+          : `; lifted by ${o.liftedBy ?? ''}: ${o.liftNote ?? ''}${logged(o.liftLogIndex)}`;
+      return [
+        'stop-work',
+        o.id,
+        '',
+        '',
+        o.since,
+        '',
+        o.liftedAt ?? '',
+        o.liftedAt === undefined ? 'in-effect' : o.override ? 'lifted-override' : 'lifted',
+        `${seq(o.siteSeq)}issued by ${o.issuedBy}: ${o.reason}; notices ${o.violationIds.join(' ') || 'none'}${logged(o.logIndex)}${lifted}`,
+      ];
+    }),
+};
