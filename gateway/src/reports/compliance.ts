@@ -15,9 +15,9 @@ import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../s
 import { type NoticeDto, noticeStanding } from '../../../shared/src/api/notices.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
-import type { ShownCertification } from '../ledger/verifyShown.ts';
 import { reportOf, ruleModule } from '../rules/index.ts';
 import type { ReportSection } from '../rules/module.ts';
+import type { ShownCertification } from '../verifier/shown.ts';
 import type { LongStorm } from './cite.ts';
 import type { EnforcementSections, ReportStopWork, ReportViolation } from './enforcement.ts';
 

@@ -6,7 +6,7 @@
  * one is a gap, and every cited inspection of the period is listed. Pure, no Node API (it is bundled
  * into verify.html).
  */
-import { canonicalJson } from './canonical.ts';
+import { canonicalJson } from '../ledger/canonical.ts';
 import { capital, dutyWords, entryWords, type Problem, problem, shown, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;

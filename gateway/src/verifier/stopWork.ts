@@ -7,6 +7,8 @@
  * every one issued in the period is listed; the order the report names as in effect at the period's end
  * is the one not lifted by then. Pure, no Node API (it is bundled into verify.html).
  */
+
+import type { CitedBody } from './shown.ts';
 import {
   differ,
   type EnfPair,
@@ -15,8 +17,7 @@ import {
   noticeName,
   periodOf,
   type ShownStopWork,
-} from './verifyEnforcement.ts';
-import type { CitedBody } from './verifyShown.ts';
+} from './violations.ts';
 import { capital, numbering, type Problem, problem, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;

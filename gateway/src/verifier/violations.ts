@@ -10,7 +10,7 @@
  * `verifyStopWork.ts`, with the helpers exported here. Pure, no Node API (it is bundled into verify.html).
  */
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
-import type { CitedBody } from './verifyShown.ts';
+import type { CitedBody } from './shown.ts';
 import { capital, numbering, type Problem, problem, shown, type Words, when } from './words.ts';
 
 type Json = Record<string, unknown>;

@@ -10,16 +10,16 @@
  * to that). Each problem is a sentence a clerk reads and the field of the report's JSON it is about.
  * Pure: the caller fetches what it needs.
  */
-import { bytesEqual, fromBase64, toBase64 } from './bytes.ts';
-import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from './note.ts';
-import { checkConsistency, checkRangeProof, runAsync } from './proofs.ts';
+import { bytesEqual, fromBase64, toBase64 } from '../ledger/bytes.ts';
+import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from '../ledger/note.ts';
+import { checkConsistency, checkRangeProof, runAsync } from '../ledger/proofs.ts';
+import { leafHashOf, nodeHashOf } from '../ledger/webcrypto.ts';
+import { checkChange, checkDuty, checkLongStorm, checkStorm, checkSummary } from './figures.ts';
+import { checkNotices } from './notices.ts';
 import type { ReportDuty, ReportJson } from './reportJson.ts';
-import { checkEnforcement } from './verifyEnforcement.ts';
-import { checkChange, checkDuty, checkLongStorm, checkStorm, checkSummary } from './verifyFigures.ts';
-import { checkNotices } from './verifyNotices.ts';
-import { type CitedBody, checkShown, type DutyAt } from './verifyShown.ts';
-import { checkStopWork } from './verifyStopWork.ts';
-import { leafHashOf, nodeHashOf } from './webcrypto.ts';
+import { type CitedBody, checkShown, type DutyAt } from './shown.ts';
+import { checkStopWork } from './stopWork.ts';
+import { checkEnforcement } from './violations.ts';
 import { capital, entryWords, knownZone, type Problem, problem, type Words } from './words.ts';
 
 export { type ReportJson, readReport } from './reportJson.ts';

@@ -5,10 +5,10 @@
  * summary from the rows. Every problem is a sentence and the field of the report's JSON it is about.
  * Pure, no Node API (bundled into verify.html).
  */
-import { canonicalJson } from './canonical.ts';
-import type { StormBasis } from './records.ts';
+import { canonicalJson } from '../ledger/canonical.ts';
+import type { StormBasis } from '../ledger/records.ts';
 import type { LongStormJson, ReportChange, ReportDuty, ReportJson, ReportStorm } from './reportJson.ts';
-import type { CitedBody, DutyAt } from './verifyShown.ts';
+import type { CitedBody, DutyAt } from './shown.ts';
 import {
   camelWords,
   capital,

@@ -5,7 +5,7 @@
  * are numbered without a gap (`siteSeq`), every cited notice of the period is listed, and the summary
  * counts them. Reports of releases without notices carry none: nothing to check. Pure, no Node API.
  */
-import type { CitedBody } from './verifyShown.ts';
+import type { CitedBody } from './shown.ts';
 import { capital, entryWords, numbering, type Problem, problem, shown, type Words, when } from './words.ts';
 
 /** A notice as a report lists it. */
