@@ -9,6 +9,7 @@ export * from './api/alerts.ts';
 export * from './api/chartRanges.ts';
 export * from './api/charts.ts';
 export * from './api/common.ts';
+export type * from './api/fieldRows.ts';
 export * from './api/findings.ts';
 export * from './api/fleet.ts';
 export * from './api/measures.ts';

@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSigningKey } from '../../gateway/src/evidence/keys.ts';
 import { checkpointText, signNote } from '../../gateway/src/ledger/checkpoint.ts';
-import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { median, startBenchGateway } from './gatewayProcess.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { type AlertJson, launchChromium, screenshot, watchCsp as watchCspInto } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 

@@ -19,7 +19,7 @@ import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
 import { type Browser, peopleApi, sha } from '../helpers/people.ts';

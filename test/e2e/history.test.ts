@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { checkpointedReport, sha256 } from '../helpers/reports.ts';
 

@@ -8,7 +8,7 @@
  * p99 alone, so that a loaded machine does not fail it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReportJson, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import {
   drizzleConfig,

@@ -8,7 +8,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import mqtt from 'mqtt';
 import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.ts';
-import type { ReportJson } from '../../gateway/src/ledger/verify.ts';
+import type { ReportJson } from '../../gateway/src/verifier/verify.ts';
 import { waitFor } from './env.ts';
 import { startTestGateway, type TestGateway } from './gateway.ts';
 import { checkpointedReport, sha256 } from './reports.ts';

@@ -24,32 +24,35 @@ const LAYERS: Layer[] = [
   // Pure building blocks: the evidence ledger (Merkle tree, record bodies, checkpoints, proofs), decoders
   // and the queue of heavy jobs.
   { level: 1, modules: ['ledger/', 'decode/', 'jobs/'] },
+  // The report verifier: a report's key, checkpoint and proof, and each section against the records it
+  // cites (pure, bundled into verify.html).
+  { level: 2, modules: ['verifier/'] },
   // The rules: each law's evaluator, its parameters and its words.
-  { level: 2, modules: ['rules/'] },
+  { level: 3, modules: ['rules/'] },
   // The configuration, which composes the rules' parameter schemas.
-  { level: 3, modules: ['config/'] },
+  { level: 4, modules: ['config/'] },
   // The store: SQLite only (schema, readings, evidence log, outboxes' tables, cursors, photos, retention).
-  { level: 4, modules: ['store/'] },
+  { level: 5, modules: ['store/'] },
   // The compliance engine: alerts, deadlines, storms, inspections.
-  { level: 5, modules: ['alerts/'] },
+  { level: 6, modules: ['alerts/'] },
   // Enforcement: milestone notices, notices of violation, stop-work orders, on the engine's unit of work
   // through its port.
-  { level: 6, modules: ['enforcement/'] },
+  { level: 7, modules: ['enforcement/'] },
   // What leaves the gateway from the store: notifications (routing, channels, delivery) and the outputs
   // (InfluxDB: its line protocol, durable outbox, writer).
-  { level: 7, modules: ['notify/', 'outputs/'] },
+  { level: 8, modules: ['notify/', 'outputs/'] },
   // The inputs: sign-in guard, quarantine, ingest (MQTT, serial).
-  { level: 8, modules: ['loginGuard.ts', 'quarantine/', 'ingest/'] },
+  { level: 9, modules: ['loginGuard.ts', 'quarantine/', 'ingest/'] },
   // The evidence stage: publishers, start-up audit, off-box copies, citations.
-  { level: 9, modules: ['evidence/'] },
+  { level: 10, modules: ['evidence/'] },
   // People and the live catalogue of sites and devices.
-  { level: 10, modules: ['people/', 'admin/'] },
+  { level: 11, modules: ['people/', 'admin/'] },
   // What is built on all of the above: reports, imports, the fleet, Home Assistant, device metrics.
-  { level: 11, modules: ['reports/', 'import/', 'fleet/', 'homeassistant/', 'deviceMetrics.ts'] },
+  { level: 12, modules: ['reports/', 'import/', 'fleet/', 'homeassistant/', 'deviceMetrics.ts'] },
   // The HTTP API and the health report.
-  { level: 12, modules: ['api/', 'health.ts'] },
+  { level: 13, modules: ['api/', 'health.ts'] },
   // The composition root, the command line and the tools.
-  { level: 13, modules: ['main.ts', 'cli.ts', 'tools/'] },
+  { level: 14, modules: ['main.ts', 'cli.ts', 'tools/'] },
 ];
 
 const SRC = fileURLToPath(new URL('../../gateway/src', import.meta.url));

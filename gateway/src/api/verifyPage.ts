@@ -1,6 +1,6 @@
 /**
  * verify.html: one self-contained page that checks a compliance report's JSON against the town's public
- * key in a browser, offline, with the same code as `npm run verify` (`ledger/verify.ts`, bundled by
+ * key in a browser, offline, with the same code as `npm run verify` (`verifier/verify.ts`, bundled by
  * esbuild with the page's script, `verifyPage/page.ts`). Script and style are inlined; the page carries
  * its own Content-Security-Policy in a <meta> element (opened from a file there is no header): only that
  * script and that style, by their SHA-256, and no connection at all (`connect-src 'none'`), so it
@@ -37,7 +37,7 @@ export function verifyPageCsp(script: string, style: string): string {
   ].join('; ');
 }
 
-/** The page's script: ledger/verify.ts and the page's own code, one classic script for the browser. */
+/** The page's script: verifier/verify.ts and the page's own code, one classic script for the browser. */
 async function bundleScript(): Promise<string> {
   const out = await build({
     entryPoints: [join(DIR, 'page.ts')],

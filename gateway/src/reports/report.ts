@@ -8,7 +8,7 @@ import type { NoticeDto } from '../../../shared/src/api/notices.ts';
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
-import type { ShownCertification } from '../ledger/verifyShown.ts';
+import type { ShownCertification } from '../verifier/shown.ts';
 import type { LongStorm } from './cite.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved' | 'superseded';

@@ -8,11 +8,11 @@
  * consistency proof comes from --api, unless the two checkpoints are the same size). A gateway that keeps
  * its reads behind a sign-in (http.authenticateReads) needs an API token: --token, or GATEWAY_TOKEN.
  * Exits 0 when everything holds, 1 with the reasons otherwise (each a sentence, then the field of the
- * report's JSON it is about, in brackets), 2 on a usage error. The checks are `ledger/verify.ts`, the
+ * report's JSON it is about, in brackets), 2 on a usage error. The checks are `verifier/verify.ts`, the
  * same module verify.html runs in a browser.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { keyFromText, readReport, verifyLater, verifyReport } from '../ledger/verify.ts';
+import { keyFromText, readReport, verifyLater, verifyReport } from '../verifier/verify.ts';
 
 function usage(msg: string): never {
   process.stderr.write(

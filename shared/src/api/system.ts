@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { alertDtoSchema, inspectionDtoSchema, stormDtoSchema } from './alerts.ts';
 import { isoTime } from './common.ts';
 
+export { certificationFields } from './certificationFields.ts';
+
 /** A part's health: its name, whether it is well, and what it adds of its own. */
 export const componentHealthSchema = z.looseObject({
   name: z.string(),
@@ -143,6 +145,7 @@ export const certificationSchema = z.object({
   period: z.object({ from: isoTime, to: isoTime }),
   checkpoint: z.object({ size: z.number(), root: z.string() }),
 });
+export type Certification = z.infer<typeof certificationSchema>;
 
 /**
  * The compliance report's JSON envelope (GET /api/reports/compliance?format=json): its head is fixed,

@@ -1,13 +1,13 @@
 /**
  * The script of verify.html: a clerk gives the report's JSON file (dropped, or chosen with the file
  * input) and pastes the town's public key; the page runs the very checks `npm run verify` runs
- * (`ledger/verify.ts`, bundled in) and shows "Verified", or what does not match, each in words with the
+ * (`verifier/verify.ts`, bundled in) and shows "Verified", or what does not match, each in words with the
  * field of the report's JSON beside it, small. Nothing leaves the page: its Content-Security-Policy
  * allows no connection at all.
  */
 import { formatDay, formatLong } from '../../../../shared/src/time.ts';
-import { keyFromText, readReport, type Verdict, verifyReport } from '../../ledger/verify.ts';
-import type { Problem } from '../../ledger/words.ts';
+import { keyFromText, readReport, type Verdict, verifyReport } from '../../verifier/verify.ts';
+import type { Problem } from '../../verifier/words.ts';
 
 const byId = <T extends HTMLElement>(id: string): T => {
   const el = document.getElementById(id);

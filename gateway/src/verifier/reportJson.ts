@@ -3,9 +3,9 @@
  * `../reports/compliance.ts`), and the check that a file someone gives the verifier is one at all.
  */
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
-import type { EnforcementReport } from './verifyEnforcement.ts';
-import type { ShownNotice } from './verifyNotices.ts';
-import type { ShownDuty, ShownReport } from './verifyShown.ts';
+import type { ShownNotice } from './notices.ts';
+import type { ShownDuty, ShownReport } from './shown.ts';
+import type { EnforcementReport } from './violations.ts';
 
 export interface ReportJson extends ShownReport, EnforcementReport {
   generatedAt: string;

@@ -90,6 +90,18 @@ export function entryWords(body: Json | undefined, w: Words): string {
   }
 }
 
+/** "the notice of violation no. 2 of Maple Ridge", by its logged number, or by its id when not cited. */
+export const noticeName = (id: string, body: Json | undefined, w: Words): string =>
+  typeof body?.siteSeq === 'number'
+    ? `the notice of violation no. ${body.siteSeq} of ${w.site}`
+    : `the notice of violation ${id} of ${w.site}`;
+
+/** "the stop-work order no. 1 of Maple Ridge", by its logged number, or by its id when not cited. */
+export const orderName = (id: string, body: Json | undefined, w: Words): string =>
+  typeof body?.siteSeq === 'number'
+    ? `the stop-work order no. ${body.siteSeq} of ${w.site}`
+    : `the stop-work order ${id} of ${w.site}`;
+
 /** A sentence's first letter in capitals. */
 export const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../gateway/src/api/verifyPage.ts';
-import { type ReportJson, readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { type ReportJson, readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { launchChromium, watchCsp } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';

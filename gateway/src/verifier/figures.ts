@@ -1,14 +1,14 @@
 /**
  * The verifier's checks that a report's figures follow from the records it cites: each storm's totals
  * from its readings (at the calibration in force at each reading), whether it reached the threshold, its
- * inspection's status; each duty's due time and status from its history; each change as logged; and the
- * summary from the rows. Every problem is a sentence and the field of the report's JSON it is about.
+ * inspection's status; each duty's due time and status from its history; and the summary from the rows. Every problem is a sentence and the field of the report's JSON it is about.
  * Pure, no Node API (bundled into verify.html).
  */
-import { canonicalJson } from './canonical.ts';
-import type { StormBasis } from './records.ts';
-import type { LongStormJson, ReportChange, ReportDuty, ReportJson, ReportStorm } from './reportJson.ts';
-import type { CitedBody, DutyAt } from './verifyShown.ts';
+import { stormFields } from '../../../shared/src/api/alertFields.ts';
+import type { StormBasis } from '../ledger/records.ts';
+import { type CitedBody, differences, pairsOf } from './checker.ts';
+import type { LongStormJson, ReportDuty, ReportJson, ReportStorm } from './reportJson.ts';
+import type { DutyAt } from './shown.ts';
 import {
   camelWords,
   capital,
@@ -16,7 +16,6 @@ import {
   inches,
   type Problem,
   problem,
-  shown,
   statusWords,
   type Words,
   when,
@@ -78,25 +77,7 @@ export function checkStorm(
   const where = stormWords(s, w);
   const at = `storms[${i}]`;
   if (!rec) return [problem(`${at}.logIndex`, `${where}: its logged record is not in the report`)];
-  const out: Problem[] = [];
-  const same = (k: string, words: string, v: unknown, write: (x: unknown) => string) => {
-    if (rec[k] !== v)
-      out.push(
-        problem(
-          `${at}.${k}`,
-          `${where}: the report gives ${words} as ${write(v)}, its logged record ${write(rec[k])}`,
-        ),
-      );
-  };
-  const time = (x: unknown) => when(x, w);
-  const plain = (x: unknown) => shown(x, w);
-  same('start', 'its start', t(s.start), time);
-  same('end', 'its end', t(s.end), time);
-  same('tips', 'its tip count', s.tips, plain);
-  same('inches', 'its total', s.inches, inches);
-  same('qualified', 'whether it reached the threshold', s.qualified, plain);
-  same('dueAt', 'its inspection deadline', t(s.dueAt) ?? undefined, time);
-  same('thresholdAt', 'when it reached the threshold', t(s.thresholdAt) ?? undefined, time);
+  const out = differences(where, at, pairsOf(stormFields, s, rec), { compare: 'all', sentence: 'gives' }, w);
   const start = rec.start as number;
   const end = rec.end as number;
   const mine = readings
@@ -288,31 +269,5 @@ export function checkSummary(r: ReportJson, duties: ReportDuty[]): Problem[] {
     .filter(([k, v]) => r.summary[k] !== v)
     .map(([k, v]) =>
       problem(`summary.${k}`, `The summary counts ${r.summary[k]} ${camelWords(k)}, its rows ${v}`),
-    );
-}
-
-/** A change record the report lists: its entry is cited and says what the report says. */
-export function checkChange(c: ReportChange, i: number, e: CitedBody | undefined, w: Words): Problem[] {
-  const where = `The change (${c.action}) by ${c.by} of ${when(t(c.effectiveAt), w)}`;
-  const at = `changes[${i}]`;
-  if (e?.kind !== 'change')
-    return [problem(`${at}.logIndex`, `${where}: its logged record is not in the report`)];
-  const b = e.body;
-  const pairs: Array<[string, string, unknown, unknown, (x: unknown) => string]> = [
-    ['effectiveAt', 'its time', t(c.effectiveAt), b.effectiveAt, (x) => when(x, w)],
-    ['by', 'who made it', c.by, b.by, (x) => shown(x, w)],
-    ['action', 'what it did', c.action, b.action, (x) => shown(x, w)],
-    ['entity', 'what it changed', c.entity, b.entity, (x) => shown(x, w)],
-    ['deviceId', 'its device', c.deviceId ?? undefined, b.deviceId, (x) => shown(x, w)],
-    ['old', 'the value before', canonicalJson(c.old ?? null), canonicalJson(b.old ?? null), String],
-    ['new', 'the new value', canonicalJson(c.new ?? null), canonicalJson(b.new ?? null), String],
-  ];
-  return pairs
-    .filter(([, , mine, logged]) => mine !== logged)
-    .map(([k, words, mine, logged, write]) =>
-      problem(
-        `${at}.${k}`,
-        `${where}: the report shows ${words} ${write(mine)}, its logged record ${write(logged)}`,
-      ),
     );
 }

@@ -1,25 +1,24 @@
 /**
  * Verifies a compliance report with nothing but the gateway's public key: the checkpoint's signature,
  * every cited entry's leaf and the one multi-range proof of them all against the checkpoint, and that the
- * report's figures follow from its records (`verifyFigures.ts`) and what it shows is what they say
- * (`verifyShown.ts`). A later checkpoint (from the API or a witness) and a consistency proof show the log
+ * report's figures follow from its records (`figures.ts`) and each list it shows is what they say (the
+ * tables of `sections.ts`, run by `checker.ts`). A later checkpoint (from the API or a witness) and a consistency proof show the log
  * was not rewritten since.
  *
  * One module for `npm run verify` (Node 20) and verify.html (a browser, offline): bytes are `Uint8Array`,
- * hashing and Ed25519 are WebCrypto's, so it is asynchronous and uses no Node API (test/ledger holds it
+ * hashing and Ed25519 are WebCrypto's, so it is asynchronous and uses no Node API (test/verifier holds it
  * to that). Each problem is a sentence a clerk reads and the field of the report's JSON it is about.
  * Pure: the caller fetches what it needs.
  */
-import { bytesEqual, fromBase64, toBase64 } from './bytes.ts';
-import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from './note.ts';
-import { checkConsistency, checkRangeProof, runAsync } from './proofs.ts';
+import { bytesEqual, fromBase64, toBase64 } from '../ledger/bytes.ts';
+import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from '../ledger/note.ts';
+import { checkConsistency, checkRangeProof, runAsync } from '../ledger/proofs.ts';
+import { leafHashOf, nodeHashOf } from '../ledger/webcrypto.ts';
+import { type CitedBody, periodOf } from './checker.ts';
+import { checkDuty, checkLongStorm, checkStorm, checkSummary } from './figures.ts';
 import type { ReportDuty, ReportJson } from './reportJson.ts';
-import { checkEnforcement } from './verifyEnforcement.ts';
-import { checkChange, checkDuty, checkLongStorm, checkStorm, checkSummary } from './verifyFigures.ts';
-import { checkNotices } from './verifyNotices.ts';
-import { type CitedBody, checkShown, type DutyAt } from './verifyShown.ts';
-import { checkStopWork } from './verifyStopWork.ts';
-import { leafHashOf, nodeHashOf } from './webcrypto.ts';
+import { checkSections } from './sections.ts';
+import type { DutyAt } from './shown.ts';
 import { capital, entryWords, knownZone, type Problem, problem, type Words } from './words.ts';
 
 export { type ReportJson, readReport } from './reportJson.ts';
@@ -222,13 +221,7 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
       duties.map((d) => d.d),
     ),
   );
-  problems.push(...checkShown(report, duties, cited, all, w));
-  problems.push(...checkNotices(report, cited, all, w));
-  problems.push(...checkEnforcement(report, cited, all, w));
-  problems.push(...checkStopWork(report, cited, all, w));
-  (report.changes ?? []).forEach((c, i) => {
-    problems.push(...checkChange(c, i, cited(c.logIndex), w));
-  });
+  problems.push(...checkSections(report, duties, { cited, all, w, ...periodOf(report) }));
   return {
     ok: problems.length === 0,
     problems,

@@ -6,7 +6,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.ts';
-import { keyFromText, readReport, verifyReport } from '../../gateway/src/ledger/verify.ts';
+import { keyFromText, readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { makeRealReport, type RealReport, tamperedReport } from '../helpers/verifiedReport.ts';
 
 describe('the report verifier on a real report', () => {

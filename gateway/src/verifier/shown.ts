@@ -1,0 +1,122 @@
+/**
+ * What a report shows that is not a list of records: every record it cites is of its site, and each
+ * duty's rule, start, message and who resolved it are its history's, the history numbered without a gap
+ * (`alertSeq`, from schema version 6). The lists of records (inspections, extensions, certifications,
+ * ...) are the tables of `sections.ts`. Pure, no Node API (it is bundled into verify.html).
+ */
+import { type CitedBody, differences, ms, type Pair, runningGaps } from './checker.ts';
+import { capital, dutyWords, entryWords, type Problem, problem, type Words } from './words.ts';
+
+type Json = Record<string, unknown>;
+
+/** A certification as a report shows it (the report's own adds the checkpoint it was made at). */
+export interface ShownCertification {
+  logIndex: number;
+  by: string;
+  role: string;
+  at: string;
+  statement: string;
+  period: { from: string; to: string };
+}
+
+/** An inspection as a report shows it. */
+export interface ShownInspection {
+  id: string;
+  at: string;
+  kind: string;
+  inspector?: string;
+  notes?: string;
+  recordedAt?: string;
+  recordedBy?: string;
+  /** What it found at each practice, with the photos' hashes. */
+  findings?: unknown[];
+  logIndex?: number;
+}
+
+/** An engineer's extension as a report shows it. */
+export interface ShownExtension {
+  alertId: string;
+  newDueAt: string;
+  oldDueAt?: string;
+  engineer?: string;
+  letterRef?: string;
+  at?: string;
+  by?: string;
+  logIndex?: number;
+}
+
+/** The parts of the report these checks read. */
+export interface ShownReport {
+  site?: { id: string; name?: string; timezone?: string };
+  period?: { from: string; to: string };
+  inspections: ShownInspection[];
+  extensions: ShownExtension[];
+  certifications?: ShownCertification[];
+}
+
+export interface ShownDuty {
+  alertId: string;
+  rule: string;
+  began?: string;
+  message?: string;
+  resolvedBy?: string | null;
+  historyIndexes: number[];
+}
+
+/** A duty of the report and where it is in the JSON (`routine[0]`). */
+export interface DutyAt<D extends ShownDuty = ShownDuty> {
+  d: D;
+  at: string;
+}
+
+/** Every cited record that names a site names the report's. */
+export function checkSite(r: ShownReport, all: CitedBody[], w: Words): Problem[] {
+  const siteId = r.site?.id;
+  if (siteId === undefined) return [];
+  return all
+    .filter((e) => typeof e.body.siteId === 'string' && e.body.siteId !== siteId)
+    .map((e) =>
+      problem(
+        `evidence.entries[${e.pos}]`,
+        `Log entry ${e.index}, ${entryWords(e.body, w)}, is a record of site '${e.body.siteId}', not of this report's site '${w.site}'`,
+      ),
+    );
+}
+
+/** Duties: what the row shows is its history's, and the history is numbered without a gap. */
+export function checkDutiesShown(
+  duties: DutyAt[],
+  cited: (i: number | undefined) => CitedBody | undefined,
+  w: Words,
+): Problem[] {
+  const out: Problem[] = [];
+  for (const { d, at } of duties) {
+    const where = capital(dutyWords(d));
+    const history = d.historyIndexes.map(cited).filter((h): h is CitedBody => h !== undefined);
+    out.push(
+      ...runningGaps(
+        `${where}: its history in the report`,
+        `${at}.historyIndexes`,
+        history.map((h) => h.body),
+        'alertSeq',
+        'entry',
+      ),
+    );
+    const raised = history.find((h) => h.body.action === 'raised')?.body;
+    let message: unknown;
+    for (const h of history) {
+      const detail = (h.body.detail ?? {}) as Json;
+      if ((h.body.action === 'raised' || h.body.action === 'updated') && 'message' in detail)
+        message = detail.message;
+    }
+    const resolved = history.find((h) => h.body.action === 'resolved')?.body;
+    const pairs: Pair[] = [
+      ['rule', 'its rule', d.rule, history[0]?.body.rule],
+      ['began', 'its start', raised ? ms(d.began) : undefined, raised?.sourceAt ?? raised?.at, 'time'],
+      ['message', 'its message', message === undefined ? undefined : d.message, message],
+      ['resolvedBy', 'who resolved it', resolved ? (d.resolvedBy ?? undefined) : undefined, resolved?.actor],
+    ];
+    out.push(...differences(where, at, pairs, { compare: 'given', sentence: 'shows' }, w));
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * The field rows (`fieldRows.ts`) of enforcement's DTOs (`violations.ts`): a notice of violation, each
+ * step after it, a stop-work order and its lifting, in the order a report's reader meets them.
+ */
+import type { FieldRowOf } from './fieldRows.ts';
+import type { StopWorkDto, ViolationDto, ViolationEvent } from './violations.ts';
+
+/** A notice of violation: the law's elements, who issued it and when, the appeal's end, to whom it is directed. */
+export const violationFields: FieldRowOf<ViolationDto>[] = [
+  ['id', 'its number', 'text'],
+  ['siteId', 'its site', 'text'],
+  ['inspectionId', 'the inspection it follows', 'text'],
+  ['nature', 'the nature of the violation', 'text'],
+  ['remedy', 'the remedy', 'text'],
+  ['remedyDueAt', 'its remedy due', 'time'],
+  ['penalties', 'the penalties', 'text'],
+  ['issuedAt', 'the time it was issued', 'time'],
+  ['issuedBy', 'who issued it', 'text'],
+  ['appealBy', 'the end of its appeal', 'time'],
+  ['landowner', 'the landowner it is directed to', 'party', 'parties.landowner'],
+  ['developer', 'the developer it is directed to', 'party', 'parties.developer'],
+  ['siteAddress', 'the site address it gives', 'text', 'parties.siteAddress'],
+];
+
+/** A step after a notice: appealed, corrected or approved. */
+export const violationStepFields: FieldRowOf<ViolationEvent>[] = [
+  ['kind', 'what it is', 'text'],
+  ['at', 'its time', 'time'],
+  ['by', 'who recorded it', 'text'],
+  ['text', 'what it says', 'text'],
+  ['photos', 'the list of its photos (their fingerprints)', 'list'],
+];
+
+/** A stop-work order: why, the notices it names, since when, by whom. */
+export const stopWorkFields: FieldRowOf<StopWorkDto>[] = [
+  ['id', 'its number', 'text'],
+  ['siteId', 'its site', 'text'],
+  ['reason', 'why it was issued', 'text'],
+  ['violationIds', 'the list of the notices of violation it names', 'list'],
+  ['since', 'the time it was issued', 'time', 'at'],
+  ['issuedBy', 'who issued it', 'text'],
+];
+
+/** A stop-work order's lifting, as the order shows it (its own log entry is `liftLogIndex`). */
+export const stopWorkLiftFields: FieldRowOf<StopWorkDto>[] = [
+  ['liftedAt', 'the time it was lifted', 'time', 'at'],
+  ['liftedBy', 'who lifted it', 'text', 'by'],
+  ['liftNote', 'the note of its lifting', 'text', 'note'],
+  ['override', 'whether it was lifted with an override', 'flag'],
+];
