@@ -11,8 +11,6 @@ import { partySchema } from './api/violations.ts';
 import { boundedKeys, MAX, ruleParamValue, timeText } from './bounds.ts';
 import { DEVICE_KINDS } from './telemetry.ts';
 
-export { changeFields } from './changeFields.ts';
-
 /**
  * Who a person is to the gateway. viewer < inspector < engineer < admin see every site; an owner and a
  * contractor see and act only on the sites they are given. An owner acts on the alerts of their system as

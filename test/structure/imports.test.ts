@@ -88,6 +88,16 @@ describe('the import graph of gateway/src', () => {
   });
 });
 
+describe('the import graph of shared/src (the public contract)', () => {
+  const graph = importGraph(fileURLToPath(new URL('../../shared/src', import.meta.url)));
+
+  it('has no cycle between files (field rows import their DTO type, never the reverse)', () => {
+    expect(graph.size).toBeGreaterThan(20);
+    const found = fileCycles(graph);
+    expect(found, `file cycles:${listed(found.flat())}`).toEqual([]);
+  });
+});
+
 describe('the import checker', () => {
   it('reads static, type-only, re-exported and dynamic imports, not those in comments', () => {
     const text = [

@@ -6,8 +6,6 @@
 import { z } from 'zod';
 import { findingSchema } from './findings.ts';
 
-export { extensionFields, inspectionFields, stormFields } from './alertFields.ts';
-
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
 export const factLineSchema = z.object({ label: z.string(), text: z.string() });
 export type FactLine = z.infer<typeof factLineSchema>;

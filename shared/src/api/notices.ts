@@ -9,7 +9,6 @@ import { MAX } from '../bounds.ts';
 import { MILESTONE_IDS, NOTICE_LEAD_MS } from './milestones.ts';
 
 export { MILESTONE_IDS, MILESTONES, type Milestone, NOTICE_LEAD_MS } from './milestones.ts';
-export { noticeFields } from './noticeFields.ts';
 
 export const milestoneSchema = z.enum(MILESTONE_IDS);
 

@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { alertDtoSchema, inspectionDtoSchema, stormDtoSchema } from './alerts.ts';
 import { isoTime } from './common.ts';
 
-export { certificationFields } from './certificationFields.ts';
-
 /** A part's health: its name, whether it is well, and what it adds of its own. */
 export const componentHealthSchema = z.looseObject({
   name: z.string(),

@@ -16,13 +16,6 @@ export {
   type ViolationStatus,
 } from './enforcementWords.ts';
 
-export {
-  stopWorkFields,
-  stopWorkLiftFields,
-  violationFields,
-  violationStepFields,
-} from './violationFields.ts';
-
 const iso = z.iso.datetime();
 const isoIn = z.iso.datetime({ offset: true }).max(MAX.time);
 const logged = { logIndex: z.number().int().optional(), leafHash: z.string().optional() };
