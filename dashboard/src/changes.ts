@@ -15,7 +15,6 @@ const CHANGES_PAGE = 500;
 import { byId, h } from './dom.js';
 import { fill, table } from './form.js';
 import { formatTime } from './format.js';
-import { listOf } from './people.js';
 import { deviceOf, fillSiteFilter, siteById, siteZone } from './state.js';
 
 export type Change = ChangeResponse;
@@ -173,13 +172,15 @@ export async function loadChanges() {
   const siteId = v('c-site') || undefined;
   const tz = siteId ? siteZone(siteId) : 'UTC';
   await fill(byId('changes-list'), async () => {
-    const page = await getPage<Change>('/api/changes', {
-      siteId,
-      from: dayBound(v('c-from'), tz, false),
-      to: dayBound(v('c-to'), tz, true),
-      limit: CHANGES_PAGE,
+    const page = await getPage('GET /api/changes', {
+      query: {
+        siteId,
+        from: dayBound(v('c-from'), tz, false),
+        to: dayBound(v('c-to'), tz, true),
+        limit: CHANGES_PAGE,
+      },
     });
-    const rows: Change[] = listOf(page.items, 'changes');
+    const rows = page.items;
     // Newest first, in the order of the evidence log.
     rows.sort((a, b) => b.logIndex - a.logIndex);
     const n = `${rows.length} change record${rows.length === 1 ? '' : 's'}`;

@@ -1,6 +1,6 @@
 /** People (admin): the accounts with their roles and sites; add, edit role and sites, disable. */
 import type { UserResponse } from '../../shared/src/admin.ts';
-import { get, patch, post } from './api.js';
+import { type Body, get, patch, post } from './api.js';
 import { closeEditor, openEditor } from './dialogs.js';
 import { badge, byId, h } from './dom.js';
 import { buildForm, fill, schemaNamed, table } from './form.js';
@@ -20,12 +20,6 @@ const ROLE_LABELS = {
   contractor: 'Contractor (own sites only)',
 } as Record<string, string>;
 const SCOPED = new Set(['owner', 'contractor']);
-
-/**
- * An answer that is a list, or an object holding one under `key`.
- */
-export const listOf = (body: any, key: string): any[] =>
-  Array.isArray(body) ? body : Array.isArray(body?.[key]) ? body[key] : [];
 
 const isDisabled = (p: Person) => p.disabled === true || p.active === false;
 
@@ -78,7 +72,7 @@ async function editPerson(p: Person) {
       },
     ],
     submit: async (v) => {
-      await patch(`/api/users/${encodeURIComponent(String(p.id))}`, withSites(v));
+      await patch('PATCH /api/users/:id', { params: { id: p.id }, body: withSites(v) });
       closeEditor();
       await listPeople();
       return 'Saved.';
@@ -112,11 +106,11 @@ export async function loadPeople() {
       },
     ],
     submit: async (v) => {
-      const made: Person = await post('/api/users', withSites(v));
+      const made = await post('POST /api/users', { body: withSites(v) as Body<'POST /api/users'> });
       form.reset();
       form.dispatchEvent(new Event('change'));
       await listPeople();
-      return `Added ${made?.name ?? v.name}.`;
+      return `Added ${made.name}.`;
     },
   });
   byId('people-add').replaceChildren(h('h3', null, 'Add a person'), form);
@@ -125,7 +119,7 @@ export async function loadPeople() {
 
 async function listPeople() {
   await fill(byId('people-list'), async () => {
-    const people: Person[] = listOf(await get('/api/users'), 'users');
+    const people: Person[] = await get('GET /api/users');
     const siteName = (id: string) => state.sites.find((s) => s.id === id)?.name ?? id;
     return table(
       ['Name', 'E-mail', 'Role', 'Sites', 'Status', ''],
