@@ -4,6 +4,8 @@
  * script's API token may be pasted instead (kept for this tab only) and is sent as a bearer token.
  */
 
+import type { z } from 'zod';
+import type { RouteKey, Routes } from '../../shared/src/api/routes.ts';
 import { nextPageOf } from '../../shared/src/links.ts';
 
 const TOKEN_KEY = 'gateway.token';
@@ -73,19 +75,18 @@ export async function errorOf(res: Response): Promise<ApiError> {
 /**
  * @param [o] token: this one instead of the saved one;
  *   quiet: a 401 is the caller's business (no "session expired" notice)
+ * @returns the answer's JSON, or null when it has no body
  */
 export async function request(
   method: string,
   path: string,
-  o: {
+  o: Transport & {
     body?: unknown;
     bytes?: Blob;
-    token?: string;
-    quiet?: boolean;
     /** Reads the answer's headers (a list's Link to its next page). */
     headers?: (h: Headers) => void;
   } = {},
-) {
+): Promise<unknown> {
   const token = o.token ?? getToken();
 
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -108,65 +109,161 @@ export async function request(
   o.headers?.(res.headers);
   if (res.status === 204) return null;
   const text = await res.text();
-  return text ? JSON.parse(text) : null;
+  return text ? (JSON.parse(text) as unknown) : null;
 }
 
-/**
- * GET a JSON resource (with the session, or the token when one is set: reads may need one).
- */
-export const get = (path: string, params?: Record<string, string | number | undefined>) =>
-  request('GET', url(path, params));
+/** How a request is sent: with this token instead of the saved one; quiet: a 401 is the caller's business. */
+export interface Transport {
+  token?: string;
+  quiet?: boolean;
+}
+
+/** A route of the API that answers JSON (the others: the live feed, photos, printable pages, metrics). */
+type JsonRoute = { [K in RouteKey]: Routes[K]['response'] extends z.ZodType ? K : never }[RouteKey];
+type RoutesOf<M extends string> = Extract<JsonRoute, `${M} ${string}`>;
+export type GetRoute = RoutesOf<'GET'>;
+export type PostRoute = RoutesOf<'POST'>;
+export type PatchRoute = RoutesOf<'PATCH'>;
+export type DeleteRoute = RoutesOf<'DELETE'>;
+/** A list answered a page at a time. */
+export type PagedRoute = { [K in GetRoute]: Routes[K] extends { paged: true } ? K : never }[GetRoute];
+
+/** A route's answer, as its schema in the contract says. */
+export type Answer<K extends RouteKey> = Routes[K]['response'] extends z.ZodType
+  ? z.output<Routes[K]['response']>
+  : never;
+
+/** An object with no keys: a request that needs none. */
+type Empty = Record<never, never>;
+/** A query string's value: a string or number where the schema reads one from the text. */
+type Loose<T> = unknown extends T ? string | number : T;
+type QueryOf<S extends z.ZodType> = { [P in keyof z.input<S>]: Loose<z.input<S>[P]> | undefined };
+/** An input of a route: required when the route takes one with a required key. */
+type Input<K extends RouteKey, Part extends 'params' | 'query' | 'body', V> = Routes[K] extends {
+  [k in Part]: z.ZodType;
+}
+  ? Empty extends V
+    ? { [k in Part]?: V }
+    : { [k in Part]: V }
+  : { [k in Part]?: undefined };
+type Part<K extends RouteKey, P extends 'params' | 'query' | 'body'> = Routes[K] extends {
+  [k in P]: infer S extends z.ZodType;
+}
+  ? S
+  : z.ZodNever;
+
+/** What a request to a route carries: its path parameters, its query and its body. */
+export type RouteRequest<K extends RouteKey> = Input<K, 'params', z.input<Part<K, 'params'>>> &
+  Input<K, 'query', QueryOf<Part<K, 'query'>>> &
+  Input<K, 'body', z.input<Part<K, 'body'>>> &
+  Transport;
+/** The body a route takes. */
+export type Body<K extends RouteKey> = RouteRequest<K>['body'];
+/** The request's argument: optional when the route needs nothing. */
+type Args<K extends RouteKey> = Empty extends RouteRequest<K> ? [o?: RouteRequest<K>] : [o: RouteRequest<K>];
+
+/** What every request of a route is sent with, whichever route it is. */
+interface Sent extends Transport {
+  params?: Record<string, string | number | undefined>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+/** The path of a route (`GET /api/alerts/:id`) with its parameters, and its query string. */
+export function pathOf(route: RouteKey, o: Pick<Sent, 'params' | 'query'> = {}) {
+  const path = route
+    .slice(route.indexOf(' ') + 1)
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(o.params?.[name] ?? '')));
+  return url(path, o.query);
+}
+
+/** Sends a request to a route: its method, its path, the body when it has one. */
+function send(route: RouteKey, o: Sent = {}, headers?: (h: Headers) => void): Promise<unknown> {
+  const method = route.slice(0, route.indexOf(' '));
+  return request(method, pathOf(route, o), {
+    ...(o.token !== undefined ? { token: o.token } : {}),
+    ...(o.quiet ? { quiet: true } : {}),
+    ...(headers ? { headers } : {}),
+    ...(method === 'GET' || method === 'DELETE' ? {} : { body: o.body ?? {} }),
+  });
+}
+
+/** GET a JSON resource (with the session, or the token when one is set: reads may need one). */
+export async function get<K extends GetRoute>(route: K, ...[o]: Args<K>): Promise<Answer<K>> {
+  return (await send(route, o as Sent | undefined)) as Answer<K>;
+}
+
+/** POST to a route; its body is `{}` unless given. */
+export async function post<K extends PostRoute>(route: K, ...[o]: Args<K>): Promise<Answer<K>> {
+  return (await send(route, o as Sent | undefined)) as Answer<K>;
+}
+
+export async function patch<K extends PatchRoute>(route: K, ...[o]: Args<K>): Promise<Answer<K>> {
+  return (await send(route, o as Sent | undefined)) as Answer<K>;
+}
+
+export async function del<K extends DeleteRoute>(route: K, ...[o]: Args<K>): Promise<Answer<K>> {
+  return (await send(route, o as Sent | undefined)) as Answer<K>;
+}
+
+/** Where a page starts: the first page's request, or the path of a next page the page before named. */
+type From<K extends PagedRoute> = Args<K> | [from: { next: string }];
 
 /**
- * One page of a list whose answer is not a bare array (the quarantine's `{ items, devices }`): the body
- * as answered, and the path of the next page when more follow.
+ * One page of a list, the body as answered (a bare array, or the quarantine's `{ items, devices }`),
+ * and the path of the next page when more follow.
  */
-export async function getPageBody<B>(
-  path: string,
-  params?: Record<string, string | number | undefined>,
-): Promise<{ body: B; next: string | undefined }> {
+export async function getPageBody<K extends PagedRoute>(
+  route: K,
+  ...[from]: From<K>
+): Promise<{ body: Answer<K>; next: string | undefined }> {
   let next: string | undefined;
-  const body = (await request('GET', url(path, params), {
-    headers: (h) => {
-      next = nextPageOf(h.get('link'));
-    },
-  })) as B;
-  return { body, next };
+  const readLink = (h: Headers) => {
+    next = nextPageOf(h.get('link'));
+  };
+  const body =
+    from && 'next' in from
+      ? await request('GET', from.next, { headers: readLink })
+      : await send(route, from as Sent | undefined, readLink);
+  return { body: body as Answer<K>, next };
 }
+
+/** A list answered a page at a time as a bare array. */
+type ListRoute = { [K in PagedRoute]: Answer<K> extends readonly unknown[] ? K : never }[PagedRoute];
 
 /** One page of a list: its items, and the path of the next page when more follow. */
-export async function getPage<T>(
-  path: string,
-  params?: Record<string, string | number | undefined>,
-): Promise<{ items: T[]; next: string | undefined }> {
-  const { body, next } = await getPageBody<T[]>(path, params);
+export async function getPage<K extends ListRoute>(
+  route: K,
+  ...from: From<K>
+): Promise<{ items: Answer<K>; next: string | undefined }> {
+  const { body, next } = await getPageBody(route, ...from);
   return { items: body, next };
 }
 
 /** Every page of a list (at most `maxPages`), following each page's Link to the next. */
-export async function getAll<T>(
-  path: string,
-  params?: Record<string, string | number | undefined>,
+export async function getAll<K extends ListRoute>(
+  route: K,
+  o?: RouteRequest<K>,
   maxPages = 100,
-): Promise<T[]> {
-  const out: T[] = [];
-  let page = await getPage<T>(path, params);
+): Promise<Answer<K>[number][]> {
+  const out: Answer<K>[number][] = [];
+  let page = await getPage(route, ...([o] as Args<K>));
   out.push(...page.items);
   for (let n = 1; page.next && n < maxPages; n++) {
-    page = await getPage<T>(page.next);
+    page = await getPage(route, { next: page.next });
     out.push(...page.items);
   }
   return out;
 }
 
-export const post = (path: string, body: unknown) => request('POST', path, { body: body ?? {} });
-
-/** POST raw bytes (a photo), their type as the content type. */
-export const postBytes = (path: string, bytes: Blob) => request('POST', path, { bytes });
-
-export const patch = (path: string, body: unknown) => request('PATCH', path, { body });
-
-export const del = (path: string) => request('DELETE', path);
+/** POST raw bytes (a photo) to a route, their type as the content type. */
+export async function postBytes<K extends PostRoute>(
+  route: K,
+  o: RouteRequest<K>,
+  bytes: Blob,
+): Promise<Answer<K>> {
+  return (await request('POST', pathOf(route, o as Sent), { bytes })) as Answer<K>;
+}
 
 const seconds = (sec: number) => (sec >= 90 ? `${Math.ceil(sec / 60)} min` : `${sec} s`);
 

@@ -1,13 +1,11 @@
 /** Who is using the page: a person signed in (session cookie), a pasted API token, or nobody. */
-import { ApiError, getToken, post, request, setCsrf, setToken } from './api.js';
+import type { MeResponse } from '../../shared/src/admin.ts';
+import { ApiError, get, getToken, post, setCsrf, setToken } from './api.js';
 import { forgetFieldSites } from './field-sites.js';
 
 /** Who is signed in, and how. */
-export type Me = {
-  name: string;
-  role: string;
-  sites?: string[] | null;
-  email?: string;
+export type Me = Pick<MeResponse, 'name' | 'role' | 'email'> & {
+  sites?: MeResponse['sites'];
   via: 'session' | 'token';
 };
 
@@ -43,15 +41,13 @@ function changed() {
 /**
  * The identity in an answer of /api/auth/me or /api/auth/login, and its CSRF token when it carries one.
  */
-function meOf(body: any, via: 'session' | 'token'): Me {
-  const who = body?.user && typeof body.user === 'object' ? body.user : body;
-  const csrf = body?.csrfToken ?? who?.csrfToken;
-  if (csrf !== undefined) setCsrf(csrf);
+function meOf(who: MeResponse, via: 'session' | 'token'): Me {
+  if (who.csrfToken !== undefined) setCsrf(who.csrfToken);
   return {
-    name: String(who?.name ?? '?'),
-    role: String(who?.role ?? 'viewer'),
-    sites: Array.isArray(who?.sites) ? who.sites : null,
-    ...(typeof who?.email === 'string' ? { email: who.email } : {}),
+    name: who.name,
+    role: who.role,
+    sites: who.sites,
+    ...(who.email !== undefined ? { email: who.email } : {}),
     via,
   };
 }
@@ -97,7 +93,7 @@ export async function refreshMe() {
     return null;
   }
   try {
-    session.me = meOf(await request('GET', '/api/auth/me', { quiet: true }), token ? 'token' : 'session');
+    session.me = meOf(await get('GET /api/auth/me', { quiet: true }), token ? 'token' : 'session');
     session.unreached = false;
   } catch (e) {
     session.unreached = !(e instanceof ApiError && e.status === 401);
@@ -115,7 +111,7 @@ export async function refreshMe() {
  * Checks a pasted token with /api/auth/me before keeping it: a wrong one is never "saved".
  */
 export async function useToken(token: string): Promise<Me> {
-  const me = meOf(await request('GET', '/api/auth/me', { token, quiet: true }), 'token');
+  const me = meOf(await get('GET /api/auth/me', { token, quiet: true }), 'token');
   setToken(token);
   session.me = me;
   session.expired = false;
@@ -130,7 +126,7 @@ export async function forgetToken() {
 }
 
 export async function signIn(email: string, password: string) {
-  const body = await request('POST', '/api/auth/login', { body: { email, password }, quiet: true });
+  const body = await post('POST /api/auth/login', { body: { email, password }, quiet: true });
   setToken('');
   remember(true);
   session.me = meOf(body, 'session');
@@ -144,7 +140,7 @@ export async function signIn(email: string, password: string) {
 
 export async function signOut() {
   try {
-    await post('/api/auth/logout', {});
+    await post('POST /api/auth/logout');
   } finally {
     remember(false);
     forgetFieldSites();

@@ -99,12 +99,12 @@ export const ruleLabel = (id: string) => ruleOf(id)?.label ?? id;
 
 export async function loadAll() {
   const [sites, open, acked, rules] = await Promise.all([
-    get('/api/sites'),
+    get('GET /api/sites'),
     // Every open duty, a page at a time.
-    getAll<Alert>('/api/alerts', { status: 'open', limit: 500 }),
-    getAll<Alert>('/api/alerts', { status: 'acknowledged', limit: 500 }),
+    getAll('GET /api/alerts', { query: { status: 'open', limit: 500 } }),
+    getAll('GET /api/alerts', { query: { status: 'acknowledged', limit: 500 } }),
     // The rules change only with the gateway's release: read once.
-    state.rules.length ? state.rules : get('/api/rules'),
+    state.rules.length ? state.rules : get('GET /api/rules'),
   ]);
   state.sites = sites;
   keepFieldSites(sites);

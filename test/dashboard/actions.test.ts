@@ -39,7 +39,7 @@ const alert = (over: Partial<Alert>): Alert => ({
   history: [],
   ...over,
 });
-const me = (role: string): Me => ({ name: 'Pat Officer', role, via: 'session' });
+const me = (role: Me['role']): Me => ({ name: 'Pat Officer', role, via: 'session' });
 const why = (x: { ok: boolean; why?: string }) => (x.ok ? 'offered' : x.why);
 
 describe('the actions the alert dialog offers', () => {

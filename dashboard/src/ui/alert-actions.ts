@@ -76,22 +76,25 @@ export function clearMessages() {
 /** Whether the gateway refused a resolution because the device still reports the alarm active. */
 const stillActive = (e: unknown) => e instanceof ApiError && e.status === 409 && e.code === 'STILL_ACTIVE';
 
+/** Sends an action (confirmed: resolving while the device still reports the alarm). */
+type Send = (confirmed: boolean) => Promise<Alert>;
+
 /** Sends an action; the answer (the alert as it is now) goes to `done`. */
-async function act(path: string, body: Record<string, unknown>, ok: string, done: (a: Alert) => void) {
+async function act(send: Send, confirmed: boolean, ok: string, done: (a: Alert) => void) {
   clearMessages();
   try {
-    const a: Alert = await post(path, body);
+    const a = await send(confirmed);
     done(a);
     say('dialog-ok', ok, 'ok');
     byId('dialog-ok').focus();
   } catch (e) {
-    if (stillActive(e) && body.confirmActive !== true) return confirmStillActive(path, body, done);
+    if (stillActive(e) && !confirmed) return confirmStillActive(send, done);
     say('dialog-error', describeError(e), 'bad');
   }
 }
 
 /** The device still reports the alarm: resolving it anyway is a choice the history records. */
-function confirmStillActive(path: string, body: Record<string, unknown>, done: (a: Alert) => void) {
+function confirmStillActive(send: Send, done: (a: Alert) => void) {
   const box = byId('dialog-confirm');
   replace(
     box,
@@ -109,13 +112,7 @@ function confirmStillActive(path: string, body: Record<string, unknown>, done: (
             type: 'button',
             id: 'confirm-active',
             class: 'danger',
-            onclick: () =>
-              void act(
-                path,
-                { ...body, confirmActive: true },
-                'Resolved while the alarm was still active.',
-                done,
-              ),
+            onclick: () => void act(send, true, 'Resolved while the alarm was still active.', done),
           },
           'Resolve anyway',
         ),
@@ -128,7 +125,7 @@ function confirmStillActive(path: string, body: Record<string, unknown>, done: (
 
 const val = (el: HTMLElement) => (el as HTMLInputElement).value.trim();
 
-function ackForm(base: string, done: (a: Alert) => void) {
+function ackForm(id: string, done: (a: Alert) => void) {
   const note = h('input', { id: 'ack-note', type: 'text', maxlength: 4000, autocomplete: 'off' });
   return h(
     'form',
@@ -138,7 +135,9 @@ function ackForm(base: string, done: (a: Alert) => void) {
       onsubmit: (e) => {
         e.preventDefault();
         const text = val(note);
-        void act(`${base}/ack`, text ? { note: text } : {}, 'Acknowledged.', done);
+        const send = () =>
+          post('POST /api/alerts/:id/ack', { params: { id }, body: text ? { note: text } : {} });
+        void act(send, false, 'Acknowledged.', done);
       },
     },
     h('h3', null, 'Acknowledge'),
@@ -148,7 +147,7 @@ function ackForm(base: string, done: (a: Alert) => void) {
   );
 }
 
-function resolveForm(a: Alert, base: string, done: (a: Alert) => void) {
+function resolveForm(a: Alert, id: string, done: (a: Alert) => void) {
   const note = h('textarea', {
     id: 'resolve-note',
     rows: 2,
@@ -173,10 +172,15 @@ function resolveForm(a: Alert, base: string, done: (a: Alert) => void) {
         note.removeAttribute('aria-invalid');
         // The page knows the device still reports the alarm: it asks before sending (and the gateway's
         // refusal, should the alarm come back meanwhile, asks the same).
+        const send: Send = (confirmed) =>
+          post('POST /api/alerts/:id/resolve', {
+            params: { id },
+            body: { note: text, ...(confirmed ? { confirmActive: true } : {}) },
+          });
         if (a.alarm?.active) {
           clearMessages();
-          confirmStillActive(`${base}/resolve`, { note: text }, done);
-        } else void act(`${base}/resolve`, { note: text }, 'Resolved.', done);
+          confirmStillActive(send, done);
+        } else void act(send, false, 'Resolved.', done);
       },
     },
     h('h3', null, 'Resolve'),
@@ -187,7 +191,7 @@ function resolveForm(a: Alert, base: string, done: (a: Alert) => void) {
   );
 }
 
-function extendForm(a: Alert, base: string, tz: string, done: (a: Alert) => void) {
+function extendForm(a: Alert, id: string, tz: string, done: (a: Alert) => void) {
   const due = a.dueAt ? Date.parse(a.dueAt) : Date.now();
   const newDue = h('input', {
     id: 'ext-due',
@@ -216,14 +220,15 @@ function extendForm(a: Alert, base: string, tz: string, done: (a: Alert) => void
           return;
         }
         const text = val(note);
+        const body = {
+          newDueAt: new Date(ms).toISOString(),
+          engineer: val(engineer),
+          letterRef: val(letter),
+          ...(text ? { note: text } : {}),
+        };
         void act(
-          `${base}/extend`,
-          {
-            newDueAt: new Date(ms).toISOString(),
-            engineer: val(engineer),
-            letterRef: val(letter),
-            ...(text ? { note: text } : {}),
-          },
+          () => post('POST /api/alerts/:id/extend', { params: { id }, body }),
+          false,
           'Extended.',
           done,
         );
@@ -273,7 +278,6 @@ export function actionsSection(a: Alert, done: (a: Alert) => void) {
   if (a.status === 'resolved') return null;
   const rule = ruleOf(a.rule);
   const allowed = allowedActions(a, rule, session.me);
-  const base = `/api/alerts/${encodeURIComponent(a.id)}`;
   const tz = siteZone(a.siteId);
   const reasons = [
     ...new Set(
@@ -286,9 +290,9 @@ export function actionsSection(a: Alert, done: (a: Alert) => void) {
     h(
       'section',
       { class: 'actions', 'aria-label': 'Actions' },
-      allowed.acknowledge.ok ? ackForm(base, done) : null,
-      allowed.resolve.ok ? resolveForm(a, base, done) : null,
-      allowed.extend.ok ? extendForm(a, base, tz, done) : null,
+      allowed.acknowledge.ok ? ackForm(a.id, done) : null,
+      allowed.resolve.ok ? resolveForm(a, a.id, done) : null,
+      allowed.extend.ok ? extendForm(a, a.id, tz, done) : null,
       allowed.inspect.ok && rule ? inspectLink(a, rule) : null,
     ),
     reasons.length

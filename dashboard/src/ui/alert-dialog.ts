@@ -187,7 +187,7 @@ export async function openAlert(id: string, had?: Alert) {
   }
   if (!dialog.open) dialog.showModal();
   try {
-    renderAlert(await get(`/api/alerts/${encodeURIComponent(id)}`));
+    renderAlert(await get('GET /api/alerts/:id', { params: { id } }));
   } catch (e) {
     const err = byId('dialog-error');
     err.textContent = describeError(e);
@@ -216,6 +216,6 @@ export function alertChangedForDialog(a: Alert) {
 /** Reads the shown alert again (the live feed's copy lacks its evidence in words and alarm state). */
 export async function refreshDialog(id: string) {
   if (shownAlertId() !== id) return;
-  const a: Alert = await get(`/api/alerts/${encodeURIComponent(id)}`);
+  const a = await get('GET /api/alerts/:id', { params: { id } });
   alertChangedForDialog(a);
 }

@@ -5,10 +5,10 @@
  * already is not repeated); while it reads it is disabled, and usable again when the reading fails. The
  * Alerts and Quarantine pages use it.
  */
-import { getPageBody } from '../api.js';
+import { type Answer, getPageBody, type PagedRoute } from '../api.js';
 import { h } from './dom.js';
 
-export class MoreList<T> {
+export class MoreList<K extends PagedRoute, T> {
   /** The rows shown, in the order the gateway gave them. */
   rows: T[] = [];
   /** The path of the next page, while older rows follow. */
@@ -22,8 +22,10 @@ export class MoreList<T> {
       noun: string;
       /** A row's identity (its id), so a row is shown once. */
       key: (row: T) => string | number;
-      /** The rows of a page's answer, when it is not a bare array. */
-      items?: (body: unknown) => T[];
+      /** The list's route: its next pages are of it. */
+      route: K;
+      /** The rows of a page's answer. */
+      items: (body: Answer<K>) => T[];
       /** Draws the rows and says what is shown, once a page's rows were added. */
       shown: () => void;
       /** Says why the next page could not be read. */
@@ -55,8 +57,8 @@ export class MoreList<T> {
     if (!this.next || this.button.disabled) return;
     this.button.disabled = true;
     try {
-      const { body, next } = await getPageBody<unknown>(this.next);
-      const page = this.o.items ? this.o.items(body) : (body as T[]);
+      const { body, next } = await getPageBody(this.o.route, { next: this.next });
+      const page = this.o.items(body);
       const shown = new Set(this.rows.map(this.o.key));
       this.start([...this.rows, ...page.filter((r) => !shown.has(this.o.key(r)))], next);
       this.o.shown();
@@ -66,9 +68,3 @@ export class MoreList<T> {
     }
   }
 }
-
-/**
- * An answer that is a list, or an object holding one under `key`.
- */
-export const listOf = (body: any, key: string): any[] =>
-  Array.isArray(body) ? body : Array.isArray(body?.[key]) ? body[key] : [];

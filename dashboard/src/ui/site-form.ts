@@ -2,13 +2,12 @@
  * A site's form: its kind, name, time zone, rule parameters, parties and history on record, to add a site
  * (the Sites page) or edit one in the edit dialog (the Sites page, a construction site's page).
  */
-import { getPage, patch } from '../api.js';
+import { type Body, getPage, patch } from '../api.js';
 import { loadAll } from '../state.js';
 import { closeEditor, openEditor } from './dialogs.js';
 import { h, SITE_KINDS } from './dom.js';
 import { buildForm, schemaNamed } from './form.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
-import { listOf } from './more.js';
 import { jsonSchemaOf, paramFields, words } from './params.js';
 
 export type Site = import('../state.js').Site;
@@ -151,16 +150,15 @@ const PARAMS_PAGES = 20;
  * holds a record of the site itself.
  */
 async function currentParams(siteId: string): Promise<Record<string, unknown>> {
-  type Change = { entity: string; logIndex: number; new: unknown };
   try {
-    let page = await getPage<Change>('/api/changes', { siteId, limit: 500 });
+    let page = await getPage('GET /api/changes', { query: { siteId, limit: 500 } });
     for (let n = 1; ; n++) {
-      const last = listOf(page.items, 'changes')
-        .filter((c: Change) => c.entity === 'site' && c.new && typeof c.new === 'object')
-        .sort((a: Change, b: Change) => b.logIndex - a.logIndex)[0] as Change | undefined;
+      const last = page.items
+        .filter((c) => c.entity === 'site' && c.new && typeof c.new === 'object')
+        .sort((a, b) => b.logIndex - a.logIndex)[0];
       if (last) return last.new as Record<string, unknown>;
       if (!page.next || n >= PARAMS_PAGES) return {};
-      page = await getPage<Change>(page.next);
+      page = await getPage('GET /api/changes', { next: page.next });
     }
   } catch (e) {
     console.warn(`the parameters of ${siteId} could not be read; empty fields keep them`, e);
@@ -177,7 +175,10 @@ export async function editSite(site: Site, after?: () => Promise<void> | void) {
     schema: sitePatch,
     fields: await siteFields({ ...(await currentParams(site.id)), ...site }, false),
     submit: async (v) => {
-      await patch(`/api/sites/${encodeURIComponent(site.id)}`, inSiteZone(v, site.timezone));
+      await patch('PATCH /api/sites/:id', {
+        params: { id: site.id },
+        body: inSiteZone(v, site.timezone) as Body<'PATCH /api/sites/:id'>,
+      });
       closeEditor();
       await loadAll();
       await after?.();

@@ -8,29 +8,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { PAGE_DEFAULT, PAGE_MAX } from '../../../shared/src/api/requests.ts';
 import { MAX } from '../../../shared/src/bounds.ts';
 import type { Page } from '../store/page.ts';
 import { ApiError } from './errors.ts';
-import { answers } from './responses.ts';
-
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 500;
-
-/** The query keys of a paged list. `limit` above PAGE_MAX is taken (older clients ask for more) as PAGE_MAX. */
-export const pageShape = {
-  cursor: z
-    .string()
-    .max(MAX.id)
-    .optional()
-    .describe('The next page: the cursor of the `Link: <…>; rel="next"` header of the page before.'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .optional()
-    .describe(`Items a page (default ${PAGE_DEFAULT}, at most ${PAGE_MAX}: more follow by the Link header)`),
-};
 
 const cursorKeys = z.tuple([
   z.number().int().safe(),
@@ -99,10 +80,3 @@ export const LINK_HEADER = {
       'When more items follow: `<path?…&cursor=…>; rel="next"`, the next page with the same filters.',
   },
 };
-
-/** The documented answer of a paged list: `body` (an array of `item`, unless given), and the Link header. */
-export function paged(item: z.ZodType, body: z.ZodType = z.array(item)): Record<string, unknown> {
-  const r = answers({ 200: body });
-  (r['200'] as Record<string, unknown>).headers = LINK_HEADER;
-  return r;
-}

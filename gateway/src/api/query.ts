@@ -1,16 +1,6 @@
 import { z } from 'zod';
-import { MAX } from '../../../shared/src/bounds.ts';
 import { formatIssuePath } from '../config/load.ts';
 import { ApiError } from './errors.ts';
-
-/** A time in a query string: ISO 8601 or epoch milliseconds. */
-export const timeParam = z.union([
-  z.coerce.number().int(),
-  z.iso
-    .datetime({ offset: true })
-    .max(MAX.time)
-    .transform((s) => Date.parse(s)),
-]);
 
 const UNITS: Record<string, [string, string]> = {
   string: ['character', 'characters'],

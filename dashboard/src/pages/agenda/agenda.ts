@@ -40,7 +40,7 @@ export async function loadAgenda() {
   const out = byId('agenda-status');
   const seq = ++loadSeq;
   try {
-    const agenda: Agenda = await get('/api/agenda');
+    const agenda = await get('GET /api/agenda');
     if (seq !== loadSeq) return;
     out.textContent = `${formatDay(agenda.from)} to ${formatDay(agenda.to)}`;
     out.classList.remove('text-bad');

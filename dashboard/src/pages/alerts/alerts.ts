@@ -4,7 +4,7 @@
  * one alert: `ui/alert-dialog.ts`.
  */
 
-import { describeError, errorDetail, get, getPage } from '../../api.js';
+import { describeError, errorDetail, get, getPage, type RouteRequest } from '../../api.js';
 import {
   byUrgency,
   deviceLabel,
@@ -31,7 +31,9 @@ export { cell };
 export const ALERTS_PAGE = 100;
 
 /** The alerts shown, and the next page of those asked for (the gateway's Link) when older ones follow. */
-const list = new MoreList<Alert>({
+const list = new MoreList<'GET /api/alerts', Alert>({
+  route: 'GET /api/alerts',
+  items: (body) => body,
   noun: 'alerts',
   key: (a) => a.id,
   shown: () => {
@@ -62,11 +64,15 @@ export function initAlertFilters() {
     for (const r of state.rules) rule.appendChild(h('option', { value: r.id }, r.label));
 }
 
-function filters() {
+/** The alerts' filters, as the list's query takes them. */
+type Filters = NonNullable<RouteRequest<'GET /api/alerts'>['query']>;
+
+function filters(): Filters {
   const v = (id: string) => (byId(id) as HTMLInputElement).value;
   return {
     siteId: v('f-site') || undefined,
-    status: v('f-status') || undefined,
+    // The select's options are the list's statuses.
+    status: (v('f-status') || undefined) as Filters['status'],
     rule: v('f-rule') || undefined,
     overdue: (byId('f-overdue') as HTMLInputElement).checked ? 'true' : undefined,
   };
@@ -94,7 +100,7 @@ function sayError(e: unknown) {
 
 export async function loadAlerts() {
   try {
-    const page = await getPage<Alert>('/api/alerts', { ...filters(), limit: ALERTS_PAGE });
+    const page = await getPage('GET /api/alerts', { query: { ...filters(), limit: ALERTS_PAGE } });
     list.start(page.items, page.next);
     sayShown();
     renderAlertsTable();
@@ -107,7 +113,7 @@ export async function loadAlerts() {
 export async function refreshAlertRow(id: string) {
   const i = list.rows.findIndex((r) => r.id === id);
   if (i < 0) return;
-  list.rows[i] = await get(`/api/alerts/${encodeURIComponent(id)}`);
+  list.rows[i] = await get('GET /api/alerts/:id', { params: { id } });
   renderAlertsTable();
 }
 

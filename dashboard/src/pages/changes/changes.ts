@@ -16,7 +16,6 @@ import { deviceOf, siteById, siteZone } from '../../state.js';
 import { byId, h } from '../../ui/dom.js';
 import { fill, table } from '../../ui/form.js';
 import { formatTime } from '../../ui/format.js';
-import { listOf } from '../../ui/more.js';
 import { fillSiteFilter } from '../../ui/site-filter.js';
 
 export type Change = ChangeResponse;
@@ -174,13 +173,15 @@ export async function loadChanges() {
   const siteId = v('c-site') || undefined;
   const tz = siteId ? siteZone(siteId) : 'UTC';
   await fill(byId('changes-list'), async () => {
-    const page = await getPage<Change>('/api/changes', {
-      siteId,
-      from: dayBound(v('c-from'), tz, false),
-      to: dayBound(v('c-to'), tz, true),
-      limit: CHANGES_PAGE,
+    const page = await getPage('GET /api/changes', {
+      query: {
+        siteId,
+        from: dayBound(v('c-from'), tz, false),
+        to: dayBound(v('c-to'), tz, true),
+        limit: CHANGES_PAGE,
+      },
     });
-    const rows: Change[] = listOf(page.items, 'changes');
+    const rows = page.items;
     // Newest first, in the order of the evidence log.
     rows.sort((a, b) => b.logIndex - a.logIndex);
     const n = `${rows.length} change record${rows.length === 1 ? '' : 's'}`;

@@ -2,7 +2,7 @@
  * A site's devices (admin): add one with its kind's parameters, edit, change a rain gauge's calibration
  * from an effective time, retire, rotate its MQTT secret. A new secret is shown once.
  */
-import { describeError, get, patch, post } from '../../api.js';
+import { type Body, describeError, get, patch, post } from '../../api.js';
 import { loadAll, siteById, siteZone } from '../../state.js';
 import { closeEditor, openEditor, showSecret } from '../../ui/dialogs.js';
 import { badge, byId, h, replace } from '../../ui/dom.js';
@@ -10,7 +10,10 @@ import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from '../../ui/format.js';
 
 export type Field = import('../../ui/form.js').Field;
-export type DeviceRow = Record<string, any> & { id: string; kind: string };
+type Device = import('../../state.js').Device;
+/** A device as its site's answer lists it, or one the site retired (its id alone). */
+export type DeviceRow = Pick<Device, 'id' | 'kind'> &
+  Partial<Device> & { retired?: boolean; retiredAt?: string };
 
 const KINDS = [
   ['rain-gauge', 'Rain gauge'],
@@ -90,23 +93,20 @@ const devicePatch = async () => [await schemaNamed('devicePatchBody'), await dev
 const isRetired = (d: DeviceRow) =>
   d.retired === true || typeof d.retiredAt === 'string' || d.status === 'retired';
 
-const devicesPath = (siteId: string) => `/api/sites/${encodeURIComponent(siteId)}/devices`;
-
 async function rotate(siteId: string, deviceId: string) {
-  const r: { password: string; username?: string } = await post(
-    `${devicesPath(siteId)}/${encodeURIComponent(deviceId)}/secret`,
-    {},
-  );
+  const r = await post('POST /api/sites/:siteId/devices/:deviceId/secret', { params: { siteId, deviceId } });
   showSecret(
     `New MQTT password for ${deviceId}`,
-    [...(r.username ? [['Username', r.username] as [string, string]] : []), ['Password', r.password]],
+    [['Password', r.password]],
     'The old password stopped working at once; the device must log in with this one.',
   );
 }
 
 function editDevice(siteId: string, d: DeviceRow) {
   const tz = siteZone(siteId);
-  const base = `${devicesPath(siteId)}/${encodeURIComponent(d.id)}`;
+  const params = { siteId, deviceId: d.id };
+  const save = (body: Body<'PATCH /api/sites/:siteId/devices/:deviceId'>) =>
+    patch('PATCH /api/sites/:siteId/devices/:deviceId', { params, body });
   const done = async () => {
     closeEditor();
     await loadAll();
@@ -119,7 +119,7 @@ function editDevice(siteId: string, d: DeviceRow) {
     schema: devicePatch,
     fields: deviceFields(d.kind, d, ['inchesPerTip']),
     submit: async (v) => {
-      await patch(base, v);
+      await save(v);
       await done();
       return 'Saved.';
     },
@@ -146,7 +146,7 @@ function editDevice(siteId: string, d: DeviceRow) {
             return Number.isFinite(ms) ? { effectiveAt: new Date(ms).toISOString() } : {};
           },
           submit: async (v) => {
-            await patch(base, v);
+            await save(v);
             await done();
             return 'Calibration changed.';
           },
@@ -194,7 +194,7 @@ function editDevice(siteId: string, d: DeviceRow) {
                   return;
                 }
                 try {
-                  await patch(base, { retired: true });
+                  await save({ retired: true });
                   await done();
                 } catch (e) {
                   msg.className = 'msg msg-bad';
@@ -229,7 +229,10 @@ export async function loadDevices(siteId: string) {
       ...deviceFields(undefined),
     ],
     submit: async (v) => {
-      const r: { username: string; password: string; clientId?: string } = await post(devicesPath(siteId), v);
+      const r = await post('POST /api/sites/:siteId/devices', {
+        params: { siteId },
+        body: v as Body<'POST /api/sites/:siteId/devices'>,
+      });
       form.reset();
       form.dispatchEvent(new Event('change'));
       showSecret(`MQTT login for ${v.id}`, [
@@ -248,14 +251,10 @@ export async function loadDevices(siteId: string) {
 
 async function listDevices(siteId: string) {
   await fill(byId('devices-list'), async () => {
-    const site: { devices: DeviceRow[]; retiredDevices?: Array<string | DeviceRow> } = await get(
-      `/api/sites/${encodeURIComponent(siteId)}`,
-    );
+    const site = await get('GET /api/sites/:id', { params: { id: siteId } });
     const tz = siteZone(siteId);
     // Retired devices are no longer the site's; their history stays, and so do they in this list.
-    const retired: DeviceRow[] = (site.retiredDevices ?? []).map((d) =>
-      typeof d === 'string' ? { id: d, kind: '', retired: true } : { ...d, retired: true },
-    );
+    const retired: DeviceRow[] = site.retiredDevices.map((id) => ({ id, kind: '', retired: true }));
     const full: { devices: DeviceRow[] } = { devices: [...site.devices, ...retired] };
     return table(
       ['Device', 'Kind', 'Parameters', 'Status', ''],

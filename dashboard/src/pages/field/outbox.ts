@@ -115,16 +115,13 @@ async function sendOne(e: QueuedInspection, kept: boolean): Promise<InspectionRe
     for (const p of f.photos) {
       if (p.sha256) continue;
       // Charged to the inspection's site (its photo quota).
-      const stored: { sha256: string } = await postBytes(
-        `/api/photos?siteId=${encodeURIComponent(e.siteId)}`,
-        p.blob,
-      );
+      const stored = await postBytes('POST /api/photos', { query: { siteId: e.siteId } }, p.blob);
       p.sha256 = stored.sha256;
       uploaded = true;
     }
   // The hashes are kept with it: sent again, its photos are not uploaded twice.
   if (uploaded && kept) await keep(e);
-  return post('/api/inspections', bodyOf(e));
+  return post('POST /api/inspections', { body: bodyOf(e) });
 }
 
 /** Refused for what it is (a 4xx), not for the moment: kept for the person to fix or discard. */

@@ -24,7 +24,7 @@ export async function loadFleet() {
     gateways = [];
     return;
   }
-  const view = await get('/api/fleet');
+  const view = await get('GET /api/fleet');
   gateways = view.gateways;
 }
 

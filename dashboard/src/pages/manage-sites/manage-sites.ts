@@ -1,5 +1,5 @@
 /** Sites (admin): add a site, edit one (`ui/site-form.ts`), a link to its devices. */
-import { post } from '../../api.js';
+import { type Body, post } from '../../api.js';
 import { loadAll, state } from '../../state.js';
 import { byId, h, SITE_KINDS } from '../../ui/dom.js';
 import { buildForm, fill, table } from '../../ui/form.js';
@@ -14,14 +14,16 @@ export async function loadManageSites() {
     schema: siteCreate,
     fields: await siteFields(undefined, true),
     submit: async (v) => {
-      const made: Site | null = await post(
-        '/api/sites',
-        inSiteZone(v, typeof v.timezone === 'string' ? v.timezone : browserZone()),
-      );
+      const made = await post('POST /api/sites', {
+        body: inSiteZone(
+          v,
+          typeof v.timezone === 'string' ? v.timezone : browserZone(),
+        ) as Body<'POST /api/sites'>,
+      });
       form.reset();
       await loadAll();
       await listSites();
-      return `Added site ${made?.id ?? v.id}. Add its devices next.`;
+      return `Added site ${made.id}. Add its devices next.`;
     },
   });
   const details = h(

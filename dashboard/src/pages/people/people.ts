@@ -1,11 +1,10 @@
 /** People (admin): the accounts with their roles and sites; add, edit role and sites, disable. */
 import type { UserResponse } from '../../../../shared/src/admin.ts';
-import { get, patch, post } from '../../api.js';
+import { type Body, get, patch, post } from '../../api.js';
 import { state } from '../../state.js';
 import { closeEditor, openEditor } from '../../ui/dialogs.js';
 import { badge, byId, h } from '../../ui/dom.js';
 import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
-import { listOf } from '../../ui/more.js';
 
 /** A person as GET /api/users answers (the contract's shape); older gateways sent `active`. */
 export type Person = UserResponse & { active?: boolean };
@@ -73,7 +72,7 @@ async function editPerson(p: Person) {
       },
     ],
     submit: async (v) => {
-      await patch(`/api/users/${encodeURIComponent(String(p.id))}`, withSites(v));
+      await patch('PATCH /api/users/:id', { params: { id: p.id }, body: withSites(v) });
       closeEditor();
       await listPeople();
       return 'Saved.';
@@ -107,11 +106,11 @@ export async function loadPeople() {
       },
     ],
     submit: async (v) => {
-      const made: Person = await post('/api/users', withSites(v));
+      const made = await post('POST /api/users', { body: withSites(v) as Body<'POST /api/users'> });
       form.reset();
       form.dispatchEvent(new Event('change'));
       await listPeople();
-      return `Added ${made?.name ?? v.name}.`;
+      return `Added ${made.name}.`;
     },
   });
   byId('people-add').replaceChildren(h('h3', null, 'Add a person'), form);
@@ -120,7 +119,7 @@ export async function loadPeople() {
 
 async function listPeople() {
   await fill(byId('people-list'), async () => {
-    const people: Person[] = listOf(await get('/api/users'), 'users');
+    const people: Person[] = await get('GET /api/users');
     const siteName = (id: string) => state.sites.find((s) => s.id === id)?.name ?? id;
     return table(
       ['Name', 'E-mail', 'Role', 'Sites', 'Status', ''],

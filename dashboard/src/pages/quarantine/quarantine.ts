@@ -72,10 +72,8 @@ function releaseForm(d: WaitingDevice) {
     const v = (n: string) => Number((form.querySelector(`[name=${n}]`) as HTMLInputElement).value || 0);
     const back = v('days') * 86_400 + v('hours') * 3600 + v('minutes') * 60;
     try {
-      const r = await post('/api/quarantine/release', {
-        siteId: d.siteId,
-        deviceId: d.deviceId,
-        offsetSeconds: -back,
+      const r = await post('POST /api/quarantine/release', {
+        body: { siteId: d.siteId, deviceId: d.deviceId, offsetSeconds: -back },
       });
       const ahead = r.stillAhead
         ? ` ${r.stillAhead} still ahead of the clock after that correction: they stay.`
@@ -132,10 +130,11 @@ function readings(first: List, next: string | undefined) {
     status.removeAttribute('title');
     replace(box, readingsTable(list.rows));
   };
-  const list: MoreList<Item> = new MoreList<Item>({
+  const list = new MoreList<'GET /api/quarantine', Item>({
+    route: 'GET /api/quarantine',
     noun: 'readings',
     key: (i) => i.id,
-    items: (body) => (body as List).items,
+    items: (body) => body.items,
     shown: draw,
     failed: (e) => {
       status.textContent = describeError(e);
@@ -150,9 +149,8 @@ function readings(first: List, next: string | undefined) {
 
 export async function loadQuarantine() {
   await fill(byId('quarantine-list'), async () => {
-    const { body: q, next } = await getPageBody<List>('/api/quarantine', {
-      status: 'all',
-      limit: READINGS_PAGE,
+    const { body: q, next } = await getPageBody('GET /api/quarantine', {
+      query: { status: 'all', limit: READINGS_PAGE },
     });
     const clocks = q.devices.filter((d) => d.reason === 'future_timestamp');
     const unregistered = q.devices.filter((d) => d.reason === 'unregistered_device');

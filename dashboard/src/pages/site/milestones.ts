@@ -3,7 +3,12 @@
  * 001, A(1): at least 48 hours before), a date and time in the site's zone, POST /api/notices. Shown to
  * those who may file: the site's owner or contractor, inspectors, engineers and admins.
  */
-import { MILESTONE_IDS, MILESTONES, NOTICE_LEAD_MS } from '../../../../shared/src/api/milestones.ts';
+import {
+  MILESTONE_IDS,
+  MILESTONES,
+  type Milestone,
+  NOTICE_LEAD_MS,
+} from '../../../../shared/src/api/milestones.ts';
 import { describeError, post } from '../../api.js';
 import { atLeast, isScoped, session } from '../../session.js';
 import type { Site } from '../../state.js';
@@ -43,11 +48,13 @@ export function milestoneForm(site: Site, now: number): HTMLElement | null {
     }
     button.disabled = true;
     try {
-      const filed = (await post('/api/notices', {
-        siteId: site.id,
-        milestone: select.value,
-        at: new Date(at).toISOString(),
-      })) as { late: boolean };
+      const filed = await post('POST /api/notices', {
+        body: {
+          siteId: site.id,
+          milestone: select.value as Milestone,
+          at: new Date(at).toISOString(),
+        },
+      });
       const what = `${MILESTONES[select.value as keyof typeof MILESTONES]} at ${formatTime(at, site.timezone)}`;
       result.textContent = filed.late
         ? `Notice filed: ${what}. It is late: the town asks for 48 hours' notice.`

@@ -48,7 +48,7 @@ let kept: { key: string; at: number; answer: ChartsAnswer } | undefined;
 async function chartsOf(siteId: string, range: ChartRange): Promise<ChartsAnswer> {
   const key = `${siteId}|${range}`;
   if (kept?.key === key && Date.now() - kept.at < KEEP_MS[range]) return kept.answer;
-  const answer: ChartsAnswer = await get('/api/charts', { siteId, range });
+  const answer = await get('GET /api/charts', { query: { siteId, range } });
   kept = { key, at: Date.now(), answer };
   return answer;
 }
@@ -189,7 +189,7 @@ export async function loadSite(siteId: string) {
   const seq = ++loadSeq;
   const out = byId('site-status');
   try {
-    const site: Site = await get(`/api/sites/${encodeURIComponent(siteId)}`);
+    const site = await get('GET /api/sites/:id', { params: { id: siteId } });
     const charts = await chartsOf(siteId, chartRange()).catch((e: unknown) => describeError(e));
     if (seq !== loadSeq) return;
     renderSite(site, charts, Date.now());

@@ -4,7 +4,7 @@
  * notice it rests on if any) and "Lift the stop-work order" (a note; when the town refuses because a
  * notice it names is not approved, "Lift anyway (recorded as an override)").
  */
-import type { StopWorkDto, ViolationDto } from '../../../../shared/src/api/violations.ts';
+import type { ViolationDto } from '../../../../shared/src/api/violations.ts';
 import { ApiError, describeError, post } from '../../api.js';
 import type { Site } from '../../state.js';
 import { h } from '../../ui/dom.js';
@@ -15,8 +15,6 @@ import { isOfficer } from './violations.js';
 
 /** Whether the person signed in may order work stopped, or lift the order. */
 export const mayOrderStop = isOfficer;
-
-const path = (site: Site, tail = '') => `/api/sites/${encodeURIComponent(site.id)}/stop-work${tail}`;
 
 /** A notice as a choice: its day and what it is about. */
 const noticeChoice = (v: ViolationDto, tz: string) => {
@@ -41,10 +39,10 @@ function orderForm(site: Site, notices: readonly ViolationDto[], done: (words: s
     emptyWords: 'Write the reason for the order.',
     extra: [h('label', { for: 'sw-notice' }, 'The notice of violation it rests on (optional)'), select],
     send: async (reason) => {
-      const order = (await post(path(site), {
-        reason,
-        ...(select.value ? { violationId: select.value } : {}),
-      })) as StopWorkDto;
+      const order = await post('POST /api/sites/:id/stop-work', {
+        params: { id: site.id },
+        body: { reason, ...(select.value ? { violationId: select.value } : {}) },
+      });
       const words = `Work is ordered stopped since ${formatTime(order.since, site.timezone)}.`;
       done(words);
       return words;
@@ -54,7 +52,10 @@ function orderForm(site: Site, notices: readonly ViolationDto[], done: (words: s
 
 function liftForm(site: Site, done: (words: string) => void) {
   const lift = async (note: string, override: boolean) => {
-    await post(path(site, '/lift'), { note, ...(override ? { override: true } : {}) });
+    await post('POST /api/sites/:id/stop-work/lift', {
+      params: { id: site.id },
+      body: { note, ...(override ? { override: true } : {}) },
+    });
     const words = override
       ? 'The order is lifted, recorded as an override.'
       : 'The order is lifted: work may resume.';

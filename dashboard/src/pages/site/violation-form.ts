@@ -4,9 +4,7 @@
  * (entered in the site's zone), the penalties (the law's, prefilled) and the inspection it rests on, if
  * any. POST /api/violations; the answer tells until when it may be appealed.
  */
-import type { InspectionDto } from '../../../../shared/src/api/alerts.ts';
 import { APPEAL_DAYS, DEFAULT_PENALTIES } from '../../../../shared/src/api/enforcementWords.ts';
-import type { ViolationIssued } from '../../../../shared/src/api/violations.ts';
 import { describeError, get, post } from '../../api.js';
 import type { Site } from '../../state.js';
 import { h } from '../../ui/dom.js';
@@ -31,10 +29,9 @@ const INSPECTIONS_OFFERED = 30;
 
 async function inspectionsOf(site: Site, select: HTMLSelectElement) {
   try {
-    const list = (await get('/api/inspections', {
-      siteId: site.id,
-      limit: INSPECTIONS_OFFERED,
-    })) as InspectionDto[];
+    const list = await get('GET /api/inspections', {
+      query: { siteId: site.id, limit: INSPECTIONS_OFFERED },
+    });
     const newest = [...list].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
     select.append(
       ...newest.map((i) =>
@@ -94,14 +91,16 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
     }
     button.disabled = true;
     try {
-      const issued = (await post('/api/violations', {
-        siteId: site.id,
-        nature: nature.value.trim(),
-        remedy: remedy.value.trim(),
-        remedyDueAt: new Date(at).toISOString(),
-        ...(penalties.value.trim() ? { penalties: penalties.value.trim() } : {}),
-        ...(inspection.value ? { inspectionId: inspection.value } : {}),
-      })) as ViolationIssued;
+      const issued = await post('POST /api/violations', {
+        body: {
+          siteId: site.id,
+          nature: nature.value.trim(),
+          remedy: remedy.value.trim(),
+          remedyDueAt: new Date(at).toISOString(),
+          ...(penalties.value.trim() ? { penalties: penalties.value.trim() } : {}),
+          ...(inspection.value ? { inspectionId: inspection.value } : {}),
+        },
+      });
       const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It may be appealed until ${shortDate(issued.appealBy, site.timezone)}.`;
       tell(result, words, 'ok');
       done(words);

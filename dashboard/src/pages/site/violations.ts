@@ -18,7 +18,7 @@ import { dueInWords, formatTime, shortDate } from '../../ui/format.js';
 import { noteForm } from './note-form.js';
 
 export async function loadViolations(siteId: string): Promise<ViolationDto[]> {
-  const all = await getAll<ViolationDto>('/api/violations', { siteId });
+  const all = await getAll('GET /api/violations', { query: { siteId } });
   return [...all].sort((a, b) => Date.parse(b.issuedAt) - Date.parse(a.issuedAt));
 }
 
@@ -96,8 +96,6 @@ function eventItem(e: ViolationEvent, tz: string) {
   );
 }
 
-const act = (v: ViolationDto, step: string) => `/api/violations/${encodeURIComponent(v.id)}/${step}`;
-
 /** What the person signed in may do with the notice now, each a folded form; or why not. */
 function actions(site: Site, v: ViolationDto, now: number, done: (words: string) => void) {
   if (v.status === 'approved') return [];
@@ -116,7 +114,7 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
           submitLabel: 'File the appeal',
           emptyWords: 'Write the reasons for the appeal.',
           send: async (reason) => {
-            await post(act(v, 'appeal'), { reason });
+            await post('POST /api/violations/:id/appeal', { params: { id: v.id }, body: { reason } });
             const words = 'The appeal is filed with the town.';
             done(words);
             return words;
@@ -140,7 +138,7 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
           submitLabel: 'Report corrected',
           emptyWords: 'Write what was done to correct it.',
           send: async (note) => {
-            await post(act(v, 'corrected'), { note });
+            await post('POST /api/violations/:id/corrected', { params: { id: v.id }, body: { note } });
             const words = 'Reported corrected: the town will inspect and approve it.';
             done(words);
             return words;
@@ -158,7 +156,10 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
         submitLabel: 'Approve the correction',
         optional: true,
         send: async (note) => {
-          await post(act(v, 'approve'), note ? { note } : {});
+          await post('POST /api/violations/:id/approve', {
+            params: { id: v.id },
+            body: note ? { note } : {},
+          });
           const words = 'The notice is approved: the violation is corrected.';
           done(words);
           return words;

@@ -4,7 +4,6 @@
  * threshold, the storm shaded, the crossing marked (GET /api/charts over the storm and a little around).
  */
 
-import type { ChartsAnswer } from '../../../../shared/src/api/charts.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import { describeError, get, getAll } from '../../api.js';
 import { type ChartHandle, mountChart } from '../../charts/plot.js';
@@ -52,7 +51,7 @@ export async function loadStorms() {
   const out = byId('storms-status');
   const seq = ++loadSeq;
   try {
-    const storms = await getAll<Storm>('/api/storms', siteId ? { siteId } : {});
+    const storms = await getAll('GET /api/storms', { query: { siteId } });
     if (seq !== loadSeq) return;
     storms.sort((a, b) => Date.parse(b.start) - Date.parse(a.start) || a.siteId.localeCompare(b.siteId));
     const sites = new Set(storms.map((s) => s.siteId)).size;
@@ -142,11 +141,13 @@ async function drawStorm(s: Storm, slot: HTMLElement) {
   const from = Date.parse(s.start) - 2 * HOUR;
   const to = Math.min(now, Math.max(Date.parse(s.end) + 2 * HOUR, from + 6 * HOUR));
   try {
-    const a: ChartsAnswer = await get('/api/charts', {
-      siteId: s.siteId,
-      deviceId: s.deviceId,
-      from: new Date(from).toISOString(),
-      to: new Date(to).toISOString(),
+    const a = await get('GET /api/charts', {
+      query: {
+        siteId: s.siteId,
+        deviceId: s.deviceId,
+        from: new Date(from).toISOString(),
+        to: new Date(to).toISOString(),
+      },
     });
     const panel = a.panels.find((p) => p.id === `${s.deviceId}/rain`);
     if (!panel) {

@@ -1,12 +1,11 @@
 /** Personal API tokens: create one (shown once), list them, revoke. */
 import type { z } from 'zod';
 import type { tokenResponse } from '../../../../shared/src/admin.ts';
-import { del, describeError, get, post } from '../../api.js';
+import { type Body, del, describeError, get, post } from '../../api.js';
 import { showSecret } from '../../ui/dialogs.js';
 import { badge, byId, h } from '../../ui/dom.js';
 import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
 import { formatTime } from '../../ui/format.js';
-import { listOf } from '../../ui/more.js';
 
 /** A token as GET /api/tokens answers (the contract's shape). */
 export type TokenRow = z.infer<typeof tokenResponse> & { revoked?: boolean };
@@ -36,9 +35,9 @@ export async function loadTokens() {
       },
     ],
     submit: async (v) => {
-      const r: { token: string; name?: string } = await post('/api/tokens', v);
+      const r = await post('POST /api/tokens', { body: v as Body<'POST /api/tokens'> });
       showSecret(
-        `API token ${r.name ?? v.name}`,
+        `API token ${r.name}`,
         [['Token', r.token]],
         'Send it as "Authorization: Bearer <token>"; it acts with your role and sites.',
       );
@@ -54,7 +53,7 @@ export async function loadTokens() {
 async function listTokens() {
   const out = byId('tokens-status');
   await fill(byId('tokens-list'), async () => {
-    const tokens: TokenRow[] = listOf(await get('/api/tokens'), 'tokens');
+    const tokens: TokenRow[] = await get('GET /api/tokens');
     return table(
       ['Name', 'Created', 'Expires', 'Last used', 'Status', ''],
       tokens.map((t) => [
@@ -72,7 +71,7 @@ async function listTokens() {
                 class: 'danger',
                 onclick: async () => {
                   try {
-                    await del(`/api/tokens/${encodeURIComponent(String(t.id))}`);
+                    await del('DELETE /api/tokens/:id', { params: { id: t.id } });
                     out.textContent = `Revoked ${t.name}: it no longer works.`;
                     out.className = 'msg msg-ok';
                     await listTokens();

@@ -5,38 +5,29 @@
  * refused at once); GET /api/changes, the change records with their evidence log entries.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import {
-  changeResponse,
-  changesQuery,
   deviceCreateBody,
-  deviceCredentials,
   devicePatchBody,
-  secretResponse,
   siteCreateBody,
   sitePatchBody,
 } from '../../../../shared/src/admin.ts';
-import { devicePatchedSchema, siteViewSchema } from '../../../../shared/src/api.ts';
-import { idText } from '../../../../shared/src/bounds.ts';
+import {
+  changesFilter,
+  idParams,
+  siteDeviceParams,
+  siteDevicesParams,
+} from '../../../../shared/src/api/requests.ts';
 import { CatalogueError } from '../../admin/catalogue.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
-import { openapi, parseWith, timeParam } from '../query.ts';
-import { answers } from '../responses.ts';
+import { pageOf, sendPage } from '../paging.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 import { siteSummary } from './sites.ts';
 
 /** What a site's or a device's body may be at most (their rule parameters vary by rule). */
 export const RULE_PARAMS_BODY_LIMIT = 64 * 1024;
-const siteParams = z.strictObject({ id: idText() });
-const deviceParams = z.strictObject({ siteId: idText(), deviceId: idText() });
-const devicesParams = z.strictObject({ siteId: idText() });
-const changesFilter = changesQuery.extend({
-  from: timeParam.optional(),
-  to: timeParam.optional(),
-  ...pageShape,
-});
 const secured = { security: [{ bearer: [] }] };
 
 /** The catalogue's refusals as the API's errors. */
@@ -67,130 +58,118 @@ export const adminPlugin: FastifyPluginAsync<AdminServices> = async (app, ctx) =
     bodyLimit: RULE_PARAMS_BODY_LIMIT,
   });
 
-  app.post(
-    '/api/sites',
-    withParams('Add a site (admin)', {
-      body: openapi(siteCreateBody),
-      response: answers({ 201: siteViewSchema }),
-    }),
-    async (req, reply) => {
+  app.route(
+    route('POST /api/sites', withParams('Add a site (admin)', {}), async (req, reply) => {
       const caller = ctx.auth.require(req, 'admin');
       const b = parseWith(siteCreateBody, req.body);
       const site = checked(() => cat.addSite(b, caller.actor));
       reply.code(201);
       return siteSummary(ctx, site, false);
-    },
-  );
-
-  app.patch(
-    '/api/sites/:id',
-    withParams('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {
-      params: openapi(siteParams),
-      body: openapi(sitePatchBody),
-      response: answers({ 200: siteViewSchema }),
     }),
-    async (req) => {
-      const caller = ctx.auth.require(req, 'admin');
-      const { id } = parseWith(siteParams, req.params);
-      const b = parseWith(sitePatchBody, req.body);
-      return siteSummary(
-        ctx,
-        checked(() => cat.editSite(id, b, caller.actor)),
-        false,
-      );
-    },
   );
 
-  app.post(
-    '/api/sites/:siteId/devices',
-    withParams('Add a device (admin): answers its MQTT username and password, shown this once', {
-      params: openapi(devicesParams),
-      body: openapi(deviceCreateBody),
-      response: answers({ 201: deviceCredentials }),
-    }),
-    async (req, reply) => {
-      const caller = ctx.auth.require(req, 'admin');
-      const { siteId } = parseWith(devicesParams, req.params);
-      const b = parseWith(deviceCreateBody, req.body);
-      const creds = checked(() => cat.addDevice(siteId, b, caller.actor));
-      reply.code(201);
-      return creds;
-    },
-  );
-
-  app.patch(
-    '/api/sites/:siteId/devices/:deviceId',
-    withParams('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {
-      params: openapi(deviceParams),
-      body: openapi(devicePatchBody),
-      response: answers({ 200: devicePatchedSchema }),
-    }),
-    async (req) => {
-      const caller = ctx.auth.require(req, 'admin');
-      const { siteId, deviceId } = parseWith(deviceParams, req.params);
-      const { effectiveAt, ...b } = parseWith(devicePatchBody, req.body);
-      const d = checked(() =>
-        cat.editDevice(
-          siteId,
-          deviceId,
-          { ...b, ...(effectiveAt !== undefined ? { effectiveAt: Date.parse(effectiveAt) } : {}) },
-          caller.actor,
-        ),
-      );
-      if (!d) return { siteId, deviceId, retired: true };
-      const site = siteSummary(ctx, cat.site(siteId)!, false);
-      return site.devices.find((x) => x.id === deviceId);
-    },
-  );
-
-  app.post(
-    '/api/sites/:siteId/devices/:deviceId/secret',
-    doc(
-      "Rotate a device's MQTT secret (admin): the new password, shown this once; the old one stops at once",
-      {
-        params: openapi(deviceParams),
-        response: answers({ 200: secretResponse }),
+  app.route(
+    route(
+      'PATCH /api/sites/:id',
+      withParams('Edit a site (admin): name, kind, time zone, rule parameters, recipients', {}),
+      async (req) => {
+        const caller = ctx.auth.require(req, 'admin');
+        const { id } = parseWith(idParams, req.params);
+        const b = parseWith(sitePatchBody, req.body);
+        return siteSummary(
+          ctx,
+          checked(() => cat.editSite(id, b, caller.actor)),
+          false,
+        );
       },
     ),
-    async (req) => {
-      const caller = ctx.auth.require(req, 'admin');
-      const { siteId, deviceId } = parseWith(deviceParams, req.params);
-      return { password: checked(() => cat.rotateSecret(siteId, deviceId, caller.actor)) };
-    },
   );
 
-  app.get(
-    '/api/changes',
-    {
-      schema: {
-        tags: ['admin'],
-        summary:
-          'Change records (who, when, old and new value, effective time) with their log index and leaf hash',
-        querystring: openapi(changesFilter),
-        response: paged(changeResponse),
+  app.route(
+    route(
+      'POST /api/sites/:siteId/devices',
+      withParams('Add a device (admin): answers its MQTT username and password, shown this once', {}),
+      async (req, reply) => {
+        const caller = ctx.auth.require(req, 'admin');
+        const { siteId } = parseWith(siteDevicesParams, req.params);
+        const b = parseWith(deviceCreateBody, req.body);
+        const creds = checked(() => cat.addDevice(siteId, b, caller.actor));
+        reply.code(201);
+        return creds;
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(changesFilter, req.query);
-      if (q.siteId !== undefined) mustSee(caller, q.siteId);
-      const page = pageOf(q);
-      const list = ctx.changes.list({
-        ...(q.siteId !== undefined ? { siteId: q.siteId } : {}),
-        ...(caller?.sites ? { sites: caller.sites } : {}),
-        ...(q.from !== undefined ? { from: q.from } : {}),
-        ...(q.to !== undefined ? { to: q.to } : {}),
-        page,
-      });
-      // Accounts and tokens are the admins' to see; a site's changes are its people's.
-      return sendPage(
-        req,
-        reply,
-        list,
-        page,
-        (c) => [Date.parse(c.effectiveAt), c.id],
-        (c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)),
-      );
-    },
+    ),
+  );
+
+  app.route(
+    route(
+      'PATCH /api/sites/:siteId/devices/:deviceId',
+      withParams('Edit a device (admin): parameters, a calibration from effectiveAt, or retire it', {}),
+      async (req) => {
+        const caller = ctx.auth.require(req, 'admin');
+        const { siteId, deviceId } = parseWith(siteDeviceParams, req.params);
+        const { effectiveAt, ...b } = parseWith(devicePatchBody, req.body);
+        const d = checked(() =>
+          cat.editDevice(
+            siteId,
+            deviceId,
+            { ...b, ...(effectiveAt !== undefined ? { effectiveAt: Date.parse(effectiveAt) } : {}) },
+            caller.actor,
+          ),
+        );
+        if (!d) return { siteId, deviceId, retired: true };
+        const site = siteSummary(ctx, cat.site(siteId)!, false);
+        return site.devices.find((x) => x.id === deviceId);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'POST /api/sites/:siteId/devices/:deviceId/secret',
+      doc(
+        "Rotate a device's MQTT secret (admin): the new password, shown this once; the old one stops at once",
+        {},
+      ),
+      async (req) => {
+        const caller = ctx.auth.require(req, 'admin');
+        const { siteId, deviceId } = parseWith(siteDeviceParams, req.params);
+        return { password: checked(() => cat.rotateSecret(siteId, deviceId, caller.actor)) };
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/changes',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Change records (who, when, old and new value, effective time) with their log index and leaf hash',
+        },
+      },
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(changesFilter, req.query);
+        if (q.siteId !== undefined) mustSee(caller, q.siteId);
+        const page = pageOf(q);
+        const list = ctx.changes.list({
+          ...(q.siteId !== undefined ? { siteId: q.siteId } : {}),
+          ...(caller?.sites ? { sites: caller.sites } : {}),
+          ...(q.from !== undefined ? { from: q.from } : {}),
+          ...(q.to !== undefined ? { to: q.to } : {}),
+          page,
+        });
+        // Accounts and tokens are the admins' to see; a site's changes are its people's.
+        return sendPage(
+          req,
+          reply,
+          list,
+          page,
+          (c) => [Date.parse(c.effectiveAt), c.id],
+          (c) => (c.siteId === null ? caller?.role === 'admin' : maySee(caller, c.siteId)),
+        );
+      },
+    ),
   );
 };

@@ -1,70 +1,30 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ALERT_STATUSES, type AlertDto } from '../../../../shared/src/api/alerts.ts';
+import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
 import { inspectionBody } from '../../../../shared/src/api/findings.ts';
 import {
-  alertDtoSchema,
-  deadLetterSchema,
-  deliveryViewSchema,
-  extensionDtoSchema,
-  inspectionDtoSchema,
-  inspectionRecordedSchema,
-  retriedSchema,
-  stormDtoSchema,
-} from '../../../../shared/src/api.ts';
-import { idText, MAX } from '../../../../shared/src/bounds.ts';
+  ackBody,
+  alertsQuery,
+  extendBody,
+  idParams,
+  notificationsQuery,
+  rangeQuery,
+  resolveBody,
+} from '../../../../shared/src/api/requests.ts';
 import { evidenceText, RULE_IDS } from '../../rules/index.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkFindings } from '../findings.ts';
-import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
-import { openapi, parseWith, timeParam } from '../query.ts';
-import { answers } from '../responses.ts';
+import { pageOf, sendPage } from '../paging.ts';
+import { parseWith } from '../query.ts';
+import { type RouteDoc, route } from '../routes.ts';
 
-const alertsQuery = z.strictObject({
-  siteId: idText().optional(),
-  /** `overdue` is not a status but a flag on open and acknowledged alerts; it is accepted here too. */
-  status: z.enum([...ALERT_STATUSES, 'overdue']).optional(),
-  rule: z.enum(RULE_IDS).optional(),
-  overdue: z.enum(['true', 'false']).optional(),
-  from: timeParam.optional(),
-  to: timeParam.optional(),
-  ...pageShape,
-});
-const idParams = z.strictObject({ id: idText() });
-const ackBody = z.strictObject({ note: z.string().max(4000).optional() });
-/** The note is required; the engine refuses a missing or empty one with NOTE_REQUIRED. */
-const resolveBody = z.strictObject({
-  note: z
-    .string()
-    .max(4000)
-    .optional()
-    .describe('required: what was done, by whom (NOTE_REQUIRED without it)'),
-  /** Required (true) when the device still reports the alarm as active: STILL_ACTIVE without it. */
-  confirmActive: z.boolean().optional(),
-});
-const extendBody = z.strictObject({
-  newDueAt: z.iso.datetime({ offset: true }).max(MAX.time),
-  engineer: z.string().trim().min(1).max(MAX.name),
-  letterRef: z.string().trim().min(1).max(MAX.name),
-  note: z.string().max(4000).optional(),
-});
-const rangeQuery = z.strictObject({
-  siteId: idText().optional(),
-  from: timeParam.optional(),
-  to: timeParam.optional(),
-  ...pageShape,
-});
-const notificationsQuery = z.strictObject({
-  status: z.enum(['pending', 'sent', 'failed']).optional(),
-  siteId: idText().optional(),
-  ...pageShape,
-});
-
-const doc = (tags: string, summary: string, extra: Record<string, unknown> = {}) => ({
+const doc = (tags: string, summary: string, extra: Partial<RouteDoc> = {}) => ({
   schema: { tags: [tags], summary, ...extra },
 });
+/** The rule ids the gateway runs: a list filtered by another is refused in words. */
+const knownRules = { query: alertsQuery.extend({ rule: z.enum(RULE_IDS).optional() }) };
 const secured = { security: [{ bearer: [] }] };
 
 /** What the alert, inspection, storm and notification routes use. */
@@ -130,241 +90,234 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
     return { page, filter };
   };
 
-  app.get(
-    '/api/alerts',
-    doc('alerts', 'Alerts, filtered by site, status and rule; newest first, a page at a time', {
-      querystring: openapi(alertsQuery),
-      response: paged(alertDtoSchema),
-    }),
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(alertsQuery, req.query);
-      knownSite(q.siteId, caller);
-      const page = pageOf(q);
-      const rows = c.listAlerts({
-        ...(q.siteId ? { siteId: q.siteId } : {}),
-        ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
-        ...(q.status === 'overdue' ? { overdue: true } : {}),
-        ...(q.rule ? { rule: q.rule } : {}),
-        ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
-        ...(q.from !== undefined ? { from: q.from } : {}),
-        ...(q.to !== undefined ? { to: q.to } : {}),
-        ...theirs(caller),
-        page,
-      });
-      return sendPage(req, reply, rows, page, (a) => [Date.parse(a.raisedAt), a.id]).map(shown);
-    },
+  app.route(
+    route(
+      'GET /api/alerts',
+      doc('alerts', 'Alerts, filtered by site, status and rule; newest first, a page at a time', {
+        narrow: knownRules,
+      }),
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(knownRules.query, req.query);
+        knownSite(q.siteId, caller);
+        const page = pageOf(q);
+        const rows = c.listAlerts({
+          ...(q.siteId ? { siteId: q.siteId } : {}),
+          ...(q.status && q.status !== 'overdue' ? { status: q.status } : {}),
+          ...(q.status === 'overdue' ? { overdue: true } : {}),
+          ...(q.rule ? { rule: q.rule } : {}),
+          ...(q.overdue ? { overdue: q.overdue === 'true' } : {}),
+          ...(q.from !== undefined ? { from: q.from } : {}),
+          ...(q.to !== undefined ? { to: q.to } : {}),
+          ...theirs(caller),
+          page,
+        });
+        return sendPage(req, reply, rows, page, (a) => [Date.parse(a.raisedAt), a.id]).map(shown);
+      },
+    ),
   );
 
-  app.get(
-    '/api/alerts/:id',
-    doc('alerts', 'One alert with its full history', {
-      params: openapi(idParams),
-      response: answers({ 200: alertDtoSchema }),
-    }),
-    async (req) => {
+  app.route(
+    route('GET /api/alerts/:id', doc('alerts', 'One alert with its full history', {}), async (req) => {
       const caller = ctx.auth.requireRead(req);
       const { id } = parseWith(idParams, req.params);
       return shown(visibleAlert(id, caller));
-    },
-  );
-
-  app.post(
-    '/api/alerts/:id/ack',
-    doc('alerts', 'Acknowledge an alert (inspector or above)', {
-      params: openapi(idParams),
-      body: openapi(ackBody),
-      response: answers({ 200: alertDtoSchema }),
-      ...secured,
     }),
-    async (req) => {
-      const caller = ctx.auth.require(req, 'inspector');
-      const { id } = parseWith(idParams, req.params);
-      const body = parseWith(ackBody, req.body);
-      visibleAlert(id, caller);
-      return shown(c.acknowledge(id, caller.actor, body.note));
-    },
   );
 
-  app.post(
-    '/api/alerts/:id/resolve',
-    doc('alerts', 'Resolve an alert with a note (inspector or above)', {
-      params: openapi(idParams),
-      body: openapi(resolveBody),
-      response: answers({ 200: alertDtoSchema }),
-      ...secured,
-    }),
-    async (req) => {
-      const caller = ctx.auth.require(req, 'inspector');
-      const { id } = parseWith(idParams, req.params);
-      const body = parseWith(resolveBody, req.body);
-      const a = visibleAlert(id, caller);
-      const alarm = alarmOf(a);
-      const active = alarm?.active === true;
-      if (active && body.confirmActive !== true)
-        throw new ApiError(
-          'STILL_ACTIVE',
-          `${a.deviceId} still reports ${alarm.input} as active: resolve with confirmActive: true`,
-        );
-      return shown(c.resolve(id, caller.actor, body.note ?? '', active));
-    },
-  );
-
-  app.post(
-    '/api/alerts/:id/extend',
-    doc(
-      'alerts',
-      "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history. Only a rule the law lets a letter extend (the remedy rules) takes one: others answer BAD_EXTENSION",
-      {
-        params: openapi(idParams),
-        body: openapi(extendBody),
-        response: answers({ 200: alertDtoSchema }),
+  app.route(
+    route(
+      'POST /api/alerts/:id/ack',
+      doc('alerts', 'Acknowledge an alert (inspector or above)', {
         ...secured,
+      }),
+      async (req) => {
+        const caller = ctx.auth.require(req, 'inspector');
+        const { id } = parseWith(idParams, req.params);
+        const body = parseWith(ackBody, req.body);
+        visibleAlert(id, caller);
+        return shown(c.acknowledge(id, caller.actor, body.note));
       },
     ),
-    async (req) => {
-      const caller = ctx.auth.require(req, 'engineer');
-      const { id } = parseWith(idParams, req.params);
-      const b = parseWith(extendBody, req.body);
-      visibleAlert(id, caller);
-      return shown(
-        c.extend(id, caller.actor, {
-          newDueAt: Date.parse(b.newDueAt),
-          engineer: b.engineer,
-          letterRef: b.letterRef,
-          ...(b.note ? { note: b.note } : {}),
-        }),
-      );
-    },
   );
 
-  app.post(
-    '/api/inspections',
-    doc(
-      'inspections',
-      "Record an inspection, with its findings at a construction site's practices; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock. The same clientId sent again answers the first inspection (200) and records nothing",
-      {
-        body: openapi(inspectionBody),
-        response: answers({ 200: inspectionRecordedSchema, 201: inspectionRecordedSchema }),
+  app.route(
+    route(
+      'POST /api/alerts/:id/resolve',
+      doc('alerts', 'Resolve an alert with a note (inspector or above)', {
         ...secured,
+      }),
+      async (req) => {
+        const caller = ctx.auth.require(req, 'inspector');
+        const { id } = parseWith(idParams, req.params);
+        const body = parseWith(resolveBody, req.body);
+        const a = visibleAlert(id, caller);
+        const alarm = alarmOf(a);
+        const active = alarm?.active === true;
+        if (active && body.confirmActive !== true)
+          throw new ApiError(
+            'STILL_ACTIVE',
+            `${a.deviceId} still reports ${alarm.input} as active: resolve with confirmActive: true`,
+          );
+        return shown(c.resolve(id, caller.actor, body.note ?? '', active));
       },
     ),
-    async (req, reply) => {
-      const caller = ctx.auth.require(req, 'inspector');
-      const b = parseWith(inspectionBody, req.body);
-      knownSite(b.siteId, caller);
-      const at = Date.parse(b.at);
-      if (at > ctx.now() + 5 * 60_000)
-        throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
-      if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings);
-      const { replayed, ...res } = c.recordInspection(
+  );
+
+  app.route(
+    route(
+      'POST /api/alerts/:id/extend',
+      doc(
+        'alerts',
+        "Extend the due time by an engineer's letter (engineer or above); the old due time stays in the history. Only a rule the law lets a letter extend (the remedy rules) takes one: others answer BAD_EXTENSION",
         {
-          siteId: b.siteId,
-          at,
-          inspector: b.inspector,
-          kind: b.kind,
-          ...(b.notes ? { notes: b.notes } : {}),
-          ...(b.findings ? { findings: b.findings } : {}),
-          ...(b.clientId ? { clientId: b.clientId } : {}),
+          ...secured,
         },
-        caller.actor,
-      );
-      reply.code(replayed ? 200 : 201);
-      return res;
-    },
-  );
-
-  app.get(
-    '/api/inspections',
-    doc('inspections', 'Inspections of a site in a time range; newest first, a page at a time', {
-      querystring: openapi(rangeQuery),
-      response: paged(inspectionDtoSchema),
-    }),
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(rangeQuery, req.query);
-      knownSite(q.siteId, caller);
-      const { page, filter } = ranged(q, caller);
-      return sendPage(req, reply, c.listInspections(filter), page, (i) => [Date.parse(i.at), i.id]);
-    },
-  );
-
-  app.get(
-    '/api/storms',
-    doc(
-      'storms',
-      'Storm events with totals, qualification, due time and inspection status; newest first, a page at a time',
-      { querystring: openapi(rangeQuery), response: paged(stormDtoSchema) },
-    ),
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(rangeQuery, req.query);
-      knownSite(q.siteId, caller);
-      const { page, filter } = ranged(q, caller);
-      return sendPage(req, reply, c.listStorms(filter), page, (s) => [Date.parse(s.start), s.id]);
-    },
-  );
-
-  app.get(
-    '/api/extensions',
-    doc('alerts', "Engineers' extensions; newest first, a page at a time", {
-      querystring: openapi(rangeQuery),
-      response: paged(extensionDtoSchema),
-    }),
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(rangeQuery, req.query);
-      knownSite(q.siteId, caller);
-      const { page, filter } = ranged(q, caller);
-      return sendPage(req, reply, c.listExtensions(filter), page, (x) => [Date.parse(x.at), x.seq]);
-    },
-  );
-
-  app.get(
-    '/api/notifications',
-    doc(
-      'alerts',
-      'Notification deliveries (MQTT, webhook, e-mail) and their state; newest first, a page at a time',
-      {
-        querystring: openapi(notificationsQuery),
-        response: paged(deliveryViewSchema),
+      ),
+      async (req) => {
+        const caller = ctx.auth.require(req, 'engineer');
+        const { id } = parseWith(idParams, req.params);
+        const b = parseWith(extendBody, req.body);
+        visibleAlert(id, caller);
+        return shown(
+          c.extend(id, caller.actor, {
+            newDueAt: Date.parse(b.newDueAt),
+            engineer: b.engineer,
+            letterRef: b.letterRef,
+            ...(b.note ? { note: b.note } : {}),
+          }),
+        );
       },
     ),
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(notificationsQuery, req.query);
-      knownSite(q.siteId, caller);
-      const page = pageOf(q);
-      const rows = ctx.notifications.list({
-        ...(q.status ? { status: q.status } : {}),
-        ...(q.siteId ? { siteId: q.siteId } : {}),
-        ...theirs(caller),
-        page,
-      });
-      return sendPage(req, reply, rows, page, (d) => [d.id, d.id]);
-    },
   );
 
-  app.post(
-    '/api/notifications/retry',
-    doc('alerts', 'Retry every failed delivery (admin)', {
-      ...secured,
-      response: answers({ 200: retriedSchema }),
-    }),
-    async (req) => {
-      ctx.auth.require(req, 'admin');
-      return { retried: ctx.notifications.retryFailed() };
-    },
+  app.route(
+    route(
+      'POST /api/inspections',
+      doc(
+        'inspections',
+        "Record an inspection, with its findings at a construction site's practices; closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock. The same clientId sent again answers the first inspection (200) and records nothing",
+        {
+          ...secured,
+        },
+      ),
+      async (req, reply) => {
+        const caller = ctx.auth.require(req, 'inspector');
+        const b = parseWith(inspectionBody, req.body);
+        knownSite(b.siteId, caller);
+        const at = Date.parse(b.at);
+        if (at > ctx.now() + 5 * 60_000)
+          throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
+        if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings);
+        const { replayed, ...res } = c.recordInspection(
+          {
+            siteId: b.siteId,
+            at,
+            inspector: b.inspector,
+            kind: b.kind,
+            ...(b.notes ? { notes: b.notes } : {}),
+            ...(b.findings ? { findings: b.findings } : {}),
+            ...(b.clientId ? { clientId: b.clientId } : {}),
+          },
+          caller.actor,
+        );
+        reply.code(replayed ? 200 : 201);
+        return res;
+      },
+    ),
   );
 
-  app.get(
-    '/api/influx/dead-letters',
-    doc('health', 'Points InfluxDB refused for good, with the reason', {
-      response: answers({ 200: z.array(deadLetterSchema) }),
-    }),
-    async (req) => {
-      ctx.auth.requireRead(req);
-      return ctx.deadLetters(100);
-    },
+  app.route(
+    route(
+      'GET /api/inspections',
+      doc('inspections', 'Inspections of a site in a time range; newest first, a page at a time', {}),
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(rangeQuery, req.query);
+        knownSite(q.siteId, caller);
+        const { page, filter } = ranged(q, caller);
+        return sendPage(req, reply, c.listInspections(filter), page, (i) => [Date.parse(i.at), i.id]);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/storms',
+      doc(
+        'storms',
+        'Storm events with totals, qualification, due time and inspection status; newest first, a page at a time',
+        {},
+      ),
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(rangeQuery, req.query);
+        knownSite(q.siteId, caller);
+        const { page, filter } = ranged(q, caller);
+        return sendPage(req, reply, c.listStorms(filter), page, (s) => [Date.parse(s.start), s.id]);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/extensions',
+      doc('alerts', "Engineers' extensions; newest first, a page at a time", {}),
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(rangeQuery, req.query);
+        knownSite(q.siteId, caller);
+        const { page, filter } = ranged(q, caller);
+        return sendPage(req, reply, c.listExtensions(filter), page, (x) => [Date.parse(x.at), x.seq]);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/notifications',
+      doc(
+        'alerts',
+        'Notification deliveries (MQTT, webhook, e-mail) and their state; newest first, a page at a time',
+        {},
+      ),
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(notificationsQuery, req.query);
+        knownSite(q.siteId, caller);
+        const page = pageOf(q);
+        const rows = ctx.notifications.list({
+          ...(q.status ? { status: q.status } : {}),
+          ...(q.siteId ? { siteId: q.siteId } : {}),
+          ...theirs(caller),
+          page,
+        });
+        return sendPage(req, reply, rows, page, (d) => [d.id, d.id]);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'POST /api/notifications/retry',
+      doc('alerts', 'Retry every failed delivery (admin)', {
+        ...secured,
+      }),
+      async (req) => {
+        ctx.auth.require(req, 'admin');
+        return { retried: ctx.notifications.retryFailed() };
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/influx/dead-letters',
+      doc('health', 'Points InfluxDB refused for good, with the reason', {}),
+      async (req) => {
+        ctx.auth.requireRead(req);
+        return ctx.deadLetters(100);
+      },
+    ),
   );
 };

@@ -9,15 +9,14 @@ import type {} from '@fastify/cookie';
 import type {} from '@fastify/csrf-protection';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { loginBody, meResponse, passwordChangeBody, setupBody } from '../../../../shared/src/admin.ts';
-import { okSchema, passwordChangedSchema, setupDoneSchema } from '../../../../shared/src/api.ts';
+import { loginBody, passwordChangeBody, setupBody } from '../../../../shared/src/admin.ts';
 import { EmailTaken } from '../../people/accounts.ts';
 import { SESSION_COOKIE, SESSION_HOURS } from '../../people/sessions.ts';
 import type { Caller } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 import { SIGNED_IN_PATH, setupFormPage, setupUsedPage } from '../setupPage.ts';
 
 const me = (c: Caller, csrfToken?: string) => ({
@@ -55,133 +54,138 @@ export const authPlugin: FastifyPluginAsync<AuthServices> = async (app, ctx) => 
     return { session: s.id, csrf: reply.generateCsrf() };
   };
 
-  app.post(
-    '/api/auth/login',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Sign in with e-mail and password: sets the session cookie',
-        body: openapi(loginBody),
-        response: answers({ 200: meResponse }),
+  app.route(
+    route(
+      'POST /api/auth/login',
+      {
+        schema: {
+          tags: ['people'],
+          summary: 'Sign in with e-mail and password: sets the session cookie',
+        },
       },
-    },
-    async (req, reply) => {
-      const b = parseWith(loginBody, req.body);
-      const r = await people.signIn.check(b.email, b.password, req.ip);
-      if (!r.ok && r.reason === 'throttled')
-        throw new ApiError(
-          'TOO_MANY_REQUESTS',
-          `too many failed sign-ins: try again in ${r.retryAfterSec} s`,
-          r.retryAfterSec,
-        );
-      if (!r.ok) throw new ApiError('UNAUTHORIZED', 'wrong e-mail or password');
-      const { session, csrf } = signInAs(req, reply, r.person.id);
-      return me(ctx.auth.bySession(session)!, csrf);
-    },
+      async (req, reply) => {
+        const b = parseWith(loginBody, req.body);
+        const r = await people.signIn.check(b.email, b.password, req.ip);
+        if (!r.ok && r.reason === 'throttled')
+          throw new ApiError(
+            'TOO_MANY_REQUESTS',
+            `too many failed sign-ins: try again in ${r.retryAfterSec} s`,
+            r.retryAfterSec,
+          );
+        if (!r.ok) throw new ApiError('UNAUTHORIZED', 'wrong e-mail or password');
+        const { session, csrf } = signInAs(req, reply, r.person.id);
+        return me(ctx.auth.bySession(session)!, csrf);
+      },
+    ),
   );
 
-  app.post(
-    '/api/auth/logout',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Sign out: ends the session',
-        response: answers({ 200: okSchema }),
+  app.route(
+    route(
+      'POST /api/auth/logout',
+      {
+        schema: {
+          tags: ['people'],
+          summary: 'Sign out: ends the session',
+        },
       },
-    },
-    async (req, reply) => {
-      const sid = req.cookies[SESSION_COOKIE];
-      if (sid) people.sessions.close(sid);
-      ctx.events.recheck();
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(secure));
-      reply.clearCookie('_csrf', cookieOptions(secure));
-      return { ok: true };
-    },
+      async (req, reply) => {
+        const sid = req.cookies[SESSION_COOKIE];
+        if (sid) people.sessions.close(sid);
+        ctx.events.recheck();
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(secure));
+        reply.clearCookie('_csrf', cookieOptions(secure));
+        return { ok: true };
+      },
+    ),
   );
 
-  app.get(
-    '/api/auth/me',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Who is asking (bearer token or session), with a CSRF token for a session',
-        security: [{ bearer: [] }],
-        response: answers({ 200: meResponse }),
+  app.route(
+    route(
+      'GET /api/auth/me',
+      {
+        schema: {
+          tags: ['people'],
+          summary: 'Who is asking (bearer token or session), with a CSRF token for a session',
+          security: [{ bearer: [] }],
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.caller(req);
-      if (!caller) throw new ApiError('UNAUTHORIZED');
-      return me(caller, caller.via === 'session' ? reply.generateCsrf() : undefined);
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.caller(req);
+        if (!caller) throw new ApiError('UNAUTHORIZED');
+        return me(caller, caller.via === 'session' ? reply.generateCsrf() : undefined);
+      },
+    ),
   );
 
-  app.post(
-    '/api/auth/password',
-    {
-      schema: {
-        tags: ['people'],
-        summary: 'Change your own password: your other sessions end, this one stays signed in',
-        body: openapi(passwordChangeBody),
-        response: answers({ 200: passwordChangedSchema }),
-        security: [{ bearer: [] }],
+  app.route(
+    route(
+      'POST /api/auth/password',
+      {
+        schema: {
+          tags: ['people'],
+          summary: 'Change your own password: your other sessions end, this one stays signed in',
+          security: [{ bearer: [] }],
+        },
       },
-    },
-    async (req) => {
-      const caller = ctx.auth.require(req, 'viewer');
-      if (!caller.userId || !caller.email)
-        throw new ApiError(
-          'FORBIDDEN',
-          'Only a person signed in to their own account can change its password.',
-        );
-      const b = parseWith(passwordChangeBody, req.body);
-      const r = await people.signIn.check(caller.email, b.currentPassword, req.ip);
-      if (!r.ok && r.reason === 'throttled')
-        throw new ApiError(
-          'TOO_MANY_REQUESTS',
-          `too many wrong passwords: try again in ${r.retryAfterSec} s`,
-          r.retryAfterSec,
-        );
-      if (!r.ok || r.person.id !== caller.userId)
-        throw new ApiError('FORBIDDEN', 'Your current password is not right: the password was not changed.');
-      const keep = caller.credential.kind === 'session' ? caller.credential.key : undefined;
-      const ended = ctx.transaction(() => {
-        people.accounts.update(caller.userId!, { password: b.newPassword }, caller.actor);
-        return people.sessions.closeOthers(caller.userId!, keep);
-      });
-      ctx.events.recheck();
-      return { changed: true, otherSessionsEnded: ended };
-    },
+      async (req) => {
+        const caller = ctx.auth.require(req, 'viewer');
+        if (!caller.userId || !caller.email)
+          throw new ApiError(
+            'FORBIDDEN',
+            'Only a person signed in to their own account can change its password.',
+          );
+        const b = parseWith(passwordChangeBody, req.body);
+        const r = await people.signIn.check(caller.email, b.currentPassword, req.ip);
+        if (!r.ok && r.reason === 'throttled')
+          throw new ApiError(
+            'TOO_MANY_REQUESTS',
+            `too many wrong passwords: try again in ${r.retryAfterSec} s`,
+            r.retryAfterSec,
+          );
+        if (!r.ok || r.person.id !== caller.userId)
+          throw new ApiError(
+            'FORBIDDEN',
+            'Your current password is not right: the password was not changed.',
+          );
+        const keep = caller.credential.kind === 'session' ? caller.credential.key : undefined;
+        const ended = ctx.transaction(() => {
+          people.accounts.update(caller.userId!, { password: b.newPassword }, caller.actor);
+          return people.sessions.closeOthers(caller.userId!, keep);
+        });
+        ctx.events.recheck();
+        return { changed: true, otherSessionsEnded: ended };
+      },
+    ),
   );
 
-  app.post(
-    '/api/setup',
-    {
-      schema: {
-        tags: ['people'],
-        summary:
-          'Create the first admin with the one-time code of the link the gateway printed at its first start',
-        description:
-          'As JSON: answers the new account. As the HTML form of `GET /setup`: signs the new admin in (the session cookie, as sign-in sets it) and sends the browser on to the dashboard; a problem shows the form again, or a page saying the link no longer works.',
-        body: openapi(setupBody),
-        response: answers({
-          201: setupDoneSchema,
-          303: {
-            description: 'From the HTML form: signed in, on to the page that opens the dashboard',
-            content: { 'text/plain': 'text' },
+  app.route(
+    route(
+      'POST /api/setup',
+      {
+        schema: {
+          tags: ['people'],
+          summary:
+            'Create the first admin with the one-time code of the link the gateway printed at its first start',
+          description:
+            'As JSON: answers the new account. As the HTML form of `GET /setup`: signs the new admin in (the session cookie, as sign-in sets it) and sends the browser on to the dashboard; a problem shows the form again, or a page saying the link no longer works.',
+          also: {
+            303: {
+              description: 'From the HTML form: signed in, on to the page that opens the dashboard',
+              content: { 'text/plain': 'text' },
+            },
           },
-        }),
+        },
       },
-    },
-    async (req, reply) => {
-      const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
-      if (form) return setupFromForm(req, reply);
-      const b = parseWith(setupBody, req.body);
-      const created = createFirstAdmin(b);
-      if (!created) throw new ApiError('SETUP_USED', 'this setup link is used up, expired or wrong');
-      reply.code(201);
-      return { id: created.id, name: created.name, email: created.email, role: created.role };
-    },
+      async (req, reply) => {
+        const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+        if (form) return setupFromForm(req, reply);
+        const b = parseWith(setupBody, req.body);
+        const created = createFirstAdmin(b);
+        if (!created) throw new ApiError('SETUP_USED', 'this setup link is used up, expired or wrong');
+        reply.code(201);
+        return { id: created.id, name: created.name, email: created.email, role: created.role };
+      },
+    ),
   );
 
   /** The first admin, made with a code that is still good; undefined when the code is not. */

@@ -3,7 +3,7 @@ import { liveEventSchemas } from '../../../../shared/src/api.ts';
 import { type Caller, maySee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { answers } from '../responses.ts';
+import { route } from '../routes.ts';
 
 const MAX_QUEUED = 1000;
 
@@ -84,71 +84,71 @@ export const eventsPlugin: FastifyPluginAsync<EventsServices> = async (app, ctx)
   const timer = setInterval(() => ctx.events.recheck(), RECHECK_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
-  app.get(
-    '/api/events',
-    {
-      schema: {
-        tags: ['events'],
-        summary: 'Server-sent events, live',
-        description: `Events: ${Object.keys(liveEventSchemas).join(', ')}; their data are the contract's liveEventSchemas.`,
-        response: answers({
-          200: { description: 'The event stream', content: { 'text/event-stream': 'text' } },
-        }),
+  app.route(
+    route(
+      'GET /api/events',
+      {
+        schema: {
+          tags: ['events'],
+          summary: 'Server-sent events, live',
+          description: `Events: ${Object.keys(liveEventSchemas).join(', ')}; their data are the contract's liveEventSchemas.`,
+          media: { description: 'The event stream', content: { 'text/event-stream': 'text' } },
+        },
       },
-    },
-    (req, reply) => {
-      let caller = ctx.auth.requireReadStream(req);
-      const free = take(holder(caller, req.ip));
-      reply.hijack();
-      const res = reply.raw;
-      // The place is freed however the feed ends: closed by the client, by the gateway, or cut.
-      res.once('close', free);
-      res.writeHead(200, {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.write(`event: hello\ndata: ${JSON.stringify({ gatewayId: ctx.config.gatewayId })}\n\n`);
-      let queued = 0;
-      const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-      const end = (reason: string) => {
-        clearInterval(ping);
-        res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
-        return false;
-      };
-      // A feed opened without credentials (reads open to all) has no rights to lose.
-      const stillAllowed = (opened: Caller) => () => {
-        let now: Caller | undefined;
-        try {
-          now = ctx.auth.again(opened);
-        } catch {
-          // Counted, and the client told: a feed whose rights cannot be checked does not go on.
-          ended.inc({ reason: 'check_failed' });
-          return end('The gateway could not check your access again just now: reconnect to go on.');
-        }
-        if (!now) {
-          ended.inc({ reason: 'rights' });
-          return end(ENDED);
-        }
-        caller = now;
-        return true;
-      };
-      const unsubscribe = ctx.events.subscribe((e) => {
-        const data = scoped(caller, e.data);
-        if (queued > MAX_QUEUED || data === undefined) return;
-        const ok = res.write(`event: ${e.type}\ndata: ${JSON.stringify(data)}\n\n`);
-        if (!ok) {
-          queued++;
-          res.once('drain', () => {
-            queued = 0;
-          });
-        }
-      }, caller && stillAllowed(caller));
-      req.raw.on('close', () => {
-        clearInterval(ping);
-        unsubscribe();
-      });
-    },
+      (req, reply) => {
+        let caller = ctx.auth.requireReadStream(req);
+        const free = take(holder(caller, req.ip));
+        reply.hijack();
+        const res = reply.raw;
+        // The place is freed however the feed ends: closed by the client, by the gateway, or cut.
+        res.once('close', free);
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        res.write(`event: hello\ndata: ${JSON.stringify({ gatewayId: ctx.config.gatewayId })}\n\n`);
+        let queued = 0;
+        const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+        const end = (reason: string) => {
+          clearInterval(ping);
+          res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+          return false;
+        };
+        // A feed opened without credentials (reads open to all) has no rights to lose.
+        const stillAllowed = (opened: Caller) => () => {
+          let now: Caller | undefined;
+          try {
+            now = ctx.auth.again(opened);
+          } catch {
+            // Counted, and the client told: a feed whose rights cannot be checked does not go on.
+            ended.inc({ reason: 'check_failed' });
+            return end('The gateway could not check your access again just now: reconnect to go on.');
+          }
+          if (!now) {
+            ended.inc({ reason: 'rights' });
+            return end(ENDED);
+          }
+          caller = now;
+          return true;
+        };
+        const unsubscribe = ctx.events.subscribe((e) => {
+          const data = scoped(caller, e.data);
+          if (queued > MAX_QUEUED || data === undefined) return;
+          const ok = res.write(`event: ${e.type}\ndata: ${JSON.stringify(data)}\n\n`);
+          if (!ok) {
+            queued++;
+            res.once('drain', () => {
+              queued = 0;
+            });
+          }
+        }, caller && stillAllowed(caller));
+        req.raw.on('close', () => {
+          clearInterval(ping);
+          unsubscribe();
+        });
+      },
+    ),
   );
 };

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { healthAnswerSchema } from '../../../../shared/src/api.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { answers } from '../responses.ts';
+import { route } from '../routes.ts';
 
 /**
  * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
@@ -14,36 +13,39 @@ import { answers } from '../responses.ts';
 export type HealthServices = Pick<ApiContext, 'auth' | 'health' | 'metrics'>;
 
 export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx) => {
-  app.get(
-    '/api/health',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Gateway health: broker, serial ports, store, InfluxDB and its backlog',
-        response: answers({ 200: healthAnswerSchema }),
+  app.route(
+    route(
+      'GET /api/health',
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'Gateway health: broker, serial ports, store, InfluxDB and its backlog',
+        },
       },
-    },
-    async (req, reply) => {
-      const h = ctx.health();
-      reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
-      if (ctx.auth.readsNeedToken && !ctx.auth.caller(req)) return { status: h.status };
-      return h;
-    },
+      async (req, reply) => {
+        const h = ctx.health();
+        reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
+        if (ctx.auth.readsNeedToken && !ctx.auth.caller(req)) return { status: h.status };
+        return h;
+      },
+    ),
   );
-  app.get(
-    '/metrics',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'Prometheus metrics (text exposition format)',
-        response: answers({ 200: { description: 'The metrics', content: { 'text/plain': 'text' } } }),
+  app.route(
+    route(
+      'GET /metrics',
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'Prometheus metrics (text exposition format)',
+          media: { description: 'The metrics', content: { 'text/plain': 'text' } },
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      if (caller?.sites !== undefined) throw new ApiError('METRICS_STAFF');
-      reply.type('text/plain; version=0.0.4; charset=utf-8');
-      return ctx.metrics.render();
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        if (caller?.sites !== undefined) throw new ApiError('METRICS_STAFF');
+        reply.type('text/plain; version=0.0.4; charset=utf-8');
+        return ctx.metrics.render();
+      },
+    ),
   );
 };

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { importSummarySchema } from '../../../../shared/src/api.ts';
 import { importQuery } from '../../import/request.ts';
 import { ImportFormatError } from '../../import/types.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 
 export { type ImportQuery, importQuery } from '../../import/request.ts';
 
@@ -35,34 +34,34 @@ export const importsPlugin: FastifyPluginAsync<ImportsServices> = async (app, ct
     { parseAs: 'string', bodyLimit: MAX_UPLOAD },
     (_req, body, done) => done(null, body),
   );
-  app.post(
-    '/api/import',
-    {
-      bodyLimit: MAX_UPLOAD,
-      schema: {
-        tags: ['telemetry'],
-        summary: 'Import a rain-gauge logger file (engineer or above); the body is the file',
-        querystring: openapi(importQuery),
-        response: answers({ 200: importSummarySchema }),
-        security: [{ bearer: [] }],
+  app.route(
+    route(
+      'POST /api/import',
+      {
+        bodyLimit: MAX_UPLOAD,
+        schema: {
+          tags: ['telemetry'],
+          summary: 'Import a rain-gauge logger file (engineer or above); the body is the file',
+          security: [{ bearer: [] }],
+        },
       },
-    },
-    async (req) => {
-      ctx.auth.require(req, 'engineer');
-      const q = parseWith(importQuery, req.query);
-      const device = ctx.registry.lookup(q.siteId, q.deviceId);
-      if (!device) throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
-      if (device.kind !== 'rain-gauge')
-        throw new ApiError('BAD_REQUEST', `${q.deviceId} is a ${device.kind}, not a rain gauge`);
-      if (typeof req.body !== 'string' || req.body.length === 0)
-        throw new ApiError('BAD_REQUEST', 'send the file as the request body (Content-Type: text/plain)');
-      try {
-        return await ctx.importLogger(req.body, q);
-      } catch (e) {
-        if (e instanceof ImportFormatError || e instanceof RangeError)
-          throw new ApiError('BAD_REQUEST', e.message);
-        throw e;
-      }
-    },
+      async (req) => {
+        ctx.auth.require(req, 'engineer');
+        const q = parseWith(importQuery, req.query);
+        const device = ctx.registry.lookup(q.siteId, q.deviceId);
+        if (!device) throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
+        if (device.kind !== 'rain-gauge')
+          throw new ApiError('BAD_REQUEST', `${q.deviceId} is a ${device.kind}, not a rain gauge`);
+        if (typeof req.body !== 'string' || req.body.length === 0)
+          throw new ApiError('BAD_REQUEST', 'send the file as the request body (Content-Type: text/plain)');
+        try {
+          return await ctx.importLogger(req.body, q);
+        } catch (e) {
+          if (e instanceof ImportFormatError || e instanceof RangeError)
+            throw new ApiError('BAD_REQUEST', e.message);
+          throw e;
+        }
+      },
+    ),
   );
 };

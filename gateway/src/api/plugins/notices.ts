@@ -1,21 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { noticeBody, noticeDtoSchema, noticeFiledSchema } from '../../../../shared/src/api.ts';
-import { idText } from '../../../../shared/src/bounds.ts';
+import { noticesQuery } from '../../../../shared/src/api/requests.ts';
+import { noticeBody } from '../../../../shared/src/api.ts';
 import { toIso } from '../../../../shared/src/time.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
-import { openapi, parseWith, timeParam } from '../query.ts';
-import { answers } from '../responses.ts';
-
-const noticesQuery = z.strictObject({
-  siteId: idText().optional(),
-  from: timeParam.optional(),
-  to: timeParam.optional(),
-  ...pageShape,
-});
+import { pageOf, sendPage } from '../paging.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 
 /** The earliest milestone time a notice may name, and how far ahead at most. */
 const EARLIEST = Date.UTC(2000, 0, 1);
@@ -37,63 +29,63 @@ export const noticesPlugin: FastifyPluginAsync<NoticesServices> = async (app, ct
     return site;
   };
 
-  app.post(
-    '/api/notices',
-    {
-      schema: {
-        tags: ['notices'],
-        summary:
-          'Notify the town of a construction milestone; late when filed less than 48 hours before it (recorded all the same)',
-        body: openapi(noticeBody),
-        response: answers({ 201: noticeFiledSchema }),
-        security: [{ bearer: [] }],
+  app.route(
+    route(
+      'POST /api/notices',
+      {
+        schema: {
+          tags: ['notices'],
+          summary:
+            'Notify the town of a construction milestone; late when filed less than 48 hours before it (recorded all the same)',
+          security: [{ bearer: [] }],
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.require(req, 'inspector');
-      const b = parseWith(noticeBody, req.body);
-      const site = knownSite(b.siteId, caller);
-      if (site.kind !== 'construction')
-        throw new ApiError(
-          'NOT_CONSTRUCTION',
-          `${site.name} is not a construction site: milestone notices are for construction sites only`,
-        );
-      const at = Date.parse(b.at);
-      const now = ctx.now();
-      if (at < EARLIEST) throw new ApiError('BAD_REQUEST', 'a milestone cannot be before 2000');
-      if (at > now + MAX_AHEAD_MS)
-        throw new ApiError(
-          'BAD_REQUEST',
-          `a milestone can be notified at most a year ahead, until ${toIso(now + MAX_AHEAD_MS)}`,
-        );
-      const filed = c.file({ siteId: b.siteId, milestone: b.milestone, at }, caller.actor);
-      reply.code(201);
-      return filed;
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.require(req, 'inspector');
+        const b = parseWith(noticeBody, req.body);
+        const site = knownSite(b.siteId, caller);
+        if (site.kind !== 'construction')
+          throw new ApiError(
+            'NOT_CONSTRUCTION',
+            `${site.name} is not a construction site: milestone notices are for construction sites only`,
+          );
+        const at = Date.parse(b.at);
+        const now = ctx.now();
+        if (at < EARLIEST) throw new ApiError('BAD_REQUEST', 'a milestone cannot be before 2000');
+        if (at > now + MAX_AHEAD_MS)
+          throw new ApiError(
+            'BAD_REQUEST',
+            `a milestone can be notified at most a year ahead, until ${toIso(now + MAX_AHEAD_MS)}`,
+          );
+        const filed = c.file({ siteId: b.siteId, milestone: b.milestone, at }, caller.actor);
+        reply.code(201);
+        return filed;
+      },
+    ),
   );
 
-  app.get(
-    '/api/notices',
-    {
-      schema: {
-        tags: ['notices'],
-        summary:
-          'Milestone notices whose milestone falls in a time range, on time or late; newest first, a page at a time',
-        querystring: openapi(noticesQuery),
-        response: paged(noticeDtoSchema),
+  app.route(
+    route(
+      'GET /api/notices',
+      {
+        schema: {
+          tags: ['notices'],
+          summary:
+            'Milestone notices whose milestone falls in a time range, on time or late; newest first, a page at a time',
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const { cursor, limit, ...q } = parseWith(noticesQuery, req.query);
-      if (q.siteId !== undefined) knownSite(q.siteId, caller);
-      const page = pageOf({ cursor, limit });
-      const rows = c.list({
-        ...q,
-        ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
-        page,
-      });
-      return sendPage(req, reply, rows, page, (n) => [Date.parse(n.at), n.id]);
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const { cursor, limit, ...q } = parseWith(noticesQuery, req.query);
+        if (q.siteId !== undefined) knownSite(q.siteId, caller);
+        const page = pageOf({ cursor, limit });
+        const rows = c.list({
+          ...q,
+          ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
+          page,
+        });
+        return sendPage(req, reply, rows, page, (n) => [Date.parse(n.at), n.id]);
+      },
+    ),
   );
 };

@@ -5,10 +5,8 @@
  * site's records for a period (a log entry the reports then show).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
-import { certificationSchema, complianceReportSchema } from '../../../../shared/src/api.ts';
-import { idText, MAX } from '../../../../shared/src/bounds.ts';
+import { certifyBody, reportQuery } from '../../../../shared/src/api/requests.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { type JobQueue, JobsBusy } from '../../jobs/queue.ts';
 import { deviceNamer, stormCharts } from '../../reports/charts.ts';
@@ -26,39 +24,14 @@ import { REPORT_CSS, REPORT_CSS_TAG } from '../../reports/style.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { API_ERRORS, ApiError } from '../errors.ts';
-import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 
 /** A day (YYYY-MM-DD, in the site's zone), an ISO 8601 time, or epoch ms. */
-const dayParam = z.union([
-  z
-    .string()
-    .max(10)
-    .regex(/^\d{4}-\d{2}-\d{2}$/),
-  z.iso.datetime({ offset: true }).max(MAX.time),
-  z.coerce.number().int(),
-]);
-const query = z.strictObject({
-  siteId: idText(),
-  from: dayParam.optional(),
-  to: dayParam.optional(),
-  format: z.enum(['json', 'csv', 'html', 'pdf']).default('json'),
-});
 /** What a report made without signing in says of who generated it. */
 export const PUBLIC_COPY = 'Public copy';
 /** How long Chromium may take to print one report. */
 const PDF_TIMEOUT_MS = 120_000;
-const certifyBody = z.strictObject({
-  siteId: idText(),
-  from: dayParam,
-  to: dayParam,
-  statement: z
-    .string()
-    .trim()
-    .min(1)
-    .max(2000)
-    .default('I certify that these records are true and complete.'),
-});
 
 const b64 = (b: Buffer) => b.toString('base64');
 
@@ -214,108 +187,104 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     return REPORT_CSS;
   });
 
-  app.get(
-    '/api/reports/compliance',
-    {
-      // The page's running header (its site and period) is its own small style rule, allowed by a nonce.
-      helmet: { enableCSPNonces: true },
-      schema: {
-        tags: ['reports'],
-        summary:
-          'Compliance report of a site over whole days: storms and inspections, cleanouts, remedies, extensions and gaps, each on time or not, with its evidence',
-        description:
-          'format=html is a printable page (stylesheet /report.css, a rain chart per storm, the certification block); ' +
-          'format=pdf is that page printed by Chromium on the gateway (501 PDF_UNAVAILABLE when it has none).',
-        querystring: openapi(query),
-        response: answers({
-          200: {
+  app.route(
+    route(
+      'GET /api/reports/compliance',
+      {
+        // The page's running header (its site and period) is its own small style rule, allowed by a nonce.
+        helmet: { enableCSPNonces: true },
+        schema: {
+          tags: ['reports'],
+          summary:
+            'Compliance report of a site over whole days: storms and inspections, cleanouts, remedies, extensions and gaps, each on time or not, with its evidence',
+          description:
+            'format=html is a printable page (stylesheet /report.css, a rain chart per storm, the certification block); ' +
+            'format=pdf is that page printed by Chromium on the gateway (501 PDF_UNAVAILABLE when it has none).',
+          media: {
             description: 'The report as JSON (with its evidence), CSV, a printable page or a PDF',
-            content: {
-              'application/json': complianceReportSchema,
-              'text/csv': 'text',
-              'text/html': 'text',
-              'application/pdf': 'text',
-            },
+            content: { 'text/csv': 'text', 'text/html': 'text', 'application/pdf': 'text' },
           },
-        }),
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(query, req.query);
-      const { site, tz } = siteOf(q.siteId, caller);
-      const chromium = q.format === 'pdf' ? findChromium(ctx.config.reports.chromium) : undefined;
-      if (q.format === 'pdf' && chromium === undefined) throw new ApiError('PDF_UNAVAILABLE');
-      const now = ctx.now();
-      const period = reportPeriod(q, tz, now);
-      if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
-      const base = (ctx.config.fleet.url ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
-      const built = await queue
-        .run(q.format === 'pdf' ? 'report-pdf' : 'report', async () => {
-          const report = await build(site, tz, period, ctx.now(), caller);
-          const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
-          // Rendered inside the queue's place, so that no more than its reports are held at once.
-          if (q.format === 'csv') return { name, type: 'text/csv; charset=utf-8', body: reportToCsv(report) };
-          if (q.format === 'html') {
-            const style = { href: `/report.css?v=${REPORT_CSS_TAG}`, nonce: reply.cspNonce.style };
-            const html = reportToHtml(report, await pageOptions(report, site, base, style));
-            return { name, type: 'text/html; charset=utf-8', body: html };
-          }
-          if (q.format === 'pdf' && chromium !== undefined) {
-            // Printed from a file, with no server to ask: the stylesheet goes inline.
-            const html = reportToHtml(report, await pageOptions(report, site, base, { inline: true }));
-            const pdf = await htmlToPdf(html, { chromium, timeoutMs: PDF_TIMEOUT_MS });
-            return { name, type: 'application/pdf', body: pdf };
-          }
-          return { name, type: 'application/json; charset=utf-8', body: await reportToJson(report) };
-        })
-        .catch((e: unknown) => {
-          if (e instanceof JobsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
-          if (e instanceof PdfFailed) {
-            req.log.error({ err: e, siteId: site.id }, 'the report could not be printed to PDF');
-            throw new ApiError('PDF_FAILED', `${API_ERRORS.PDF_FAILED.message} (${e.message})`);
-          }
-          throw e;
-        });
-      reply.type(built.type);
-      if (q.format === 'csv') reply.header('content-disposition', `attachment; filename="${built.name}.csv"`);
-      if (q.format === 'json' || q.format === 'pdf')
-        reply.header('content-disposition', `inline; filename="${built.name}.${q.format}"`);
-      return built.body;
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(reportQuery, req.query);
+        const { site, tz } = siteOf(q.siteId, caller);
+        const chromium = q.format === 'pdf' ? findChromium(ctx.config.reports.chromium) : undefined;
+        if (q.format === 'pdf' && chromium === undefined) throw new ApiError('PDF_UNAVAILABLE');
+        const now = ctx.now();
+        const period = reportPeriod(q, tz, now);
+        if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
+        const base = (ctx.config.fleet.url ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+        const built = await queue
+          .run(q.format === 'pdf' ? 'report-pdf' : 'report', async () => {
+            const report = await build(site, tz, period, ctx.now(), caller);
+            const name = `compliance-${site.id}-${period.firstDay}-${period.lastDay}`;
+            // Rendered inside the queue's place, so that no more than its reports are held at once.
+            if (q.format === 'csv')
+              return { name, type: 'text/csv; charset=utf-8', body: reportToCsv(report) };
+            if (q.format === 'html') {
+              const style = { href: `/report.css?v=${REPORT_CSS_TAG}`, nonce: reply.cspNonce.style };
+              const html = reportToHtml(report, await pageOptions(report, site, base, style));
+              return { name, type: 'text/html; charset=utf-8', body: html };
+            }
+            if (q.format === 'pdf' && chromium !== undefined) {
+              // Printed from a file, with no server to ask: the stylesheet goes inline.
+              const html = reportToHtml(report, await pageOptions(report, site, base, { inline: true }));
+              const pdf = await htmlToPdf(html, { chromium, timeoutMs: PDF_TIMEOUT_MS });
+              return { name, type: 'application/pdf', body: pdf };
+            }
+            return { name, type: 'application/json; charset=utf-8', body: await reportToJson(report) };
+          })
+          .catch((e: unknown) => {
+            if (e instanceof JobsBusy) throw new ApiError('REPORTS_BUSY', e.message, e.retryAfterSec);
+            if (e instanceof PdfFailed) {
+              req.log.error({ err: e, siteId: site.id }, 'the report could not be printed to PDF');
+              throw new ApiError('PDF_FAILED', `${API_ERRORS.PDF_FAILED.message} (${e.message})`);
+            }
+            throw e;
+          });
+        reply.type(built.type);
+        if (q.format === 'csv')
+          reply.header('content-disposition', `attachment; filename="${built.name}.csv"`);
+        if (q.format === 'json' || q.format === 'pdf')
+          reply.header('content-disposition', `inline; filename="${built.name}.${q.format}"`);
+        return built.body;
+      },
+    ),
   );
 
-  app.post(
-    '/api/reports/compliance/certify',
-    {
-      schema: {
-        tags: ['reports'],
-        summary: "Certifies a site's records for a period (inspector or engineer); the statement is logged",
-        body: openapi(certifyBody),
-        response: answers({ 201: certificationSchema }),
-        security: [{ bearer: [] }],
+  app.route(
+    route(
+      'POST /api/reports/compliance/certify',
+      {
+        schema: {
+          tags: ['reports'],
+          summary: "Certifies a site's records for a period (inspector or engineer); the statement is logged",
+          security: [{ bearer: [] }],
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.require(req, 'inspector');
-      const b = parseWith(certifyBody, req.body);
-      const { site, tz } = siteOf(b.siteId, caller);
-      const now = ctx.now();
-      const period = reportPeriod(b, tz, now);
-      if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
-      const cp = ctx.evidence.checkpoint();
-      const logIndex = ctx.certify({
-        siteId: site.id,
-        from: period.from,
-        to: period.to,
-        by: caller.actor,
-        role: caller.role,
-        statement: b.statement,
-        at: now,
-        checkpoint: { size: cp.size, root: b64(cp.root) },
-      });
-      reply.code(201);
-      return certifications(site.id, period.from, period.to).find((x) => x.logIndex === logIndex);
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.require(req, 'inspector');
+        const b = parseWith(certifyBody, req.body);
+        const { site, tz } = siteOf(b.siteId, caller);
+        const now = ctx.now();
+        const period = reportPeriod(b, tz, now);
+        if (period.from >= period.to) throw new ApiError('BAD_REQUEST', 'from is after to');
+        const cp = ctx.evidence.checkpoint();
+        const logIndex = ctx.certify({
+          siteId: site.id,
+          from: period.from,
+          to: period.to,
+          by: caller.actor,
+          role: caller.role,
+          statement: b.statement,
+          at: now,
+          checkpoint: { size: cp.size, root: b64(cp.root) },
+        });
+        reply.code(201);
+        return certifications(site.id, period.from, period.to).find((x) => x.logIndex === logIndex);
+      },
+    ),
   );
 };

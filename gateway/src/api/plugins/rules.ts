@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { rulesResponseSchema } from '../../../../shared/src/rules.ts';
 import { ruleCatalogue } from '../../rules/index.ts';
 import type { ApiContext } from '../context.ts';
-import { answers } from '../responses.ts';
+import { route } from '../routes.ts';
 
 /** GET /api/rules: the rules, their labels, laws and duties (the dashboard's words for them). */
 /** What the rules route uses. */
@@ -10,18 +10,19 @@ export type RulesServices = Pick<ApiContext, 'auth'>;
 
 export const rulesPlugin: FastifyPluginAsync<RulesServices> = async (app, ctx) => {
   const catalogue = rulesResponseSchema.parse(ruleCatalogue());
-  app.get(
-    '/api/rules',
-    {
-      schema: {
-        tags: ['alerts'],
-        summary: 'The rules: label, description, law, whether an extension is allowed, what meets them',
-        response: answers({ 200: rulesResponseSchema }),
+  app.route(
+    route(
+      'GET /api/rules',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary: 'The rules: label, description, law, whether an extension is allowed, what meets them',
+        },
       },
-    },
-    async (req) => {
-      ctx.auth.requireRead(req);
-      return catalogue;
-    },
+      async (req) => {
+        ctx.auth.requireRead(req);
+        return catalogue;
+      },
+    ),
   );
 };

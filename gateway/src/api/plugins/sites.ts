@@ -1,16 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { siteViewSchema } from '../../../../shared/src/api.ts';
-import { idText } from '../../../../shared/src/bounds.ts';
+import { idParams } from '../../../../shared/src/api/requests.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { deviceParams } from '../../rules/index.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
-
-const siteParams = z.strictObject({ id: idText() });
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 
 export function siteSummary(
   ctx: Pick<ApiContext, 'config' | 'catalogue' | 'devices'>,
@@ -68,40 +64,41 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
     if (site.kind !== 'construction') return summary;
     return { ...summary, stopWork: ctx.enforcement.violations.inEffect(site.id) ?? null };
   };
-  app.get(
-    '/api/sites',
-    {
-      schema: {
-        tags: ['sites'],
-        summary: 'All sites with their devices',
-        response: answers({ 200: z.array(siteViewSchema) }),
+  app.route(
+    route(
+      'GET /api/sites',
+      {
+        schema: {
+          tags: ['sites'],
+          summary: 'All sites with their devices',
+        },
       },
-    },
-    async (req) => {
-      const caller = ctx.auth.requireRead(req);
-      return ctx.catalogue
-        .sites()
-        .filter((s) => maySee(caller, s.id))
-        .map((s) => view(s, false));
-    },
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        return ctx.catalogue
+          .sites()
+          .filter((s) => maySee(caller, s.id))
+          .map((s) => view(s, false));
+      },
+    ),
   );
-  app.get(
-    '/api/sites/:id',
-    {
-      schema: {
-        tags: ['sites'],
-        summary: 'One site with the latest readings of its devices',
-        params: openapi(siteParams),
-        response: answers({ 200: siteViewSchema }),
+  app.route(
+    route(
+      'GET /api/sites/:id',
+      {
+        schema: {
+          tags: ['sites'],
+          summary: 'One site with the latest readings of its devices',
+        },
       },
-    },
-    async (req) => {
-      const caller = ctx.auth.requireRead(req);
-      const { id } = parseWith(siteParams, req.params);
-      mustSee(caller, id);
-      const site = ctx.catalogue.site(id);
-      if (!site) throw new ApiError('NOT_FOUND', `no site ${id}`);
-      return view(site, true);
-    },
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        const { id } = parseWith(idParams, req.params);
+        mustSee(caller, id);
+        const site = ctx.catalogue.site(id);
+        if (!site) throw new ApiError('NOT_FOUND', `no site ${id}`);
+        return view(site, true);
+      },
+    ),
   );
 };

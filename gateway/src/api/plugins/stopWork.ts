@@ -1,18 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { stopWorkBody, stopWorkDtoSchema, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
-import { idText } from '../../../../shared/src/bounds.ts';
+import { idParams } from '../../../../shared/src/api/requests.ts';
+import { stopWorkBody, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
 import { formatDay, localDay } from '../../../../shared/src/time.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 import { constructionSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
 
 /** What the stop-work routes use. */
 export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcement'>;
-
-const siteParams = z.strictObject({ id: idText() });
 
 /**
  * Stop-work orders (town law 001, Enforcement, B): issued by the officer, one in effect per site, "in
@@ -22,98 +19,97 @@ const siteParams = z.strictObject({ id: idText() });
 export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, ctx) => {
   const e = ctx.enforcement.violations;
 
-  app.post(
-    '/api/sites/:id/stop-work',
-    {
-      schema: {
-        tags: ['violations'],
-        summary: 'Issue a stop-work order at a construction site (the officer); one in effect per site',
-        params: openapi(siteParams),
-        body: openapi(stopWorkBody),
-        response: answers({ 201: stopWorkDtoSchema }),
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req, reply) => {
-      const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a stop-work order');
-      const { id } = parseWith(siteParams, req.params);
-      const b = parseWith(stopWorkBody, req.body);
-      const site = constructionSite(ctx, caller, id, 'stop-work orders');
-      if (b.violationId !== undefined) {
-        const v = e.get(b.violationId);
-        if (!v || v.siteId !== site.id)
-          throw new ApiError('BAD_REQUEST', `The notice of violation named is not one of ${site.name}.`);
-      }
-      const order = e.stopWork(
-        site.id,
-        { reason: b.reason, violationIds: b.violationId ? [b.violationId] : [], by: caller.actor },
-        (inEffect) => {
-          if (inEffect)
-            throw new ApiError(
-              'STOP_WORK_IN_EFFECT',
-              `A stop-work order is already in effect at ${site.name}, since ${inEffect.since.slice(0, 10)}: lift it before issuing another.`,
-            );
+  app.route(
+    route(
+      'POST /api/sites/:id/stop-work',
+      {
+        schema: {
+          tags: ['violations'],
+          summary: 'Issue a stop-work order at a construction site (the officer); one in effect per site',
+          security: [{ bearer: [] }],
         },
-      );
-      reply.code(201);
-      return order;
-    },
+      },
+      async (req, reply) => {
+        const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a stop-work order');
+        const { id } = parseWith(idParams, req.params);
+        const b = parseWith(stopWorkBody, req.body);
+        const site = constructionSite(ctx, caller, id, 'stop-work orders');
+        if (b.violationId !== undefined) {
+          const v = e.get(b.violationId);
+          if (!v || v.siteId !== site.id)
+            throw new ApiError('BAD_REQUEST', `The notice of violation named is not one of ${site.name}.`);
+        }
+        const order = e.stopWork(
+          site.id,
+          { reason: b.reason, violationIds: b.violationId ? [b.violationId] : [], by: caller.actor },
+          (inEffect) => {
+            if (inEffect)
+              throw new ApiError(
+                'STOP_WORK_IN_EFFECT',
+                `A stop-work order is already in effect at ${site.name}, since ${inEffect.since.slice(0, 10)}: lift it before issuing another.`,
+              );
+          },
+        );
+        reply.code(201);
+        return order;
+      },
+    ),
   );
 
-  app.post(
-    '/api/sites/:id/stop-work/lift',
-    {
-      schema: {
-        tags: ['violations'],
-        summary:
-          'Lift the stop-work order in effect (the officer); refused while a notice it names is not approved, unless overridden',
-        params: openapi(siteParams),
-        body: openapi(stopWorkLiftBody),
-        response: answers({ 200: stopWorkDtoSchema }),
-        security: [{ bearer: [] }],
+  app.route(
+    route(
+      'POST /api/sites/:id/stop-work/lift',
+      {
+        schema: {
+          tags: ['violations'],
+          summary:
+            'Lift the stop-work order in effect (the officer); refused while a notice it names is not approved, unless overridden',
+          security: [{ bearer: [] }],
+        },
       },
-    },
-    async (req) => {
-      const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'lift a stop-work order');
-      const { id } = parseWith(siteParams, req.params);
-      const b = parseWith(stopWorkLiftBody, req.body);
-      const site = constructionSite(ctx, caller, id, 'stop-work orders');
-      const override = b.override === true;
-      return e.lift(site.id, { note: b.note, override, by: caller.actor }, (inEffect) => {
-        if (!inEffect) throw new ApiError('NO_STOP_WORK', `No stop-work order is in effect at ${site.name}.`);
-        if (override) return;
-        const open = inEffect.violationIds
-          .map((v) => e.get(v))
-          .filter((v) => v !== undefined && v.status !== 'approved');
-        if (open.length > 0)
-          throw new ApiError(
-            'NOTICES_OPEN',
-            `The order stays in effect: the correction of ${open
-              .map(
-                (v) =>
-                  `the notice of violation of ${formatDay(localDay(Date.parse(v!.issuedAt), site.timezone ?? 'UTC'))} (${v!.nature.slice(0, 80)})`,
-              )
-              .join(', ')} is not approved yet. Approve it first, or lift the order with an override.`,
-          );
-      });
-    },
+      async (req) => {
+        const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'lift a stop-work order');
+        const { id } = parseWith(idParams, req.params);
+        const b = parseWith(stopWorkLiftBody, req.body);
+        const site = constructionSite(ctx, caller, id, 'stop-work orders');
+        const override = b.override === true;
+        return e.lift(site.id, { note: b.note, override, by: caller.actor }, (inEffect) => {
+          if (!inEffect)
+            throw new ApiError('NO_STOP_WORK', `No stop-work order is in effect at ${site.name}.`);
+          if (override) return;
+          const open = inEffect.violationIds
+            .map((v) => e.get(v))
+            .filter((v) => v !== undefined && v.status !== 'approved');
+          if (open.length > 0)
+            throw new ApiError(
+              'NOTICES_OPEN',
+              `The order stays in effect: the correction of ${open
+                .map(
+                  (v) =>
+                    `the notice of violation of ${formatDay(localDay(Date.parse(v!.issuedAt), site.timezone ?? 'UTC'))} (${v!.nature.slice(0, 80)})`,
+                )
+                .join(', ')} is not approved yet. Approve it first, or lift the order with an override.`,
+            );
+        });
+      },
+    ),
   );
 
-  app.get(
-    '/api/sites/:id/stop-work',
-    {
-      schema: {
-        tags: ['violations'],
-        summary: "A site's stop-work orders, in effect and lifted",
-        params: openapi(siteParams),
-        response: answers({ 200: z.array(stopWorkDtoSchema) }),
+  app.route(
+    route(
+      'GET /api/sites/:id/stop-work',
+      {
+        schema: {
+          tags: ['violations'],
+          summary: "A site's stop-work orders, in effect and lifted",
+        },
       },
-    },
-    async (req) => {
-      const caller = ctx.auth.requireRead(req);
-      const { id } = parseWith(siteParams, req.params);
-      constructionSite(ctx, caller, id, 'stop-work orders');
-      return e.orders({ siteId: id });
-    },
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        const { id } = parseWith(idParams, req.params);
+        constructionSite(ctx, caller, id, 'stop-work orders');
+        return e.orders({ siteId: id });
+      },
+    ),
   );
 };

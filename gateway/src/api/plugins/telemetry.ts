@@ -1,35 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
-import { bucketFor, telemetryAnswerSchema } from '../../../../shared/src/api.ts';
-import { idText } from '../../../../shared/src/bounds.ts';
-import { READING_NAMES } from '../../../../shared/src/telemetry.ts';
+import { telemetryQuery } from '../../../../shared/src/api/requests.ts';
+import { bucketFor } from '../../../../shared/src/api.ts';
 import type { StoredReading } from '../../store/readings.ts';
 import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { openapi, parseWith, timeParam } from '../query.ts';
-import { answers } from '../responses.ts';
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 
 const DAY = 86_400_000;
-
-const telemetryQuery = z.strictObject({
-  siteId: idText(),
-  deviceId: idText().optional(),
-  field: z
-    .enum([
-      ...READING_NAMES,
-      'alarms.highWater',
-      'alarms.pump',
-      'alarms.blower',
-      'alarms.panel',
-      'alarms.field',
-    ])
-    .optional(),
-  from: timeParam.optional(),
-  to: timeParam.optional(),
-  /** Above this many points the series is downsampled into time buckets. */
-  maxPoints: z.coerce.number().int().min(10).max(20_000).default(1000),
-});
 
 function fieldValue(r: StoredReading, field: string): number | undefined {
   if (field.startsWith('alarms.')) {
@@ -95,80 +74,80 @@ class Buckets {
 export type TelemetryServices = Pick<ApiContext, 'auth' | 'catalogue' | 'now' | 'readings' | 'registry'>;
 
 export const telemetryPlugin: FastifyPluginAsync<TelemetryServices> = async (app, ctx) => {
-  app.get(
-    '/api/telemetry',
-    {
-      schema: {
-        tags: ['telemetry'],
-        summary:
-          'Readings of a site or device over a time range (from/to: ISO 8601 or epoch ms; default the last day)',
-        querystring: openapi(telemetryQuery),
-        response: answers({ 200: telemetryAnswerSchema }),
+  app.route(
+    route(
+      'GET /api/telemetry',
+      {
+        schema: {
+          tags: ['telemetry'],
+          summary:
+            'Readings of a site or device over a time range (from/to: ISO 8601 or epoch ms; default the last day)',
+        },
       },
-    },
-    async (req) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(telemetryQuery, req.query);
-      mustSee(caller, q.siteId);
-      if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
-      if (q.deviceId && !ctx.registry.lookup(q.siteId, q.deviceId))
-        throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
-      const to = q.to ?? ctx.now();
-      const from = q.from ?? to - DAY;
-      if (from > to) throw new ApiError('BAD_REQUEST', 'from is after to');
-      const base = {
-        siteId: q.siteId,
-        deviceId: q.deviceId ?? null,
-        from: new Date(from).toISOString(),
-        to: new Date(to).toISOString(),
-      };
-      if (!q.field) {
-        const rows = ctx.readings.query({
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(telemetryQuery, req.query);
+        mustSee(caller, q.siteId);
+        if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+        if (q.deviceId && !ctx.registry.lookup(q.siteId, q.deviceId))
+          throw new ApiError('NOT_FOUND', `no device ${q.deviceId} at ${q.siteId}`);
+        const to = q.to ?? ctx.now();
+        const from = q.from ?? to - DAY;
+        if (from > to) throw new ApiError('BAD_REQUEST', 'from is after to');
+        const base = {
           siteId: q.siteId,
-          deviceId: q.deviceId,
-          from,
-          to,
-          limit: q.maxPoints + 1,
-        });
+          deviceId: q.deviceId ?? null,
+          from: new Date(from).toISOString(),
+          to: new Date(to).toISOString(),
+        };
+        if (!q.field) {
+          const rows = ctx.readings.query({
+            siteId: q.siteId,
+            deviceId: q.deviceId,
+            from,
+            to,
+            limit: q.maxPoints + 1,
+          });
+          return {
+            ...base,
+            truncated: rows.length > q.maxPoints,
+            readings: rows.slice(0, q.maxPoints).map((r) => ({
+              deviceId: r.deviceId,
+              ts: new Date(r.ts).toISOString(),
+              ...(r.seq !== undefined ? { seq: r.seq } : {}),
+              values: r.values,
+              ...(r.alarms ? { alarms: r.alarms } : {}),
+              // Its entry in the evidence log (GET /api/evidence/inclusion?index= proves it).
+              ...(r.logIdx >= 0
+                ? { logIndex: r.logIdx, leafHash: Buffer.from(r.hash, 'hex').toString('base64') }
+                : {}),
+            })),
+          };
+        }
+        const field = q.field;
+        // Raw points up to maxPoints; past that, the series is bucketed as it streams from the store.
+        const points: Array<{ ts: number; value: number }> = [];
+        let buckets: Buckets | undefined;
+        for (const r of ctx.readings.iterate({ siteId: q.siteId, deviceId: q.deviceId, from, to })) {
+          const v = fieldValue(r, field);
+          if (v === undefined) continue;
+          const p = { ts: r.ts, value: v };
+          if (buckets) buckets.add(p);
+          else if (points.length < q.maxPoints) points.push(p);
+          else {
+            buckets = new Buckets(field, from, bucketFor(to - from + 1, q.maxPoints));
+            for (const earlier of points) buckets.add(earlier);
+            buckets.add(p);
+          }
+        }
+        if (buckets) return { ...base, field, bucketMs: buckets.bucketMs, points: buckets.finish() };
         return {
           ...base,
-          truncated: rows.length > q.maxPoints,
-          readings: rows.slice(0, q.maxPoints).map((r) => ({
-            deviceId: r.deviceId,
-            ts: new Date(r.ts).toISOString(),
-            ...(r.seq !== undefined ? { seq: r.seq } : {}),
-            values: r.values,
-            ...(r.alarms ? { alarms: r.alarms } : {}),
-            // Its entry in the evidence log (GET /api/evidence/inclusion?index= proves it).
-            ...(r.logIdx >= 0
-              ? { logIndex: r.logIdx, leafHash: Buffer.from(r.hash, 'hex').toString('base64') }
-              : {}),
-          })),
+          field,
+          bucketMs: null,
+          points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })),
         };
-      }
-      const field = q.field;
-      // Raw points up to maxPoints; past that, the series is bucketed as it streams from the store.
-      const points: Array<{ ts: number; value: number }> = [];
-      let buckets: Buckets | undefined;
-      for (const r of ctx.readings.iterate({ siteId: q.siteId, deviceId: q.deviceId, from, to })) {
-        const v = fieldValue(r, field);
-        if (v === undefined) continue;
-        const p = { ts: r.ts, value: v };
-        if (buckets) buckets.add(p);
-        else if (points.length < q.maxPoints) points.push(p);
-        else {
-          buckets = new Buckets(field, from, bucketFor(to - from + 1, q.maxPoints));
-          for (const earlier of points) buckets.add(earlier);
-          buckets.add(p);
-        }
-      }
-      if (buckets) return { ...base, field, bucketMs: buckets.bucketMs, points: buckets.finish() };
-      return {
-        ...base,
-        field,
-        bucketMs: null,
-        points: points.map((p) => ({ ts: new Date(p.ts).toISOString(), value: p.value })),
-      };
-    },
+      },
+    ),
   );
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { UserRole } from '../../../../shared/src/admin.ts';
 import { NOTICE_LAW } from '../../../../shared/src/api/enforcementLaws.ts';
+import { idParams, violationsPageQuery } from '../../../../shared/src/api/requests.ts';
 import {
   appealBody,
   approveBody,
@@ -9,31 +9,23 @@ import {
   DEFAULT_PENALTIES,
   type ViolationDto,
   violationBody,
-  violationDtoSchema,
-  violationIssuedSchema,
-  violationsQuery,
 } from '../../../../shared/src/api/violations.ts';
-import { idText } from '../../../../shared/src/bounds.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import type { ViolationStep } from '../../enforcement/violations.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { paged, pageOf, pageShape, sendPage } from '../paging.ts';
+import { pageOf, sendPage } from '../paging.ts';
 import { uncitable } from '../photoAccess.ts';
-import { openapi, parseWith } from '../query.ts';
-import { answers } from '../responses.ts';
-
-const pagedViolations = violationsQuery.extend(pageShape);
+import { parseWith } from '../query.ts';
+import { route } from '../routes.ts';
 
 /** What the notices-of-violation routes use. */
 export type ViolationsServices = Pick<
   ApiContext,
   'auth' | 'catalogue' | 'compliance' | 'enforcement' | 'now' | 'photos'
 >;
-
-const idParams = z.strictObject({ id: idText() });
 
 /** The officer's roles (town law 001: the Stormwater Management Officer), and those who answer for a site. */
 export const OFFICER_ROLES: readonly UserRole[] = ['inspector', 'admin'];
@@ -83,84 +75,90 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
   const e = ctx.enforcement.violations;
   const tzOf = (siteId: string) => ctx.catalogue.site(siteId)?.timezone ?? 'UTC';
 
-  app.post(
-    '/api/violations',
-    {
-      schema: {
-        tags: ['violations'],
-        summary:
-          'Issue a notice of violation to the landowner and developer of a construction site; opens its remedy duty',
-        body: openapi(violationBody),
-        response: answers({ 201: violationIssuedSchema }),
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req, reply) => {
-      const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a notice of violation');
-      const b = parseWith(violationBody, req.body);
-      const site = constructionSite(ctx, caller, b.siteId, 'notices of violation');
-      if (!site.landowner && !site.developer) throw new ApiError('NO_PARTIES');
-      if (b.inspectionId !== undefined) {
-        const insp = ctx.compliance.listInspections({}).find((i) => i.id === b.inspectionId);
-        if (!insp) throw new ApiError('BAD_REQUEST', 'The inspection named is not on record.');
-        if (insp.siteId !== site.id)
-          throw new ApiError('BAD_REQUEST', `The inspection named is of another site, not of ${site.name}.`);
-      }
-      const remedyDueAt = Date.parse(b.remedyDueAt);
-      if (remedyDueAt <= ctx.now())
-        throw new ApiError('BAD_REQUEST', 'The remedial measures must be due after now: give a later date.');
-      // As far ahead as a schedule of remedial measures goes (milestones: a year; inspections: the past).
-      const latest = ctx.now() + REMEDY_MAX_AHEAD_MS;
-      if (remedyDueAt > latest)
-        throw new ApiError(
-          'BAD_REQUEST',
-          `The remedial measures can be due at most two years ahead, by ${new Date(latest).toISOString().slice(0, 10)}: give an earlier date.`,
-          undefined,
-          'remedyDueAt',
-        );
-      const issued = e.issue(
-        {
-          siteId: site.id,
-          inspectionId: b.inspectionId,
-          nature: b.nature,
-          remedy: b.remedy,
-          remedyDueAt,
-          penalties: b.penalties ?? DEFAULT_PENALTIES,
-          parties: { landowner: site.landowner, developer: site.developer, siteAddress: site.address },
+  app.route(
+    route(
+      'POST /api/violations',
+      {
+        schema: {
+          tags: ['violations'],
+          summary:
+            'Issue a notice of violation to the landowner and developer of a construction site; opens its remedy duty',
+          security: [{ bearer: [] }],
         },
-        caller.actor,
-      );
-      reply.code(201);
-      return issued;
-    },
+      },
+      async (req, reply) => {
+        const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a notice of violation');
+        const b = parseWith(violationBody, req.body);
+        const site = constructionSite(ctx, caller, b.siteId, 'notices of violation');
+        if (!site.landowner && !site.developer) throw new ApiError('NO_PARTIES');
+        if (b.inspectionId !== undefined) {
+          const insp = ctx.compliance.listInspections({}).find((i) => i.id === b.inspectionId);
+          if (!insp) throw new ApiError('BAD_REQUEST', 'The inspection named is not on record.');
+          if (insp.siteId !== site.id)
+            throw new ApiError(
+              'BAD_REQUEST',
+              `The inspection named is of another site, not of ${site.name}.`,
+            );
+        }
+        const remedyDueAt = Date.parse(b.remedyDueAt);
+        if (remedyDueAt <= ctx.now())
+          throw new ApiError(
+            'BAD_REQUEST',
+            'The remedial measures must be due after now: give a later date.',
+          );
+        // As far ahead as a schedule of remedial measures goes (milestones: a year; inspections: the past).
+        const latest = ctx.now() + REMEDY_MAX_AHEAD_MS;
+        if (remedyDueAt > latest)
+          throw new ApiError(
+            'BAD_REQUEST',
+            `The remedial measures can be due at most two years ahead, by ${new Date(latest).toISOString().slice(0, 10)}: give an earlier date.`,
+            undefined,
+            'remedyDueAt',
+          );
+        const issued = e.issue(
+          {
+            siteId: site.id,
+            inspectionId: b.inspectionId,
+            nature: b.nature,
+            remedy: b.remedy,
+            remedyDueAt,
+            penalties: b.penalties ?? DEFAULT_PENALTIES,
+            parties: { landowner: site.landowner, developer: site.developer, siteAddress: site.address },
+          },
+          caller.actor,
+        );
+        reply.code(201);
+        return issued;
+      },
+    ),
   );
 
-  app.get(
-    '/api/violations',
-    {
-      schema: {
-        tags: ['violations'],
-        summary: 'Notices of violation, of one site or every site the caller sees, by status',
-        querystring: openapi(pagedViolations),
-        response: paged(violationDtoSchema),
+  app.route(
+    route(
+      'GET /api/violations',
+      {
+        schema: {
+          tags: ['violations'],
+          summary: 'Notices of violation, of one site or every site the caller sees, by status',
+        },
       },
-    },
-    async (req, reply) => {
-      const caller = ctx.auth.requireRead(req);
-      const q = parseWith(pagedViolations, req.query);
-      if (q.siteId !== undefined) {
-        mustSee(caller, q.siteId);
-        if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
-      }
-      const page = pageOf(q);
-      const rows = e.list({
-        siteId: q.siteId,
-        ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
-        status: q.status,
-        page,
-      });
-      return sendPage(req, reply, rows, page, (v) => [Date.parse(v.issuedAt), v.id]);
-    },
+      async (req, reply) => {
+        const caller = ctx.auth.requireRead(req);
+        const q = parseWith(violationsPageQuery, req.query);
+        if (q.siteId !== undefined) {
+          mustSee(caller, q.siteId);
+          if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
+        }
+        const page = pageOf(q);
+        const rows = e.list({
+          siteId: q.siteId,
+          ...(caller?.sites === undefined ? {} : { siteIds: caller.sites }),
+          status: q.status,
+          page,
+        });
+        return sendPage(req, reply, rows, page, (v) => [Date.parse(v.issuedAt), v.id]);
+      },
+    ),
   );
 
   const visible = (id: string, caller: Caller | undefined): ViolationDto => {
@@ -169,20 +167,20 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     return v;
   };
 
-  app.get(
-    '/api/violations/:id',
-    {
-      schema: {
-        tags: ['violations'],
-        summary: 'A notice of violation with its appeal, corrections and approval',
-        params: openapi(idParams),
-        response: answers({ 200: violationDtoSchema }),
+  app.route(
+    route(
+      'GET /api/violations/:id',
+      {
+        schema: {
+          tags: ['violations'],
+          summary: 'A notice of violation with its appeal, corrections and approval',
+        },
       },
-    },
-    async (req) => {
-      const caller = ctx.auth.requireRead(req);
-      return visible(parseWith(idParams, req.params).id, caller);
-    },
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        return visible(parseWith(idParams, req.params).id, caller);
+      },
+    ),
   );
 
   /** A step of a notice: checked inside the transaction against the notice as stored. */
@@ -211,55 +209,50 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     return done;
   };
 
-  const stepSchema = (summary: string, body: z.ZodType) => ({
-    schema: {
-      tags: ['violations'],
-      summary,
-      params: openapi(idParams),
-      body: openapi(body),
-      response: answers({ 200: violationDtoSchema }),
-      security: [{ bearer: [] }],
-    },
+  const stepSchema = (summary: string) => ({
+    schema: { tags: ['violations'], summary, security: [{ bearer: [] }] },
   });
 
-  app.post(
-    '/api/violations/:id/appeal',
-    stepSchema(
-      `Appeal a notice of violation, within ${NOTICE_LAW.appealDays} days of its service (the site's owner or contractor)`,
-      appealBody,
+  app.route(
+    route(
+      'POST /api/violations/:id/appeal',
+      stepSchema(
+        `Appeal a notice of violation, within ${NOTICE_LAW.appealDays} days of its service (the site's owner or contractor)`,
+      ),
+      async (req) => {
+        const b = parseWith(appealBody, req.body);
+        return step(req, 'appealed', SITE_PARTY_ROLES, 'appeal a notice of violation', b.reason, []);
+      },
     ),
-    async (req) => {
-      const b = parseWith(appealBody, req.body);
-      return step(req, 'appealed', SITE_PARTY_ROLES, 'appeal a notice of violation', b.reason, []);
-    },
   );
 
-  app.post(
-    '/api/violations/:id/corrected',
-    stepSchema(
-      'Report the remedial measures done, with photos (the site’s owner or contractor)',
-      correctedBody,
+  app.route(
+    route(
+      'POST /api/violations/:id/corrected',
+      stepSchema('Report the remedial measures done, with photos (the site’s owner or contractor)'),
+      async (req) => {
+        const b = parseWith(correctedBody, req.body);
+        const caller = requireOneOf(ctx, req, SITE_PARTY_ROLES, 'report a correction');
+        // A photo the caller may not cite is refused in the same words as one not stored.
+        const missing = uncitable(ctx.photos, caller, b.photos);
+        if (missing.length > 0)
+          throw new ApiError(
+            'UNKNOWN_PHOTO',
+            `${missing.length === 1 ? 'A photo named here is' : `${missing.length} photos named here are`} not stored: upload ${missing.length === 1 ? 'it' : 'them'} first.`,
+          );
+        return step(req, 'corrected', SITE_PARTY_ROLES, 'report a correction', b.note, b.photos);
+      },
     ),
-    async (req) => {
-      const b = parseWith(correctedBody, req.body);
-      const caller = requireOneOf(ctx, req, SITE_PARTY_ROLES, 'report a correction');
-      // A photo the caller may not cite is refused in the same words as one not stored.
-      const missing = uncitable(ctx.photos, caller, b.photos);
-      if (missing.length > 0)
-        throw new ApiError(
-          'UNKNOWN_PHOTO',
-          `${missing.length === 1 ? 'A photo named here is' : `${missing.length} photos named here are`} not stored: upload ${missing.length === 1 ? 'it' : 'them'} first.`,
-        );
-      return step(req, 'corrected', SITE_PARTY_ROLES, 'report a correction', b.note, b.photos);
-    },
   );
 
-  app.post(
-    '/api/violations/:id/approve',
-    stepSchema('Approve the correction: closes the notice and its remedy duty (the officer)', approveBody),
-    async (req) => {
-      const b = parseWith(approveBody, req.body);
-      return step(req, 'approved', OFFICER_ROLES, 'approve a correction', b.note?.trim() ?? '', []);
-    },
+  app.route(
+    route(
+      'POST /api/violations/:id/approve',
+      stepSchema('Approve the correction: closes the notice and its remedy duty (the officer)'),
+      async (req) => {
+        const b = parseWith(approveBody, req.body);
+        return step(req, 'approved', OFFICER_ROLES, 'approve a correction', b.note?.trim() ?? '', []);
+      },
+    ),
   );
 };
