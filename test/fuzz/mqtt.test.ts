@@ -23,14 +23,17 @@ describe('MQTT packet fuzzing against the gateway process (2,000 packets)', () =
   });
 
   it('random and mutated packets: a known outcome for every session and publish, the gateway up, memory bounded', async () => {
-    // A first run of the same size warms the gateway up (code paths compiled, pools and the allocator's
-    // arena grown to a run's peak): what the measured run adds on top of that is growth.
+    // Two runs of the same size warm the gateway up (code paths compiled, pools and the allocator's arena
+    // grown to their working set): measured over eight runs, memory outside the heap rose by 32 and then
+    // 10 MB and stayed within 0.3 MB for the next six. What the measured run adds on top is growth; a leak
+    // of 12 KB a packet would add 24 MB.
     await fuzzBroker({ port: gw.mqttPort, packets: 2000, seed: 7, logins: FUZZ_LOGINS });
+    await fuzzBroker({ port: gw.mqttPort, packets: 2000, seed: 8, logins: FUZZ_LOGINS });
     const before = await memoryOf(gw);
     const r = await fuzzBroker({ port: gw.mqttPort, packets: 2000, seed: 20261201, logins: FUZZ_LOGINS });
     expect(r.failures).toEqual([]);
     expect(r.connacks['0']).toBeGreaterThan(10);
     expect(r.pubacks).toBeGreaterThan(50);
-    expect(await afterFuzz(gw, before, 32)).toEqual([]);
+    expect(await afterFuzz(gw, before, 24)).toEqual([]);
   }, 120_000);
 });
