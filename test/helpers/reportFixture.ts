@@ -13,6 +13,7 @@ import { type SiteConfig, siteSchema } from '../../gateway/src/config/schema.ts'
 import type { ChangeResponse } from '../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../shared/src/api/notices.ts';
+import type { Certification } from '../../shared/src/api/system.ts';
 import type { StopWorkDto, ViolationDto } from '../../shared/src/api/violations.ts';
 
 export const TZ = 'America/New_York';
@@ -42,15 +43,7 @@ export interface ReportRecords {
   violations: ViolationDto[];
   stopWork: StopWorkDto[];
   extensions: ExtensionDto[];
-  certifications: Array<{
-    logIndex: number;
-    by: string;
-    role: string;
-    at: string;
-    statement: string;
-    period: { from: string; to: string };
-    checkpoint: { size: number; root: string };
-  }>;
+  certifications: Certification[];
   changes: ChangeResponse[];
   evidence: {
     checkpoint: { origin: string; size: number; root: string; note: string };

@@ -5,10 +5,10 @@
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../../shared/src/api/notices.ts';
+import type { Certification } from '../../../shared/src/api/system.ts';
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
-import type { ShownCertification } from '../verifier/shown.ts';
 import type { LongStorm } from './cite.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved' | 'superseded';
@@ -33,9 +33,7 @@ export interface DutyRow {
 }
 
 /** A person's statement on the record, logged (`POST /api/reports/compliance/certify`). */
-export interface Certification extends ShownCertification {
-  checkpoint: { size: number; root: string };
-}
+export type { Certification };
 
 /** What the summary counts, in order, with the label a person reads. */
 export const SUMMARY_LABELS = {

@@ -4,20 +4,14 @@
  * (`alertSeq`, from schema version 6). The lists of records (inspections, extensions, certifications,
  * ...) are the tables of `sections.ts`. Pure, no Node API (it is bundled into verify.html).
  */
+import type { Certification } from '../../../shared/src/api/system.ts';
 import { type CitedBody, differences, ms, type Pair, runningGaps } from './checker.ts';
 import { capital, dutyWords, entryWords, type Problem, problem, type Words } from './words.ts';
 
 type Json = Record<string, unknown>;
 
 /** A certification as a report shows it (the report's own adds the checkpoint it was made at). */
-export interface ShownCertification {
-  logIndex: number;
-  by: string;
-  role: string;
-  at: string;
-  statement: string;
-  period: { from: string; to: string };
-}
+export type ShownCertification = Omit<Certification, 'checkpoint'>;
 
 /** An inspection as a report shows it. */
 export interface ShownInspection {
