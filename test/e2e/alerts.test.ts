@@ -6,7 +6,7 @@ import mqtt from 'mqtt';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../gateway/src/notify/channels/webhook.ts';
-import { childNow, type GatewayProcess, spawnGateway } from '../helpers/child.ts';
+import { childNow, type GatewayProcess, onFixedPorts, spawnGateway } from '../helpers/child.ts';
 import { freePort, haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput, testHash } from '../helpers/gateway.ts';
 
@@ -198,25 +198,28 @@ describe.runIf(haveBinary('faketime'))('the gateway process killed in the middle
   });
 
   it('keeps the deadline: after a kill -9 and restart the alert goes overdue exactly once', async () => {
-    const httpPort = await freePort();
-    const mqttPort = await freePort();
     const base = testConfigInput();
     // A 40-second inspection deadline, raised on the real clock. The restarted gateways run on a driven
     // clock (libfaketime), so the deadline passes for them without the test waiting it out.
-    const config = {
-      ...base,
-      sites: base.sites!.map((s) =>
-        s.id === 'maple-ridge' ? { ...s, storm: { dueHours: 40 / 3600, dueFrom: 'threshold' as const } } : s,
-      ),
-      dataDir: join(dir, 'data'),
-      http: { port: httpPort, host: '127.0.0.1' },
-      mqtt: { port: mqttPort, host: '127.0.0.1' },
-    };
+    const {
+      config,
+      httpUrl: api,
+      mqttUrl,
+    } = await onFixedPorts(
+      {
+        ...base,
+        sites: base.sites!.map((s) =>
+          s.id === 'maple-ridge'
+            ? { ...s, storm: { dueHours: 40 / 3600, dueFrom: 'threshold' as const } }
+            : s,
+        ),
+      },
+      dir,
+    );
     const file = join(dir, 'config.json');
     proc = await spawnGateway(config, file);
-    const api = `http://127.0.0.1:${httpPort}`;
     // 55 tips one second apart, ending now: the threshold is crossed ~5 s ago, due ~35 s from now.
-    await storm(`mqtt://127.0.0.1:${mqttPort}`, 55, 55_000, 1000);
+    await storm(mqttUrl, 55, 55_000, 1000);
     const [alert] = await waitFor(
       async () => {
         const a = (await (await fetch(`${api}/api/alerts?rule=storm-inspection`)).json()) as Alert[];

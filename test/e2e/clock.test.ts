@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, jumpingWallClock, spawnGateway } from '../helpers/child.ts';
-import { freePort, haveBinary, waitFor } from '../helpers/env.ts';
+import { type GatewayProcess, jumpingWallClock, onFixedPorts, spawnGateway } from '../helpers/child.ts';
+import { haveBinary, waitFor } from '../helpers/env.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
 const MIN = 60_000;
@@ -30,15 +30,14 @@ describe.runIf(haveBinary('faketime'))('wall clock jumps (libfaketime) against t
   });
 
   it('a jump of two days and back raises nothing; a restart two days later catches up', async () => {
-    const httpPort = await freePort();
-    const mqttPort = await freePort();
-    const http = `http://127.0.0.1:${httpPort}`;
-    const config = {
-      ...testConfigInput({ ingest: { deviceRatePerSec: 10_000, deviceBurst: 10_000 } }),
-      dataDir: join(dir, 'data'),
-      http: { port: httpPort, host: '127.0.0.1' },
-      mqtt: { port: mqttPort, host: '127.0.0.1' },
-    };
+    const {
+      config,
+      httpUrl: http,
+      mqttUrl,
+    } = await onFixedPorts(
+      testConfigInput({ ingest: { deviceRatePerSec: 10_000, deviceBurst: 10_000 } }),
+      dir,
+    );
     const { env, set: setClock } = jumpingWallClock(dir);
     const api = async <T>(path: string) => (await (await fetch(`${http}${path}`)).json()) as T;
     const clock = async () => (await api<Health>('/api/health')).components.find((c) => c.name === 'clock')!;
@@ -72,7 +71,7 @@ describe.runIf(haveBinary('faketime'))('wall clock jumps (libfaketime) against t
       ['maple-ridge', 'trap-1'],
       ['oak-lane', 'panel-1'],
     ] as const) {
-      const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+      const c = await mqtt.connectAsync(mqttUrl, {
         clientId: `${site}/${dev}`,
         username: `${site}/${dev}`,
         password: `pw-${dev}`,

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, jumpingWallClock, spawnGateway } from '../helpers/child.ts';
-import { freePort, haveBinary, waitFor } from '../helpers/env.ts';
+import { type GatewayProcess, jumpingWallClock, onFixedPorts, spawnGateway } from '../helpers/child.ts';
+import { haveBinary, waitFor } from '../helpers/env.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
 const MIN = 60_000;
@@ -29,15 +29,14 @@ describe.runIf(haveBinary('faketime'))('arrival times during a wall clock jump (
   });
 
   it('stamps readings without ts with the guarded time: none 8 days ahead, no device-silent', async () => {
-    const httpPort = await freePort();
-    const mqttPort = await freePort();
-    const http = `http://127.0.0.1:${httpPort}`;
-    const config = {
-      ...testConfigInput({ ingest: { deviceRatePerSec: 10_000, deviceBurst: 10_000 } }),
-      dataDir: join(dir, 'data'),
-      http: { port: httpPort, host: '127.0.0.1' },
-      mqtt: { port: mqttPort, host: '127.0.0.1' },
-    };
+    const {
+      config,
+      httpUrl: http,
+      mqttUrl,
+    } = await onFixedPorts(
+      testConfigInput({ ingest: { deviceRatePerSec: 10_000, deviceBurst: 10_000 } }),
+      dir,
+    );
     const { env, set: setClock } = jumpingWallClock(dir);
     proc = await spawnGateway(config, join(dir, 'config.json'), env);
     const api = async <T>(path: string) => (await (await fetch(`${http}${path}`)).json()) as T;
@@ -50,7 +49,7 @@ describe.runIf(haveBinary('faketime'))('arrival times during a wall clock jump (
         db.close();
       }
     };
-    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+    const c = await mqtt.connectAsync(mqttUrl, {
       clientId: 'maple-ridge/rg-1',
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type GatewayProcess, spawnGateway } from '../helpers/child.ts';
-import { freePort, waitFor } from '../helpers/env.ts';
+import { type GatewayProcess, onFixedPorts, spawnGateway } from '../helpers/child.ts';
+import { waitFor } from '../helpers/env.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
 describe('gateway killed with SIGKILL under QoS 1 load', () => {
@@ -17,21 +17,17 @@ describe('gateway killed with SIGKILL under QoS 1 load', () => {
   });
 
   it('keeps every acknowledged reading', async () => {
-    const httpPort = await freePort();
-    const mqttPort = await freePort();
-    const config = {
-      ...testConfigInput({ ingest: { deviceRatePerSec: 100_000, deviceBurst: 100_000 } }),
-      dataDir: join(dir, 'data'),
-      http: { port: httpPort, host: '127.0.0.1' },
-      mqtt: { port: mqttPort, host: '127.0.0.1' },
-    };
+    const { config, httpUrl, mqttUrl } = await onFixedPorts(
+      testConfigInput({ ingest: { deviceRatePerSec: 100_000, deviceBurst: 100_000 } }),
+      dir,
+    );
     proc = await spawnGateway(config, join(dir, 'config.json'));
 
     const acked = new Set<number>();
     const devices = ['rg-1', 'rg-2', 'trap-1'];
     const clients = await Promise.all(
       devices.map((d) =>
-        mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+        mqtt.connectAsync(mqttUrl, {
           clientId: `maple-ridge/${d}`,
           username: `maple-ridge/${d}`,
           password: `pw-${d}`,
@@ -76,7 +72,7 @@ describe('gateway killed with SIGKILL under QoS 1 load', () => {
 
     // The gateway starts again on the same store and keeps going.
     proc = await spawnGateway(config, join(dir, 'config.json'));
-    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+    const c = await mqtt.connectAsync(mqttUrl, {
       clientId: 'maple-ridge/rg-1',
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',
@@ -87,7 +83,7 @@ describe('gateway killed with SIGKILL under QoS 1 load', () => {
       { qos: 1 },
     );
     await c.endAsync();
-    const health = (await (await fetch(`http://127.0.0.1:${httpPort}/api/health`)).json()) as {
+    const health = (await (await fetch(`${httpUrl}/api/health`)).json()) as {
       components: Array<{ name: string; readings?: number }>;
     };
     expect(health.components.find((x) => x.name === 'store')?.readings).toBe(stored.size + 1);

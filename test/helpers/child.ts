@@ -313,6 +313,32 @@ export interface GatewayProcess {
 }
 
 /**
+ * `config` for `spawnGateway`: its store in `dir/data`, its API and broker on two free loopback ports
+ * picked once, so every restart with it answers at the same addresses (given with it).
+ */
+export async function onFixedPorts<C extends ConfigInput>(
+  config: C,
+  dir: string,
+): Promise<{
+  config: C & { dataDir: string; http: { port: number; host: string }; mqtt: { port: number; host: string } };
+  httpUrl: string;
+  mqttUrl: string;
+}> {
+  const httpPort = await freePort();
+  const mqttPort = await freePort();
+  return {
+    config: {
+      ...config,
+      dataDir: join(dir, 'data'),
+      http: { port: httpPort, host: '127.0.0.1' },
+      mqtt: { port: mqttPort, host: '127.0.0.1' },
+    },
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+  };
+}
+
+/**
  * Runs the gateway with `config` as given (its data directory and ports included), written to `file`,
  * with `env` added to the test's environment, on `opts.clock` when given, until /api/health answers 200.
  * A restart with the same `config` and `file` is the same gateway again.
