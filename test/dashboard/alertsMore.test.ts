@@ -1,13 +1,4 @@
-/**
- * The alerts page a page at a time, in Chromium against a real gateway with more alerts than one page
- * holds (each routine inspection closes the 7-day duty and opens the next): the newest 100 shown, most
- * urgent first, the page saying that older ones are not shown yet, and "Show more alerts" adding the next
- * page until none is left; at a desk (1366x900) and on a phone (390x844). No console error. Screenshots go
- * to test-artifacts/screenshots/ (and SHOTS_DIR when set).
- */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
@@ -16,15 +7,6 @@ import { sha } from '../helpers/people.ts';
 import { OFFICER, signIn } from './alertsScenario.ts';
 
 const INSPECTIONS = 130;
-const shot = async (page: Page, name: string, fullPage = true) => {
-  const path = await screenshot(page, name, fullPage);
-  const dir = process.env.SHOTS_DIR;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(path, join(dir, `${name}.png`));
-  }
-};
-
 describe.skipIf(!haveBinary('chromium'))('the alerts page, a page at a time', () => {
   let gw: TestGateway;
   let browser: Browser;
@@ -93,9 +75,9 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page, a page at a time', ()
       );
       const more = page.getByRole('button', { name: 'Show more alerts' });
       expect(await more.isVisible()).toBe(true);
-      await shot(page, `alerts-more-${name}-first-page`);
+      await screenshot(page, `alerts-more-${name}-first-page`);
       await more.scrollIntoViewIfNeeded();
-      await shot(page, `alerts-more-${name}-button`, false);
+      await screenshot(page, `alerts-more-${name}-button`, false);
       await more.click();
       await page.waitForFunction(
         (n) => document.querySelectorAll('#alerts-body tr[data-alert]').length === n,
@@ -109,7 +91,7 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page, a page at a time', ()
         .locator('#alerts-body tr[data-alert]')
         .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-alert')));
       expect(new Set(ids).size).toBe(total);
-      await shot(page, `alerts-more-${name}-all`);
+      await screenshot(page, `alerts-more-${name}-all`);
       expect(problems).toEqual([]);
       await page.close();
     }, 60_000);

@@ -1,16 +1,5 @@
-/**
- * The Quarantine page a page at a time, in Chromium against a real gateway holding more quarantined
- * readings than two pages: a rain gauge whose clock ran 30 days ahead sent 230 readings, and a device not
- * registered yet sent one. The "Kept and released readings" table shows the newest 100, names the site and
- * the device as people know them (no "site/device" ids where a name exists), says that older readings are
- * not shown yet, and "Show more readings" adds the next hundred, then the rest, until none is left; at a desk (1366x900) and
- * on a phone (390x844). No console error. Screenshots go to test-artifacts/screenshots/ (and SHOTS_DIR
- * when set).
- */
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import mqtt from 'mqtt';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
@@ -22,15 +11,6 @@ const READINGS = 230;
 const DAY = 86_400_000;
 const SITE = 'Maple Ridge subdivision';
 const GAUGE = 'North rain gauge';
-
-const shot = async (page: Page, name: string, fullPage = true) => {
-  const path = await screenshot(page, name, fullPage);
-  const dir = process.env.SHOTS_DIR;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(path, join(dir, `${name}.png`));
-  }
-};
 
 describe.skipIf(!haveBinary('chromium'))('the quarantine page, a page at a time', () => {
   let gw: TestGateway;
@@ -133,11 +113,11 @@ describe.skipIf(!haveBinary('chromium'))('the quarantine page, a page at a time'
 
       const more = page.getByRole('button', { name: 'Show more readings' });
       expect(await more.isVisible()).toBe(true);
-      await shot(page, `quarantine-more-${name}-first-page`);
+      await screenshot(page, `quarantine-more-${name}-first-page`);
       await status.scrollIntoViewIfNeeded();
-      await shot(page, `quarantine-more-${name}-sentence`, false);
+      await screenshot(page, `quarantine-more-${name}-sentence`, false);
       await more.scrollIntoViewIfNeeded();
-      await shot(page, `quarantine-more-${name}-button`, false);
+      await screenshot(page, `quarantine-more-${name}-button`, false);
       // A page at a time: 100, 200, then the rest.
       for (const n of [200, ids.length]) {
         await more.click();
@@ -148,7 +128,7 @@ describe.skipIf(!haveBinary('chromium'))('the quarantine page, a page at a time'
       expect(await more.isVisible()).toBe(false);
       // Every reading once, newest first: the oldest (the gauge's first) last.
       expect(await shown()).toEqual(ids);
-      await shot(page, `quarantine-more-${name}-all`);
+      await screenshot(page, `quarantine-more-${name}-all`);
       expect(problems).toEqual([]);
       await page.close();
     }, 60_000);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -19,13 +19,18 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Screenshots kept as test artifacts (git-ignored): test-artifacts/screenshots/<name>.png. */
+/** Screenshots kept as test artifacts (git-ignored): test-artifacts/screenshots/<name>.png, and a copy in SHOTS_DIR when set. */
 export const SCREENSHOTS = join(import.meta.dirname, '../../test-artifacts/screenshots');
 
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage });
+  const also = process.env.SHOTS_DIR;
+  if (also) {
+    mkdirSync(also, { recursive: true });
+    copyFileSync(path, join(also, `${name}.png`));
+  }
   return path;
 }
 
