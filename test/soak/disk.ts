@@ -15,6 +15,7 @@ import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import { makeDisk } from '../helpers/disk.ts';
 import { waitFor } from '../helpers/env.ts';
 import { device, faultConfig, metrics, publishOutcome, sleep, T } from '../helpers/faults.ts';
+import { printFigures } from './main.ts';
 
 const DEVICES = ['rg-1', 'rg-2', 'rg-3'];
 
@@ -124,14 +125,5 @@ export async function diskSoak(seconds: number) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  diskSoak(Number(process.argv[2] ?? 60)).then(
-    (f) => {
-      console.log(JSON.stringify(f, null, 2));
-      process.exitCode = f.problems.length ? 1 : 0;
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
+  printFigures(() => diskSoak(Number(process.argv[2] ?? 60)));
 }

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { startGatewayChild } from '../helpers/child.ts';
 import { faultConfig, metrics, metricValue, sleep } from '../helpers/faults.ts';
 import { FeedRefused, type LiveFeed, openFeed } from '../helpers/sse.ts';
+import { printFigures } from './main.ts';
 
 const TOKENS = 100;
 const AT_ONCE = 400;
@@ -112,14 +113,5 @@ export async function feedsSoak(asked: number): Promise<FeedFigures> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  feedsSoak(Number(process.argv[2] ?? 12_000)).then(
-    (f) => {
-      console.log(JSON.stringify(f, null, 2));
-      process.exitCode = f.problems.length ? 1 : 0;
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
+  printFigures(() => feedsSoak(Number(process.argv[2] ?? 12_000)));
 }

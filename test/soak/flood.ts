@@ -8,9 +8,10 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import type { GatewayChild } from '../helpers/child.ts';
 import { device, faultConfig, metrics, metricValue, sleep, T } from '../helpers/faults.ts';
 import { testHash } from '../helpers/gateway.ts';
+import { onBundledGateway, printFigures } from './main.ts';
 
 const OTHERS = ['o-1', 'o-2', 'o-3', 'o-4', 'o-5'];
 
@@ -129,12 +130,5 @@ export async function floodSoak(gw: GatewayChild, seconds: number): Promise<Floo
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const minutes = Number(process.argv[2] ?? 10);
-  const gw = await startGatewayChild(floodConfig(), { bundle: true, env: { LOG_LEVEL: 'error' } });
-  try {
-    const f = await floodSoak(gw, minutes * 60);
-    process.stdout.write(`${JSON.stringify(f, null, 2)}\n`);
-    process.exitCode = f.problems.length ? 1 : 0;
-  } finally {
-    await gw.cleanup();
-  }
+  printFigures(() => onBundledGateway(floodConfig(), (gw) => floodSoak(gw, minutes * 60)));
 }

@@ -11,6 +11,7 @@ import { startGatewayChild } from '../helpers/child.ts';
 import { faultConfig, metrics, metricValue } from '../helpers/faults.ts';
 import { testHash } from '../helpers/gateway.ts';
 import { rawConnect, rawSignIn } from '../helpers/rawLogin.ts';
+import { printFigures } from './main.ts';
 
 export interface LoginFigures {
   rounds: number;
@@ -109,14 +110,5 @@ export async function loginsSoak(rounds: number, guessSeconds = 60): Promise<Log
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  loginsSoak(Number(process.argv[2] ?? 20), Number(process.argv[3] ?? 60)).then(
-    (f) => {
-      console.log(JSON.stringify(f, null, 2));
-      process.exitCode = f.problems.length ? 1 : 0;
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
+  printFigures(() => loginsSoak(Number(process.argv[2] ?? 20), Number(process.argv[3] ?? 60)));
 }

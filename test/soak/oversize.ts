@@ -12,8 +12,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
-import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
+import type { GatewayChild } from '../helpers/child.ts';
 import { faultConfig, metrics, metricValue, sleep, T } from '../helpers/faults.ts';
+import { onBundledGateway, printFigures } from './main.ts';
 
 const DEVICES = [
   { id: 'rg-1', v: 4 },
@@ -137,12 +138,5 @@ export async function oversizeSoak(gw: GatewayChild, seconds: number): Promise<O
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const minutes = Number(process.argv[2] ?? 1);
-  const gw = await startGatewayChild(oversizeConfig(), { bundle: true, env: { LOG_LEVEL: 'error' } });
-  try {
-    const f = await oversizeSoak(gw, minutes * 60);
-    process.stdout.write(`${JSON.stringify(f, null, 2)}\n`);
-    process.exitCode = f.problems.length ? 1 : 0;
-  } finally {
-    await gw.cleanup();
-  }
+  printFigures(() => onBundledGateway(oversizeConfig(), (gw) => oversizeSoak(gw, minutes * 60)));
 }

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { startGatewayChild } from '../helpers/child.ts';
 import { watchPrints } from '../helpers/prints.ts';
+import { printFigures } from './main.ts';
 
 const AT_ONCE = 20;
 const DAY = 86_400_000;
@@ -103,14 +104,5 @@ export async function pdfsSoak(rounds: number, running = 1): Promise<PdfFigures>
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  pdfsSoak(Number(process.argv[2] ?? 5)).then(
-    (f) => {
-      console.log(JSON.stringify(f, null, 2));
-      process.exitCode = f.problems.length ? 1 : 0;
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
+  printFigures(() => pdfsSoak(Number(process.argv[2] ?? 5)));
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { type GatewayChild, startGatewayChild } from '../helpers/child.ts';
 import { faultConfig, metrics, metricValue } from '../helpers/faults.ts';
 import { rawConnect } from '../helpers/rawLogin.ts';
+import { printFigures } from './main.ts';
 
 const AT_ONCE = 200;
 
@@ -101,14 +102,5 @@ export async function reconnectSoak(n: number): Promise<ReconnectFigures> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const n = Number(process.argv[2] ?? 10_000);
-  reconnectSoak(n).then(
-    (f) => {
-      console.log(JSON.stringify(f, null, 2));
-      process.exitCode = f.problems.length ? 1 : 0;
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
+  printFigures(() => reconnectSoak(n));
 }

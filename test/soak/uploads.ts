@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
-import { startGatewayChild } from '../helpers/child.ts';
+import { onBundledGateway, printFigures } from './main.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const MB = 1024 * 1024;
@@ -189,23 +189,11 @@ export function uploadsConfig(extra: Record<string, unknown> = {}): Record<strin
 if (import.meta.url === `file://${process.argv[1]}`) {
   const uploads = Number(process.argv[2] ?? 50);
   const mb = Number(process.argv[3] ?? 10);
-  (async () => {
-    const gw = await startGatewayChild(uploadsConfig(), { bundle: true, env: { LOG_LEVEL: 'error' } });
-    try {
+  printFigures(() =>
+    onBundledGateway(uploadsConfig(), async (gw) => {
       const f = await uploadLoad(gw.httpUrl, uploads, mb, gw.rssMb);
       if (!gw.alive()) f.problems.push('the gateway exited');
       return f;
-    } finally {
-      await gw.cleanup();
-    }
-  })().then(
-    (f) => {
-      console.log(JSON.stringify(f, null, 2));
-      process.exitCode = f.problems.length ? 1 : 0;
-    },
-    (e: unknown) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
+    }),
   );
 }
