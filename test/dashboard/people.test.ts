@@ -196,6 +196,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites a
     expect(await dialog.locator('.secret-row').count()).toBeGreaterThanOrEqual(2);
     await screenshot(page, 'admin-device-secret', false);
     await page.click('#secret-done');
+    await page.waitForSelector('#secret-dialog', { state: 'hidden' });
     await page.waitForSelector('[data-device-row="rg-9"]');
     expect(await page.locator('body').textContent()).not.toContain(password);
     await screenshot(page, 'admin-devices');

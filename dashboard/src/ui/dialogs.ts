@@ -91,17 +91,23 @@ function selectText(el: Element) {
 }
 
 export function bindDialogs() {
-  for (const [dialogId, closeId] of [
-    ['edit-dialog', 'edit-close'],
-    ['secret-dialog', 'secret-close'],
-  ]) {
-    const dialog = byId(dialogId as string) as HTMLDialogElement;
-    byId(closeId as string).addEventListener('click', () => dialog.close());
+  // Once closed, the secret leaves the page: it is not to be found again later. The page's own
+  // buttons clear it at once; the dialog's `close` event (queued, e.g. after Escape) clears it too.
+  const closeSecret = () => {
+    replace(byId('secret-body'));
+    (byId('secret-dialog') as HTMLDialogElement).close();
+  };
+  const closers: Array<[string, string, () => void]> = [
+    ['edit-dialog', 'edit-close', () => (byId('edit-dialog') as HTMLDialogElement).close()],
+    ['secret-dialog', 'secret-close', closeSecret],
+  ];
+  for (const [dialogId, closeId, close] of closers) {
+    const dialog = byId(dialogId) as HTMLDialogElement;
+    byId(closeId).addEventListener('click', close);
     dialog.addEventListener('click', (e) => {
-      if (e.target === dialog) dialog.close();
+      if (e.target === dialog) close();
     });
   }
-  // Once closed, the secret leaves the page: it is not to be found again later.
   byId('secret-dialog').addEventListener('close', () => replace(byId('secret-body')));
-  byId('secret-done').addEventListener('click', () => (byId('secret-dialog') as HTMLDialogElement).close());
+  byId('secret-done').addEventListener('click', closeSecret);
 }
