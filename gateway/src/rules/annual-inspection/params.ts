@@ -13,7 +13,7 @@ export const params = {
           .positive()
           .default(60)
           .describe(
-            'Whole days after the letter the inspection is due: the day of the letter is not counted, the last day is whole (to midnight).',
+            "Whole days after the letter's day the inspection is due; the last day is whole, to midnight.",
           ),
         notAfter: z
           .string()
@@ -24,7 +24,7 @@ export const params = {
           .enum(['earlier', 'later'])
           .default('earlier')
           .describe(
-            'The town\'s reading of "within 60 days or prior to September 1st": `earlier` (the deadline is the earlier of the two dates) or `later`. The town\'s choice: the compliance report prints it.',
+            'The town\'s reading of "within 60 days or prior to September 1st": the earlier or the later date (on the report).',
           ),
       })
       .prefault({})

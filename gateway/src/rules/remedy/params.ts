@@ -11,7 +11,7 @@ export const params = {
       .positive()
       .default(5)
       .describe(
-        'Alternative systems: whole days to remedy an equipment fault, from the day its alarm began (that day not counted, the last day whole; law 000, 5.030 B 1 d).',
+        "Alternative systems: whole days to remedy an equipment fault, from its alarm's day (law 000, 5.030 B 1 d).",
       ),
     fieldRemedyDays: z
       .number()
@@ -19,7 +19,7 @@ export const params = {
       .positive()
       .default(30)
       .describe(
-        'Alternative systems: whole days to remedy an absorption field fault, from the day its alarm began (that day not counted, the last day whole; law 000, 5.030 B 1 d).',
+        "Alternative systems: whole days to remedy an absorption field fault, from its alarm's day (law 000, 5.030 B 1 d).",
       ),
   },
   device: {},

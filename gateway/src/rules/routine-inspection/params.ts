@@ -9,7 +9,7 @@ export const params = {
       .positive()
       .default(7)
       .describe(
-        'Construction sites: whole days between routine inspections: the next is due by the end of the 7th day after the day of the last (law 001).',
+        'Construction sites: whole days between routine inspections; the last day is whole, to midnight (law 001).',
       ),
   },
   device: {},
