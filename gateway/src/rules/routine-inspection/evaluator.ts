@@ -228,7 +228,8 @@ function recount(prev: RoutineState, ctx: RuleContext<Params>) {
   const { recount: _, ...state } = structuredClone(prev);
   const effects: Effect<typeof RULE>[] = [];
   const p = state.period;
-  if (p?.open) openPeriod(state, p.start, ctx, effects, 'the due time counted again: the last day is whole');
+  if (p?.open && ctx.site.active)
+    openPeriod(state, p.start, ctx, effects, 'the due time counted again: the last day is whole');
   return { state, effects };
 }
 
