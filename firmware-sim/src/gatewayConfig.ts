@@ -4,6 +4,7 @@ import { hashPassword } from '../../shared/src/password.ts';
 import { fleetDevice } from './fleet.ts';
 import { demoPassword } from './scenario/build.ts';
 import type { Scenario, SimDeviceSpec } from './scenario/schema.ts';
+import { SIM_TIMEZONE } from './util/time.ts';
 
 type SiteInput = NonNullable<ConfigInput['sites']>[number];
 type DeviceInput = NonNullable<SiteInput['devices']>[number];
@@ -52,7 +53,7 @@ export function gatewayConfigFor(
     }
   const config: ConfigInput = {
     gatewayId: opts.gatewayId ?? 'sim-demo',
-    timezone: 'America/New_York',
+    timezone: SIM_TIMEZONE,
     mqtt: { allowAnonymous: false },
     sites: [...sites.values()],
   };

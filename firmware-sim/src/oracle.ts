@@ -1,10 +1,11 @@
+import { withinDays } from '../../shared/src/days.ts';
 import type { TelemetryPayload } from '../../shared/src/telemetry.ts';
 import type { ApiAlert } from './compare.ts';
 import type { DeviceOutput } from './devices/base.ts';
 import type { SimDeviceSpec, SimSiteSpec } from './scenario/schema.ts';
+import { SIM_TIMEZONE } from './util/time.ts';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 export interface OracleSettings {
   thresholdIn: number;
@@ -146,9 +147,11 @@ function deviceAlerts(
         began ??= t;
         if (!counted && t - began >= s.alarmHoldSeconds * 1000) {
           counted = true;
-          if (name === 'field') add(site.id, spec.id, 'field-remedy', began + s.fieldRemedyDays * DAY);
+          // The law's days: the day the alarm began not counted, the last day whole (its last instant).
+          const due = (days: number) => withinDays(began!, days, SIM_TIMEZONE) - 1;
+          if (name === 'field') add(site.id, spec.id, 'field-remedy', due(s.fieldRemedyDays));
           else if (site.kind === 'alternative-system')
-            add(site.id, spec.id, 'equipment-remedy', began + s.equipmentRemedyDays * DAY);
+            add(site.id, spec.id, 'equipment-remedy', due(s.equipmentRemedyDays));
         }
       }
     }

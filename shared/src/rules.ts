@@ -10,6 +10,14 @@ import { RECIPIENT_ROLES } from './admin.ts';
 export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
+/**
+ * The time of an inspection that meets a duty: `work`, when it was made on the land (as given), or
+ * `submittal`, when the gateway received its report (a report the law says is submitted to the town).
+ */
+export const DUTY_MEASURES = ['work', 'submittal'] as const;
+export const dutyMeasureSchema = z.enum(DUTY_MEASURES);
+export type DutyMeasure = z.infer<typeof dutyMeasureSchema>;
+
 export const ruleInfoSchema = z.strictObject({
   /** The rule id its alerts carry. */
   id: z.string(),
@@ -31,6 +39,8 @@ export const ruleInfoSchema = z.strictObject({
   noManualResolve: z.string().optional(),
   /** The inspection kinds that meet it (none: it is met in the data, or not by an inspection). */
   meetsInspections: z.array(z.string()),
+  /** What time of an inspection meets its deadline: the work's, or the submittal's to the town. */
+  measure: dutyMeasureSchema,
   /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */
   responsible: z.array(z.enum(RECIPIENT_ROLES)),
   /** The compliance report's list its alerts are shown in. */

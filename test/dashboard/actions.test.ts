@@ -22,6 +22,7 @@ const rule = (over: Partial<Rule>): Rule => ({
   extendable: false,
   noExtension: 'A routine inspection cannot be extended: the law sets the interval.',
   meetsInspections: ['routine'],
+  measure: 'work',
   responsible: [],
   section: 'routine',
   ...over,

@@ -1,10 +1,11 @@
 /**
  * Sites that arrive with their history, and clocks that restart from a late-logged inspection, over a real
  * gateway and its HTTP API. The gateway's clock is set to 2026-12-02 10:00 EST: a site added with its last
- * routine inspection 3 days ago is due in 4 days; an inspection dated 2 days ago on a site whose clock
- * started now makes the next due in 5 days, the period opened for "no inspection on record" closed as
- * superseded by the record; one older than 7 x 24 h is overdue at once; a period across the November
- * change of daylight saving time is 7 x 24 h exactly; an alternative system added in December with this
+ * routine inspection 3 days ago is due by the end of the 4th day from now (the 7th day after the
+ * inspection's, whole); an inspection dated 2 days ago on a site whose clock started now makes the next due
+ * by the end of the 5th day from now, the period opened for "no inspection on record" closed as superseded
+ * by the record; one older than 7 days is overdue at once; a period across the November change of daylight
+ * saving time ends at local midnight EST; an alternative system added in December with this
  * year's annual inspection on record is not overdue; a pump-out date starts the 3-year clock. The history
  * records are change records with their evidence-log entries, listed in the compliance report, which the
  * verifier checks.
@@ -19,7 +20,6 @@ const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const ADMIN = 'tok-history-admin';
 const H = 3_600_000;
 const DAY = 24 * H;
-const WEEK = 7 * DAY;
 /** The gateway's "now" at its start: 2026-12-02 10:00 EST. */
 const START = Date.parse('2026-12-02T15:00:00Z');
 const iso = (t: number) => new Date(t).toISOString();
@@ -115,7 +115,7 @@ describe('sites with their history; clocks from late-logged inspections (real ga
   });
   afterAll(() => gw?.cleanup());
 
-  it('a site added with its last routine inspection 3 days ago is due in 4 days, not 7', async () => {
+  it('a site added with its last routine inspection 3 days ago is due by the end of the 4th day from now', async () => {
     const last = now - 3 * DAY;
     const site = await addSite({
       id: 'elm-st',
@@ -125,11 +125,16 @@ describe('sites with their history; clocks from late-logged inspections (real ga
     });
     expect(site.history).toEqual({ lastRoutineInspection: iso(last) });
     const [a] = await until('elm-st', 'routine-inspection', (x) => x.length === 1, 'the routine duty');
-    expect(a).toMatchObject({ status: 'open', overdue: false, raisedAt: iso(last), dueAt: iso(last + WEEK) });
-    expect(Date.parse(a!.dueAt!) - now).toBe(4 * DAY);
+    // November 29 10:00 EST: the 7th day after it, December 6, is whole.
+    expect(a).toMatchObject({
+      status: 'open',
+      overdue: false,
+      raisedAt: iso(last),
+      dueAt: iso(Date.parse('2026-12-07T00:00:00-05:00') - 1),
+    });
   });
 
-  it('an inspection dated 2 days ago on a site whose clock started now: next due 5 days out; the old period superseded', async () => {
+  it('an inspection dated 2 days ago on a site whose clock started now: next due by the end of the 5th day from now; the old period superseded', async () => {
     // Maple Ridge (the configuration's) had no inspection on record: its clock started at the first tick.
     const [first] = await until(
       'maple-ridge',
@@ -148,10 +153,10 @@ describe('sites with their history; clocks from late-logged inspections (real ga
     expect(old.resolution?.evidence).toMatchObject({ superseded: true });
     expect(old.resolution?.evidence.onTime).toBeUndefined();
     expect(next).toMatchObject({ status: 'open', overdue: false, raisedAt: iso(now - 2 * DAY) });
-    expect(Date.parse(next.dueAt!) - now).toBe(5 * DAY);
+    expect(next.dueAt).toBe(iso(Date.parse('2026-12-08T00:00:00-05:00') - 1));
   });
 
-  it('a late-logged inspection older than 7 x 24 h: overdue at once', async () => {
+  it('a late-logged inspection older than 7 days: overdue at once', async () => {
     await addSite({ id: 'birch-rd', kind: 'construction' });
     await until('birch-rd', 'routine-inspection', (x) => x.length === 1, 'its first period');
     await inspect('birch-rd', now - 9 * DAY);
@@ -162,22 +167,27 @@ describe('sites with their history; clocks from late-logged inspections (real ga
       'an overdue period',
     );
     const open = all.find((a) => a.status === 'open')!;
-    expect(open).toMatchObject({ raisedAt: iso(now - 9 * DAY), dueAt: iso(now - 2 * DAY), overdue: true });
+    // November 23: due by the end of November 30.
+    expect(open).toMatchObject({
+      raisedAt: iso(now - 9 * DAY),
+      dueAt: iso(Date.parse('2026-12-01T00:00:00-05:00') - 1),
+      overdue: true,
+    });
   });
 
-  it('a period across the November change of daylight saving time is 7 x 24 h exactly', async () => {
-    // Oct 30 10:00 EDT: due Nov 6 9:00 EST, 168 h later (the clocks went back on Nov 1).
+  it('a period across the November change of daylight saving time ends at local midnight EST', async () => {
+    // Oct 30 10:00 EDT: due by the end of Nov 6, EST (the clocks went back on Nov 1).
     const last = Date.parse('2026-10-30T14:00:00Z');
     await addSite({ id: 'dst-lot', kind: 'construction', history: { lastRoutineInspection: iso(last) } });
     const [a] = await until('dst-lot', 'routine-inspection', (x) => x.length === 1, 'the routine duty');
-    expect(a).toMatchObject({ raisedAt: iso(last), dueAt: '2026-11-06T14:00:00.000Z', overdue: true });
-    expect(a!.message).toContain('2026-11-06 09:00 EST');
+    expect(a).toMatchObject({ raisedAt: iso(last), dueAt: '2026-11-07T04:59:59.999Z', overdue: true });
+    expect(a!.message).toContain('2026-11-06 23:59 EST');
   });
 
   it("an alternative system added in December with this year's annual inspection on record is not overdue", async () => {
-    // The configuration's Oak Lane has no history: its 2026 duty (due July 31) is overdue.
+    // The configuration's Oak Lane has no history: its 2026 duty (due by the end of July 31) is overdue.
     const [plain] = await until('oak-lane', 'annual-inspection', (x) => x.length === 1, "Oak Lane's year");
-    expect(plain).toMatchObject({ status: 'open', overdue: true, dueAt: '2026-07-31T04:00:00.000Z' });
+    expect(plain).toMatchObject({ status: 'open', overdue: true, dueAt: '2026-08-01T03:59:59.999Z' });
     const july = Date.parse('2026-07-10T14:00:00Z');
     await addSite({
       id: 'oak-hollow',

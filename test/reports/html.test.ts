@@ -52,6 +52,7 @@ function report(over: Partial<ComplianceReport> = {}): ComplianceReport {
     remedies: [],
     other: [],
     gaps: [],
+    deadlineReadings: [],
     extensions: [],
     certifications: [],
     changes: [
@@ -94,6 +95,35 @@ describe('the report page', () => {
     expect(html).toContain('<td>inches per tip 0.01</td><td>inches per tip 0.007874</td>');
     expect(html).not.toContain('{"inchesPerTip"');
     expect(html).toContain('Nov 25, 2026, 10:00 AM EST');
+  });
+
+  it("prints the town's reading of the annual deadline, and a submittal with the work's date beside it", () => {
+    const annual: DutyRow = {
+      ...duty,
+      alertId: 'a-2',
+      rule: 'annual-inspection',
+      began: '2026-06-01T04:00:00.000Z',
+      dueAt: '2026-08-01T03:59:59.999Z',
+      resolvedAt: '2026-08-03T19:00:00.000Z',
+      status: 'late',
+      pastDue: 'overdue',
+      workAt: '2026-07-25T13:00:00.000Z',
+    };
+    const text =
+      "Deadline read as: the earlier of 60 days after the town's letter and August 31 (the town's choice)";
+    const html = reportToHtml(
+      report({
+        remedies: [annual],
+        deadlineReadings: [{ rule: 'annual-inspection', section: 'remedies', text }],
+      }),
+    );
+    const remedies = html.slice(html.indexOf('Alarms, remedies, pumping and annual inspections'));
+    expect(remedies).toContain(`<p class="reading">${text.replaceAll("'", '&#39;')}</p>`);
+    expect(html.indexOf('class="reading"')).toBeGreaterThan(html.indexOf('Alarms, remedies'));
+    expect(remedies).toContain(
+      'submitted Aug 3, 2026, 3:00 PM EDT<br><small>work done Jul 25, 2026, 9:00 AM EDT</small>',
+    );
+    expect(remedies).toContain('Jul 31, 2026, 11:59 PM EDT');
   });
 
   it('offers a blank certification block when nobody has certified', () => {

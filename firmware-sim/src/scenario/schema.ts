@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { RULE_IDS } from '../../../gateway/src/rules/index.ts';
 import { ALARM_NAMES } from '../../../shared/src/telemetry.ts';
-import { DURATION_RE, OFFSET_RE } from '../util/time.ts';
+import { DURATION_RE, OFFSET_RE, WITHIN_RE } from '../util/time.ts';
 
 const id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." and "-" only');
 const offset = z.string().regex(OFFSET_RE, 'an offset from the scenario start, e.g. +2h or +1d6h');
 const duration = z.string().regex(DURATION_RE, 'a duration, e.g. 90s, 15m, 36h, 1d12h');
 const instant = z
   .string()
-  .refine((s) => OFFSET_RE.test(s) || Number.isFinite(Date.parse(s)), 'ISO 8601 or an offset such as +50h');
+  .refine(
+    (s) => OFFSET_RE.test(s) || WITHIN_RE.test(s) || Number.isFinite(Date.parse(s)),
+    'ISO 8601, an offset such as +50h, or the end of days such as "within 5d of +2h"',
+  );
 
 export const rainSourceSchema = z.discriminatedUnion('type', [
   /** An NRCS Type III storm of `depthIn`, its 24-hour shape scaled to `duration`. */

@@ -1,3 +1,5 @@
+import { withinDays } from '../../../shared/src/days.ts';
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
 
@@ -37,8 +39,20 @@ export function resolveStart(text: string, now: number = Date.now()): number {
   return ms;
 }
 
-/** Resolves an instant given as ISO 8601 or as an offset (`+50h`) from `start`. */
-export function resolveInstant(text: string, start: number): number {
+/** The zone of the gateway's configuration a scenario makes (`gatewayConfig.ts`): its sites' days. */
+export const SIM_TIMEZONE = 'America/New_York';
+
+/** `within 5d of +2h`: the last instant of the 5th local day after the day of the offset (a law's days). */
+export const WITHIN_RE = /^within (\d+)d of (\+\S+)$/;
+
+/**
+ * Resolves an instant given as ISO 8601, as an offset (`+50h`) from `start`, or as the end of "within N
+ * days" of an offset (`within 5d of +2h`: the day of the offset not counted, the Nth day whole, in the
+ * sites' zone; its last millisecond, as the gateway's due times are).
+ */
+export function resolveInstant(text: string, start: number, tz = SIM_TIMEZONE): number {
+  const within = WITHIN_RE.exec(text);
+  if (within) return withinDays(start + parseOffset(within[2]!), Number(within[1]), tz) - 1;
   if (text.startsWith('+')) return start + parseOffset(text);
   const ms = Date.parse(text);
   if (!Number.isFinite(ms)) throw new Error(`not an instant: "${text}" (ISO 8601 or +offset)`);

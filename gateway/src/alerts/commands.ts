@@ -7,8 +7,9 @@ import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../sh
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
-import { allowsExtension, manualResolveRefusal, rulesClosedByInspection } from '../rules/index.ts';
+import { allowsExtension, manualResolveRefusal, measureOf, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
+import { measuredAt } from '../rules/util.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { inspectionDto } from './mapping.ts';
@@ -180,6 +181,7 @@ export class Commands {
         type: 'inspection',
         siteId: input.siteId,
         at: input.at,
+        receivedAt: u.now,
         kind: input.kind,
         inspector,
         id,
@@ -191,7 +193,7 @@ export class Commands {
           lifecycle.resolve(u, row, {
             how: 'auto',
             by: actor,
-            at: input.at,
+            at: measuredAt({ at: input.at, receivedAt: u.now }, measureOf(row.rule)),
             sourceAt: input.at,
             message: `Inspected by ${inspector} at ${toIso(input.at)}`,
             // The inspection is named by its id (its record holds the rest); the message names who.

@@ -57,6 +57,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     remedies: f.remedies,
     other: f.other,
     gaps: f.gaps,
+    deadlineReadings: f.deadlineReadings,
     extensions: f.extensions,
     certifications: f.certifications,
     changes: f.changes,

@@ -7,6 +7,7 @@ import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../s
 import type { NoticeDto } from '../../../shared/src/api/notices.ts';
 import type { Certification } from '../../../shared/src/api/system.ts';
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
+import type { ReportSection as DutyList } from '../../../shared/src/rules.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
 import type { LongStorm } from './cite.ts';
@@ -30,6 +31,20 @@ export interface DutyRow {
   pastDue: 'missing' | 'overdue';
   /** The evidence-log entries of its history, oldest first. */
   historyIndexes: number[];
+  /**
+   * A duty met by a submittal to the town (`RuleDuty.measure`): when the work it reports was done (its
+   * `resolvedAt` is the submittal). Absent for the others.
+   */
+  workAt?: string;
+}
+
+/** How the site's configuration reads a law's deadline where the law leaves the town a choice. */
+export interface DeadlineReading {
+  rule: string;
+  /** The list of the report the rule's duties are in. */
+  section: DutyList;
+  /** "Deadline read as: …". */
+  text: string;
 }
 
 /** A person's statement on the record, logged (`POST /api/reports/compliance/certify`). */
@@ -94,6 +109,8 @@ export interface ComplianceReport {
   remedies: DutyRow[];
   other: DutyRow[];
   gaps: DutyRow[];
+  /** The rules' deadlines as the site's configuration reads them (the town's choice), printed with their lists. */
+  deadlineReadings: DeadlineReading[];
   extensions: ExtensionDto[];
   certifications: Certification[];
   /**

@@ -5,7 +5,7 @@
  */
 
 import type { AlertDto } from '../../../shared/src/api/alerts.ts';
-import type { RuleInfo } from '../../../shared/src/rules.ts';
+import type { DutyMeasure, RuleInfo } from '../../../shared/src/rules.ts';
 import { type FactLine, factLines } from '../../../shared/src/words.ts';
 import type { ChartMark, DeviceCharts } from './charts.ts';
 import type { DeviceView, RecipientRole, SiteView } from './context.ts';
@@ -41,6 +41,11 @@ export function rulesClosedByInspection(kind: string): RuleId[] {
     const d = byId.get(id)!.duty;
     return d.closesBegunAlerts && meetsDuty(d, kind);
   });
+}
+
+/** What time of an inspection meets a rule's deadline (`RuleDuty.measure`): the work's by default. */
+export function measureOf(id: string): DutyMeasure {
+  return byId.get(id)?.duty.measure ?? 'work';
 }
 
 /** The module whose evaluator keeps the storm records. */
@@ -104,10 +109,31 @@ export function ruleCatalogue(): RuleInfo[] {
           }),
       ...(m.duty.noManualResolve ? { noManualResolve: m.duty.noManualResolve } : {}),
       meetsInspections: [...m.duty.meets],
+      measure: m.duty.measure ?? 'work',
       responsible: [...m.duty.responsible],
       section: m.report.section,
     })),
   );
+}
+
+/**
+ * The deadline readings of the rules that apply to a site (bound to it or to one of its devices), or
+ * whose alerts `listed` holds: each module's line for the report, with the list its alerts are in.
+ */
+export function deadlineReadings(
+  site: SiteView,
+  listed: readonly string[] = [],
+): Array<{ rule: string; section: RuleReport['section']; text: string }> {
+  const modules: readonly RuleModule[] = RULE_MODULES;
+  return modules
+    .filter(
+      (m) =>
+        m.deadlineReading !== undefined &&
+        (ruleIdsOf(m).some((id) => listed.includes(id)) ||
+          site.devices.some((d) => appliesTo(m, d, site)) ||
+          ('perSite' in m.binds && m.binds.perSite(site) !== undefined)),
+    )
+    .map((m) => ({ rule: ruleIdsOf(m)[0]!, section: m.report.section, text: m.deadlineReading!(site) }));
 }
 
 /** A rule id's label ("Storm inspection"); an id no module serves is its own label. */

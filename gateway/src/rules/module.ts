@@ -5,7 +5,7 @@
  * naming a rule id.
  */
 
-import type { ReportSection } from '../../../shared/src/rules.ts';
+import type { DutyMeasure, ReportSection } from '../../../shared/src/rules.ts';
 import type { FactLine } from '../../../shared/src/words.ts';
 import type { RuleCharts } from './charts.ts';
 import type { DeviceView, ParamShape, RecipientRole, RuleContext, RuleParams, SiteView } from './context.ts';
@@ -43,6 +43,12 @@ export interface RuleDuty {
    * covers every storm before it, including those the evaluator no longer holds).
    */
   closesBegunAlerts: boolean;
+  /**
+   * What time of an inspection meets its deadline: `work`, when the inspection was made on the land (a
+   * storm or routine inspection; the default), or `submittal`, when the gateway received its report (a
+   * report to be submitted to the town: the annual inspection). Both are shown.
+   */
+  measure?: DutyMeasure;
   /** Whether a licensed engineer's letter may extend the rule's deadline. */
   extendable: boolean;
   /**
@@ -111,6 +117,11 @@ export interface RuleModule<S = unknown, Id extends string = string, P extends R
   describeEvidence?(evidence: Readonly<Record<string, unknown>>, tz: string): EvidenceWords;
   duty: RuleDuty;
   report: RuleReport;
+  /**
+   * How the site's configuration reads the law's deadline, where the law leaves the town a choice: one
+   * line the compliance report prints under the rule's list ("Deadline read as: …").
+   */
+  deadlineReading?(site: SiteView<P>): string;
   /**
    * Its evaluator keeps the storm records (`storm` effects): their inspection status follows its duty,
    * and the report's storm list and storm counts are its.

@@ -72,7 +72,20 @@ export interface StormEvent {
 export type RuleInput =
   | { type: 'reading'; reading: Reading }
   | { type: 'tick'; now: number }
-  | { type: 'inspection'; siteId: string; at: number; kind: string; inspector: string; id: string }
+  /**
+   * An inspection: `at` is when the work was done (as given); `receivedAt` when the gateway received it
+   * (the submittal, the server's clock at `POST /api/inspections`; absent for a record of the site's
+   * history, which is then `at`). A rule's `duty.measure` says which of the two meets its deadline.
+   */
+  | {
+      type: 'inspection';
+      siteId: string;
+      at: number;
+      receivedAt?: number;
+      kind: string;
+      inspector: string;
+      id: string;
+    }
   | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' }
   /**
    * A notice of violation (town law 001, Enforcement) as the record shows it: issued with its remedy's

@@ -3,6 +3,7 @@
  * clock reads), device lookup and message formatting.
  */
 import type { SiteHistory } from '../../../shared/src/admin.ts';
+import type { DutyMeasure } from '../../../shared/src/rules.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { DeviceFacts } from './context.ts';
 import type { RuleInput } from './types.ts';
@@ -144,3 +145,16 @@ export function recordId(key: keyof SiteHistory, at: number): string {
 
 /** Who an event of the history is by, as the rules' messages and evidence name it. */
 export const ON_RECORD = "the site's history on record";
+
+/**
+ * A due time from a deadline of `shared/src/days.ts` (its first late instant): the last instant on time,
+ * as the engine compares a resolution with a due time (`resolved at <= due`) and shows it (23:59).
+ */
+export function dueBefore(deadline: number): number {
+  return deadline - 1;
+}
+
+/** The time of an inspection that meets a duty measured by `measure` (`RuleDuty.measure`). */
+export function measuredAt(insp: { at: number; receivedAt?: number }, measure: DutyMeasure = 'work'): number {
+  return measure === 'submittal' ? (insp.receivedAt ?? insp.at) : insp.at;
+}

@@ -4,9 +4,9 @@ import type { RuleInput } from '../../../gateway/src/rules/types.ts';
 import { ctxOf, DAY, HOUR, run, tick } from '../helpers.ts';
 
 const ctx = ctxOf({ kind: 'alternative-system' }, 'America/New_York');
-// 2026-06-01 00:00 EDT (UTC-4) = 04:00Z; 2026-07-31 00:00 EDT = 2026-07-31 04:00Z.
+// 2026-06-01 00:00 EDT (UTC-4) = 04:00Z; the 60th day after it, July 31, ends at 2026-08-01 04:00Z.
 const LETTER_2026 = Date.UTC(2026, 5, 1, 4, 0, 0);
-const DUE_2026 = Date.UTC(2026, 6, 31, 4, 0, 0);
+const DUE_2026 = Date.UTC(2026, 7, 1, 4, 0, 0) - 1;
 
 const annual = (at: number, id: string, kind = 'annual'): RuleInput => ({
   type: 'inspection',
@@ -25,20 +25,20 @@ describe('annual-inspection', () => {
   it('2026 in America/New_York: letter June 1, due July 31 (the earlier of June 1 + 60 d and Sept 1)', () => {
     const s = annualSchedule(2026, ctx);
     expect(new Date(s.letterAt).toISOString()).toBe('2026-06-01T04:00:00.000Z');
-    expect(new Date(s.withinAt).toISOString()).toBe('2026-07-31T04:00:00.000Z');
+    expect(new Date(s.withinAt).toISOString()).toBe('2026-08-01T04:00:00.000Z');
     expect(new Date(s.notAfterAt).toISOString()).toBe('2026-09-01T04:00:00.000Z');
     expect(s.dueAt).toBe(DUE_2026);
     const later = annualSchedule(
       2026,
       ctxOf({ kind: 'alternative-system', annualInspection: { rule: 'later' } }),
     );
-    expect(new Date(later.dueAt).toISOString()).toBe('2026-09-01T04:00:00.000Z');
+    expect(new Date(later.dueAt).toISOString()).toBe('2026-09-01T03:59:59.999Z');
     // A letter on July 15: within 60 days is Sept 13, so "before Sept 1" is the earlier.
     const july = annualSchedule(
       2026,
       ctxOf({ kind: 'alternative-system', annualInspection: { letterMonth: 7, letterDay: 15 } }),
     );
-    expect(new Date(july.dueAt).toISOString()).toBe('2026-09-01T04:00:00.000Z');
+    expect(new Date(july.dueAt).toISOString()).toBe('2026-09-01T03:59:59.999Z');
     // Another zone: midnight local there.
     const la = annualSchedule(2026, { ...ctx, timezone: 'America/Los_Angeles' });
     expect(new Date(la.letterAt).toISOString()).toBe('2026-06-01T07:00:00.000Z');

@@ -14,13 +14,13 @@ const site = (history: Record<string, string> = {}, extra: Record<string, unknow
 const feed = (c: SiteContext, inputs: RuleInput[], state?: ReturnType<typeof annualEvaluator.init>) =>
   run(annualEvaluator, c, inputs, { checkPurity: true, ...(state ? { state } : {}) });
 const DEC_1 = Date.UTC(2026, 11, 1, 17); // 2026-12-01 12:00 EST
-const DUE_2026 = Date.UTC(2026, 6, 31, 4); // 2026-07-31 00:00 EDT
+const DUE_2026 = Date.UTC(2026, 7, 1, 4) - 1; // the end of 2026-07-31 EDT: the 60th day whole
 
 describe('annual-inspection: the history on record', () => {
-  it('a system added in December with no history: the year is overdue (123 days)', () => {
+  it('a system added in December with no history: the year is overdue (122 days)', () => {
     const a = [...feed(site(), [tick(DEC_1)]).sink.alerts.values()][0]!;
     expect(a).toMatchObject({ key: 'annual-inspection:s1:2026', dueAt: DUE_2026, status: 'open' });
-    expect(Math.floor((DEC_1 - a.dueAt!) / DAY)).toBe(123);
+    expect(Math.floor((DEC_1 - a.dueAt!) / DAY)).toBe(122);
   });
 
   it("added in December with this year's annual inspection on record: met, not overdue", () => {
@@ -36,9 +36,9 @@ describe('annual-inspection: the history on record', () => {
   it("added in December with this year's letter of December 1: due 60 days later, not overdue", () => {
     const c = site({ annualLetter: '2026-12-01T09:00:00-05:00' });
     const a = [...feed(c, [tick(DEC_1)]).sink.alerts.values()][0]!;
-    // Sept 1 falls before the letter: the 60 days count alone, to local midnight.
+    // Sept 1 falls before the letter: the 60 days count alone, the 60th (January 30) whole.
     expect(iso(a.at)).toBe('2026-12-01T05:00:00.000Z');
-    expect(iso(a.dueAt!)).toBe('2027-01-30T05:00:00.000Z');
+    expect(iso(a.dueAt!)).toBe('2027-01-31T04:59:59.999Z');
     expect(a.dueAt!).toBeGreaterThan(DEC_1);
     expect(a.evidence).toMatchObject({ letterOnRecord: true });
     expect(a.message).toContain('went out');
@@ -47,11 +47,12 @@ describe('annual-inspection: the history on record', () => {
   it('a letter on record across the November change: local midnight EDT to local midnight EST', () => {
     const s = annualSchedule(2026, site({ annualLetter: '2026-10-15T12:00:00-04:00' }));
     expect(iso(s.letterAt)).toBe('2026-10-15T04:00:00.000Z');
-    expect(iso(s.dueAt)).toBe('2026-12-14T05:00:00.000Z');
-    expect(s.dueAt - s.letterAt).toBe(60 * DAY + 3_600_000);
+    // The 60th day is December 14 (EST), whole: due until its last instant.
+    expect(iso(s.dueAt)).toBe('2026-12-15T04:59:59.999Z');
+    expect(s.dueAt - s.letterAt).toBe(61 * DAY + 3_600_000 - 1);
     // A letter of another year leaves this year's schedule as configured.
     expect(iso(annualSchedule(2027, site({ annualLetter: '2026-10-15T12:00:00-04:00' })).dueAt)).toBe(
-      '2027-07-31T04:00:00.000Z',
+      '2027-08-01T03:59:59.999Z',
     );
   });
 
@@ -66,7 +67,7 @@ describe('annual-inspection: the history on record', () => {
     expect(sink.effects[0]).toMatchObject({
       type: 'open',
       key: 'annual-inspection:s1:2026',
-      dueAt: Date.UTC(2026, 8, 1, 4), // the earlier: Sept 1 before July 15 + 60 days
+      dueAt: Date.UTC(2026, 8, 1, 4) - 1, // the earlier: prior to Sept 1, before July 15 + 60 days
     });
   });
 
@@ -75,7 +76,7 @@ describe('annual-inspection: the history on record', () => {
     const { sink } = feed(site({ annualLetter: '2026-12-01T09:00:00-05:00' }), [tick(jan)]);
     const a = sink.alerts.get('annual-inspection:s1:2026');
     expect(a).toMatchObject({ status: 'open' });
-    expect(iso(a!.dueAt!)).toBe('2027-01-30T05:00:00.000Z');
+    expect(iso(a!.dueAt!)).toBe('2027-01-31T04:59:59.999Z');
     // Without a letter on record, January opens nothing (no earlier year, this year's letter is in June).
     expect(feed(site(), [tick(jan)]).sink.alerts.size).toBe(0);
   });

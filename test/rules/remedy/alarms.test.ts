@@ -4,6 +4,9 @@ import type { RuleInput } from '../../../gateway/src/rules/types.ts';
 import { ctxOf, DAY, reading, run, type SiteContext, shuffle, T0, tick } from '../helpers.ts';
 
 const S = 1000;
+// T0 is 2026-04-01 08:00 EDT: 5 days end with April 6, 30 days with May 1 (the last day whole).
+const DUE_5 = Date.parse('2026-04-07T00:00:00-04:00') - 1;
+const DUE_30 = Date.parse('2026-05-02T00:00:00-04:00') - 1;
 const ctx: SiteContext = ctxOf({
   kind: 'alternative-system',
   devices: [{ id: 'panel', kind: 'septic-panel', liquidDepthIn: 60 }],
@@ -38,7 +41,7 @@ describe('equipment-remedy / field-remedy: debounce', () => {
       rule: 'equipment-remedy',
       status: 'open',
       at: T0,
-      dueAt: T0 + 5 * DAY,
+      dueAt: DUE_5,
     });
   });
 
@@ -70,7 +73,7 @@ describe('equipment-remedy / field-remedy: debounce', () => {
     const once = feed([alarm(T0, { pump: true }), tick(T0 + 30 * S)]).sink;
     expect(once.alerts.size).toBe(0);
     const held = feed([alarm(T0, { pump: true }), tick(T0 + 61 * S)]).sink;
-    expect([...held.alerts.values()][0]).toMatchObject({ at: T0, dueAt: T0 + 5 * DAY });
+    expect([...held.alerts.values()][0]).toMatchObject({ at: T0, dueAt: DUE_5 });
     // The same true reading arrives 1 h late (a backlog): 30 s after it arrived, a tick cannot know
     // whether a 'false' is still in the backlog, although the wall clock is an hour past the reading.
     const late = feed([alarm(T0, { pump: true }, T0 + 3600 * S), tick(T0 + 3630 * S)]).sink;
@@ -124,7 +127,7 @@ describe('equipment-remedy / field-remedy: remedy', () => {
     ];
     const { sink } = feed(inputs);
     const a = [...sink.alerts.values()][0]!;
-    expect(a).toMatchObject({ rule: 'field-remedy', dueAt: T0 + 30 * DAY, status: 'resolved' });
+    expect(a).toMatchObject({ rule: 'field-remedy', dueAt: DUE_30, status: 'resolved' });
     expect(a.resolution).toMatchObject({ withinDeadline: false });
   });
 

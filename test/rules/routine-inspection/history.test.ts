@@ -1,15 +1,17 @@
 /**
- * The routine clock from a site's history on record and from inspections logged late: it runs 7 x 24 h
- * from the latest inspection on record, whatever the period that was open said, and stays 7 x 24 h exact
- * across a change of daylight saving time.
+ * The routine clock from a site's history on record and from inspections logged late: it runs from the
+ * latest inspection on record, whatever the period that was open said, to the end of the 7th local day
+ * after that inspection's day, across a change of daylight saving time too.
  */
 import { describe, expect, it } from 'vitest';
 import { routineEvaluator } from '../../../gateway/src/rules/routine-inspection/evaluator.ts';
 import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { withinDays } from '../../../shared/src/days.ts';
 import { formatLocal } from '../../../shared/src/time.ts';
 import { ctxOf, DAY, HOUR, run, type SiteContext, T0, tick } from '../helpers.ts';
 
-const WEEK = 7 * DAY;
+/** Due by the end of the 7th local day after the day of `start` (its last instant). */
+const due7 = (start: number) => withinDays(start, 7, 'America/New_York') - 1;
 const iso = (t: number) => new Date(t).toISOString();
 const withHistory = (lastRoutineInspection: number, extra: Record<string, unknown> = {}): SiteContext =>
   ctxOf({ kind: 'construction', history: { lastRoutineInspection: iso(lastRoutineInspection) }, ...extra });
@@ -30,7 +32,7 @@ describe('routine-inspection: the history on record', () => {
     const { sink, state } = feed(withHistory(last), [tick(T0), tick(T0 + HOUR)]);
     expect(sink.count('open')).toBe(1);
     const a = [...sink.alerts.values()][0]!;
-    expect(a).toMatchObject({ key: `routine-inspection:s1:${last}`, at: last, dueAt: T0 + 4 * DAY });
+    expect(a).toMatchObject({ key: `routine-inspection:s1:${last}`, at: last, dueAt: due7(last) });
     expect(a.evidence.lastInspection).toMatchObject({ at: iso(last), kind: 'routine', onRecord: true });
     expect(a.message).toContain('since the last inspection on record');
     expect(state.last?.id).toBe(`history:lastRoutineInspection:${iso(last)}`);
@@ -41,7 +43,7 @@ describe('routine-inspection: the history on record', () => {
     const { sink } = feed(withHistory(last), [tick(T0)]);
     const alerts = [...sink.alerts.values()];
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ at: last, dueAt: last + WEEK, status: 'open' });
+    expect(alerts[0]).toMatchObject({ at: last, dueAt: due7(last), status: 'open' });
     expect(alerts[0]!.dueAt!).toBeLessThan(T0);
   });
 
@@ -58,7 +60,7 @@ describe('routine-inspection: the history on record', () => {
       evidence: { superseded: true, onRecord: true, inspectedAt: iso(last) },
     });
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toMatchObject({ at: last, dueAt: last + WEEK, status: 'open' });
+    expect(alerts[0]).toMatchObject({ at: last, dueAt: due7(last), status: 'open' });
   });
 
   it('a history older than the last inspection logged changes nothing; a newer logged one wins', () => {
@@ -70,7 +72,7 @@ describe('routine-inspection: the history on record', () => {
     const alerts = [...sink.alerts.values()];
     expect(alerts[0]).toMatchObject({ at: T0 - DAY, status: 'resolved', resolvedAt: T0 + DAY });
     expect(alerts[0]!.resolution).toMatchObject({ inspectionId: 'i2', onTime: true });
-    expect(alerts[1]).toMatchObject({ at: T0 + DAY, dueAt: T0 + DAY + WEEK });
+    expect(alerts[1]).toMatchObject({ at: T0 + DAY, dueAt: due7(T0 + DAY) });
   });
 
   it('an inactive site keeps its history as the last inspection and opens nothing', () => {
@@ -88,37 +90,37 @@ describe('routine-inspection: inspections logged late', () => {
     const [first, next] = [...sink.alerts.values()];
     expect(first).toMatchObject({ status: 'resolved', resolvedAt: T0 });
     expect(first!.resolution).toMatchObject({ superseded: true, inspectionId: 'late' });
-    expect(next).toMatchObject({ at: T0 - 2 * DAY, dueAt: T0 + 5 * DAY, status: 'open' });
+    expect(next).toMatchObject({ at: T0 - 2 * DAY, dueAt: due7(T0 - 2 * DAY), status: 'open' });
   });
 
   it('one older than 7 x 24 h: the next period is past due at once', () => {
     const { sink } = feed(ctx, [tick(T0), insp(T0 - 9 * DAY, 'old')]);
     const next = [...sink.alerts.values()][1]!;
-    expect(next).toMatchObject({ at: T0 - 9 * DAY, dueAt: T0 - 2 * DAY, status: 'open' });
+    expect(next).toMatchObject({ at: T0 - 9 * DAY, dueAt: due7(T0 - 9 * DAY), status: 'open' });
   });
 });
 
-describe('routine-inspection: 7 x 24 h across a change of daylight saving time (America/New_York)', () => {
-  it('November: an inspection at 10:00 EDT is due at 9:00 EST a week later, 168 h exactly', () => {
+describe('routine-inspection: the 7th day whole across a change of daylight saving time (America/New_York)', () => {
+  it('November: an inspection at 10:00 EDT on October 29 is due by the end of November 5, EST', () => {
     // 2026-11-01 02:00 EDT the clocks go back: Oct 29 10:00 EDT = 14:00Z.
     const last = Date.UTC(2026, 9, 29, 14, 0);
     const { sink } = feed(withHistory(last), [tick(Date.UTC(2026, 9, 31, 12))]);
     const a = [...sink.alerts.values()][0]!;
-    expect(a.dueAt! - a.at).toBe(168 * HOUR);
-    expect(iso(a.dueAt!)).toBe('2026-11-05T14:00:00.000Z');
-    expect(formatLocal(a.dueAt!, 'America/New_York')).toMatch(/9:00/);
+    expect(a.dueAt).toBe(Date.parse('2026-11-06T00:00:00-05:00') - 1);
+    expect(a.dueAt! - a.at).toBe(7 * DAY + 14 * HOUR + HOUR - 1);
+    expect(formatLocal(a.dueAt!, 'America/New_York')).toBe('2026-11-05 23:59 EST');
     expect(a.message).toContain(formatLocal(a.dueAt!, 'America/New_York'));
+    expect(a.message).toContain('by the end of the 7th day after October 29, 2026');
   });
 
-  it('March: an inspection logged late across the spring change keeps 168 h too', () => {
+  it('March: an inspection logged late across the spring change: due by the end of March 12, EDT', () => {
     // 2026-03-08 02:00 EST the clocks go forward: Mar 5 10:00 EST = 15:00Z; the clock started Mar 7.
     const started = Date.UTC(2026, 2, 7, 15);
     const late = Date.UTC(2026, 2, 5, 15);
     const { sink } = feed(ctxOf({ kind: 'construction' }), [tick(started), insp(late, 'late')]);
     const [first, next] = [...sink.alerts.values()];
     expect(first!.resolution).toMatchObject({ superseded: true });
-    expect(next!.dueAt! - next!.at).toBe(168 * HOUR);
-    expect(iso(next!.dueAt!)).toBe('2026-03-12T15:00:00.000Z');
-    expect(formatLocal(next!.dueAt!, 'America/New_York')).toMatch(/11:00/);
+    expect(next!.dueAt).toBe(Date.parse('2026-03-13T00:00:00-04:00') - 1);
+    expect(formatLocal(next!.dueAt!, 'America/New_York')).toBe('2026-03-12 23:59 EDT');
   });
 });

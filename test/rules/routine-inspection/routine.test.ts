@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { routineEvaluator } from '../../../gateway/src/rules/routine-inspection/evaluator.ts';
 import type { RuleInput } from '../../../gateway/src/rules/types.ts';
+import { withinDays } from '../../../shared/src/days.ts';
 import { ctxOf, DAY, HOUR, run, T0, tick } from '../helpers.ts';
 
 const ctx = ctxOf({ kind: 'construction' });
+/** Due by the end of the 7th local day after the day of `start` (its last instant). */
+const due7 = (start: number) => withinDays(start, 7, 'America/New_York') - 1;
 const insp = (at: number, id: string, kind = 'routine'): RuleInput => ({
   type: 'inspection',
   siteId: 's1',
@@ -18,18 +21,18 @@ function feed(inputs: RuleInput[], c = ctx) {
 }
 
 describe('routine-inspection', () => {
-  it('with no inspection on record, the clock starts at the first tick: due 7 x 24 h later', () => {
+  it('with no inspection on record, the clock starts at the first tick: due by the end of the 7th day after', () => {
     const { sink } = feed([tick(T0), tick(T0 + HOUR), tick(T0 + 8 * DAY)]);
     expect(sink.count('open')).toBe(1);
     expect([...sink.alerts.values()][0]).toMatchObject({
       key: `routine-inspection:s1:${T0}`,
       at: T0,
-      dueAt: T0 + 7 * DAY,
+      dueAt: due7(T0),
       status: 'open',
     });
   });
 
-  it('an inspection resolves the period and opens the next, due 7 x 24 h after it (weekends included)', () => {
+  it('an inspection resolves the period and opens the next, due by the end of the 7th day after it (weekends included)', () => {
     const first = T0 + 3 * DAY + 5 * HOUR;
     const { sink } = feed([tick(T0), insp(first, 'i1'), tick(first + DAY)]);
     const alerts = [...sink.alerts.values()];
@@ -39,7 +42,7 @@ describe('routine-inspection', () => {
     expect(alerts[1]).toMatchObject({
       key: `routine-inspection:s1:${first}`,
       at: first,
-      dueAt: first + 7 * DAY,
+      dueAt: due7(first),
     });
   });
 
@@ -48,7 +51,7 @@ describe('routine-inspection', () => {
     const alerts = [...sink.alerts.values()];
     expect(alerts[0]!.resolution).toMatchObject({ onTime: false });
     expect(alerts[1]!.resolution).toMatchObject({ inspectionKind: 'storm', onTime: true });
-    expect(alerts[2]).toMatchObject({ at: T0 + 12 * DAY, dueAt: T0 + 19 * DAY, status: 'open' });
+    expect(alerts[2]).toMatchObject({ at: T0 + 12 * DAY, dueAt: due7(T0 + 12 * DAY), status: 'open' });
   });
 
   it('an inspection logged late, older than the latest, changes nothing; duplicates count once', () => {
@@ -82,7 +85,7 @@ describe('routine-inspection', () => {
       { type: 'alert-closed', key: `routine-inspection:s1:${T0}`, at: T0 + 2 * DAY, how: 'manual' },
     ]);
     const alerts = [...sink.alerts.values()];
-    expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, dueAt: T0 + 9 * DAY });
+    expect(alerts[1]).toMatchObject({ at: T0 + 2 * DAY, dueAt: due7(T0 + 2 * DAY) });
   });
 
   it('an inspection dated before the period began supersedes it: the clock runs from the inspection', () => {
@@ -94,7 +97,7 @@ describe('routine-inspection', () => {
     expect(first).toMatchObject({ at: T0, status: 'resolved', resolvedAt: T0 });
     expect(first!.resolution).toMatchObject({ superseded: true, inspectionId: 'old' });
     expect(first!.resolution?.onTime).toBeUndefined();
-    expect(next).toMatchObject({ at: T0 - DAY, dueAt: T0 + 6 * DAY, status: 'open' });
+    expect(next).toMatchObject({ at: T0 - DAY, dueAt: due7(T0 - DAY), status: 'open' });
     expect(state.last?.id).toBe('old');
     // After a person closed a period, the next begins then: an inspection between the two, newer than
     // the last on record, supersedes it too; one after it meets the period that inspection began.

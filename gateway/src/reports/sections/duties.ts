@@ -6,9 +6,9 @@
  * summary counts the duties whose rule says they are duties, and the gaps.
  */
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
-import { reportOf, ruleLabel, ruleModule } from '../../rules/index.ts';
+import { deadlineReadings, measureOf, reportOf, ruleLabel, ruleModule } from '../../rules/index.ts';
 import { type ReportSection as DutyList, REPORT_SECTIONS } from '../../rules/module.ts';
-import type { DutyRow, DutyStatus } from '../report.ts';
+import type { DeadlineReading, DutyRow, DutyStatus } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { badge, type HtmlContext, none, type ReportSection, table } from './section.ts';
 
@@ -40,7 +40,14 @@ export function dutyStatus(a: AlertDto, now: number): DutyStatus {
   return 'open';
 }
 
+/** When the work was done, for a duty met by a submittal (its resolution's `inspectedAt`). */
+function workAt(a: AlertDto): string | undefined {
+  const at = a.resolution?.evidence.inspectedAt;
+  return measureOf(a.rule) === 'submittal' && typeof at === 'string' ? at : undefined;
+}
+
 function row(a: AlertDto, now: number): DutyRow {
+  const work = workAt(a);
   return {
     alertId: a.id,
     rule: a.rule,
@@ -55,6 +62,7 @@ function row(a: AlertDto, now: number): DutyRow {
     duty: reportOf(a.rule).duty,
     pastDue: reportOf(a.rule).pastDue,
     historyIndexes: a.history.map((h) => h.logIndex).filter((i): i is number => i !== undefined),
+    ...(work ? { workAt: work } : {}),
   };
 }
 
@@ -68,8 +76,21 @@ export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
   return alerts.filter((a) => ruleModule(a.rule)?.storms !== true);
 }
 
-function dutyTable(title: string, rows: DutyRow[], { t, device }: HtmlContext): string {
-  return `<h3>${esc(title)}</h3>${
+/** When it was done: for a duty met by a submittal, the submittal and the work's time beside it. */
+function done(d: DutyRow, t: HtmlContext['t']): string {
+  const by = d.resolvedBy ? `<br><small>by ${esc(d.resolvedBy)}</small>` : '';
+  return d.workAt
+    ? `submitted ${t(d.resolvedAt)}<br><small>work done ${t(d.workAt)}</small>${by}`
+    : `${t(d.resolvedAt)}${by}`;
+}
+
+function dutyTable(
+  title: string,
+  rows: DutyRow[],
+  readings: DeadlineReading[],
+  { t, device }: HtmlContext,
+): string {
+  return `<h3>${esc(title)}</h3>${readings.map((r) => `<p class="reading">${esc(r.text)}</p>`).join('')}${
     rows.length
       ? table(
           ['Duty', 'Device', 'Began', 'Due', 'Done', 'Status', 'Detail'],
@@ -79,14 +100,14 @@ function dutyTable(title: string, rows: DutyRow[], { t, device }: HtmlContext): 
                 d.originalDueAt && d.originalDueAt !== d.dueAt
                   ? `<br><small>originally ${t(d.originalDueAt)}</small>`
                   : ''
-              }</td><td>${t(d.resolvedAt)}${d.resolvedBy ? `<br><small>by ${esc(d.resolvedBy)}</small>` : ''}</td><td>${badge(d.status)}</td><td>${esc(d.message)}</td></tr>`,
+              }</td><td>${done(d, t)}</td><td>${badge(d.status)}</td><td>${esc(d.message)}</td></tr>`,
           ),
         )
       : none('None in this period.')
   }`;
 }
 
-export const duties: ReportSection<DutyList> = {
+export const duties: ReportSection<DutyList | 'deadlineReadings'> = {
   id: 'duties',
   collect(i) {
     const rows = listedAlerts(i.alerts).map((a) => row(a, i.now));
@@ -101,6 +122,7 @@ export const duties: ReportSection<DutyList> = {
         remedies: list('remedies'),
         other: list('other'),
         gaps,
+        deadlineReadings: deadlineReadings(i.site, [...new Set(rows.map((r) => r.rule))]),
       },
       counts: {
         dutiesOnTime: count('on-time'),
@@ -114,22 +136,36 @@ export const duties: ReportSection<DutyList> = {
   },
   html: {
     region: 'duties',
-    render: (r, c) => `<h2>Duties</h2>\n${LISTS.map((l) => dutyTable(l.title, r[l.list], c)).join('\n')}`,
+    render: (r, c) =>
+      `<h2>Duties</h2>\n${LISTS.map((l) =>
+        dutyTable(
+          l.title,
+          r[l.list],
+          r.deadlineReadings.filter((d) => d.section === l.list),
+          c,
+        ),
+      ).join('\n')}`,
   },
   // In the CSV, the lists in the rules' order of them.
+  // A reading of a deadline is a row of its own (`reading`); a submittal's row says when the work was done.
   csv: (r) =>
     REPORT_SECTIONS.flatMap((list) => {
       const name = LISTS.find((l) => l.list === list)?.row ?? list;
-      return r[list].map((d) => [
-        name,
-        d.alertId,
-        d.rule,
-        d.deviceId ?? '',
-        d.began,
-        d.dueAt ?? '',
-        d.resolvedAt ?? '',
-        d.status,
-        d.message,
-      ]);
+      return [
+        ...r.deadlineReadings
+          .filter((d) => d.section === list)
+          .map((d) => ['reading', '', d.rule, '', '', '', '', '', d.text]),
+        ...r[list].map((d) => [
+          name,
+          d.alertId,
+          d.rule,
+          d.deviceId ?? '',
+          d.began,
+          d.dueAt ?? '',
+          d.resolvedAt ?? '',
+          d.status,
+          d.workAt ? `${d.message} (submitted; work done ${d.workAt})` : d.message,
+        ]),
+      ];
     }),
 };

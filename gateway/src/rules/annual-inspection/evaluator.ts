@@ -4,27 +4,39 @@
  * One evaluator per alternative-system site, driven by ticks; dates are local calendar dates at midnight.
  * The schedule, its alerts and edge cases: README.md in this folder.
  */
+import { priorTo, withinDays } from '../../../../shared/src/days.ts';
 import { alertKey, openAlert } from '../effects.ts';
-import { type SiteStateHead, siteState } from '../state.ts';
+import type { SiteStateHead } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import {
-  addDays,
-  DAY,
+  dueBefore,
   formatLocal,
   iso,
   localParts,
+  measuredAt,
   ON_RECORD,
   onRecord,
   recordId,
   zonedMidnight,
 } from '../util.ts';
 import type { Params } from './params.ts';
+import { deadlineReading } from './reading.ts';
 
 export const RULE = 'annual-inspection' as const;
 
-/** An inspection of this kind is the engineer's annual report. */
 /** The inspection kinds that are the engineer's annual inspection. */
 export const ANNUAL_INSPECTIONS: readonly string[] = ['annual'];
+
+/** The engineer's report is "submitted to the Town": the submittal meets the deadline, the work date beside it. */
+export const MEASURE = 'submittal' as const;
+
+/**
+ * The state's version: 2 counts the deadline as the law counts days (the 60th day whole, "prior to
+ * September 1st" the end of August 31) and keeps an inspection's submittal time; version 1 had the due time
+ * at the 60th day's start. `upgrade` takes a version 1 state as it is: an open year's alert follows its
+ * schedule at the next tick, which moves its due time.
+ */
+export const ANNUAL_STATE_VERSION = 2;
 
 export function isAnnualInspection(kind: string): boolean {
   return ANNUAL_INSPECTIONS.includes(kind);
@@ -33,8 +45,11 @@ export function isAnnualInspection(kind: string): boolean {
 export interface AnnualSchedule {
   year: number;
   letterAt: number;
+  /** The end of the `withinDays`th day after the letter's day (the first late instant). */
   withinAt: number;
+  /** "Prior to" the fixed date: its local midnight (the day before is the last whole day). */
   notAfterAt: number;
+  /** The last instant on time (the deadline the reading gives, less 1 ms: 23:59 of its last day). */
   dueAt: number;
   /** The letter is the one on record in the site's history. */
   onRecord?: true;
@@ -53,25 +68,34 @@ export function letterOnRecord(
   return { year: p.year, month: p.month, day: p.day };
 }
 
+/**
+ * A year's schedule: "within 60 days" of the letter ends at the end of the 60th local day after the
+ * letter's day, "prior to September 1st" at the end of August 31 (`shared/src/days.ts`); the town's
+ * reading (`rule`) takes the earlier or the later. The fixed date counts only when it falls after the
+ * letter: a letter sent after it gives its days.
+ */
 export function annualSchedule(year: number, ctx: RuleContext<Params>): AnnualSchedule {
   const a = ctx.site.annualInspection;
   const tz = ctx.timezone;
   const rec = letterOnRecord(ctx);
   const letter = rec?.year === year ? rec : { month: a.letterMonth, day: a.letterDay };
   const letterAt = zonedMidnight(year, letter.month, letter.day, tz);
-  const whole = Math.floor(a.withinDays);
-  const d = addDays(year, letter.month, letter.day, whole);
-  const withinAt = zonedMidnight(d.year, d.month, d.day, tz) + (a.withinDays - whole) * DAY;
-  const [mm, dd] = a.notAfter.split('-').map(Number) as [number, number];
-  const notAfterAt = zonedMidnight(year, mm, dd, tz);
-  // The fixed date counts only when it falls after the letter: a letter sent after it gives its days.
-  const dueAt =
+  const withinAt = withinDays(letterAt, a.withinDays, tz);
+  const notAfterAt = priorTo(year, a.notAfter, tz);
+  const deadline =
     notAfterAt <= letterAt
       ? withinAt
       : a.rule === 'later'
         ? Math.max(withinAt, notAfterAt)
         : Math.min(withinAt, notAfterAt);
-  return { year, letterAt, withinAt, notAfterAt, dueAt, ...(rec?.year === year ? { onRecord: true } : {}) };
+  return {
+    year,
+    letterAt,
+    withinAt,
+    notAfterAt,
+    dueAt: dueBefore(deadline),
+    ...(rec?.year === year ? { onRecord: true } : {}),
+  };
 }
 
 interface YearRecord {
@@ -81,14 +105,19 @@ interface YearRecord {
   status: 'open' | 'resolved' | 'closed';
 }
 
-/** An annual inspection: logged (its id), or the site's history (`history:…` id). */
+/**
+ * An annual inspection: logged (its id), or the site's history (`history:…` id). `at` is the work's date,
+ * `receivedAt` its submittal to the town (the gateway's receipt; a record of the history has none).
+ */
 interface Inspection {
   at: number;
+  receivedAt?: number;
   id: string;
   inspector: string;
 }
 
-export interface AnnualState extends SiteStateHead {
+export interface AnnualState extends Omit<SiteStateHead, 'v'> {
+  v: typeof ANNUAL_STATE_VERSION;
   years: Record<string, YearRecord>;
   /** Annual inspections not yet matched to a year's alert. */
   unused: Inspection[];
@@ -112,21 +141,26 @@ function resolveYear(
   effects: Effect<typeof RULE>[],
 ) {
   const y = state.years[year]!;
-  const when = formatLocal(insp.at, ctx.timezone);
+  const tz = ctx.timezone;
+  const submitted = measuredAt(insp, MEASURE);
+  const done = formatLocal(insp.at, tz);
   effects.push({
     type: 'resolve',
     key: y.key,
-    at: insp.at,
+    at: submitted,
     message: fromHistory(insp)
-      ? `Annual engineer's inspection for ${year} of ${when}, in ${ON_RECORD}.`
-      : `Annual engineer's inspection for ${year} submitted ${when} by ${insp.inspector}.`,
+      ? `Annual engineer's inspection for ${year} of ${done}, in ${ON_RECORD}.`
+      : `Annual engineer's inspection for ${year} submitted to the town ${formatLocal(submitted, tz)} ` +
+        `by ${insp.inspector} (inspection made ${done}).`,
     evidence: {
       year: Number(year),
       inspectionId: insp.id,
       inspector: insp.inspector,
       inspectedAt: iso(insp.at),
+      submittedAt: iso(submitted),
       dueAt: iso(y.dueAt),
-      onTime: insp.at <= y.dueAt,
+      onTime: submitted <= y.dueAt,
+      timezone: tz,
       ...(fromHistory(insp) ? { onRecord: true } : {}),
     },
   });
@@ -163,10 +197,7 @@ function takeInspection(
 function yearAlert(state: AnnualState, sch: AnnualSchedule, ctx: RuleContext<Params>) {
   const tz = ctx.timezone;
   const a = ctx.site.annualInspection;
-  const fixed = sch.notAfterAt > sch.letterAt;
-  const deadline = fixed
-    ? `within ${a.withinDays} days of the letter or before ${a.notAfter}, the ${a.rule}`
-    : `within ${a.withinDays} days of the letter`;
+  const reading = deadlineReading(a, sch.notAfterAt > sch.letterAt);
   return openAlert(RULE, state, {
     key: alertKey(RULE, state, sch.year),
     at: sch.letterAt,
@@ -174,8 +205,8 @@ function yearAlert(state: AnnualState, sch: AnnualSchedule, ctx: RuleContext<Par
     message:
       `Annual inspection ${sch.year} by a licensed professional engineer: the town's letter ` +
       `${sch.onRecord ? 'went out' : 'goes out'} ${formatLocal(sch.letterAt, tz)}` +
-      `${sch.onRecord ? ` (${ON_RECORD})` : ''}; submit the inspection form by ${formatLocal(sch.dueAt, tz)} ` +
-      `(${deadline}; law 000, 5.030 B 1 d).`,
+      `${sch.onRecord ? ` (${ON_RECORD})` : ''}; submit the inspection form to the town by ${formatLocal(sch.dueAt, tz)} ` +
+      `(${reading}; law 000, 5.030 B 1 d).`,
     evidence: {
       year: sch.year,
       letterAt: iso(sch.letterAt),
@@ -226,7 +257,7 @@ function yearAt(
 export const annualEvaluator: Evaluator<AnnualState, typeof RULE, Params> = {
   rule: RULE,
   init(ctx: RuleContext<Params>): AnnualState {
-    return siteState(ctx, { years: {}, unused: [], seen: [] });
+    return { v: ANNUAL_STATE_VERSION, siteId: ctx.site.id, years: {}, unused: [], seen: [] };
   },
   evaluate(prev: AnnualState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
@@ -251,7 +282,9 @@ export const annualEvaluator: Evaluator<AnnualState, typeof RULE, Params> = {
       if (input.siteId !== prev.siteId || !isAnnualInspection(input.kind) || prev.seen.includes(input.id))
         return { state: prev, effects };
       const state = structuredClone(prev);
-      takeInspection(state, { at: input.at, id: input.id, inspector: input.inspector }, ctx, effects);
+      const insp: Inspection = { at: input.at, id: input.id, inspector: input.inspector };
+      if (input.receivedAt !== undefined) insp.receivedAt = input.receivedAt;
+      takeInspection(state, insp, ctx, effects);
       return { state, effects };
     }
     if (input.type === 'alert-closed') {
@@ -264,3 +297,12 @@ export const annualEvaluator: Evaluator<AnnualState, typeof RULE, Params> = {
     return { state: prev, effects };
   },
 };
+
+/**
+ * A stored state of an older version: version 1 is taken as it is (an open year's due time follows its
+ * schedule at the next tick, as after a change of the letter day).
+ */
+export function upgradeAnnualState(stored: unknown, from: number): AnnualState {
+  if (from !== 1) throw new Error(`no upgrade of an annual-inspection state from version ${from}`);
+  return { ...(stored as Omit<AnnualState, 'v'>), v: ANNUAL_STATE_VERSION };
+}

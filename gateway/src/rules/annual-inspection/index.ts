@@ -4,9 +4,17 @@
  * (law 000, 5.030 B 1 d). The schedule and its alerts: `evaluator.ts`.
  */
 import type { RuleModule } from '../module.ts';
-import { firstVersion } from '../state.ts';
-import { ANNUAL_INSPECTIONS, type AnnualState, annualEvaluator, type RULE } from './evaluator.ts';
+import {
+  ANNUAL_INSPECTIONS,
+  ANNUAL_STATE_VERSION,
+  type AnnualState,
+  annualEvaluator,
+  MEASURE,
+  type RULE,
+  upgradeAnnualState,
+} from './evaluator.ts';
 import { params } from './params.ts';
+import { reportReading } from './reading.ts';
 import { describeAnnualEvidence } from './words.ts';
 
 export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof params> = {
@@ -17,12 +25,14 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
   law: '000, 5.030 B 1 d',
   params,
   binds: { perSite: (site) => (site.kind === 'alternative-system' ? { devices: [] } : undefined) },
-  state: { version: 1, upgrade: firstVersion },
+  state: { version: ANNUAL_STATE_VERSION, upgrade: upgradeAnnualState },
   evaluator: annualEvaluator,
   describeEvidence: describeAnnualEvidence,
   // The law's "within 60 days or prior to September 1st" leaves no room for an extension.
+  // The engineer's report is "submitted to the Town": its submittal meets the deadline.
   duty: {
     meets: ANNUAL_INSPECTIONS,
+    measure: MEASURE,
     closesBegunAlerts: false,
     extendable: false,
     noExtension:
@@ -30,4 +40,5 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
     responsible: ['owner', 'engineer'],
   },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
+  deadlineReading: (site) => reportReading(site.annualInspection),
 };

@@ -9,18 +9,23 @@ export const params = {
         letterDay: z.number().int().min(1).max(31).default(1).describe('Its day of the month.'),
         withinDays: z
           .number()
+          .int()
           .positive()
           .default(60)
-          .describe('Days after the letter the inspection is due.'),
+          .describe(
+            "Whole days after the letter's day the inspection is due; the last day is whole, to midnight.",
+          ),
         notAfter: z
           .string()
           .regex(/^\d\d-\d\d$/)
           .default('09-01')
-          .describe('The fixed latest date, MM-DD.'),
+          .describe('The fixed date, MM-DD: the form is due "prior to" it, by the end of the day before.'),
         rule: z
           .enum(['earlier', 'later'])
           .default('earlier')
-          .describe('Which of the two dates is the deadline.'),
+          .describe(
+            'The town\'s reading of "within 60 days or prior to September 1st": the earlier or the later date (on the report).',
+          ),
       })
       .prefault({})
       .describe("Alternative systems: the engineer's annual inspection (law 000, 5.030 B 1 d)."),

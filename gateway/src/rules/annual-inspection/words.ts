@@ -1,4 +1,5 @@
 /** An annual-inspection alert's evidence in words: the year, the town's letter and the deadline. */
+import { dateInWords, lastDayOf } from '../../../../shared/src/days.ts';
 import { timeText } from '../../../../shared/src/words.ts';
 import type { EvidenceWords } from '../module.ts';
 import { evidenceReader } from '../util.ts';
@@ -18,15 +19,17 @@ export function describeAnnualEvidence(ev: Readonly<Record<string, unknown>>, tz
   const due = str('dueAt');
   const within = str('withinAt');
   const notAfter = str('notAfterAt');
+  // withinAt and notAfterAt are the first late instants: their last whole days are the day before.
+  const lastDay = (at: string) => dateInWords(lastDayOf(Date.parse(at), zone));
   if (due)
     lines.push({
       label: 'Inspection form due',
       text:
         timeText(due, zone) +
         (within && notAfter && letter && Date.parse(notAfter) <= Date.parse(letter)
-          ? ' (counted from the letter: the fixed date fell before it)'
+          ? ` (the end of ${lastDay(within)}, counted from the letter: the fixed date fell before it)`
           : within && notAfter
-            ? ` (the ${str('rule') === 'later' ? 'later' : 'earlier'} of ${timeText(within, zone)}, after the letter, and ${timeText(notAfter, zone)})`
+            ? ` (the ${str('rule') === 'later' ? 'later' : 'earlier'} of the end of ${lastDay(within)}, after the letter, and the end of ${lastDay(notAfter)}, the town's reading)`
             : ''),
     });
   return {

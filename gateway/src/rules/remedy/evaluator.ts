@@ -5,6 +5,7 @@
  * inputs); each input is debounced in source time (../hold.ts). Its alerts, late data and edge cases:
  * README.md in this folder.
  */
+import { withinDays } from '../../../../shared/src/days.ts';
 import { ALARM_NAMES, type AlarmName } from '../../../../shared/src/telemetry.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import {
@@ -19,7 +20,7 @@ import {
 } from '../hold.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { DAY, deviceLabel, formatDuration, formatLocal, iso, SECOND } from '../util.ts';
+import { DAY, deviceLabel, dueBefore, formatDuration, formatLocal, iso, SECOND } from '../util.ts';
 import type { Params } from './params.ts';
 
 /** The two rules: equipment faults (5 days to remedy) and absorption-field faults (30 days). */
@@ -58,19 +59,33 @@ interface InputState {
   episodes: EpisodeSnap[];
 }
 
-export interface AlarmState extends DeviceStateHead {
+/**
+ * The state's version: 2 counts the remedy days as the law counts days (the 5th or 30th local day after
+ * the alarm's day, whole); version 1 gave began + 5 x 24 h. `upgradeAlarmState` marks a version 1 state
+ * `recount`: its open alerts get the due time counted so at the next tick.
+ */
+export const ALARM_STATE_VERSION = 2;
+
+export interface AlarmState extends Omit<DeviceStateHead, 'v'> {
+  v: typeof ALARM_STATE_VERSION;
+  /** Upgraded from version 1: the open alerts' due times are to be counted again (at the next tick). */
+  recount?: true;
   tickHorizon: number | null;
   inputs: Partial<Record<AlarmName, InputState>>;
 }
 
-/** The remedy deadline of an episode: the days the law gives, and the due time they make. */
+/**
+ * The remedy deadline of an episode: the days the law gives, counted from the day the alarm began (the
+ * fault known), that day not counted and the last day whole, in the site's time zone
+ * (`shared/src/days.ts`); the due time is the last instant of the last day.
+ */
 function deadline(
   name: AlarmName,
-  ep: HeldEpisode,
+  ep: Pick<HeldEpisode, 'began'>,
   ctx: RuleContext<Params>,
 ): { days: number; dueAt: number } {
   const days = name === 'field' ? ctx.site.fieldRemedyDays : ctx.site.equipmentRemedyDays;
-  return { days, dueAt: ep.began + days * DAY };
+  return { days, dueAt: dueBefore(withinDays(ep.began, days, ctx.timezone)) };
 }
 
 function keyOf(state: AlarmState, name: AlarmName, began: number): string {
@@ -84,7 +99,11 @@ interface InputRef {
   ctx: RuleContext<Params>;
 }
 
-function openEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string): Effect<RemedyRule> {
+function openEffect(
+  { state, name, ctx }: InputRef,
+  ep: Pick<HeldEpisode, 'began'>,
+  key: string,
+): Effect<RemedyRule> {
   const { days, dueAt } = deadline(name, ep, ctx);
   const tz = ctx.timezone;
   return openAlert(alarmRule(name), state, {
@@ -93,7 +112,7 @@ function openEffect({ state, name, ctx }: InputRef, ep: HeldEpisode, key: string
     dueAt,
     message:
       `${ALARM_LABELS[name]} alarm at ${deviceLabel(ctx.site, state.deviceId)} since ${formatLocal(ep.began, tz)}: ` +
-      `remedy within ${days} days, by ${formatLocal(dueAt, tz)} (law 000, 5.030 B 1 d; a licensed engineer's ` +
+      `remedy within ${days} days, by ${formatLocal(dueAt, tz)} (the day of the alarm not counted; law 000, 5.030 B 1 d; a licensed engineer's ` +
       `letter may extend this).`,
     evidence: {
       input: name,
@@ -229,7 +248,10 @@ function copyState(s: AlarmState): AlarmState {
 export const alarmEvaluator: Evaluator<AlarmState, RemedyRule, Params> = {
   rule: RULES,
   init(ctx: RuleContext<Params>, deviceId?: string): AlarmState {
-    return deviceState(RULES.join('+'), ctx, deviceId, { tickHorizon: null, inputs: {} });
+    return {
+      ...deviceState(RULES.join('+'), ctx, deviceId, { tickHorizon: null, inputs: {} }),
+      v: ALARM_STATE_VERSION,
+    };
   },
   evaluate(prev: AlarmState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<RemedyRule>[] = [];
@@ -253,6 +275,7 @@ export const alarmEvaluator: Evaluator<AlarmState, RemedyRule, Params> = {
       return { state, effects };
     }
     if (input.type === 'tick') {
+      if (prev.recount) return recount(prev, input.now, ctx);
       if (prev.tickHorizon !== null && input.now <= prev.tickHorizon) return { state: prev, effects };
       const state = copyState(prev);
       state.tickHorizon = input.now;
@@ -272,3 +295,25 @@ export const alarmEvaluator: Evaluator<AlarmState, RemedyRule, Params> = {
     return { state: prev, effects };
   },
 };
+
+/**
+ * The first tick after an upgrade from version 1: every open alert is opened again under its key with
+ * its due time counted as the law counts days (the engine updates its due time; an engineer's extension
+ * later than it stays).
+ */
+function recount(prev: AlarmState, now: number, ctx: RuleContext<Params>) {
+  const { recount: _, ...rest } = copyState(prev);
+  const state: AlarmState = { ...rest, tickHorizon: now };
+  const effects: Effect<RemedyRule>[] = [];
+  for (const name of ALARM_NAMES)
+    for (const ep of state.inputs[name]?.episodes ?? [])
+      if (ep.alert === 'open') effects.push(openEffect({ state, name, ctx }, ep, ep.alertKey));
+  for (const name of ALARM_NAMES) reconcileInput(state, name, ctx, effects);
+  return { state, effects };
+}
+
+/** A stored state of version 1 (remedy days of 24 h): taken as it is, its open alerts counted again. */
+export function upgradeAlarmState(stored: unknown, from: number): AlarmState {
+  if (from !== 1) throw new Error(`no upgrade of a remedy state from version ${from}`);
+  return { ...(stored as Omit<AlarmState, 'v'>), v: ALARM_STATE_VERSION, recount: true };
+}

@@ -6,8 +6,13 @@
  * inputs and their episodes: `evaluator.ts`; the stored state's key is `equipment-remedy+field-remedy`.
  */
 import type { RuleModule } from '../module.ts';
-import { firstVersion } from '../state.ts';
-import { type AlarmState, alarmEvaluator, type RemedyRule } from './evaluator.ts';
+import {
+  ALARM_STATE_VERSION,
+  type AlarmState,
+  alarmEvaluator,
+  type RemedyRule,
+  upgradeAlarmState,
+} from './evaluator.ts';
 import { params } from './params.ts';
 import { describeRemedyEvidence } from './words.ts';
 
@@ -33,7 +38,7 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
     perDevice: (d, site) =>
       (d.kind === 'septic-panel' || d.kind === 'septic-tank') && site.kind === 'alternative-system',
   },
-  state: { version: 1, upgrade: firstVersion },
+  state: { version: ALARM_STATE_VERSION, upgrade: upgradeAlarmState },
   evaluator: alarmEvaluator,
   describeEvidence: describeRemedyEvidence,
   // The law lets a licensed engineer's letter extend a remedy deadline.

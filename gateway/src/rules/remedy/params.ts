@@ -7,14 +7,20 @@ export const params = {
     ...holdParams,
     equipmentRemedyDays: z
       .number()
+      .int()
       .positive()
       .default(5)
-      .describe('Alternative systems: days to remedy an equipment fault (law 000, 5.030 B 1 d).'),
+      .describe(
+        "Alternative systems: whole days to remedy an equipment fault, from its alarm's day (law 000, 5.030 B 1 d).",
+      ),
     fieldRemedyDays: z
       .number()
+      .int()
       .positive()
       .default(30)
-      .describe('Alternative systems: days to remedy an absorption field fault (law 000, 5.030 B 1 d).'),
+      .describe(
+        "Alternative systems: whole days to remedy an absorption field fault, from its alarm's day (law 000, 5.030 B 1 d).",
+      ),
   },
   device: {},
 };

@@ -1,14 +1,16 @@
 /**
  * `routine-inspection`: on an active construction site an inspection report is due every
- * `routineInspectionDays` (7) x 24 h since the last one, weekends included (law 001, maintenance during
- * construction, A(2)). One evaluator per construction site. The clock runs from the latest inspection on
+ * `routineInspectionDays` (7) days since the last one, weekends included (law 001, maintenance during
+ * construction, A(2)): by the end of the 7th local day after the day of the last one (`shared/src/days.ts`). One evaluator per construction site. The clock runs from the latest inspection on
  * record: logged, or in the site's history (`history.lastRoutineInspection`). The clock, its alerts and
  * edge cases: README.md in this folder.
  */
+
+import { dateInWords, localDateOf, withinDays } from '../../../../shared/src/days.ts';
 import { alertKey, openAlert, supersededAlert } from '../effects.ts';
-import { type SiteStateHead, siteState } from '../state.ts';
+import type { SiteStateHead } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { DAY, formatLocal, isErosionInspection, iso, ON_RECORD, onRecord, recordId } from '../util.ts';
+import { dueBefore, formatLocal, isErosionInspection, iso, ON_RECORD, onRecord, recordId } from '../util.ts';
 import type { Params } from './params.ts';
 
 export const RULE = 'routine-inspection' as const;
@@ -21,7 +23,17 @@ interface Inspection {
   inspector: string;
 }
 
-export interface RoutineState extends SiteStateHead {
+/**
+ * The state's version: 2 counts the days as the law counts them (the 7th day after the last inspection's
+ * day, whole); version 1 gave start + 7 x 24 h. `upgradeRoutineState` marks a version 1 state `recount`:
+ * its open period gets the due time counted so at the next tick.
+ */
+export const ROUTINE_STATE_VERSION = 2;
+
+export interface RoutineState extends Omit<SiteStateHead, 'v'> {
+  v: typeof ROUTINE_STATE_VERSION;
+  /** Upgraded from version 1: the open period's due time is to be counted again (at the next tick). */
+  recount?: true;
   last: Inspection | null;
   period: { start: number; key: string; dueAt: number; open: boolean } | null;
   seen: string[];
@@ -44,7 +56,7 @@ function openPeriod(
   why: string,
 ): void {
   const days = ctx.site.routineInspectionDays;
-  const dueAt = start + days * DAY;
+  const dueAt = dueBefore(withinDays(start, days, ctx.timezone));
   const key = alertKey(RULE, state, start);
   state.period = { start, key, dueAt, open: true };
   effects.push(
@@ -54,7 +66,8 @@ function openPeriod(
       dueAt,
       message:
         `Routine erosion and sediment control inspection report due by ${formatLocal(dueAt, ctx.timezone)} ` +
-        `(every ${days} days, weekends included; ${why}).`,
+        `(every ${days} days: by the end of the ${ordinal(days)} day after ` +
+        `${dateInWords(localDateOf(start, ctx.timezone))}, weekends included; ${why}).`,
       evidence: {
         periodStart: iso(start),
         dueAt: iso(dueAt),
@@ -130,13 +143,14 @@ function inspected(
 export const routineEvaluator: Evaluator<RoutineState, typeof RULE, Params> = {
   rule: RULE,
   init(ctx: RuleContext<Params>): RoutineState {
-    return siteState(ctx, { last: null, period: null, seen: [] });
+    return { v: ROUTINE_STATE_VERSION, siteId: ctx.site.id, last: null, period: null, seen: [] };
   },
   evaluate(prev: RoutineState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     const active = ctx.site.active;
     switch (input.type) {
       case 'tick': {
+        if (prev.recount) return recount(prev, ctx);
         // The site's history first: an inspection on record newer than the last one is taken as a
         // logged one would be, so a site added with its history starts its clock from it.
         const rec = routineOnRecord(ctx, input.now);
@@ -197,4 +211,30 @@ function closeInactive(prev: RoutineState, now: number, effects: Effect<typeof R
     message: 'The site is no longer active: no routine inspection is due.',
     evidence: { inactive: true },
   });
+}
+
+/** "7th", "1st", "22nd": a day's place in words. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
+/**
+ * The first tick after an upgrade from version 1: the open period is opened again under its key with its
+ * due time counted as the law counts days (the engine updates its due time).
+ */
+function recount(prev: RoutineState, ctx: RuleContext<Params>) {
+  const { recount: _, ...state } = structuredClone(prev);
+  const effects: Effect<typeof RULE>[] = [];
+  const p = state.period;
+  if (p?.open && ctx.site.active)
+    openPeriod(state, p.start, ctx, effects, 'the due time counted again: the last day is whole');
+  return { state, effects };
+}
+
+/** A stored state of version 1 (periods of 7 x 24 h): taken as it is, its open period counted again. */
+export function upgradeRoutineState(stored: unknown, from: number): RoutineState {
+  if (from !== 1) throw new Error(`no upgrade of a routine-inspection state from version ${from}`);
+  return { ...(stored as Omit<RoutineState, 'v'>), v: ROUTINE_STATE_VERSION, recount: true };
 }

@@ -1,12 +1,17 @@
 /**
  * The `routine-inspection` rule: on an active construction site an erosion and sediment control
- * inspection report is due every 7 x 24 h since the last one (law 001, maintenance during construction,
- * A(2)). The clock and its alerts: `evaluator.ts`.
+ * inspection report is due every 7 days since the last one, by the end of the 7th day after its day (law
+ * 001, maintenance during construction, A(2)); the work's time is the measure (an inspection on the land). The clock and its alerts: `evaluator.ts`.
  */
 import type { RuleModule } from '../module.ts';
-import { firstVersion } from '../state.ts';
 import { EROSION_INSPECTIONS } from '../util.ts';
-import { type RoutineState, type RULE, routineEvaluator } from './evaluator.ts';
+import {
+  ROUTINE_STATE_VERSION,
+  type RoutineState,
+  type RULE,
+  routineEvaluator,
+  upgradeRoutineState,
+} from './evaluator.ts';
 import { params } from './params.ts';
 import { describeRoutineEvidence } from './words.ts';
 
@@ -18,12 +23,14 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
   law: '001, maintenance during construction, A(2)',
   params,
   binds: { perSite: (site) => (site.kind === 'construction' ? { devices: [] } : undefined) },
-  state: { version: 1, upgrade: firstVersion },
+  state: { version: ROUTINE_STATE_VERSION, upgrade: upgradeRoutineState },
   evaluator: routineEvaluator,
   describeEvidence: describeRoutineEvidence,
   // The law gives the 7-day report no extension.
   duty: {
     meets: EROSION_INSPECTIONS,
+    // The inspection is made on the land: its time meets the duty, whenever it was sent.
+    measure: 'work',
     closesBegunAlerts: false,
     extendable: false,
     noExtension: 'A routine inspection cannot be extended: the law sets the interval.',

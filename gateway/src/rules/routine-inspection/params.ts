@@ -5,9 +5,12 @@ export const params = {
   site: {
     routineInspectionDays: z
       .number()
+      .int()
       .positive()
       .default(7)
-      .describe('Construction sites: days (of 24 h) between routine inspections (law 001).'),
+      .describe(
+        'Construction sites: whole days between routine inspections; the last day is whole, to midnight (law 001).',
+      ),
   },
   device: {},
 };
