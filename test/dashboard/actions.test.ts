@@ -24,6 +24,7 @@ const rule = (over: Partial<Rule>): Rule => ({
   meetsInspections: ['routine'],
   responsible: [],
   section: 'routine',
+  lawFigures: [],
   ...over,
 });
 const alert = (over: Partial<Alert>): Alert => ({

@@ -259,7 +259,13 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
   });
 
   it("tells each change as a sentence in the site's zone, the record as stored folded away", async () => {
-    await s.api('/api/sites/maple-ridge', { method: 'PATCH', body: { storm: { thresholdIn: 0.75 } } });
+    await s.api('/api/sites/maple-ridge', {
+      method: 'PATCH',
+      body: {
+        storm: { thresholdIn: 0.75 },
+        lawOverrides: { 'storm-threshold': 'A threshold above the law, with its reason.' },
+      },
+    });
     await s.api('/api/sites/maple-ridge/devices/trap-1', { method: 'PATCH', body: { designDepthIn: 30 } });
     const [change] = (
       await s.api<Array<{ at: string; entity: string; action: string }>>('/api/changes?siteId=maple-ridge')

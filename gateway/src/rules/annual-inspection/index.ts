@@ -6,7 +6,7 @@
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { ANNUAL_INSPECTIONS, type AnnualState, annualEvaluator, type RULE } from './evaluator.ts';
-import { params } from './params.ts';
+import { lawFigures, params } from './params.ts';
 import { describeAnnualEvidence } from './words.ts';
 
 export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof params> = {
@@ -16,6 +16,7 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
     "An alternative system needs a licensed engineer's inspection every year, submitted by the town's deadline.",
   law: '000, 5.030 B 1 d',
   params,
+  lawFigures,
   binds: { perSite: (site) => (site.kind === 'alternative-system' ? { devices: [] } : undefined) },
   state: { version: 1, upgrade: firstVersion },
   evaluator: annualEvaluator,

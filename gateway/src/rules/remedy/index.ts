@@ -8,7 +8,7 @@
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { type AlarmState, alarmEvaluator, type RemedyRule } from './evaluator.ts';
-import { params } from './params.ts';
+import { lawFigures, params } from './params.ts';
 import { describeRemedyEvidence } from './words.ts';
 
 export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
@@ -29,6 +29,7 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   },
   law: '000, 5.030 B 1 d',
   params,
+  lawFigures,
   binds: {
     perDevice: (d, site) =>
       (d.kind === 'septic-panel' || d.kind === 'septic-tank') && site.kind === 'alternative-system',

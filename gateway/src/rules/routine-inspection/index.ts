@@ -7,7 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { EROSION_INSPECTIONS } from '../util.ts';
 import { type RoutineState, type RULE, routineEvaluator } from './evaluator.ts';
-import { params } from './params.ts';
+import { lawFigures, params } from './params.ts';
 import { describeRoutineEvidence } from './words.ts';
 
 export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof params> = {
@@ -17,6 +17,7 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
     'An active construction site needs an erosion and sediment control inspection report every 7 days.',
   law: '001, maintenance during construction, A(2)',
   params,
+  lawFigures,
   binds: { perSite: (site) => (site.kind === 'construction' ? { devices: [] } : undefined) },
   state: { version: 1, upgrade: firstVersion },
   evaluator: routineEvaluator,
