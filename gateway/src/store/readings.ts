@@ -11,6 +11,7 @@ import { leafHash } from '../ledger/merkle.ts';
 import { readingStrings, recordBody } from '../ledger/records.ts';
 import type { EvidenceLog } from './evidenceLog.ts';
 import { type Page, pageSql, sitesIn } from './page.ts';
+import { type KeptReadings, keptSql } from './readingWindows.ts';
 import type { Db } from './types.ts';
 import { where } from './where.ts';
 
@@ -338,16 +339,25 @@ export class ReadingStore {
     /** Keep readings above this id (an output, InfluxDB, does not have it yet), however old. */
     maxId: number = Number.MAX_SAFE_INTEGER,
     rejectionsBefore = 0,
+    /** Readings behind a record, kept longer (`readingWindows.ts`). */
+    kept?: KeptReadings,
   ): { readings: number; rejections: number } {
+    const k = keptSql(kept);
+    const args = {
+      before,
+      maxId,
+      ...(k.cond
+        ? { keptBefore: kept && Number.isFinite(kept.before) ? kept.before : Number.MIN_SAFE_INTEGER }
+        : {}),
+    };
     const res = this.db.transaction(() => {
-      const edge = this.db
-        .prepare('SELECT MAX(id) AS id FROM readings WHERE ts < ? AND id <= ?')
-        .get(before, maxId) as { id: number | null };
+      const which = `FROM readings WHERE ts < @before AND id <= @maxId${k.cond}`;
+      const edge = this.db.prepare(`${k.with}SELECT MAX(id) AS id ${which}`).get(args) as {
+        id: number | null;
+      };
       let readings = 0;
       if (edge.id !== null) {
-        readings = this.db
-          .prepare('DELETE FROM readings WHERE ts < ? AND id <= ?')
-          .run(before, maxId).changes;
+        readings = this.db.prepare(`${k.with}DELETE ${which}`).run(args).changes;
         const record = { before, upToId: edge.id, readings, at: now };
         this.log.append([
           {
