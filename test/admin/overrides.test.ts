@@ -17,7 +17,7 @@ import { LAW_FIGURES } from '../../gateway/src/rules/index.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { EvidenceLog } from '../../gateway/src/store/evidenceLog.ts';
 import type { Db } from '../../gateway/src/store/types.ts';
-import { isLooser, looseFigures } from '../../shared/src/lawFigures.ts';
+import { isLooser, looseFigures } from '../../shared/src/looser.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
 
 const REASON = 'The gauge sits under trees; the town engineer set this on 2026-11-02.';

@@ -5,7 +5,7 @@
  * changes (who, when, the value, the law's figure, the reason), `withdraw` when it is back within the law.
  * The compliance report prints the overrides in effect in its period from these records.
  */
-import { figureValue, type LooseFigure, looseFigures } from '../../../shared/src/lawFigures.ts';
+import { figureValue, type LooseFigure, looseFigures } from '../../../shared/src/looser.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import { unexplainedFigures } from '../config/schema.ts';
 import { LAW_FIGURES } from '../rules/index.ts';

@@ -7,7 +7,7 @@
  */
 
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
-import { figureWords } from '../../../../shared/src/lawFigures.ts';
+import { figureWords } from '../../../../shared/src/looser.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { HISTORY_WORDS, keyWords, valueWords, wordFor } from '../words.ts';
 import { listTable, type ReportSection } from './section.ts';
