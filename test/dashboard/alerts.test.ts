@@ -278,6 +278,10 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
     expect(text).toContain(
       `Site 'Maple Ridge subdivision' storm threshold changed from 0.5 in to 0.75 in by ${OFFICER.name}, ${formatLong(Date.parse(change!.at), NY)}`,
     );
+    // The threshold above the law, with its reason, in a sentence of its own.
+    expect(text).toContain(
+      `Rain that calls for a storm inspection at 'Maple Ridge subdivision' set to 0.75 in, looser than the law's 0.5 in, for this reason: "A threshold above the law, with its reason." by ${OFFICER.name}`,
+    );
     expect(text).toContain("Site '12 Oak Lane' was set up from the configuration file");
     // An account is the gateway's, not a site's: its time is in UTC, and says so.
     expect(text).toMatch(/The account of Pat Officer was added, .+ UTC \(a gateway-wide change\)/);

@@ -168,12 +168,12 @@ export class Catalogue implements SiteCatalogue {
     );
     this.mustExplainFigures(next);
     const overrides = overrideChanges(id, by, cur, next);
-    const ownChanged = Object.keys(own).length > 0 || overrides.length > 0;
+    const ownChanged = Object.keys(own).length > 0;
     next.history = this.history(cur.history, given === undefined ? undefined : next.history);
     const recorded = historyChanges(id, by, cur.history, next.history);
     return this.commit({ siteId: id, what: 'site', by }, () => {
       const at = this.o.now();
-      if (ownChanged || recorded.length > 0) this.rows.updateSite(next, at);
+      if (ownChanged || overrides.length > 0 || recorded.length > 0) this.rows.updateSite(next, at);
       if (ownChanged)
         this.changes.record({
           entity: 'site',
