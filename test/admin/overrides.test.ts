@@ -170,6 +170,27 @@ describe('the live catalogue', () => {
     expect(() => c.editSite('oak-lane', { equipmentRemedyDays: 7 }, 'Cy')).toThrow(/equipmentRemedyDays/);
   });
 
+  it('says at start which stored site has a looser figure without a reason, and asks for it at its next edit', () => {
+    open().seed(parseConfig(testConfigInput()).sites);
+    // A store written before a reason was needed.
+    const row = db.prepare("SELECT config FROM sites WHERE id = 'oak-lane'").get() as { config: string };
+    db.prepare("UPDATE sites SET config = ? WHERE id = 'oak-lane'").run(
+      JSON.stringify({ ...JSON.parse(row.config), fieldRemedyDays: 45 }),
+    );
+    const warned: string[] = [];
+    const c = new Catalogue(db, new ChangeLog(db, new EvidenceLog(db), () => now), {
+      now: () => now,
+      log: { ...silentLog, warn: (_o, msg) => warned.push(String(msg)) },
+    });
+    expect(c.site('oak-lane')!.fieldRemedyDays).toBe(45);
+    expect(warned.join('\n')).toMatch(/fieldRemedyDays: Days to remedy an absorption field fault: 45 days/);
+    expect(() => c.editSite('oak-lane', { name: 'Oak Lane' }, 'Ada')).toThrow(/fieldRemedyDays/);
+    c.editSite('oak-lane', { name: 'Oak Lane', lawOverrides: { 'field-remedy-days': REASON } }, 'Ada');
+    expect(changes().filter((x) => x.entity === 'override')).toMatchObject([
+      { action: 'set', ref: 'field-remedy-days', new: { value: 45, law: 30, reason: REASON } },
+    ]);
+  });
+
   it('records the overrides of the configuration it is seeded with', () => {
     const input = testConfigInput();
     const c = open();

@@ -94,7 +94,7 @@ export class Catalogue implements SiteCatalogue {
     if (!this.rows.empty() || sites.length === 0) return false;
     const at = this.o.now();
     this.db.transaction(() => {
-      for (const s of sites) {
+      for (const s of sites.map(keepOverrides)) {
         this.rows.insertSite(s, at);
         for (const d of s.devices) this.rows.insertDevice(s.id, d, at);
         this.changes.record({
