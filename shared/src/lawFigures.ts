@@ -6,6 +6,7 @@
  * which is a change record and a line of the site's compliance report (`looser.ts` tells a looser one).
  */
 import { z } from 'zod';
+import { boundedKeys } from './bounds.ts';
 
 export const lawFigureSchema = z.strictObject({
   /** Its key in a site's `lawOverrides` (e.g. `storm-threshold`). */
@@ -26,7 +27,8 @@ export const lawFigureSchema = z.strictObject({
 export type LawFigure = z.infer<typeof lawFigureSchema>;
 
 /** A site's reasons for its figures set looser than the law, by the figure's id. */
-export const lawOverridesSchema = z
-  .record(z.string().min(1).max(64), z.string().trim().min(3, 'say why, in a few words').max(500))
-  .describe('A reason per figure set looser than the law, by its id (docs/configuration.md).');
+export const lawOverridesSchema = boundedKeys(
+  z.record(z.string().min(1).max(64), z.string().trim().min(3, 'say why, in a few words').max(500)),
+  16,
+).describe('A reason per figure set looser than the law, by its id (docs/configuration.md).');
 export type LawOverrides = z.infer<typeof lawOverridesSchema>;
