@@ -13,6 +13,7 @@ import { STORM_READINGS } from '../../gateway/src/alerts/stores/storms.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import { STOP_WORK_READINGS, VIOLATION_READINGS } from '../../gateway/src/enforcement/index.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
+import { prunableRanges } from '../../gateway/src/store/readingWindows.ts';
 import { StoreStage } from '../../gateway/src/store/stage.ts';
 import type { Reading } from '../../shared/src/telemetry.ts';
 import { auditAll } from '../helpers/evidence.ts';
@@ -63,6 +64,22 @@ describe('retention keeps the readings behind the records (real SQLite store)', 
     const put = (name: string, siteId: string, deviceId: string, iso: string) =>
       ids.set(name, readings.insert(reading(siteId, deviceId, at(iso)))!.id);
     db.transaction(() => {
+      // The catalogue's devices (their readings go a time range at a time); elm's panel-2 is none of
+      // them (its readings are checked one by one).
+      const site = db.prepare(
+        "INSERT INTO sites (id, config, created_at, updated_at) VALUES (?, '{}', 0, 0)",
+      );
+      const device = db.prepare(
+        "INSERT INTO devices (site_id, id, config, created_at) VALUES (?, ?, '{}', 0)",
+      );
+      for (const [s, ds] of [
+        ['maple-ridge', ['rg-1', 'rg-2', 'trap-1']],
+        ['oak-lane', ['panel-1']],
+        ['birch', ['rg-9']],
+      ] as const) {
+        site.run(s);
+        for (const d of ds) device.run(s, d);
+      }
       // Older than 730 days, younger than five years.
       put('in a storm', 'maple-ridge', 'rg-1', '2029-01-10T06:00:00Z');
       put('after the storm', 'maple-ridge', 'rg-1', '2029-01-11T06:00:00Z');
@@ -170,6 +187,21 @@ describe('retention keeps the readings behind the records (real SQLite store)', 
     all.prune();
     expect(left(all, ids2)).toHaveLength(ids2.size);
     await all.stop();
+  });
+
+  it("removes a device's time ranges between its windows", () => {
+    const w = (start: number, end: number) => ({ start, end });
+    const LOW = Number.MIN_SAFE_INTEGER;
+    expect(prunableRanges([w(20, 30), w(25, 40), w(60, 70)], 100, 10)).toEqual([
+      [LOW, 10],
+      [10, 20],
+      [41, 60],
+      [71, 100],
+    ]);
+    // Kept for good: nothing older goes unconditionally; a window open to the end keeps all after it.
+    expect(prunableRanges([w(5, Number.MAX_SAFE_INTEGER)], 100, Number.MIN_SAFE_INTEGER)).toEqual([[LOW, 5]]);
+    // Kept no longer than the general retention: all before it go.
+    expect(prunableRanges([w(20, 30)], 100, 100)).toEqual([[LOW, 100]]);
   });
 
   it('refuses a configuration that keeps them less than five years', () => {
