@@ -13,13 +13,21 @@ import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
+import { ALERT_READINGS } from './alerts/stores/alerts.ts';
 import { INSPECTION_PHOTOS } from './alerts/stores/inspections.ts';
+import { STORM_READINGS } from './alerts/stores/storms.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
-import { CORRECTION_PHOTOS, enginePort, openEnforcement } from './enforcement/index.ts';
+import {
+  CORRECTION_PHOTOS,
+  enginePort,
+  openEnforcement,
+  STOP_WORK_READINGS,
+  VIOLATION_READINGS,
+} from './enforcement/index.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage, mqttCheckpoints } from './evidence/compose.ts';
 import { FleetStage } from './fleet/stage.ts';
@@ -81,6 +89,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     storage: config.storage,
     photos: config.photos,
     photoCitations: [INSPECTION_PHOTOS, CORRECTION_PHOTOS],
+    readingWindows: [STORM_READINGS, ALERT_READINGS, VIOLATION_READINGS, STOP_WORK_READINGS],
     log,
     now,
     metrics,

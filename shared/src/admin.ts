@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PRACTICES_MAX, practiceSchema } from './api/findings.ts';
 import { partySchema } from './api/violations.ts';
 import { boundedKeys, MAX, ruleParamValue, timeText } from './bounds.ts';
+import { lawOverridesSchema } from './lawFigures.ts';
 import { DEVICE_KINDS } from './telemetry.ts';
 
 /**
@@ -179,6 +180,8 @@ const siteShape = z
     developer: partySchema.optional(),
     /** The address, or a description, of the land (law 001, Enforcement A(2)). */
     address: z.string().trim().min(1).max(500).optional(),
+    /** Why a figure is set looser than the law, by the figure's id (`lawFigures.ts`). */
+    lawOverrides: lawOverridesSchema.optional(),
   })
   .catchall(ruleParamValue);
 export const siteCreateBody = boundedKeys(siteShape);
@@ -241,6 +244,8 @@ export const CHANGE_ENTITIES = [
   'secret',
   'quarantine',
   'history',
+  // A figure of the law set looser (`set`) with its reason, or back within the law (`withdraw`).
+  'override',
 ] as const;
 
 /** A change record (GET /api/changes): who, when, the old and new value, and when it takes effect. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from './admin.ts';
+import { lawFigureSchema } from './lawFigures.ts';
 
 /** The lists of the compliance report; `gaps` holds the gaps in the evidence (a silent device). */
 export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
@@ -45,6 +46,11 @@ export const ruleInfoSchema = z.strictObject({
   responsible: z.array(z.enum(RECIPIENT_ROLES)),
   /** The compliance report's list its alerts are shown in. */
   section: z.enum(REPORT_SECTIONS),
+  /**
+   * The law's figures its site parameters set (its module's, so a module's rule ids share them): a site
+   * sets one looser than the law only with a reason for the override.
+   */
+  lawFigures: z.array(lawFigureSchema),
 });
 export type RuleInfo = z.infer<typeof ruleInfoSchema>;
 

@@ -25,6 +25,7 @@ const rule = (over: Partial<Rule>): Rule => ({
   measure: 'work',
   responsible: [],
   section: 'routine',
+  lawFigures: [],
   ...over,
 });
 const alert = (over: Partial<Alert>): Alert => ({

@@ -259,7 +259,13 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
   });
 
   it("tells each change as a sentence in the site's zone, the record as stored folded away", async () => {
-    await s.api('/api/sites/maple-ridge', { method: 'PATCH', body: { storm: { thresholdIn: 0.75 } } });
+    await s.api('/api/sites/maple-ridge', {
+      method: 'PATCH',
+      body: {
+        storm: { thresholdIn: 0.75 },
+        lawOverrides: { 'storm-threshold': 'A threshold above the law, with its reason.' },
+      },
+    });
     await s.api('/api/sites/maple-ridge/devices/trap-1', { method: 'PATCH', body: { designDepthIn: 30 } });
     const [change] = (
       await s.api<Array<{ at: string; entity: string; action: string }>>('/api/changes?siteId=maple-ridge')
@@ -271,6 +277,10 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
     const text = await desk.locator('#changes-list').innerText();
     expect(text).toContain(
       `Site 'Maple Ridge subdivision' storm threshold changed from 0.5 in to 0.75 in by ${OFFICER.name}, ${formatLong(Date.parse(change!.at), NY)}`,
+    );
+    // The threshold above the law, with its reason, in a sentence of its own.
+    expect(text).toContain(
+      `Rain that calls for a storm inspection at 'Maple Ridge subdivision' set to 0.75 in, looser than the law's 0.5 in, for this reason: "A threshold above the law, with its reason." by ${OFFICER.name}`,
     );
     expect(text).toContain("Site '12 Oak Lane' was set up from the configuration file");
     // An account is the gateway's, not a site's: its time is in UTC, and says so.

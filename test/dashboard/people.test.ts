@@ -162,6 +162,8 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites a
     await page.waitForSelector('#site-edit-routineInspectionDays-err:not([hidden])');
     await screenshot(page, 'admin-edit-site-parameters', false);
     await page.fill('#site-edit-routineInspectionDays', '7');
+    // A threshold above the law's 0.5 in is kept only with a reason.
+    await page.fill('#site-edit-lawOverrides-storm-threshold', 'Agreed with the town engineer.');
     await page.click('#site-edit button[type="submit"]');
     await page.waitForSelector('#edit-dialog', { state: 'hidden' });
     const edits = await api<

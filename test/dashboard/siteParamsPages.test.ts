@@ -40,7 +40,10 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: a site edited after many de
       },
     });
     await api('POST', '/api/users', { ...ADMIN, role: 'admin' });
-    await api('PATCH', '/api/sites/maple-ridge', { storm: { thresholdIn: 0.75 } });
+    await api('PATCH', '/api/sites/maple-ridge', {
+      storm: { thresholdIn: 0.75 },
+      lawOverrides: { 'storm-threshold': 'A threshold above the law, with its reason.' },
+    });
     for (let i = 0; i < DEVICE_EDITS; i++)
       await api('PATCH', '/api/sites/maple-ridge/devices/trap-1', { designDepthIn: 24 + (i % 2) });
     // The site's own record is not on the first page of its changes.

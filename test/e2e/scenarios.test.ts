@@ -78,7 +78,13 @@ describe('simulator scenarios against the real gateway (--check)', () => {
     const res = await check('storm-0.62in', (c) => ({
       ...c,
       sites: c.sites.map((s) =>
-        s.id === 'maple-ridge' ? { ...s, storm: { ...s.storm, thresholdIn: 0.7 } } : s,
+        s.id === 'maple-ridge'
+          ? {
+              ...s,
+              storm: { ...s.storm, thresholdIn: 0.7 },
+              lawOverrides: { 'storm-threshold': 'A threshold above the law, with its reason.' },
+            }
+          : s,
       ),
     }));
     expect(res.code, res.out).not.toBe(0);

@@ -212,6 +212,7 @@ export function buildForm(o: {
     for (const { f, wrap } of byName.values()) if (f.when) wrap.hidden = !f.when(v);
   };
   form.addEventListener('change', showWhen);
+  form.addEventListener('input', showWhen);
   showWhen();
 
   const clear = () => {

@@ -8,6 +8,7 @@ import { closeEditor, openEditor } from './dialogs.js';
 import { h, SITE_KINDS } from './dom.js';
 import { buildForm, schemaNamed } from './form.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
+import { lawFigures, reasonsCheck, withReasons } from './law-figures.js';
 import { jsonSchemaOf, paramFields, words } from './params.js';
 
 export type Site = import('../state.js').Site;
@@ -28,14 +29,24 @@ const OWN = [
   'developer',
   'address',
   'stopWork',
+  'lawOverrides',
 ];
 const HISTORY = 'History on record (before the gateway)';
 const PARTIES = 'Landowner, developer and address (construction sites)';
 export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const siteParams = () => schemaNamed('siteParams');
-export const siteCreate = async () => [await schemaNamed('siteCreateBody'), await siteParams()];
-const sitePatch = async () => [await schemaNamed('sitePatchBody'), await siteParams()];
+/** A new site's checks: the API's schemas, and a reason for each figure looser than the law. */
+export const siteCreate = async () => [
+  await schemaNamed('siteCreateBody'),
+  await siteParams(),
+  reasonsCheck(await lawFigures(), undefined),
+];
+const sitePatch = async (site: Site) => [
+  await schemaNamed('sitePatchBody'),
+  await siteParams(),
+  reasonsCheck(await lawFigures(), site),
+];
 const kinds = () => Object.entries(SITE_KINDS);
 
 /**
@@ -64,7 +75,8 @@ export async function siteFields(site: Site | undefined, creating: boolean): Pro
       hint: 'e.g. America/New_York',
     },
   ];
-  const params = js ? paramFields(js, OWN, site) : [];
+  // A figure set looser than the law asks for its reason (`law-figures.ts`).
+  const params = js ? withReasons(paramFields(js, OWN, site), await lawFigures(), site) : [];
   return [...own, ...params, ...partyFields(site), ...(await historyFields(site, zone))];
 }
 
@@ -168,12 +180,13 @@ async function currentParams(siteId: string): Promise<Record<string, unknown>> {
 
 /** The site's edit form in the edit dialog; `after` runs once a change is saved. */
 export async function editSite(site: Site, after?: () => Promise<void> | void) {
+  const known = { ...(await currentParams(site.id)), ...site };
   const { form } = buildForm({
     id: 'site-edit',
     className: 'form',
     submitLabel: 'Save changes',
-    schema: sitePatch,
-    fields: await siteFields({ ...(await currentParams(site.id)), ...site }, false),
+    schema: () => sitePatch(known),
+    fields: await siteFields(known, false),
     submit: async (v) => {
       await patch('PATCH /api/sites/:id', {
         params: { id: site.id },

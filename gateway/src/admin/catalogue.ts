@@ -24,6 +24,7 @@ import type { Log } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
 import type { ChangeLog } from './changes.ts';
 import { historyChanges, mergeHistory } from './history.ts';
+import { keepOverrides, overrideChanges, overrideProblem } from './overrides.ts';
 import { CatalogueRows, deviceOwn, siteOwn, siteRecord } from './rows.ts';
 
 /** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
@@ -81,6 +82,11 @@ export class Catalogue implements SiteCatalogue {
     const users = (this.o.mqttUsers ?? []).map((username) => ({ username }));
     for (const c of configCollisions(this.list, users))
       this.o.log.warn({ path: formatIssuePath(c.path) }, c.message);
+    // A store written before overrides needed a reason may hold a looser figure without one.
+    for (const s of this.list) {
+      const problem = overrideProblem(s);
+      if (problem) this.o.log.warn({ siteId: s.id }, problem);
+    }
   }
 
   /** At first start (no site in the store), the configuration's sites become the store's. */
@@ -88,7 +94,7 @@ export class Catalogue implements SiteCatalogue {
     if (!this.rows.empty() || sites.length === 0) return false;
     const at = this.o.now();
     this.db.transaction(() => {
-      for (const s of sites) {
+      for (const s of sites.map(keepOverrides)) {
         this.rows.insertSite(s, at);
         for (const d of s.devices) this.rows.insertDevice(s.id, d, at);
         this.changes.record({
@@ -99,6 +105,7 @@ export class Catalogue implements SiteCatalogue {
           new: { ...siteRecord(s), recipients: s.recipients, devices: s.devices.map(deviceOwn) },
         });
         for (const c of historyChanges(s.id, 'configuration', undefined, s.history)) this.changes.record(c);
+        for (const c of overrideChanges(s.id, 'configuration', undefined, s)) this.changes.record(c);
       }
     })();
     this.reload();
@@ -125,8 +132,9 @@ export class Catalogue implements SiteCatalogue {
 
   /** Adds a site; its history on record (if any) is a change record per event. */
   addSite(input: Record<string, unknown>, by: string): SiteConfig {
-    const site = parse(siteSchema, { ...input, devices: [] });
+    const site = keepOverrides(parse(siteSchema, { ...input, devices: [] }));
     if (this.byId.has(site.id)) throw new CatalogueError('CONFLICT', `site ${site.id} exists`);
+    this.mustExplainFigures(site);
     const history = this.history(undefined, site.history);
     const made = { ...site, history };
     return this.commit({ siteId: site.id, what: 'site', by }, () => {
@@ -139,26 +147,34 @@ export class Catalogue implements SiteCatalogue {
         new: { ...siteRecord(made), recipients: site.recipients },
       });
       for (const c of historyChanges(site.id, by, undefined, history)) this.changes.record(c);
+      for (const c of overrideChanges(site.id, by, undefined, made)) this.changes.record(c);
     }).site(site.id)!;
   }
 
   /** Edits a site; `history` adds to its history on record (an event given replaces that event). */
   editSite(id: string, patch: Record<string, unknown>, by: string): SiteConfig {
     const cur = this.mustSite(id);
-    const { recipients, history: given, ...own } = patch;
-    const next = parse(siteSchema, {
-      ...siteOwn(cur),
-      ...own,
-      id,
-      history: given === undefined ? cur.history : { ...cur.history, ...(given as object) },
-      recipients: recipients ?? cur.recipients,
-    });
+    const { recipients, history: given, lawOverrides: reasons, ...own } = patch;
+    // Reasons given add to those on record; only those of figures looser than the law are kept.
+    const next = keepOverrides(
+      parse(siteSchema, {
+        ...siteOwn(cur),
+        ...own,
+        id,
+        history: given === undefined ? cur.history : { ...cur.history, ...(given as object) },
+        lawOverrides: { ...cur.lawOverrides, ...(reasons as object | undefined) },
+        recipients: recipients ?? cur.recipients,
+      }),
+    );
+    this.mustExplainFigures(next);
+    const overrides = overrideChanges(id, by, cur, next);
+    const ownChanged = Object.keys(own).length > 0;
     next.history = this.history(cur.history, given === undefined ? undefined : next.history);
     const recorded = historyChanges(id, by, cur.history, next.history);
     return this.commit({ siteId: id, what: 'site', by }, () => {
       const at = this.o.now();
-      if (Object.keys(own).length > 0 || recorded.length > 0) this.rows.updateSite(next, at);
-      if (Object.keys(own).length > 0)
+      if (ownChanged || overrides.length > 0 || recorded.length > 0) this.rows.updateSite(next, at);
+      if (ownChanged)
         this.changes.record({
           entity: 'site',
           action: 'update',
@@ -167,6 +183,7 @@ export class Catalogue implements SiteCatalogue {
           old: siteRecord(cur),
           new: siteRecord(next),
         });
+      for (const c of overrides) this.changes.record(c);
       for (const c of recorded) this.changes.record(c);
       if (recipients !== undefined) {
         this.rows.setRecipients(id, next.recipients);
@@ -302,6 +319,12 @@ export class Catalogue implements SiteCatalogue {
     for (const u of this.o.mqttUsers ?? []) index.add(userHolder(u), [u]);
     const c = index.collision(deviceIdentities(siteId, device), deviceKey(siteId, device.id));
     if (c) throw new CatalogueError('CONFLICT', collisionMessage(c));
+  }
+
+  /** Refuses a site with a figure looser than the law and no reason for the override. */
+  private mustExplainFigures(site: SiteConfig): void {
+    const problem = overrideProblem(site);
+    if (problem) throw new CatalogueError('BAD_REQUEST', problem);
   }
 
   /** The history a change leaves the site with, its times checked against the gateway's clock. */

@@ -33,11 +33,12 @@ export function siteOwn(site: SiteConfig): Record<string, unknown> {
 }
 
 /**
- * A site's own configuration as its change records give it: without its history on record, whose events
- * are change records of their own (`history.ts`).
+ * A site's own configuration as its change records give it: without its history on record and its
+ * reasons for figures looser than the law, which are change records of their own (`history.ts`,
+ * `overrides.ts`).
  */
 export function siteRecord(site: SiteConfig): Record<string, unknown> {
-  const { history: _h, ...own } = siteOwn(site);
+  const { history: _h, lawOverrides: _o, ...own } = siteOwn(site);
   return own;
 }
 

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { entityId, recipientBody, USER_ROLES } from '../../../shared/src/admin.ts';
 import { PRACTICES_MAX, practiceSchema } from '../../../shared/src/api/findings.ts';
 import { partySchema } from '../../../shared/src/api/violations.ts';
+import { lawOverridesSchema } from '../../../shared/src/lawFigures.ts';
+import { looseFigures, looserWords } from '../../../shared/src/looser.ts';
 import { deviceFacts, siteFacts } from '../rules/context.ts';
+import { LAW_FIGURES } from '../rules/index.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 import { homeAssistantSchema } from './homeassistant.ts';
@@ -99,6 +102,7 @@ export const siteSchema = z.strictObject({
     .optional()
     .describe('The address, or a description, of the land (it appears on a notice of violation).'),
   devices: z.array(deviceSchema).default([]).describe("The site's devices."),
+  lawOverrides: lawOverridesSchema.optional(),
 });
 export type SiteConfig = z.infer<typeof siteSchema>;
 
@@ -167,6 +171,8 @@ export const configSchema = z
       if (siteIds.has(s.id))
         ctx.addIssue({ code: 'custom', path: ['sites', i, 'id'], message: `duplicate site id "${s.id}"` });
       siteIds.add(s.id);
+      for (const p of unexplainedFigures(s))
+        ctx.addIssue({ code: 'custom', path: ['sites', i, ...p.path], message: p.message });
       const devIds = new Set<string>();
       s.devices.forEach((d, j) => {
         if (devIds.has(d.id))
@@ -212,6 +218,21 @@ export const configSchema = z
       });
   });
 export type Config = z.infer<typeof configSchema>;
+
+/**
+ * A site's figures set looser than the law with no reason for the override: each with the path of its
+ * parameter and why it is refused, in words (the file and the API refuse them alike).
+ */
+export function unexplainedFigures(
+  site: Readonly<Record<string, unknown>>,
+): Array<{ path: string[]; message: string }> {
+  return looseFigures(site, LAW_FIGURES)
+    .filter((x) => x.reason === undefined)
+    .map(({ figure, value }) => ({
+      path: figure.param.split('.'),
+      message: `${looserWords(figure, value)} Give the reason as lawOverrides: { ${figure.id}: "…" }.`,
+    }));
+}
 
 /** The external broker's URLs (`mqtt.urls`, or the one `mqtt.url`); none: the embedded broker. */
 export function externalBrokerUrls(mqtt: {

@@ -252,6 +252,17 @@ export const storageSchema = z
       .describe(
         'Readings older than this are pruned (alerts, inspections and reports are kept); 0 keeps all.',
       ),
+    evidenceRetentionDays: z
+      .number()
+      .min(0)
+      .default(1827)
+      .refine((d) => d === 0 || d >= 1827, {
+        message:
+          'readings behind a storm, an alert or an order are kept at least five years (1827 days), or for good (0)',
+      })
+      .describe(
+        'Readings behind a storm, an alert (open or closed), a notice of violation or a stop-work order are kept this long whatever `retentionDays` says: at least five years; 0 keeps them for good.',
+      ),
     ruleStateCacheMb: z
       .number()
       .positive()

@@ -13,7 +13,11 @@ import { ViolationStore } from './stores/violations.ts';
 import { Violations } from './violations.ts';
 
 export { enginePort } from './port.ts';
-export { CORRECTION_PHOTOS } from './stores/violations.ts';
+export {
+  CORRECTION_PHOTOS,
+  STOP_WORK_READINGS,
+  VIOLATION_READINGS,
+} from './stores/violations.ts';
 
 export interface Enforcement {
   /** Milestone notices (law 001, A(1)). */

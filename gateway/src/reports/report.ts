@@ -115,7 +115,8 @@ export interface ComplianceReport {
   certifications: Certification[];
   /**
    * Changes to the site and its devices (a calibration, a parameter, a device retired) effective in the
-   * period, and the site's history on record (entity `history`) dated or recorded in it.
+   * period, the site's history on record (entity `history`) dated or recorded in it, and its figures set
+   * looser than the law (entity `override`) in the period or in effect when it began.
    */
   changes: ChangeResponse[];
   evidence: {

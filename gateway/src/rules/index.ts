@@ -5,6 +5,7 @@
  */
 
 import type { AlertDto } from '../../../shared/src/api/alerts.ts';
+import type { LawFigure } from '../../../shared/src/lawFigures.ts';
 import type { DutyMeasure, RuleInfo } from '../../../shared/src/rules.ts';
 import { type FactLine, factLines } from '../../../shared/src/words.ts';
 import type { ChartMark, DeviceCharts } from './charts.ts';
@@ -112,6 +113,7 @@ export function ruleCatalogue(): RuleInfo[] {
       measure: m.duty.measure ?? 'work',
       responsible: [...m.duty.responsible],
       section: m.report.section,
+      lawFigures: [...(m.lawFigures ?? [])],
     })),
   );
 }
@@ -135,6 +137,11 @@ export function deadlineReadings(
     )
     .map((m) => ({ rule: ruleIdsOf(m)[0]!, section: m.report.section, text: m.deadlineReading!(site) }));
 }
+
+/** The law's figures the rules' site parameters set, every module's, in the registry's order. */
+export const LAW_FIGURES: readonly LawFigure[] = (RULE_MODULES as readonly RuleModule[]).flatMap(
+  (m) => m.lawFigures ?? [],
+);
 
 /** A rule id's label ("Storm inspection"); an id no module serves is its own label. */
 export function ruleLabel(id: string): string {

@@ -5,6 +5,7 @@
  * naming a rule id.
  */
 
+import type { LawFigure } from '../../../shared/src/lawFigures.ts';
 import type { DutyMeasure, ReportSection } from '../../../shared/src/rules.ts';
 import type { FactLine } from '../../../shared/src/words.ts';
 import type { RuleCharts } from './charts.ts';
@@ -102,6 +103,11 @@ export interface RuleModule<S = unknown, Id extends string = string, P extends R
   /** The section of the law (or the product's own reason) the rule enforces. */
   law: string;
   params: P;
+  /**
+   * The law's figures its site parameters set, and which way is looser (`params.ts`): a site sets one
+   * looser only with a reason for the override (`shared/src/lawFigures.ts`).
+   */
+  lawFigures?: readonly LawFigure[];
   /** Checks a device needs for this rule, reported with the key's path (e.g. a trap's design depth). */
   checkDevice?(device: DeviceView<P['device']>, problem: (key: string, message: string) => void): void;
   /** The device parameters in effect, defaults applied: the API shows them with the device. */

@@ -11,6 +11,7 @@ import { leafHash } from '../ledger/merkle.ts';
 import { readingStrings, recordBody } from '../ledger/records.ts';
 import type { EvidenceLog } from './evidenceLog.ts';
 import { type Page, pageSql, sitesIn } from './page.ts';
+import { type KeptReadings, pruneKept } from './readingWindows.ts';
 import type { Db } from './types.ts';
 import { where } from './where.ts';
 
@@ -326,6 +327,16 @@ export class ReadingStore {
     );
   }
 
+  /** Removes every reading older than `before` (and at most `maxId`): how many, and the highest id. */
+  private pruneAll(before: number, maxId: number): { readings: number; upToId: number | null } {
+    const edge = this.db
+      .prepare('SELECT MAX(id) AS id FROM readings WHERE ts < ? AND id <= ?')
+      .get(before, maxId) as { id: number | null };
+    if (edge.id === null) return { readings: 0, upToId: null };
+    const n = this.db.prepare('DELETE FROM readings WHERE ts < ? AND id <= ?').run(before, maxId).changes;
+    return { readings: n, upToId: edge.id };
+  }
+
   /**
    * Retention: deletes readings older than `before` (source time), rejections beyond `keepRejections`
    * and those received before `rejectionsBefore`. Their log entries stay; a `retention` entry records
@@ -338,21 +349,20 @@ export class ReadingStore {
     /** Keep readings above this id (an output, InfluxDB, does not have it yet), however old. */
     maxId: number = Number.MAX_SAFE_INTEGER,
     rejectionsBefore = 0,
+    /** Readings behind a record, kept longer (`readingWindows.ts`). */
+    kept?: KeptReadings,
   ): { readings: number; rejections: number } {
     const res = this.db.transaction(() => {
-      const edge = this.db
-        .prepare('SELECT MAX(id) AS id FROM readings WHERE ts < ? AND id <= ?')
-        .get(before, maxId) as { id: number | null };
-      let readings = 0;
-      if (edge.id !== null) {
-        readings = this.db
-          .prepare('DELETE FROM readings WHERE ts < ? AND id <= ?')
-          .run(before, maxId).changes;
-        const record = { before, upToId: edge.id, readings, at: now };
+      const gone = kept?.windows.length
+        ? pruneKept(this.db, before, maxId, kept)
+        : this.pruneAll(before, maxId);
+      const readings = gone.readings;
+      if (gone.upToId !== null) {
+        const record = { before, upToId: gone.upToId, readings, at: now };
         this.log.append([
           {
             kind: 'retention',
-            ref: String(edge.id),
+            ref: String(gone.upToId),
             at: now,
             body: recordBody('retention', record),
             keepBody: true,

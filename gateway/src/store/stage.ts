@@ -16,6 +16,7 @@ import { EvidenceLog } from './evidenceLog.ts';
 import { openStore } from './open.ts';
 import { type PhotoCitation, PhotoStore } from './photos.ts';
 import { ReadingStore } from './readings.ts';
+import type { ReadingWindow } from './readingWindows.ts';
 import type { WriteGate } from './writeGate.ts';
 
 export interface StoreStageOptions {
@@ -24,6 +25,8 @@ export interface StoreStageOptions {
   photos: Config['photos'];
   /** The records that cite photos, each registered by its owner (the inspections, the correction reports). */
   photoCitations: readonly PhotoCitation[];
+  /** The windows of the records whose readings are kept longer, each registered by its owner. */
+  readingWindows: readonly ReadingWindow[];
   log: Log;
   now: () => number;
   metrics?: Registry;
@@ -129,15 +132,20 @@ export class StoreStage implements Stage {
   }
 
   /**
-   * Retention: readings older than `retentionDays` (0 keeps all), rejections beyond `rejectionsKept` or
-   * older than `rejectionRetentionDays`.
+   * Retention: readings older than `retentionDays` (0 keeps all), but those behind a storm, an alert or
+   * an order only once older than `evidenceRetentionDays` too (`readingWindows.ts`); rejections beyond
+   * `rejectionsKept` or older than `rejectionRetentionDays`.
    */
   prune(): void {
     const { storage, now, log } = this.o;
     try {
       const { retentionDays: days, rejectionsKept: kept, rejectionRetentionDays: rejDays } = storage;
       const before = days > 0 ? now() - days * 86_400_000 : 0;
-      const res = this.readings.prune(before, kept, now(), this.keepAbove(), now() - rejDays * 86_400_000);
+      const evidenceDays = storage.evidenceRetentionDays;
+      const res = this.readings.prune(before, kept, now(), this.keepAbove(), now() - rejDays * 86_400_000, {
+        windows: this.o.readingWindows,
+        before: evidenceDays > 0 ? now() - evidenceDays * 86_400_000 : Number.NEGATIVE_INFINITY,
+      });
       if (res.readings || res.rejections) log.info(res, 'retention: pruned old rows');
     } catch (e) {
       log.error({ err: (e as Error).message }, 'retention prune failed');

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { siteHistory } from '../admin.ts';
+import { lawOverridesSchema } from '../lawFigures.ts';
 import { REJECT_REASONS } from '../telemetry.ts';
 import { isoTime } from './common.ts';
 import { practiceSchema } from './findings.ts';
@@ -44,6 +45,8 @@ export const siteViewSchema = z.object({
   landowner: partySchema.optional(),
   developer: partySchema.optional(),
   address: z.string().optional(),
+  /** Why a figure is set looser than the law, by the figure's id, while it is. */
+  lawOverrides: lawOverridesSchema.optional(),
   /** The stop-work order in effect, if any. */
   stopWork: stopWorkDtoSchema.nullable().optional(),
   retiredDevices: z.array(z.string()),

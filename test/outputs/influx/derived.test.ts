@@ -13,6 +13,7 @@ const config = parseConfig({
       id: 'maple',
       kind: 'construction',
       storm: { thresholdIn: 0.75 },
+      lawOverrides: { 'storm-threshold': 'A threshold above the law, with its reason.' },
       sedimentCleanoutFraction: 0.4,
       devices: [
         {

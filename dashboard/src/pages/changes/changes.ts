@@ -5,6 +5,7 @@
  * people; the record as stored is behind a fold, with its evidence log entry.
  */
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
+import { figureWords } from '../../../../shared/src/looser.ts';
 import { addDays, zonedMidnight } from '../../../../shared/src/time.ts';
 import { keyLabel, valueText } from '../../../../shared/src/words.ts';
 import { getPage } from '../../api.js';
@@ -110,6 +111,22 @@ function zoneOf(c: Change) {
   return c.siteId ? { tz: siteZone(c.siteId), wide: false } : { tz: 'UTC', wide: true };
 }
 
+/**
+ * A figure set looser than the law, or back within it, in words: "Rain that calls for a storm inspection
+ * at 'Maple Ridge' set to 0.6 in, looser than the law's 0.5 in, for this reason: "…"".
+ */
+function overrideText(c: Change): string {
+  const o = isRecord(c.new) ? c.new : {};
+  const unit = { unit: typeof o.unit === 'string' ? o.unit : '' };
+  const figure = typeof o.figure === 'string' ? o.figure : 'A figure of the law';
+  const at = quoted(siteById(c.siteId ?? '')?.name ?? c.siteId ?? '');
+  const law = figureWords(unit, o.law);
+  if (c.action === 'withdraw')
+    return `${figure} at ${at} is back within the law (${figureWords(unit, o.value)}; the law's figure is ${law})`;
+  const reason = typeof o.reason === 'string' ? o.reason : '';
+  return `${figure} at ${at} set to ${figureWords(unit, o.value)}, looser than the law's ${law}, for this reason: "${reason}"`;
+}
+
 /** The change as a sentence, and the differences it lists when it changed more than one value. */
 export function changeSentence(c: Change): { text: string; diffs: string[] } {
   const { tz, wide } = zoneOf(c);
@@ -119,6 +136,7 @@ export function changeSentence(c: Change): { text: string; diffs: string[] } {
     Math.abs(Date.parse(c.effectiveAt) - Date.parse(c.at)) >= 60_000
       ? `; in effect from ${formatTime(c.effectiveAt, tz)}`
       : '';
+  if (c.entity === 'override') return { text: `${overrideText(c)}${by}, ${when}${effective}`, diffs: [] };
   const diffs = c.action === 'update' || c.action === 'calibrate' ? diffValues(c.old, c.new) : [];
   const subject = subjectOf(c);
   if (diffs.length === 1) {

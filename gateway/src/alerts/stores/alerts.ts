@@ -1,7 +1,19 @@
 /** The alerts table: one row per occurrence key and site, its content, status and deadline flags. */
 import { pageSql, sitesIn } from '../../store/page.ts';
+import { OPEN_END, type ReadingWindow } from '../../store/readingWindows.ts';
 import { where } from '../../store/where.ts';
 import type { AlertQuery, AlertRow, Db, NewAlert } from '../types.ts';
+
+/**
+ * The readings behind an alert, open or closed, are kept with it (`store/readingWindows.ts`): its
+ * device's (every device of the site for a site's alert), from a day before it was raised (what raised
+ * it) until it was resolved, or for as long as it is not.
+ */
+export const ALERT_READINGS: ReadingWindow = {
+  name: 'alerts',
+  sql: `SELECT site_id, device_id, raised_at - 86400000 AS start,
+      COALESCE(resolved_at, ${String(OPEN_END)}) AS end FROM alerts`,
+};
 
 export class AlertStore {
   private readonly stmts;

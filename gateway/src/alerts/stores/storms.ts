@@ -5,8 +5,18 @@
 import type { StormEvent } from '../../rules/types.ts';
 import type { EvidenceLog } from '../../store/evidenceLog.ts';
 import { loggedRowsInRange } from '../../store/page.ts';
+import type { ReadingWindow } from '../../store/readingWindows.ts';
 import { StormRecords } from '../../store/stormRecords.ts';
 import type { Db, RangeQuery, StormRow } from '../types.ts';
+
+/**
+ * The readings of a storm that called for an inspection are kept with it (`store/readingWindows.ts`):
+ * its gauge's, from its first tip to its last.
+ */
+export const STORM_READINGS: ReadingWindow = {
+  name: 'storms',
+  sql: 'SELECT site_id, device_id, start, end FROM storms WHERE qualified = 1',
+};
 
 export class StormStore {
   private readonly stmts;

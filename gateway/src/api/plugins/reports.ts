@@ -17,6 +17,7 @@ import { reportToJson } from '../../reports/json.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
 import type { Certification, ComplianceReport } from '../../reports/report.ts';
+import { overrideInEffect } from '../../reports/sections/changes.ts';
 import { listedAlerts, openDuring } from '../../reports/sections/duties.ts';
 import { ordersInEffect } from '../../reports/sections/stopWork.ts';
 import { violationsInForce } from '../../reports/sections/violations.ts';
@@ -105,13 +106,17 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       tz,
     });
     const certs = certifications(site.id, from, to);
-    // The changes made in the period (the configuration the store was seeded with is not one), and the
-    // site's history on record dated or recorded in it (what the period's clocks start from).
+    // The changes made in the period (the configuration the store was seeded with is not one), the
+    // site's history on record dated or recorded in it (what the period's clocks start from), and the
+    // figures set looser than the law that were in effect when it began.
     const recorded = (x: ChangeResponse) =>
       x.entity === 'history' && Date.parse(x.at) >= from && Date.parse(x.at) < to;
-    const changes = ctx.changes
-      .list({ siteId: site.id, to })
-      .filter((x) => x.action !== 'seed' && (Date.parse(x.effectiveAt) >= from || recorded(x)));
+    const all = ctx.changes.list({ siteId: site.id, to });
+    const changes = all.filter(
+      (x) =>
+        (x.action !== 'seed' && (Date.parse(x.effectiveAt) >= from || recorded(x))) ||
+        overrideInEffect(x, all, from),
+    );
     const cp = ctx.evidence.checkpoint();
     // The duties listed cite their history; a storm's duty is its record's (its readings are cited).
     const cited = await ctx.citations(

@@ -24,6 +24,7 @@ export function siteSummary(
     ...(site.landowner ? { landowner: site.landowner } : {}),
     ...(site.developer ? { developer: site.developer } : {}),
     ...(site.address ? { address: site.address } : {}),
+    ...(site.lawOverrides ? { lawOverrides: site.lawOverrides } : {}),
     retiredDevices: [...ctx.catalogue.retiredDevices(site.id)],
     devices: site.devices.map((d) => {
       const st = ctx.devices.deviceState(site.id, d.id);

@@ -13,6 +13,7 @@ import type {
 } from '../../ledger/enforcementRecords.ts';
 import { loggedRowsInRange, type Page } from '../../store/page.ts';
 import type { PhotoCitation } from '../../store/photos.ts';
+import { OPEN_END, type ReadingWindow } from '../../store/readingWindows.ts';
 import type { Db } from '../../store/types.ts';
 import { where } from '../../store/where.ts';
 import type { EnforcementTable } from './logged.ts';
@@ -34,6 +35,29 @@ export const CORRECTION_PHOTOS: PhotoCitation = {
          json_each(e.photos) p
        WHERE instr(e.photos, ${sha}) > 0 AND p.value = ${sha}`,
   hashes: `SELECT p.value AS sha256 FROM violation_events e, json_each(e.photos) p WHERE e.photos != '[]'`,
+};
+
+/** The month before a notice or an order: what the site did that led to it. */
+const BEFORE_MS = 30 * 86_400_000;
+
+/**
+ * The readings behind a notice of violation are kept with it (`store/readingWindows.ts`): every device's
+ * of its site, from a month before it was issued until its correction was approved (while it is not,
+ * for as long as it stands).
+ */
+export const VIOLATION_READINGS: ReadingWindow = {
+  name: 'notices of violation',
+  sql: `SELECT v.site_id AS site_id, NULL AS device_id, v.at - ${String(BEFORE_MS)} AS start,
+      COALESCE((SELECT MAX(e.at) FROM violation_events e WHERE e.violation_id = v.id AND e.kind = 'approved'),
+        ${String(OPEN_END)}) AS end FROM violations v`,
+};
+
+/** The readings behind a stop-work order, likewise: a month before it until it was lifted. */
+export const STOP_WORK_READINGS: ReadingWindow = {
+  name: 'stop-work orders',
+  sql: `SELECT o.site_id AS site_id, NULL AS device_id, o.at - ${String(BEFORE_MS)} AS start,
+      COALESCE((SELECT MAX(e.at) FROM stop_work_events e WHERE e.order_id = o.id AND e.kind = 'lifted'),
+        ${String(OPEN_END)}) AS end FROM stop_work o`,
 };
 
 type New<R> = Omit<R, 'seq' | 'site_seq' | 'hash' | 'log_idx'>;

@@ -13,7 +13,7 @@ import {
   type RULE,
   upgradeAnnualState,
 } from './evaluator.ts';
-import { params } from './params.ts';
+import { lawFigures, params } from './params.ts';
 import { reportReading } from './reading.ts';
 import { describeAnnualEvidence } from './words.ts';
 
@@ -24,6 +24,7 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
     "An alternative system needs a licensed engineer's inspection every year, submitted by the town's deadline.",
   law: '000, 5.030 B 1 d',
   params,
+  lawFigures,
   binds: { perSite: (site) => (site.kind === 'alternative-system' ? { devices: [] } : undefined) },
   state: { version: ANNUAL_STATE_VERSION, upgrade: upgradeAnnualState },
   evaluator: annualEvaluator,

@@ -1,5 +1,6 @@
 /** The `annual-inspection` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
 
 export const params = {
   site: {
@@ -34,3 +35,25 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** The law's figures these parameters set, and which way is looser (`shared/src/lawFigures.ts`). */
+export const lawFigures: readonly LawFigure[] = [
+  {
+    id: 'annual-within-days',
+    param: 'annualInspection.withinDays',
+    label: "Days after the town's letter to submit the annual inspection",
+    law: 60,
+    looser: 'above',
+    unit: 'days',
+    why: 'law 000, 5.030 B 1 d: "for submittal to the Town within 60 days or prior to September 1st"',
+  },
+  {
+    id: 'annual-not-after',
+    param: 'annualInspection.notAfter',
+    label: 'Latest date of the annual inspection',
+    law: '09-01',
+    looser: 'later',
+    unit: '',
+    why: 'law 000, 5.030 B 1 d: "within 60 days or prior to September 1st"',
+  },
+];

@@ -13,7 +13,7 @@ import {
   type RemedyRule,
   upgradeAlarmState,
 } from './evaluator.ts';
-import { params } from './params.ts';
+import { lawFigures, params } from './params.ts';
 import { describeRemedyEvidence } from './words.ts';
 
 export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
@@ -34,6 +34,7 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   },
   law: '000, 5.030 B 1 d',
   params,
+  lawFigures,
   binds: {
     perDevice: (d, site) =>
       (d.kind === 'septic-panel' || d.kind === 'septic-tank') && site.kind === 'alternative-system',

@@ -1,5 +1,6 @@
 /** The `remedy` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
 import { holdParams } from '../hold.ts';
 
 export const params = {
@@ -26,3 +27,25 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** The law's figures these parameters set, and which way is looser (`shared/src/lawFigures.ts`). */
+export const lawFigures: readonly LawFigure[] = [
+  {
+    id: 'equipment-remedy-days',
+    param: 'equipmentRemedyDays',
+    label: 'Days to remedy an equipment fault',
+    law: 5,
+    looser: 'above',
+    unit: 'days',
+    why: 'law 000, 5.030 B 1 d: remedial measures "within 5 days if related to equipment"',
+  },
+  {
+    id: 'field-remedy-days',
+    param: 'fieldRemedyDays',
+    label: 'Days to remedy an absorption field fault',
+    law: 30,
+    looser: 'above',
+    unit: 'days',
+    why: 'law 000, 5.030 B 1 d: remedial measures "within … 30 days if related to absorption field"',
+  },
+];

@@ -1,5 +1,6 @@
 /** The `routine-inspection` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
 
 export const params = {
   site: {
@@ -16,3 +17,16 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** The law's figure this parameter sets, and which way is looser (`shared/src/lawFigures.ts`). */
+export const lawFigures: readonly LawFigure[] = [
+  {
+    id: 'routine-days',
+    param: 'routineInspectionDays',
+    label: 'Days between routine inspections',
+    law: 7,
+    looser: 'above',
+    unit: 'days',
+    why: 'law 001 says "inspection reports shall be completed every seven days"',
+  },
+];

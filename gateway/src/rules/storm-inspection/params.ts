@@ -1,5 +1,6 @@
 /** The `storm-inspection` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
 
 export const params = {
   site: {
@@ -58,3 +59,28 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/**
+ * The law's figures these parameters set, and which way is looser (`shared/src/lawFigures.ts`): a site
+ * sets one looser only with a reason for the override.
+ */
+export const lawFigures: readonly LawFigure[] = [
+  {
+    id: 'storm-threshold',
+    param: 'storm.thresholdIn',
+    label: 'Rain that calls for a storm inspection',
+    law: 0.5,
+    looser: 'above',
+    unit: 'in',
+    why: 'law 001 asks for an inspection "within 24 hours of any storm event producing 0.5 inch of precipitation or more"',
+  },
+  {
+    id: 'storm-due-hours',
+    param: 'storm.dueHours',
+    label: 'Hours to inspect after a storm',
+    law: 24,
+    looser: 'above',
+    unit: 'hours',
+    why: 'law 001 asks for an inspection "within 24 hours of any storm event"',
+  },
+];
