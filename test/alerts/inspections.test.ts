@@ -7,6 +7,8 @@ let tmp: ReturnType<typeof tempDir>;
 let h: Harness;
 const queues = new Map<string, Effect[][]>();
 const seen = new Map<string, RuleInput[]>();
+/** What the site's evaluator answers an inspection with (the storm rule resolves the storms it follows). */
+const onInspection = new Map<string, (input: RuleInput) => Effect[]>();
 
 function emit(siteId: string, ...effects: Effect[]) {
   queues.get(siteId)!.push(effects);
@@ -31,11 +33,16 @@ beforeEach(() => {
   tmp = tempDir();
   queues.clear();
   seen.clear();
+  onInspection.clear();
   h = makeEngine(join(tmp.dir, 'gw.db'), (site) => {
     const q: Effect[][] = [];
     queues.set(site.id, q);
     const ev = scripted(['storm-inspection', 'equipment-remedy'], (input) =>
-      input.type === 'reading' ? (q.shift() ?? []) : [],
+      input.type === 'reading'
+        ? (q.shift() ?? [])
+        : input.type === 'inspection'
+          ? (onInspection.get(site.id)?.(input) ?? [])
+          : [],
     );
     seen.set(site.id, ev.seen);
     return [{ evaluator: ev }];
@@ -48,7 +55,7 @@ afterEach(() => {
 });
 
 describe('inspections', () => {
-  it('close the storm alerts of their site raised at or before them, and only those', () => {
+  it('close the storm alerts their evaluator resolves, and only those: not every storm raised before them', () => {
     emit('site-a', stormAlert('site-a', 's1', T0));
     emit('site-a', stormAlert('site-a', 's2', T0 + 10 * H));
     emit('site-b', stormAlert('site-b', 's1', T0));
@@ -62,6 +69,20 @@ describe('inspections', () => {
       message: 'pump',
       evidence: {},
     });
+    // The storm evaluator resolves the storm the inspection follows (s1); s2 was still raining.
+    onInspection.set('site-a', (i) =>
+      i.type === 'inspection' && i.kind === 'storm'
+        ? [
+            {
+              type: 'resolve',
+              key: 's1',
+              at: i.at,
+              message: 'inspected',
+              evidence: { inspectionId: i.id },
+            },
+          ]
+        : [],
+    );
     h.clock.now = T0 + 12 * H;
     const r = h.engine.recordInspection(
       { siteId: 'site-a', at: T0 + 8 * H, inspector: 'Ina Spector', kind: 'storm', notes: 'silt fence ok' },
@@ -80,7 +101,7 @@ describe('inspections', () => {
     expect(closed.status).toBe('resolved');
     expect(closed.withinDeadline).toBe(true);
     expect(closed.resolvedAt).toBe(new Date(T0 + 8 * H).toISOString());
-    expect(closed.resolution).toMatchObject({ how: 'auto', evidence: { inspectionId: r.inspection.id } });
+    expect(closed.resolution).toMatchObject({ evidence: { inspectionId: r.inspection.id } });
 
     const open = h.engine
       .listAlerts({ status: 'open' })
@@ -89,16 +110,17 @@ describe('inspections', () => {
     expect(open).toEqual(['site-a/pump', 'site-a/storm s2', 'site-b/storm s1']);
     expect(notifications(h.db, 'resolve')).toHaveLength(1);
 
-    // the evaluators of that site saw the inspection and the closing
+    // the evaluators of that site saw the inspection; the other site's did not
     const types = seen.get('site-a')!.map((i) => i.type);
     expect(types).toContain('inspection');
-    expect(seen.get('site-a')!.find((i) => i.type === 'alert-closed')).toMatchObject({
-      key: 's1',
-      how: 'auto',
-    });
     expect(seen.get('site-b')!.some((i) => i.type === 'inspection')).toBe(false);
 
-    // a late inspection closes s2 outside its deadline
+    // a late inspection the evaluator finds follows s2 closes it outside its deadline
+    onInspection.set('site-a', (i) =>
+      i.type === 'inspection'
+        ? [{ type: 'resolve', key: 's2', at: i.at, message: 'inspected', evidence: { inspectionId: i.id } }]
+        : [],
+    );
     h.clock.now = T0 + 40 * H;
     const late = h.engine.recordInspection(
       { siteId: 'site-a', at: T0 + 36 * H, inspector: 'Ina', kind: 'routine' },

@@ -39,6 +39,12 @@ describe('HTTP API', () => {
         JSON.stringify({ ts: t0 + i * 60_000, seq: i, rainTips: i }),
         { qos: 1 },
       );
+    // The gauge's heartbeat the next day, 01:00 (its counter unchanged): the storm has ended.
+    await c.publishAsync(
+      'sites/maple-ridge/devices/rg-1/telemetry',
+      JSON.stringify({ ts: t0 + 10 * 3_600_000, seq: 63, rainTips: 62 }),
+      { qos: 1 },
+    );
     await c.endAsync();
     // A pump alarm on oak-lane's panel the same day, held for two minutes: an equipment-remedy alert,
     // whose deadline an engineer's letter may extend.
@@ -58,6 +64,12 @@ describe('HTTP API', () => {
       async () => (await get<unknown[]>('/api/alerts?rule=storm-inspection')).length === 1,
       10_000,
       'the storm alert',
+    );
+    await waitFor(
+      async () =>
+        (await get<Array<{ closed: boolean }>>('/api/storms?siteId=maple-ridge')).some((s) => s.closed),
+      10_000,
+      'the storm, ended',
     );
     await waitFor(
       async () => (await get<unknown[]>('/api/alerts?rule=equipment-remedy')).length === 1,

@@ -167,18 +167,20 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     expect(dan.status, JSON.stringify(dan.body)).toBe(201);
     await signInBoth();
 
-    // The storm: 55 tips of 0.01 in over 55 minutes, three hours ago.
+    // The storm: 55 tips of 0.01 in over 55 minutes, nine hours ago; the gauge's heartbeat two hours ago
+    // (its counter unchanged) shows it has ended, so the inspection an hour ago follows it.
     const c = await mqtt.connectAsync(gw.mqttUrl, {
       clientId: 'maple-ridge/rg-1',
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',
     });
-    t0 = clock() - 3 * H;
+    t0 = clock() - 9 * H;
     const topic = 'sites/maple-ridge/devices/rg-1/telemetry';
     for (let i = 0; i <= 55; i++)
       await c.publishAsync(topic, JSON.stringify({ ts: t0 + i * 60_000, seq: i, rainTips: 1000 + i }), {
         qos: 1,
       });
+    await c.publishAsync(topic, JSON.stringify({ ts: clock() - 2 * H, seq: 56, rainTips: 1055 }), { qos: 1 });
     await c.endAsync();
   });
   afterAll(async () => {

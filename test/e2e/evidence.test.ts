@@ -87,13 +87,19 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
       username: 'maple-ridge/rg-1',
       password: 'pw-rg-1',
     });
-    // A storm of 61 tips (0.61 in) on a cumulative counter, ended three hours ago.
+    // A storm of 61 tips (0.61 in) on a cumulative counter, ended seven hours ago; the gauge's heartbeat
+    // (its counter unchanged) shows the dry hours since, so the storm has ended before the inspection.
     for (let i = 0; i <= 61; i++)
       await rg.publishAsync(
         'sites/maple-ridge/devices/rg-1/telemetry',
-        JSON.stringify({ ts: now - 5 * 60 * M + i * M, rainTips: i }),
+        JSON.stringify({ ts: now - 9 * 60 * M + i * M, rainTips: i }),
         { qos: 1 },
       );
+    await rg.publishAsync(
+      'sites/maple-ridge/devices/rg-1/telemetry',
+      JSON.stringify({ ts: now - 15 * M, rainTips: 61 }),
+      { qos: 1 },
+    );
     await rg.endAsync();
     const panel = await mqtt.connectAsync(gw.mqttUrl, {
       clientId: 'oak-lane/panel-1',

@@ -38,6 +38,13 @@ describe('POST /api/inspections: closedAlertIds', () => {
         JSON.stringify({ ts: t0 + i * 60_000, seq: i, rainTips: i }),
         { qos: 1 },
       );
+    // The gauge's heartbeat now (its counter unchanged): ten dry hours, so the storm has ended and an
+    // inspection now follows it.
+    await c.publishAsync(
+      'sites/maple-ridge/devices/rg-1/telemetry',
+      JSON.stringify({ ts: Date.now(), seq: 63, rainTips: 62 }),
+      { qos: 1 },
+    );
     await c.endAsync();
   });
   afterAll(() => gw?.cleanup());

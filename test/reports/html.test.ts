@@ -188,6 +188,29 @@ describe('the report page', () => {
     expect(html).not.toContain('nov-1');
   });
 
+  it('shows with a storm the inspections made while it still rained, which met nothing', () => {
+    const storm = {
+      id: 'hill-farm:rg-1:1',
+      siteId: 'hill-farm',
+      deviceId: 'rg-1',
+      start: '2026-11-20T15:00:00.000Z',
+      end: '2026-11-20T19:25:00.000Z',
+      tips: 265,
+      inches: 2.65,
+      qualified: true,
+      closed: true,
+      thresholdAt: '2026-11-20T15:49:00.000Z',
+      dueAt: '2026-11-21T19:25:00.000Z',
+      inspection: { status: 'pending' as const },
+      inspectedDuring: [{ inspectionId: 'insp-1', inspectedAt: '2026-11-20T16:05:30.000Z' }],
+    };
+    const html = reportToHtml(report({ storms: [storm] }));
+    expect(html).toContain('Inspected during the storm (does not count): Nov 20, 2026, 11:05 AM EST');
+    expect(reportToHtml(report({ storms: [{ ...storm, inspectedDuring: undefined }] }))).not.toContain(
+      'Inspected during the storm',
+    );
+  });
+
   it('writes any text as a CSS string that cannot end its style element', () => {
     expect(cssString('a"b\\c</style>\nd')).toBe('"a\\22 b\\5c c\\3c /style\\3e \\a d"');
     expect(pageHeaderCss('Hill', 'November 2026')).toContain('@top-left{content:"Hill"');

@@ -10,6 +10,7 @@ import type {
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
 import type { Finding } from '../../../shared/src/api/findings.ts';
+import { meets } from '../../../shared/src/days.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
@@ -128,7 +129,12 @@ export function extensionDto(e: ExtensionListRow): ExtensionDto {
 }
 
 /** A storm record with the status of its inspection: the first one meeting it (`inspection`), or none. */
-export function stormDto(s: StormRow, inspection: InspectionRow | undefined, now: number): StormDto {
+export function stormDto(
+  s: StormRow,
+  inspection: InspectionRow | undefined,
+  now: number,
+  during: readonly InspectionRow[] = [],
+): StormDto {
   const dto: StormDto = {
     id: s.id,
     siteId: s.site_id,
@@ -146,15 +152,18 @@ export function stormDto(s: StormRow, inspection: InspectionRow | undefined, now
   if (s.due_at !== null) dto.dueAt = toIso(s.due_at);
   if (s.qualified === 1) {
     if (inspection) {
-      const late = s.due_at !== null && inspection.at > s.due_at;
+      // The due time is the first late instant (`shared/src/days.ts`): an inspection at it is late.
+      const late = s.due_at !== null && !meets(inspection.at, s.due_at);
       dto.inspection = {
         status: late ? 'late' : 'on-time',
         inspectionId: inspection.id,
         inspectedAt: toIso(inspection.at),
       };
     } else {
-      dto.inspection = { status: s.due_at !== null && now > s.due_at ? 'missing' : 'pending' };
+      dto.inspection = { status: s.due_at !== null && !meets(now, s.due_at) ? 'missing' : 'pending' };
     }
+    if (during.length)
+      dto.inspectedDuring = during.map((i) => ({ inspectionId: i.id, inspectedAt: toIso(i.at) }));
   }
   return dto;
 }

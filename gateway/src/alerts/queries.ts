@@ -49,13 +49,20 @@ export class Queries {
     return this.stores.storms.query(q).map((s) => this.storm(s, now));
   }
 
-  /** A storm record with its inspection: the first at or after its crossing that meets its duty. */
+  /**
+   * A storm record with its inspection: the first of a kind that meets its duty made after its last tip,
+   * once the storm has ended (the storm rule's reading of "within 24 hours of any storm event": the
+   * inspection follows the storm). Those made while it rained (first tip to last) are listed beside it;
+   * they meet nothing.
+   */
   storm(s: StormRow, now: number): StormDto {
+    if (s.qualified !== 1) return stormDto(s, undefined, now);
     const inspection =
-      s.qualified === 1
-        ? this.stores.inspections.firstMeeting(s.site_id, s.threshold_at ?? s.start, this.stormKinds)
+      s.closed === 1
+        ? this.stores.inspections.firstMeeting(s.site_id, s.end + 1, this.stormKinds)
         : undefined;
-    return stormDto(s, inspection, now);
+    const during = this.stores.inspections.within(s.site_id, s.start, s.end, this.stormKinds);
+    return stormDto(s, inspection, now, during);
   }
 
   listInspections(q: RangeQuery = {}): InspectionDto[] {

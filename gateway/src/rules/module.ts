@@ -40,8 +40,8 @@ export interface RuleDuty {
   meets: readonly string[];
   /**
    * The evaluator resolves the alerts an inspection meets. When this is true the engine then also
-   * closes every open alert of the rule at the site raised at or before the inspection (one inspection
-   * covers every storm before it, including those the evaluator no longer holds).
+   * closes every open alert of the rule at the site raised at or before the inspection. No rule asks it
+   * now: the storm rule's inspection must follow the storm, which only its evaluator knows.
    */
   closesBegunAlerts: boolean;
   /**

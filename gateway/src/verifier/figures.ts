@@ -101,7 +101,10 @@ export function checkStorm(
       `${where}: its record says it ${rec.qualified ? 'reached' : 'did not reach'} the ${inches(basis?.thresholdIn)} threshold, at ${inches(rec.inches)}`,
     );
   if (basis && long) {
-    if (!near(rec.inches as number, (rec.tips as number) * basis.inchesPerTip) && !basis.calibrations)
+    // A counter's total is its tips at the calibration; interval rain's is its exact depth, which its
+    // tips (the running total rounded to tips) are within one tip of.
+    const off = Math.abs((rec.inches as number) - (rec.tips as number) * basis.inchesPerTip);
+    if (off > basis.inchesPerTip + 1e-6 && !basis.calibrations)
       out.push(
         problem(
           `${at}.inches`,
@@ -143,7 +146,9 @@ export function checkStorm(
           `${where}: its ${plural(n, 'reading')} add up to ${tips} tips, its record counts ${String(rec.tips)}`,
         ),
       );
-    const expected = rainIn > 0 || !basis.calibrations ? (rec.tips as number) * basis.inchesPerTip : depth;
+    // Interval rain counts at its exact depth (0.25 + 0.245 in is 0.495 in), never rounded to tips.
+    const expected =
+      rainIn > 0 ? depth + rainIn : !basis.calibrations ? (rec.tips as number) * basis.inchesPerTip : depth;
     if (!near(expected, rec.inches as number))
       out.push(
         problem(
@@ -154,16 +159,19 @@ export function checkStorm(
     if (reached !== rec.qualified) out.push(qualifiedWrong());
   }
   if (s.qualified) {
-    const from = (rec.thresholdAt as number | undefined) ?? start;
+    // The inspection follows the storm: the first made after its last tip, once the storm has ended.
+    // Its due time is the first late instant (an inspection at it is late).
     const due = rec.dueAt as number | undefined;
-    const met = inspections
-      .filter((x) => (x.at as number) >= from && x.kind !== 'annual' && x.kind !== 'cleanout')
-      .sort((a, b) => (a.at as number) - (b.at as number))[0];
+    const met = rec.closed
+      ? inspections
+          .filter((x) => (x.at as number) > end && x.kind !== 'annual' && x.kind !== 'cleanout')
+          .sort((a, b) => (a.at as number) - (b.at as number))[0]
+      : undefined;
     const status = met
-      ? due !== undefined && (met.at as number) > due
+      ? due !== undefined && (met.at as number) >= due
         ? 'late'
         : 'on-time'
-      : due !== undefined && generatedAt > due
+      : due !== undefined && generatedAt >= due
         ? 'missing'
         : 'pending';
     if (status !== s.inspection.status)

@@ -132,6 +132,11 @@ export const stormDtoSchema = z.object({
     inspectionId: z.string().optional(),
     inspectedAt: iso.optional(),
   }),
+  /**
+   * Inspections made while the storm still rained (from its first tip to its last): shown with the
+   * storm, they do not meet its duty (the inspection must follow the storm).
+   */
+  inspectedDuring: z.array(z.object({ inspectionId: z.string(), inspectedAt: iso })).optional(),
   ...logged,
 });
 export type StormDto = z.infer<typeof stormDtoSchema>;

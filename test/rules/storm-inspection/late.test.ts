@@ -158,7 +158,7 @@ describe('storm-inspection: late data settles before it raises', () => {
     expect(byReading.effects.filter((e) => e.type === 'open')).toHaveLength(1);
   });
 
-  it('an inspection recorded while the alert was held closes it as it opens', () => {
+  it('an inspection after the last tip, recorded while the alert was held, closes it once the storm ended', () => {
     const ctx = gaugeCtx(0.01);
     const tips = Array.from({ length: 55 }, (_, i) => T0 + i * MIN);
     const arrive = T0 + DAY;
@@ -174,6 +174,12 @@ describe('storm-inspection: late data settles before it raises', () => {
       id: 'i1',
     });
     inputs.push(tick(arrive + HOUR));
+    const held = run(ctx, inputs);
+    // Data settled, the alert opened: the gauge's newest reading (its last tip) arrived a day late, so the
+    // clock has not shown the 6 h dry yet, and the inspection awaits the storm's end.
+    expect(held.raisedKeys).toHaveLength(1);
+    expect(held.sink.alerts.get(held.raisedKeys[0]!)).toMatchObject({ status: 'open' });
+    inputs.push(tick(arrive + 7 * HOUR));
     const r = run(ctx, inputs);
     expect(r.raisedKeys).toHaveLength(1);
     expect(r.sink.alerts.get(r.raisedKeys[0]!)).toMatchObject({

@@ -3,7 +3,10 @@
  * is compared with (`property.test.ts`): on every input it derives every event again from the window of
  * readings (`increments`, `segments`) and reports each difference from the last report (`reconcile`).
  * A copy of gateway/src/rules/storm-inspection/{events,alert,evaluator}.ts at that release, only its
- * imports changed; do not change its behaviour.
+ * imports changed; do not change its behaviour, except where the law reads otherwise: interval rain is
+ * counted at its exact depth (not rounded to tips; the threshold is on depth), and an inspection meets a
+ * storm's duty only when it follows the storm (after its last tip, the storm ended; one made while it
+ * rained is shown with the storm).
  */
 import type { SiteConfig } from '../../../gateway/src/config/schema.ts';
 import { openAlert, resolveAlert } from '../../../gateway/src/rules/effects.ts';
@@ -34,11 +37,16 @@ export interface Segment {
   start: number;
   end: number;
   tips: number;
+  /** Its depth in nano-inches: tips at the calibration, interval rain exactly. */
+  inN: number;
   thresholdAt: number | null;
   crossingReceivedAt: number | null;
   /** Source ts of the first reading in the event that reported several tips after a long silence. */
   uncertainAt: number | null;
 }
+
+const NANO = 1e9;
+const nano = (inches: number): number => Math.round(inches * NANO);
 
 export type StormAlertStatus = 'none' | 'open' | 'closed' | 'withdrawn';
 
@@ -79,6 +87,7 @@ export interface Cfg {
   ipt: number | undefined;
   thresholdIn: number;
   thrTips: number;
+  thrN: number;
   gapMs: number;
   dueMs: number;
   dueHours: number;
@@ -102,6 +111,7 @@ export function cfgOf(state: StormState, ctx: SiteContext): Cfg {
     ipt,
     thresholdIn: site.storm.thresholdIn,
     thrTips: ipt ? thresholdTips(site.storm.thresholdIn, ipt) : Number.POSITIVE_INFINITY,
+    thrN: nano(site.storm.thresholdIn),
     gapMs: site.storm.interEventHours * HOUR,
     dueMs: site.storm.dueHours * HOUR,
     dueHours: site.storm.dueHours,
@@ -119,7 +129,7 @@ export function windowMs(cfg: Cfg): number {
   return Math.max(STORM_WINDOW_MS, 4 * cfg.gapMs);
 }
 
-type Increment = [ts: number, tips: number, uncertain: boolean, receivedAt: number];
+type Increment = [ts: number, tips: number, uncertain: boolean, receivedAt: number, n: number];
 
 /** Tip increments of `entries` (sorted) following `base`; returns them and the base after them. */
 export function increments(
@@ -135,16 +145,19 @@ export function increments(
   let inTips = 0;
   for (const [ts, kind, value, rec] of entries) {
     let inc = 0;
+    let n = 0;
     if (kind === 0) {
       if (counter !== null) inc = value >= counter ? value - counter : value;
       counter = value;
+      n = inc * nano(ipt);
     } else {
       sumIn += value;
       const t = Math.round(sumIn / ipt);
       inc = t - inTips;
       inTips = t;
+      n = nano(value);
     }
-    if (inc > 0) incs.push([ts, inc, inc > 1 && prevTs !== null && ts - prevTs >= gapMs, rec]);
+    if (n > 0) incs.push([ts, inc, inc > 1 && prevTs !== null && ts - prevTs >= gapMs, rec, n]);
     prevTs = ts;
   }
   return { incs, base: { counter, ts: prevTs, residueIn: sumIn - inTips * ipt } };
@@ -153,17 +166,27 @@ export function increments(
 /** Splits increments into events at dry gaps >= gapMs, continuing `carry`. */
 export function segments(carry: Segment | null, incs: readonly Increment[], cfg: Cfg): Segment[] {
   const out: Segment[] = [];
-  let cur: Segment | null = carry ? { ...carry } : null;
-  for (const [ts, inc, uncertain, rec] of incs) {
+  // A segment of a state stored by release 0.1.0 has no depth: its tips at the calibration.
+  let cur: Segment | null = carry ? { ...carry, inN: carry.inN ?? carry.tips * nano(cfg.ipt ?? 0) } : null;
+  for (const [ts, inc, uncertain, rec, n] of incs) {
     if (cur && ts - cur.end < cfg.gapMs) {
       cur.tips += inc;
+      cur.inN += n;
       cur.end = ts;
     } else {
       if (cur) out.push(cur);
-      cur = { start: ts, end: ts, tips: inc, thresholdAt: null, crossingReceivedAt: null, uncertainAt: null };
+      cur = {
+        start: ts,
+        end: ts,
+        tips: inc,
+        inN: n,
+        thresholdAt: null,
+        crossingReceivedAt: null,
+        uncertainAt: null,
+      };
     }
     if (uncertain && cur.uncertainAt === null) cur.uncertainAt = ts;
-    if (cur.thresholdAt === null && cur.tips >= cfg.thrTips) {
+    if (cur.thresholdAt === null && cur.inN >= cfg.thrN - 1) {
       cur.thresholdAt = ts;
       cur.crossingReceivedAt = rec;
     }
@@ -194,8 +217,8 @@ export function snapshot(seg: Segment, cfg: Cfg, horizon: number | null): StormS
   };
 }
 
-export function inchesOf(tips: number, cfg: Cfg): number {
-  return round6(tips * (cfg.ipt ?? 0));
+export function inchesOf(s: Segment, cfg: Cfg): number {
+  return round6((s.inN ?? s.tips * nano(cfg.ipt ?? 0)) / NANO);
 }
 
 export function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): StormEvent {
@@ -206,7 +229,7 @@ export function stormEvent(s: StormSnapshot, cfg: Cfg, supersededBy?: string): S
     start: s.start,
     end: s.end,
     tips: s.tips,
-    inches: inchesOf(s.tips, cfg),
+    inches: inchesOf(s, cfg),
     qualified: s.thresholdAt !== null,
     closed: supersededBy !== undefined ? true : s.closed,
   };
@@ -223,6 +246,7 @@ export function changed(a: StormSnapshot, b: StormSnapshot): boolean {
     a.start !== b.start ||
     a.end !== b.end ||
     a.tips !== b.tips ||
+    (a.inN !== undefined && b.inN !== undefined && a.inN !== b.inN) ||
     a.thresholdAt !== b.thresholdAt ||
     a.dueAt !== b.dueAt ||
     a.closed !== b.closed
@@ -250,14 +274,50 @@ export function successorOf(
 
 export type StormInspection = StormState['inspections'][number];
 
-export function evidence(s: StormSnapshot, cfg: Cfg): Record<string, unknown> {
+interface StormInspections {
+  during: Array<{ insp: StormInspection; inches: number | null }>;
+  awaiting?: StormInspection;
+}
+const NONE: StormInspections = { during: [] };
+
+/** The storm's rain from its first tip to `t`, from the window (and the carried event's pruned part). */
+function depthAt(state: StormState, cfg: Cfg, s: StormSnapshot, t: number): number | null {
+  if (s.frozen) return null;
+  const { incs } = increments(state.win, state.base, cfg.ipt!, cfg.gapMs);
+  const c = state.carry;
+  let n = c?.start === s.start ? (c.inN ?? c.tips * nano(cfg.ipt ?? 0)) : 0;
+  for (const [ts, , , , d] of incs) if (ts >= s.start && ts <= t) n += d;
+  return n;
+}
+
+function inspectionsOf(state: StormState, cfg: Cfg, s: StormSnapshot): StormInspections {
+  const during: StormInspections['during'] = [];
+  for (const i of state.inspections) {
+    if (i.at < s.start) continue;
+    if (i.at > s.end) return !s.closed && !s.frozen ? { during, awaiting: i } : { during };
+    const n = depthAt(state, cfg, s, i.at);
+    during.push({ insp: i, inches: n === null ? null : round6(n / NANO) });
+  }
+  return { during };
+}
+
+function coveringInspection(state: StormState, s: StormSnapshot) {
+  if (!s.closed && !s.frozen) return undefined;
+  return state.inspections.find((i) => i.at > s.end);
+}
+
+export function evidence(
+  s: StormSnapshot,
+  cfg: Cfg,
+  insps: StormInspections = NONE,
+): Record<string, unknown> {
   const e: Record<string, unknown> = {
     eventId: s.id,
     deviceId: cfg.deviceId,
     start: iso(s.start),
     end: iso(s.end),
     tips: s.tips,
-    inches: inchesOf(s.tips, cfg),
+    inches: inchesOf(s, cfg),
     inchesPerTip: cfg.ipt,
     thresholdIn: cfg.thresholdIn,
     thresholdTips: cfg.thrTips,
@@ -273,11 +333,29 @@ export function evidence(s: StormSnapshot, cfg: Cfg): Record<string, unknown> {
       readingAt: iso(s.uncertainAt),
       note: `a reading after a silence of ${cfg.gapMs / HOUR} h or more reported several tips at once; they may have fallen earlier`,
     };
+  if (insps.during.length)
+    e.inspectedDuring = insps.during.map((d) => ({
+      inspectionId: d.insp.id,
+      inspectedAt: iso(d.insp.at),
+      inches: d.inches,
+    }));
+  if (insps.awaiting)
+    e.inspectedAfterLastTip = { inspectionId: insps.awaiting.id, inspectedAt: iso(insps.awaiting.at) };
   return e;
 }
 
-export function message(s: StormSnapshot, cfg: Cfg): string {
-  const inches = inchesOf(s.tips, cfg).toFixed(2);
+export function message(s: StormSnapshot, cfg: Cfg, insps: StormInspections = NONE): string {
+  let words = '';
+  for (const d of insps.during)
+    words +=
+      ` Inspected during the storm${d.inches === null ? '' : `, at ${d.inches.toFixed(2)} in`} ` +
+      `(${formatLocal(d.insp.at, cfg.tz)}, by ${d.insp.inspector}): made while it still rained, it does not ` +
+      'meet the duty; an inspection after the rain ends is still due.';
+  if (insps.awaiting)
+    words +=
+      ` Inspected ${formatLocal(insps.awaiting.at, cfg.tz)} by ${insps.awaiting.inspector}, after the last ` +
+      `tip: it meets the duty once no rain has fallen for ${cfg.gapMs / HOUR} h after it.`;
+  const inches = inchesOf(s, cfg).toFixed(2);
   const due =
     cfg.dueFrom === 'end'
       ? s.closed
@@ -288,7 +366,7 @@ export function message(s: StormSnapshot, cfg: Cfg): string {
     `Storm at rain gauge ${cfg.label}: ${inches} in (${s.tips} tips) since ${formatLocal(s.start, cfg.tz)}` +
     `${s.closed ? `, ended ${formatLocal(s.end, cfg.tz)}` : ', still raining'}; reached ${cfg.thresholdIn} in at ` +
     `${formatLocal(s.thresholdAt!, cfg.tz)}. Erosion and sediment control inspection due by ` +
-    `${formatLocal(s.dueAt!, cfg.tz)} (${due}).`
+    `${formatLocal(s.dueAt!, cfg.tz)} (${due}).${words}`
   );
 }
 
@@ -298,18 +376,15 @@ export function openEffect(
   cfg: Cfg,
   key: string,
   ev: Record<string, unknown>,
+  insps: StormInspections = NONE,
 ): Effect<typeof RULE> {
   return openAlert(RULE, cfg, {
     key,
     at: s.thresholdAt!,
     dueAt: s.dueAt!,
-    message: message(s, cfg),
+    message: message(s, cfg, insps),
     evidence: ev,
   });
-}
-
-export function coveringInspection(state: StormState, at: number) {
-  return state.inspections.find((i) => i.at >= at);
 }
 
 function inspectionEvidence(s: StormSnapshot, insp: StormInspection): Record<string, unknown> {
@@ -321,7 +396,7 @@ function inspectionEvidence(s: StormSnapshot, insp: StormInspection): Record<str
     inspectedAt: iso(insp.at),
     thresholdAt: s.thresholdAt !== null ? iso(s.thresholdAt) : undefined,
     dueAt: s.dueAt !== null ? iso(s.dueAt) : undefined,
-    onTime: s.dueAt !== null ? insp.at <= s.dueAt : undefined,
+    onTime: s.dueAt !== null ? insp.at < s.dueAt : undefined,
   };
 }
 
@@ -390,11 +465,12 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]):
     }
     const key = c.alertKey ?? stormAlertKey(c.id);
     if (qualified && (c.alert === 'none' || c.alert === 'withdrawn')) {
-      const ev = evidence(c, cfg);
+      const insps = inspectionsOf(state, cfg, c);
+      const ev = evidence(c, cfg, insps);
       if (c.alert === 'withdrawn') ev.reopened = true;
-      effects.push(openEffect(c, cfg, key, ev));
+      effects.push(openEffect(c, cfg, key, ev, insps));
       c.alert = 'open';
-      const insp = coveringInspection(state, c.thresholdAt!);
+      const insp = coveringInspection(state, c);
       const inh = inherited.get(c.id);
       if (insp) {
         effects.push(inspectedEffect(c, cfg, key, insp));
@@ -412,19 +488,31 @@ function reconcile(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[]):
     } else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
       // Late data moved the crossing: an 'open' for the existing key updates it and carries the new
       // `at` (the source time the condition began), so the engine can correct the raised time.
-      effects.push(openEffect(c, cfg, key, evidence(c, cfg)));
+      const insps = inspectionsOf(state, cfg, c);
+      effects.push(openEffect(c, cfg, key, evidence(c, cfg, insps), insps));
+      const insp = coveringInspection(state, c);
+      if (insp) {
+        effects.push(inspectedEffect(c, cfg, key, insp));
+        c.alert = 'closed';
+      }
     } else if (qualified && c.alert === 'open' && prev) {
       // The alert follows its storm's record: its due time, and the total and end its message tells.
       const closing = c.closed && !prev.closed;
       if (changed(prev, c)) {
+        const insps = inspectionsOf(state, cfg, c);
         effects.push({
           type: 'update',
           key,
           at: closing ? c.end + cfg.gapMs : c.end,
           dueAt: c.dueAt!,
-          message: message(c, cfg),
-          evidence: evidence(c, cfg),
+          message: message(c, cfg, insps),
+          evidence: evidence(c, cfg, insps),
         });
+      }
+      const insp = coveringInspection(state, c);
+      if (insp) {
+        effects.push(inspectedEffect(c, cfg, key, insp));
+        c.alert = 'closed';
       }
     } else if (!qualified && c.alert === 'open') {
       effects.push({
@@ -551,9 +639,23 @@ export const referenceStormEvaluator: Evaluator<StormState, typeof RULE> = {
         if (state.inspections.length > STORM_MAX_INSPECTIONS)
           state.inspections.splice(0, state.inspections.length - STORM_MAX_INSPECTIONS);
         for (const s of state.events) {
-          if (s.alert !== 'open' || s.thresholdAt === null || s.thresholdAt > insp.at) continue;
-          effects.push(inspectedEffect(s, cfg, s.alertKey ?? stormAlertKey(s.id), insp));
-          s.alert = 'closed';
+          if (s.alert !== 'open' || s.thresholdAt === null) continue;
+          const key = s.alertKey ?? stormAlertKey(s.id);
+          const covering = coveringInspection(state, s);
+          if (covering) {
+            effects.push(inspectedEffect(s, cfg, key, covering));
+            s.alert = 'closed';
+          } else if (insp.at >= s.start) {
+            const insps = inspectionsOf(state, cfg, s);
+            effects.push({
+              type: 'update',
+              key,
+              at: insp.at,
+              dueAt: s.dueAt!,
+              message: message(s, cfg, insps),
+              evidence: evidence(s, cfg, insps),
+            });
+          }
         }
         state.events = state.events.filter((s) => !(s.frozen && s.alert !== 'open'));
         return { state, effects };

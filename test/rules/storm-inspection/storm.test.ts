@@ -303,7 +303,7 @@ describe('storm-inspection: events', () => {
     expect(storms[0]).toMatchObject({ tips: 15, end: last + 3 * HOUR, closed: false });
   });
 
-  it('an inspection after the crossing resolves the alert (on time or late); one before it does not', () => {
+  it('an inspection after the storm resolves the alert (on time or late) once it has ended; one during it does not', () => {
     const tips = tipsAt(T0, 60);
     const insp = (at: number, id: string): RuleInput => ({
       type: 'inspection',
@@ -313,13 +313,19 @@ describe('storm-inspection: events', () => {
       inspector: 'J. Doe',
       id,
     });
-    const early = feed(ctx, [...counterReadings(tips), insp(tips[10]!, 'i0')]).sink;
+    const ended = tick(tips[59]! + 6 * HOUR);
+    const early = feed(ctx, [...counterReadings(tips), insp(tips[10]!, 'i0'), ended]).sink;
     expect([...early.alerts.values()][0]!.status).toBe('open');
-    const ok = feed(ctx, [...counterReadings(tips), insp(tips[59]! + 2 * HOUR, 'i1')]).sink;
+    // After the last tip, but the storm may still go on: it waits for the 6 h dry that ends the storm.
+    const waiting = feed(ctx, [...counterReadings(tips), insp(tips[59]! + 2 * HOUR, 'i1')]).sink;
+    expect([...waiting.alerts.values()][0]!.status).toBe('open');
+    expect([...waiting.alerts.values()][0]!.message).toContain('after the last tip');
+    const ok = feed(ctx, [...counterReadings(tips), insp(tips[59]! + 2 * HOUR, 'i1'), ended]).sink;
     const a = [...ok.alerts.values()][0]!;
     expect(a.status).toBe('resolved');
+    expect(a.resolvedAt).toBe(tips[59]! + 2 * HOUR);
     expect(a.resolution).toMatchObject({ inspectionId: 'i1', onTime: true });
-    const late = feed(ctx, [...counterReadings(tips), insp(tips[59]! + 30 * HOUR, 'i2')]).sink;
+    const late = feed(ctx, [...counterReadings(tips), ended, insp(tips[59]! + 30 * HOUR, 'i2')]).sink;
     expect([...late.alerts.values()][0]!.resolution).toMatchObject({ onTime: false });
     // An annual (septic) report or a cleanout record is not an erosion control inspection.
     const annual = feed(ctx, [
@@ -349,6 +355,7 @@ describe('storm-inspection: events', () => {
         id: 'i1',
       },
       ...inputs,
+      tick(arrive + 7 * HOUR),
     ]).sink;
     expect([...covered.alerts.values()][0]).toMatchObject({
       status: 'resolved',

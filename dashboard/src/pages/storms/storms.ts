@@ -129,6 +129,17 @@ function stormCard(s: Storm, now: number): { card: HTMLElement; slot: HTMLElemen
           )
         : null,
       s.inspection.inspectedAt ? fact('Inspected', at(s.inspection.inspectedAt, tz)) : null,
+      s.inspectedDuring?.length
+        ? fact(
+            'Inspected during the storm',
+            ...s.inspectedDuring.map((i, k) => [k ? '; ' : '', at(i.inspectedAt, tz)]),
+            h(
+              'span',
+              { class: 'small muted' },
+              ' (made while it still rained, so it does not count: the inspection after the rain ends is still due)',
+            ),
+          )
+        : null,
     ),
     slot,
   );

@@ -40,6 +40,10 @@ export class InspectionStore {
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE site_id = ? AND at >= ?
            AND kind IN (SELECT value FROM json_each(?)) ORDER BY at, seq LIMIT 1`,
       ),
+      within: db.prepare<[string, number, number, string], InspectionRow>(
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE site_id = ?
+           AND at >= ? AND at <= ? AND kind IN (SELECT value FROM json_each(?)) ORDER BY at, seq`,
+      ),
     };
   }
 
@@ -62,6 +66,11 @@ export class InspectionStore {
   /** The first inspection of one of these kinds at the site at or after `notBefore`. */
   firstMeeting(siteId: string, notBefore: number, kinds: readonly string[]): InspectionRow | undefined {
     return this.stmts.firstMeeting.get(siteId, notBefore, JSON.stringify(kinds));
+  }
+
+  /** The site's inspections of these kinds made from `from` to `to` (both included), oldest first. */
+  within(siteId: string, from: number, to: number, kinds: readonly string[]): InspectionRow[] {
+    return this.stmts.within.all(siteId, from, to, JSON.stringify(kinds));
   }
 
   query(q: RangeQuery): InspectionRow[] {

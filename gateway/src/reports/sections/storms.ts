@@ -17,6 +17,15 @@ const HEAD = [
   'Status',
 ];
 
+/** The inspections made while a storm still rained: shown in the row, they met nothing. */
+function during(
+  list: ReadonlyArray<{ inspectedAt: string }> | undefined,
+  t: (iso?: string) => string,
+): string {
+  if (!list?.length) return '';
+  return `<br><small>Inspected during the storm (does not count): ${list.map((i) => t(i.inspectedAt)).join('; ')}</small>`;
+}
+
 export const storms: ReportSection<'storms'> = {
   id: 'storms',
   collect(i) {
@@ -44,7 +53,7 @@ export const storms: ReportSection<'storms'> = {
         (x) =>
           `<tr><td>${device(x.deviceId)}</td><td>${t(x.start)}</td><td>${t(x.end)}</td><td>${x.inches.toFixed(2)} in<br><small>${x.tips} tips</small></td><td>${
             x.qualified ? `Yes, at ${t(x.thresholdAt)}` : 'No'
-          }</td><td>${t(x.dueAt)}</td><td>${t(x.inspection.inspectedAt)}</td><td>${badge(x.qualified ? x.inspection.status : 'not-required')}</td></tr>`,
+          }</td><td>${t(x.dueAt)}</td><td>${t(x.inspection.inspectedAt)}${during(x.inspectedDuring, t)}</td><td>${badge(x.qualified ? x.inspection.status : 'not-required')}</td></tr>`,
       );
       const figures = list
         .filter((x) => charts.has(x.id))

@@ -7,7 +7,7 @@
 import type { Reading } from '../../../../shared/src/telemetry.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput, StormEvent } from '../types.ts';
 import { insertSorted, isErosionInspection } from '../util.ts';
-import { inspectedEffect } from './alert.ts';
+import { coveringInspection, inspectedEffect, inspectionsOf, updateEffect } from './alert.ts';
 import {
   type Cfg,
   cfgOf,
@@ -299,11 +299,20 @@ function inspectionInput(
   insertSorted(state.inspections, insp, (i) => i.at);
   if (state.inspections.length > STORM_MAX_INSPECTIONS)
     state.inspections.splice(0, state.inspections.length - STORM_MAX_INSPECTIONS);
+  // Each open storm alert: closed by the inspection that follows its storm (after its last tip, the storm
+  // ended); one made while it still rained, or after the last tip of a storm that may still grow, is
+  // shown with the storm (an update) and the duty stays open.
   state.events = state.events
     .map((s) => {
-      if (s.alert !== 'open' || s.thresholdAt === null || s.thresholdAt > insp.at) return s;
-      effects.push(inspectedEffect(s, cfg, s.alertKey ?? stormAlertKey(s.id), insp));
-      return { ...s, alert: 'closed' as const };
+      if (s.alert !== 'open' || s.thresholdAt === null) return s;
+      const key = s.alertKey ?? stormAlertKey(s.id);
+      const covering = coveringInspection(state, s);
+      if (covering) {
+        effects.push(inspectedEffect(s, cfg, key, covering));
+        return { ...s, alert: 'closed' as const };
+      }
+      if (insp.at >= s.start) effects.push(updateEffect(s, cfg, key, insp.at, inspectionsOf(state, cfg, s)));
+      return s;
     })
     .filter((s) => !(s.frozen && s.alert !== 'open'));
   return { state, effects };

@@ -144,7 +144,9 @@ export function cfgOf(state: StormState, ctx: RuleContext<Params>): Cfg {
 /** What the events and their alerts depend on: when it changes, every event is derived again. */
 export function derivationKey(cfg: Cfg): string {
   const cal = cfg.calibrations.length ? [cfg.calibrations.map((c) => [c.until, c.inchesPerTip])] : [];
+  // 'exact': interval rain counted at its exact depth (a state derived in tips is derived again).
   return JSON.stringify([
+    'exact',
     cfg.ipt ?? null,
     cfg.thrTips,
     cfg.gapMs,

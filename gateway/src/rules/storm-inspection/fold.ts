@@ -2,8 +2,8 @@
  * Deriving the storm events from the window's readings, as much as a change needs:
  * - `tipsOf`: a reading's tips. A counter's tips are its value minus the previous counter value in
  *   source order (a drop is a reboot: the new value is the tips since it); the earliest counter reading
- *   is the baseline. Interval rain is rounded to tips as a running total (tips after it minus tips
- *   before it).
+ *   is the baseline. Interval rain's depth is its inches exactly (`rainOf`: whole nano-inches, never
+ *   rounded to tips); its tips, shown beside it, are the running total rounded to tips.
  * - `addTips`: events split at dry gaps of `interEventHours` or more; an event crosses the threshold at
  *   the reading whose tips bring it there.
  * - `refoldFrom`: the events again from the first reading a change touched, starting from what the
@@ -40,6 +40,16 @@ export function tipsOf(ctx: EntryContext, e: StormEntry, ipt: number): number {
   return Math.round((ctx.sumN + nanoInches(e[2])) / iptN) - Math.round(ctx.sumN / iptN);
 }
 
+/**
+ * The rain `e` reports after `ctx`: its tips and its depth in nano-inches. A counter's depth is its tips
+ * at the calibration in force at its time; interval rain's is the inches reported, exactly (0.25 + 0.245
+ * in is 0.495 in, under 0.5 in, whatever the tip), so a reading rains when its depth is above zero.
+ */
+export function rainOf(ctx: EntryContext, e: StormEntry, cfg: Cfg): { tips: number; n: number } {
+  const tips = tipsOf(ctx, e, cfg.ipt!);
+  return { tips, n: e[1] === 1 ? nanoInches(e[2]) : tipsN(tips, e[0], cfg) };
+}
+
 /** Several tips at once after a silence of interEventHours or more: they may have fallen earlier. */
 export function uncertain(ctx: EntryContext, e: StormEntry, tips: number, gapMs: number): boolean {
   return tips > 1 && ctx.ts !== null && e[0] - ctx.ts >= gapMs;
@@ -61,14 +71,14 @@ export function segmentOf(s: Segment, cfg: Cfg): Segment {
 export function addTips(
   cur: Segment | null,
   e: StormEntry,
-  tips: number,
+  rain: { tips: number; n: number },
   unsure: boolean,
   cfg: Cfg,
   done: Segment[],
 ): Segment {
   const ts = e[0];
   let seg = cur;
-  const n = tipsN(tips, ts, cfg);
+  const { tips, n } = rain;
   if (seg && ts - seg.end < cfg.gapMs) {
     seg.tips += tips;
     seg.inN = depthN(seg, cfg) + n;
@@ -108,8 +118,8 @@ export function refoldAll(w: StormWindow, carry: Segment | null, live: number, c
   let p = firstPos(w);
   let ctx = contextAt(w, p);
   for (let e = entryAt(w, p); e; p = nextPos(w, p), e = entryAt(w, p)) {
-    const tips = tipsOf(ctx, e, cfg.ipt!);
-    if (tips > 0) cur = addTips(cur, e, tips, uncertain(ctx, e, tips, cfg.gapMs), cfg, done);
+    const rain = rainOf(ctx, e, cfg);
+    if (rain.n > 0) cur = addTips(cur, e, rain, uncertain(ctx, e, rain.tips, cfg.gapMs), cfg, done);
     ctx = after(ctx, e);
   }
   if (cur) done.push(cur);
@@ -139,7 +149,6 @@ export function refoldFrom(
   carry: Segment | null,
   cfg: Cfg,
 ): Refold {
-  const ipt = cfg.ipt!;
   const added = entryAt(w, at)!;
   const t = added[0];
   const before = contextAt(w, at);
@@ -154,8 +163,8 @@ export function refoldFrom(
   let ctx = before;
   let p = at;
   for (let e: StormEntry | undefined = added; e; p = nextPos(w, p), e = entryAt(w, p)) {
-    const tips = tipsOf(ctx, e, ipt);
-    if (tips > 0) {
+    const rain = rainOf(ctx, e, cfg);
+    if (rain.n > 0) {
       const starts = cur === null || e[0] - cur.end >= cfg.gapMs;
       const same = starts && e[0] > hi ? startingAt(live, e[0]) : -1;
       if (same >= 0) {
@@ -163,7 +172,7 @@ export function refoldFrom(
         to = same - 1;
         break;
       }
-      cur = addTips(cur, e, tips, uncertain(ctx, e, tips, cfg.gapMs), cfg, done);
+      cur = addTips(cur, e, rain, uncertain(ctx, e, rain.tips, cfg.gapMs), cfg, done);
     }
     ctx = after(ctx, e);
   }
@@ -189,9 +198,9 @@ function partialBefore(
   let laterN = 0;
   let ctx = before;
   for (let p = nextPos(w, at), e = entryAt(w, p); e && e[0] <= ev.end; p = nextPos(w, p), e = entryAt(w, p)) {
-    const tips = tipsOf(ctx, e, cfg.ipt!);
-    later += tips;
-    laterN += tipsN(tips, e[0], cfg);
+    const rain = rainOf(ctx, e, cfg);
+    later += rain.tips;
+    laterN += rain.n;
     ctx = after(ctx, e);
   }
   const crossed = ev.thresholdAt !== null && ev.thresholdAt < t;
@@ -206,7 +215,7 @@ function partialBefore(
   };
 }
 
-/** The ts of the last entry before `at` that reports tips (null: none in the window, only pruned ones). */
+/** The ts of the last entry before `at` that reports rain (null: none in the window, only pruned ones). */
 function lastTipBefore(w: StormWindow, at: Pos, cfg: Cfg): number | null {
   const prev = prevPos(w, at);
   if (!prev) return null;
@@ -218,12 +227,12 @@ function lastTipBefore(w: StormWindow, at: Pos, cfg: Cfg): number | null {
     const first = c === 0 ? w.skip : 0;
     // The tips of this chunk's entries, from its own context.
     let ctx = contextIn(chunk, first);
-    const tips: number[] = [];
+    const rained: boolean[] = [];
     for (let i = first; i <= last; i++) {
-      tips.push(tipsOf(ctx, es[i]!, cfg.ipt!));
+      rained.push(rainOf(ctx, es[i]!, cfg).n > 0);
       ctx = after(ctx, es[i]!);
     }
-    for (let i = last; i >= first; i--) if (tips[i - first]! > 0) return es[i]![0];
+    for (let i = last; i >= first; i--) if (rained[i - first]) return es[i]![0];
     c--;
     last = (w.chunks[c]?.n ?? 0) - 1;
   }

@@ -27,10 +27,12 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   state: { version: STORM_STATE_VERSION, upgrade: upgradeStormState },
   evaluator: stormEvaluator,
   describeEvidence: describeStormEvidence,
-  // The law gives the 24-hour inspection no extension. One inspection covers every storm before it.
+  // The law gives the 24-hour inspection no extension. An inspection meets a storm's duty only when it
+  // follows the storm (after its last tip, the storm ended): the evaluator, which knows the storm, closes
+  // its alerts; the engine does not close every storm alert raised before an inspection.
   duty: {
     meets: EROSION_INSPECTIONS,
-    closesBegunAlerts: true,
+    closesBegunAlerts: false,
     extendable: false,
     noExtension: 'The 24-hour storm inspection cannot be extended: the law (001, A(2)) sets it.',
     responsible: ['developer'],

@@ -9,7 +9,14 @@
  */
 import type { Effect } from '../types.ts';
 import { formatLocal } from '../util.ts';
-import { coveringInspection, evidence, inspectedEffect, message, openEffect } from './alert.ts';
+import {
+  coveringInspection,
+  evidence,
+  inspectedEffect,
+  inspectionsOf,
+  openEffect,
+  updateEffect,
+} from './alert.ts';
 import {
   type Cfg,
   changed,
@@ -24,7 +31,7 @@ import {
   successorOf,
   windowMs,
 } from './events.ts';
-import { addTips, type Refold, segmentOf, tipsOf, uncertain } from './fold.ts';
+import { addTips, type Refold, rainOf, segmentOf, uncertain } from './fold.ts';
 import { after, entryAt, firstPos, shift } from './window.ts';
 
 /** Readings the window keeps at most (the 14 days are the other bound). */
@@ -116,20 +123,21 @@ function alertOf(
   } else if (qualified && c.alert === 'open' && prev && prev.thresholdAt !== c.thresholdAt) {
     // Late data moved the crossing: an 'open' for the existing key updates it and carries the new
     // `at` (the source time the condition began), so the engine can correct the raised time.
-    effects.push(openEffect(c, cfg, c.alertKey ?? stormAlertKey(c.id), evidence(c, cfg)));
+    const insps = inspectionsOf(state, cfg, c);
+    effects.push(openEffect(c, cfg, c.alertKey ?? stormAlertKey(c.id), evidence(c, cfg, insps), insps));
+    closeIfInspected(state, cfg, c, effects);
   } else if (qualified && c.alert === 'open' && prev) {
     // The alert follows its storm's record: its due time, and the total and end its message tells.
     const closing = c.closed && !prev.closed;
     if (changed(prev, c)) {
-      effects.push({
-        type: 'update',
-        key: c.alertKey ?? stormAlertKey(c.id),
-        at: closing ? c.end + cfg.gapMs : c.end,
-        dueAt: c.dueAt!,
-        message: message(c, cfg),
-        evidence: evidence(c, cfg),
-      });
+      const key = c.alertKey ?? stormAlertKey(c.id);
+      effects.push(
+        updateEffect(c, cfg, key, closing ? c.end + cfg.gapMs : c.end, inspectionsOf(state, cfg, c)),
+      );
     }
+    // The storm has ended (or late data moved its last tip before an inspection): the first inspection
+    // after its last tip meets its duty now.
+    closeIfInspected(state, cfg, c, effects);
   } else if (!qualified && c.alert === 'open') {
     effects.push({
       type: 'resolve',
@@ -142,10 +150,18 @@ function alertOf(
   }
 }
 
+/** Resolves the open alert of `c` (which the caller owns) when an inspection follows the storm. */
+function closeIfInspected(state: StormState, cfg: Cfg, c: StormSnapshot, effects: Effect<typeof RULE>[]) {
+  const insp = coveringInspection(state, c);
+  if (!insp) return;
+  effects.push(inspectedEffect(c, cfg, c.alertKey ?? stormAlertKey(c.id), insp));
+  c.alert = 'closed';
+}
+
 /**
  * Opens the alert of a qualified event that has none (`c`, which the caller owns): closed at once when
- * an inspection at or after its crossing is on record, or when it took over a storm whose alert was
- * closed.
+ * an inspection that follows the storm (after its last tip, the storm ended) is on record, or when it
+ * took over a storm whose alert was closed.
  */
 function openHeld(state: StormState, cfg: Cfg, c: StormSnapshot, effects: Effect<typeof RULE>[]): void {
   // A storm withdrawn by late data that qualifies again gets a fresh key: the engine never reopens a
@@ -153,11 +169,12 @@ function openHeld(state: StormState, cfg: Cfg, c: StormSnapshot, effects: Effect
   c.alertKey =
     c.alert === 'withdrawn' ? `${stormAlertKey(c.id)}:again:${c.thresholdAt}` : stormAlertKey(c.id);
   const key = c.alertKey;
-  const ev = evidence(c, cfg);
+  const insps = inspectionsOf(state, cfg, c);
+  const ev = evidence(c, cfg, insps);
   if (c.alert === 'withdrawn') ev.reopened = true;
-  effects.push(openEffect(c, cfg, key, ev));
+  effects.push(openEffect(c, cfg, key, ev, insps));
   c.alert = 'open';
-  const insp = coveringInspection(state, c.thresholdAt!);
+  const insp = coveringInspection(state, c);
   const inh = c.inherit;
   delete c.inherit;
   if (insp) {
@@ -203,8 +220,8 @@ export function prune(state: StormState, cfg: Cfg, effects: Effect<typeof RULE>[
     e && (e[0] < cutoff || w.size > STORM_MAX_ENTRIES);
     e = entryAt(w, firstPos(w))
   ) {
-    const tips = tipsOf(state.base, e, cfg.ipt!);
-    if (tips > 0) cur = addTips(cur, e, tips, uncertain(state.base, e, tips, cfg.gapMs), cfg, done);
+    const rain = rainOf(state.base, e, cfg);
+    if (rain.n > 0) cur = addTips(cur, e, rain, uncertain(state.base, e, rain.tips, cfg.gapMs), cfg, done);
     state.base = after(state.base, e);
     shift(w);
     pruned++;

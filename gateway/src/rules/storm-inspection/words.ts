@@ -59,6 +59,24 @@ export function describeStormEvidence(ev: Readonly<Record<string, unknown>>, tz:
         typeof uncertain.readingAt === 'string' ? ` (reading of ${timeText(uncertain.readingAt, tz)})` : ''
       }`,
     });
+  // Inspections made while it still rained: shown with the storm, with the rain by then; they meet nothing.
+  const during = Array.isArray(ev.inspectedDuring)
+    ? (ev.inspectedDuring as Array<Record<string, unknown>>)
+    : [];
+  for (const d of during) {
+    if (typeof d.inspectedAt !== 'string') continue;
+    const rain = typeof d.inches === 'number' ? `, at ${d.inches.toFixed(2)} in` : '';
+    lines.push({
+      label: 'Inspected during the storm',
+      text: `${timeText(d.inspectedAt, tz)}${rain}: made while it still rained, it does not count; an inspection after the rain ends is still due`,
+    });
+  }
+  const awaiting = ev.inspectedAfterLastTip as { inspectedAt?: unknown } | undefined;
+  if (awaiting && typeof awaiting.inspectedAt === 'string')
+    lines.push({
+      label: 'Inspected after the last tip',
+      text: `${timeText(awaiting.inspectedAt, tz)}: it counts once the dry period that ends the storm has passed`,
+    });
   if (bool('withdrawn'))
     lines.push({ label: 'Withdrawn', text: 'late readings show this storm did not reach the threshold' });
   return {
@@ -80,6 +98,8 @@ export function describeStormEvidence(ev: Readonly<Record<string, unknown>>, tz:
       'crossingReceivedAt',
       'dueAt',
       'timingUncertain',
+      'inspectedDuring',
+      'inspectedAfterLastTip',
       'withdrawn',
     ],
   };
