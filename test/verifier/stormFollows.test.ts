@@ -65,7 +65,7 @@ describe('the verifier: a storm of interval rain and its inspection', () => {
     ).toEqual(expect.arrayContaining(['storms[0].inches']));
   });
 
-  it('an inspection made while it rained meets nothing; the first after the end meets it; one at the due time is late', () => {
+  it('an inspection made while it rained meets nothing; the first after the end meets it; one after the due time is late', () => {
     const rain = [0.25, 0.25, 0.4, 0.4];
     const end = T0 + 30 * MIN;
     const rec = {
@@ -86,13 +86,13 @@ describe('the verifier: a storm of interval rain and its inspection', () => {
     expect(
       checkStorm(pending.shown, 0, pending.record, pending.readings, during, generated, false, W),
     ).toEqual([]);
-    // After the end: on time; at exactly the due time: late.
+    // After the end: on time; a millisecond after the due time: late.
     const after = [...during, { at: end + HOUR, kind: 'routine' }];
     const onTime = storm(rain, rec, 'on-time');
     expect(checkStorm(onTime.shown, 0, onTime.record, onTime.readings, after, generated, false, W)).toEqual(
       [],
     );
-    const atDue = [{ at: end + 24 * HOUR, kind: 'storm' }];
+    const atDue = [{ at: end + 24 * HOUR + 1, kind: 'storm' }];
     const late = storm(rain, rec, 'late');
     expect(checkStorm(late.shown, 0, late.record, late.readings, atDue, end + DAYS(2), false, W)).toEqual([]);
     // A storm not ended yet is met by nothing: still pending.

@@ -10,7 +10,6 @@ import type {
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
 import type { Finding } from '../../../shared/src/api/findings.ts';
-import { meets } from '../../../shared/src/days.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
@@ -152,15 +151,15 @@ export function stormDto(
   if (s.due_at !== null) dto.dueAt = toIso(s.due_at);
   if (s.qualified === 1) {
     if (inspection) {
-      // The due time is the first late instant (`shared/src/days.ts`): an inspection at it is late.
-      const late = s.due_at !== null && !meets(inspection.at, s.due_at);
+      // The due time is the last instant on time, as the engine counts an alert's (`resolved <= due`).
+      const late = s.due_at !== null && inspection.at > s.due_at;
       dto.inspection = {
         status: late ? 'late' : 'on-time',
         inspectionId: inspection.id,
         inspectedAt: toIso(inspection.at),
       };
     } else {
-      dto.inspection = { status: s.due_at !== null && !meets(now, s.due_at) ? 'missing' : 'pending' };
+      dto.inspection = { status: s.due_at !== null && now > s.due_at ? 'missing' : 'pending' };
     }
     if (during.length)
       dto.inspectedDuring = during.map((i) => ({ inspectionId: i.id, inspectedAt: toIso(i.at) }));

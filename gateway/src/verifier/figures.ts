@@ -160,7 +160,7 @@ export function checkStorm(
   }
   if (s.qualified) {
     // The inspection follows the storm: the first made after its last tip, once the storm has ended.
-    // Its due time is the first late instant (an inspection at it is late).
+    // Its due time is the last instant on time, as the engine counts an alert's (`resolved <= due`).
     const due = rec.dueAt as number | undefined;
     const met = rec.closed
       ? inspections
@@ -168,10 +168,10 @@ export function checkStorm(
           .sort((a, b) => (a.at as number) - (b.at as number))[0]
       : undefined;
     const status = met
-      ? due !== undefined && (met.at as number) >= due
+      ? due !== undefined && (met.at as number) > due
         ? 'late'
         : 'on-time'
-      : due !== undefined && generatedAt >= due
+      : due !== undefined && generatedAt > due
         ? 'missing'
         : 'pending';
     if (status !== s.inspection.status)

@@ -2,8 +2,8 @@
  * The storm's inspection follows the storm (001, Maintenance during construction, A(2): "within 24
  * hours of any storm event producing 0.5 inch of precipitation or more"): an inspection made while it
  * still rains is shown with the storm and meets nothing; the one after the last tip meets the duty once
- * the storm has ended (dry for `interEventHours`); one at the due time is late (the due time is the first
- * late instant). Rain reported per interval (`rainIn`) sums exactly: 0.25 + 0.245 in is 0.495 in.
+ * the storm has ended (dry for `interEventHours`); one at the due time is on time (the due time is the
+ * last instant on time, as the engine counts every alert's), one a millisecond after is late. Rain reported per interval (`rainIn`) sums exactly: 0.25 + 0.245 in is 0.495 in.
  */
 import { describe, expect, it } from 'vitest';
 import { stormEvaluator } from '../../../gateway/src/rules/storm-inspection/evaluator.ts';
@@ -90,13 +90,13 @@ describe('storm-inspection: an inspection meets the duty only after the storm', 
     ]);
   });
 
-  it('at exactly the due time the inspection is late (the due time is the first late instant); a millisecond before is on time', () => {
+  it('at exactly the due time the inspection is on time (the last instant on time); a millisecond after is late', () => {
     const due = lastTip + 24 * HOUR;
     const atDue = feed([...storm, ended, inspection(due, 'at-due')]).alert!;
     expect(atDue.status).toBe('resolved');
-    expect(atDue.resolution).toMatchObject({ inspectionId: 'at-due', onTime: false });
-    const justBefore = feed([...storm, ended, inspection(due - 1, 'before-due')]).alert!;
-    expect(justBefore.resolution).toMatchObject({ inspectionId: 'before-due', onTime: true });
+    expect(atDue.resolution).toMatchObject({ inspectionId: 'at-due', onTime: true });
+    const justAfter = feed([...storm, ended, inspection(due + 1, 'after-due')]).alert!;
+    expect(justAfter.resolution).toMatchObject({ inspectionId: 'after-due', onTime: false });
   });
 
   it('a storm that qualifies through late data takes an inspection on record only when it followed the storm', () => {

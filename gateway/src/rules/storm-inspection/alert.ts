@@ -4,7 +4,6 @@
  * once the storm has ended (dry for `interEventHours`). An inspection made while it still rained is shown
  * with the storm, with the rain so far, and meets nothing.
  */
-import { meets } from '../../../../shared/src/days.ts';
 import { openAlert, resolveAlert } from '../effects.ts';
 import type { Effect } from '../types.ts';
 import { formatLocal, HOUR, iso, round6 } from '../util.ts';
@@ -184,8 +183,8 @@ function inspectionEvidence(s: StormSnapshot, insp: StormInspection): Record<str
     inspectedAt: iso(insp.at),
     thresholdAt: s.thresholdAt !== null ? iso(s.thresholdAt) : undefined,
     dueAt: s.dueAt !== null ? iso(s.dueAt) : undefined,
-    // The due time is the first late instant (`shared/src/days.ts`): an inspection at it is late.
-    onTime: s.dueAt !== null ? meets(insp.at, s.dueAt) : undefined,
+    // The due time is the last instant on time, as the engine counts every alert's.
+    onTime: s.dueAt !== null ? insp.at <= s.dueAt : undefined,
   };
 }
 
