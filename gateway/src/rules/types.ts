@@ -6,6 +6,7 @@
  * The types are generic in the rule ids an evaluator serves (`Id`), so each rule's evaluator is held to
  * its own ids; the list of every rule id is the registry's (`registry.ts`).
  */
+import type { InspectionDetails } from '../../../shared/src/api/findings.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { StormBasis } from '../ledger/records.ts';
 import type { RuleContext, RuleParams } from './context.ts';
@@ -72,7 +73,20 @@ export interface StormEvent {
 export type RuleInput =
   | { type: 'reading'; reading: Reading }
   | { type: 'tick'; now: number }
-  | { type: 'inspection'; siteId: string; at: number; kind: string; inspector: string; id: string }
+  /**
+   * An inspection: `at` when it was made, `receivedAt` when the town received it (recorded; law 000 counts
+   * remedies from the submittal), and what it records beyond its kind (deficiencies, remedied, hauler).
+   */
+  | {
+      type: 'inspection';
+      siteId: string;
+      at: number;
+      kind: string;
+      inspector: string;
+      id: string;
+      receivedAt?: number;
+      details?: InspectionDetails;
+    }
   | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' }
   /**
    * A notice of violation (town law 001, Enforcement) as the record shows it: issued with its remedy's
