@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { withinDays } from '../../shared/src/days.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';
@@ -201,5 +202,23 @@ describe('law 000 remedies and pump-outs over the real gateway', () => {
     // Kept as recorded: the list of inspections shows the hauler and the permit.
     const listed = await get<Inspection[]>('/api/inspections?siteId=pine-hill');
     expect(listed.find((i) => i.id === inspection.id)?.hauler?.permit).toBe('3-1234-00567');
+    // The compliance report shows the pump-out with its hauler and permit, and verifies offline.
+    const day = (t: number) => new Date(t).toLocaleDateString('en-CA', { timeZone: TZ });
+    const q = `siteId=pine-hill&from=${day(Date.parse(pumped) - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
+    const html = await (
+      await fetch(`${gw.httpUrl}/api/reports/compliance?${q}&format=html`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+    ).text();
+    expect(html).toContain('Pumped by Valley Septic Service, NYS DEC permit 3-1234-00567.');
+    expect(html).toContain('Pump-out');
+    const report = (await (
+      await fetch(`${gw.httpUrl}/api/reports/compliance?${q}&format=json`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
+    ).json()) as ReportJson;
+    const key = ((await (await fetch(`${gw.httpUrl}/api/evidence/key`)).json()) as { verifierKey: string })
+      .verifierKey;
+    expect((await verifyReport(report, key)).problems).toEqual([]);
   });
 });
