@@ -99,10 +99,12 @@ export const DEFICIENCY_KIND_LABELS: Record<DeficiencyKind, string> = {
   equipment: 'Equipment (pump, blower, alarm, control panel): 5 days to remedy',
   field: 'Absorption field: 30 days to remedy',
 };
-export const DEFICIENCIES_MAX = 50;
+/** An annual inspection lists at most this many deficiencies, each note at most this long. */
+export const DEFICIENCIES_MAX = 20;
+export const DEFICIENCY_NOTE_MAX = 500;
 export const deficiencySchema = z.strictObject({
   kind: deficiencyKindSchema,
-  note: z.string().trim().min(1).max(FINDING_NOTE_MAX).describe('What is to be remedied, in words.'),
+  note: z.string().trim().min(1).max(DEFICIENCY_NOTE_MAX).describe('What is to be remedied, in words.'),
 });
 export type Deficiency = z.infer<typeof deficiencySchema>;
 
