@@ -96,8 +96,8 @@ export const deficiencyKindSchema = z.enum(DEFICIENCY_KINDS);
 export type DeficiencyKind = z.infer<typeof deficiencyKindSchema>;
 /** What a clerk reads for each kind. */
 export const DEFICIENCY_KIND_LABELS: Record<DeficiencyKind, string> = {
-  equipment: 'Equipment (pump, blower, alarm, control panel): 5 days to remedy',
-  field: 'Absorption field: 30 days to remedy',
+  equipment: 'Equipment (5 days to remedy)',
+  field: 'Absorption field (30 days to remedy)',
 };
 /** An annual inspection lists at most this many deficiencies, each note at most this long. */
 export const DEFICIENCIES_MAX = 20;

@@ -19,7 +19,7 @@ export function detailSentences(x: InspectionDto, siteKind: string): string[] {
   const out: string[] = [];
   for (const d of x.deficiencies ?? [])
     out.push(
-      `To remedy (${d.id}): ${d.note}. ${DEFICIENCY_KIND_LABELS[d.kind as keyof typeof DEFICIENCY_KIND_LABELS]}.`,
+      `To remedy (${d.id}), ${DEFICIENCY_KIND_LABELS[d.kind as keyof typeof DEFICIENCY_KIND_LABELS]}: ${d.note}`,
     );
   if (x.remedied?.length) out.push(`Found remedied: ${x.remedied.join(', ')}.`);
   if (x.hauler) out.push(`Pumped by ${x.hauler.name}, NYS DEC permit ${x.hauler.permit}.`);
