@@ -20,6 +20,7 @@ interface InspectionJson {
   inspector: string;
   kind: string;
   deficiencies?: Array<{ id: string; kind: string; note: string }>;
+  remedied?: string[];
   hauler?: { name: string; permit: string };
 }
 interface AlertJson {
@@ -106,10 +107,31 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the inspection form of a wa
       'two remedies',
     );
     expect(alerts.map((a) => a.status)).toEqual(['open', 'open']);
-    // The form is empty again, and another kind of inspection has no such part.
+    // The form is empty again.
     expect(await page.locator('#d-0-note').count()).toBe(0);
-    await page.selectOption('#i-kind', 'routine');
-    expect(await part.isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it('a later visit ticks a deficiency found remedied, which meets its remedy', async () => {
+    const page = await openPage('#/inspect/oak-lane/other');
+    const box = page.locator('#i-remedied label:has-text("Aerator not running") input');
+    await box.waitFor();
+    expect(await page.locator('#i-remedied label').allTextContents()).toEqual([
+      ' Aerator not running',
+      ' Ponding over the north trench',
+    ]);
+    await box.check();
+    await page.click('#inspect-form button[type="submit"]');
+    await page.locator('#inspect-result:has-text("Recorded inspection")').waitFor();
+    const [later] = (await get<InspectionJson[]>('/api/inspections?siteId=oak-lane')).filter(
+      (i) => i.inspector === ENGINEER.name && i.kind === 'other',
+    );
+    expect(later?.remedied).toHaveLength(1);
+    const all = await get<AlertJson[]>('/api/alerts?siteId=oak-lane');
+    const aerator = all.find((a) => a.message.includes('Aerator not running'));
+    const field = all.find((a) => a.message.includes('Ponding'));
+    expect(aerator?.status).toBe('resolved');
+    expect(field?.status).toBe('open');
     await page.close();
   });
 
@@ -131,7 +153,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the inspection form of a wa
       kind: 'cleanout',
       hauler: { name: 'Valley Septic Service', permit: '3-1234-00567' },
     });
-    // An annual inspection of a conventional septic system has no deficiencies part.
+    // An annual inspection of a conventional septic system has no deficiencies part, nor has a routine one.
     await page.selectOption('#i-kind', 'annual');
     expect(await part.isHidden()).toBe(true);
     await page.close();

@@ -12,9 +12,9 @@ import {
   DEFICIENCY_NOTE_MAX,
   type Deficiency,
   type DeficiencyKind,
-  type Hauler,
   PUMPED_SITE_KINDS,
 } from '../../../../shared/src/api/findings.ts';
+import { state } from '../../state.js';
 import { h, replace } from '../../ui/dom.js';
 import type { QueuedInspection } from './outbox.js';
 
@@ -51,7 +51,42 @@ function addRow(list: HTMLElement, d?: Deficiency) {
   rows++;
 }
 
-export type WastewaterFill = Pick<QueuedInspection, 'deficiencies' | 'hauler'>;
+export type WastewaterFill = Pick<QueuedInspection, 'deficiencies' | 'hauler' | 'remedied'>;
+
+/** The site's open deficiencies the page knows (an alert whose evidence names one): id and note. */
+function openDeficiencies(siteId: string): Array<{ id: string; note: string }> {
+  const out: Array<{ id: string; note: string }> = [];
+  for (const a of state.active.values()) {
+    const { deficiency, note } = a.evidence;
+    if (a.siteId === siteId && typeof deficiency === 'string' && typeof note === 'string')
+      out.push({ id: deficiency, note });
+  }
+  return out.sort((x, y) => x.id.localeCompare(y.id));
+}
+
+/** Checkboxes of the site's open deficiencies: those this visit found remedied. */
+function remediedPart(siteId: string, fill: WastewaterFill) {
+  const open = openDeficiencies(siteId);
+  if (!open.length) return [];
+  return h(
+    'fieldset',
+    { class: 'practice', id: 'i-remedied' },
+    h('legend', null, 'Deficiencies found remedied at this visit'),
+    open.map((d, i) =>
+      h(
+        'label',
+        { class: 'row' },
+        h('input', {
+          type: 'checkbox',
+          id: `r-${i}`,
+          value: d.id,
+          ...(fill.remedied?.includes(d.id) ? { checked: true } : {}),
+        }),
+        ` ${d.note}`,
+      ),
+    ),
+  );
+}
 
 /** The site and kind the part was last drawn for. */
 let drawnFor = '';
@@ -68,6 +103,14 @@ export function drawWastewaterFor(
   if (key === drawnFor && !force) return;
   drawnFor = key;
   renderWastewater(el, site?.kind, kind, fill);
+  // Any visit to an advanced system may find earlier deficiencies remedied (not a pump-out's form).
+  if (site && has(ADVANCED_SYSTEM_SITE_KINDS, site.kind) && kind !== 'cleanout') {
+    const part = remediedPart(site.id, fill ?? {});
+    if (!Array.isArray(part)) {
+      el.append(part);
+      el.hidden = false;
+    }
+  }
 }
 
 /** Draws the part the site and kind of inspection call for (none: hidden). */
@@ -123,8 +166,12 @@ const value = (id: string) =>
   holder?.querySelector<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(`#${id}`)?.value.trim() ??
   '';
 
-/** The deficiencies and hauler typed, or a problem in words. */
-export function readWastewater(): { deficiencies?: Deficiency[]; hauler?: Hauler; problem?: string } {
+/** The deficiencies, those found remedied and the hauler typed, or a problem in words. */
+export function readWastewater(): WastewaterFill & { problem?: string } {
+  const remedied = [...(holder?.querySelectorAll<HTMLInputElement>('#i-remedied input:checked') ?? [])].map(
+    (c) => c.value,
+  );
+  const also = remedied.length ? { remedied } : {};
   if (asks === 'deficiencies') {
     const deficiencies: Deficiency[] = [];
     for (let n = 0; n < rows; n++) {
@@ -132,7 +179,7 @@ export function readWastewater(): { deficiencies?: Deficiency[]; hauler?: Hauler
       if (!note) continue;
       deficiencies.push({ kind: value(`d-${n}-kind`) as DeficiencyKind, note });
     }
-    return deficiencies.length ? { deficiencies } : {};
+    return deficiencies.length ? { deficiencies, ...also } : also;
   }
   if (asks === 'hauler') {
     const name = value('h-name');
@@ -146,5 +193,5 @@ export function readWastewater(): { deficiencies?: Deficiency[]; hauler?: Hauler
       };
     return { hauler: { name, permit } };
   }
-  return {};
+  return also;
 }
