@@ -73,3 +73,13 @@ export function dateInWords(d: LocalDate): string {
     day: 'numeric',
   });
 }
+
+/**
+ * Date `d` moved by `n` calendar years (negative goes back). February 29 in a year without one is
+ * February 28, the month's last day: a count of years never runs past the month it ends in.
+ */
+export function addLocalYears(d: LocalDate, n: number): LocalDate {
+  const year = d.year + n;
+  const last = new Date(Date.UTC(year, d.month, 0)).getUTCDate();
+  return { year, month: d.month, day: Math.min(d.day, last) };
+}

@@ -63,12 +63,22 @@ describe('GET /api/rules', () => {
     // Device problems are no duty.
     expect(byId('device-silent')).toMatchObject({ duty: false, extendable: false, section: 'gaps' });
     expect(byId('device-clock')).toMatchObject({ duty: false, extendable: false });
-    expect(rules.filter((r) => r.extendable).map((r) => r.id)).toEqual(['equipment-remedy', 'field-remedy']);
-    // The engineer's annual report is submitted to the town: its submittal is the measure; site
-    // inspections are measured by when they were made.
+    // The annual inspection's deficiencies have the same law's remedies, which a letter extends too.
+    expect(byId('equipment-deficiency')).toMatchObject({
+      module: 'deficiency-remedy',
+      label: 'Equipment deficiency (5 d)',
+      extendable: true,
+      responsible: ['owner'],
+    });
     expect(byId('annual-inspection').measure).toBe('submittal');
     expect(byId('routine-inspection').measure).toBe('work');
     expect(byId('storm-inspection').measure).toBe('work');
+    expect(rules.filter((r) => r.extendable).map((r) => r.id)).toEqual([
+      'equipment-remedy',
+      'field-remedy',
+      'equipment-deficiency',
+      'field-deficiency',
+    ]);
   });
 
   it('says in words why a deadline may not be extended, for every rule that allows no letter', () => {

@@ -6,7 +6,7 @@
  * by the end of the 5th day from now, the period opened for "no inspection on record" closed as superseded
  * by the record; one older than 7 days is overdue at once; a period across the November change of daylight
  * saving time ends at local midnight EST; an alternative system added in December with this
- * year's annual inspection on record is not overdue; a pump-out date starts the 3-year clock. The history
+ * year's annual inspection on record is not overdue; a pump-out date starts the 2- and 3-year clock. The history
  * records are change records with their evidence-log entries, listed in the compliance report, which the
  * verifier checks.
  */
@@ -203,7 +203,7 @@ describe('sites with their history; clocks from late-logged inspections (real ga
     });
   });
 
-  it('a pump-out date starts the 3-year clock from it', async () => {
+  it('a pump-out date starts the clock: the reminder at 2 years, due at the end of the day 3 years on', async () => {
     const pumped = Date.parse('2023-06-01T16:00:00Z');
     await addSite({ id: 'pine-tank', kind: 'septic', history: { lastPumpOut: iso(pumped) } });
     const dev = await call('POST', '/api/sites/pine-tank/devices', {
@@ -213,9 +213,16 @@ describe('sites with their history; clocks from late-logged inspections (real ga
     });
     expect(dev.status).toBe(201);
     const [a] = await until('pine-tank', 'septic-pumping', (x) => x.length === 1, 'the time alert');
-    expect(a).toMatchObject({ status: 'open', raisedAt: '2026-06-01T16:00:00.000Z' });
-    // A site pumped out 2 years ago has no pumping duty yet.
-    await addSite({ id: 'ash-tank', kind: 'septic', history: { lastPumpOut: iso(now - 730 * DAY) } });
+    // Pumped at noon EDT on June 1, 2023: reminded from the start of June 1, 2025, due by the end of
+    // June 1, 2026 (local midnight), past in December.
+    expect(a).toMatchObject({
+      status: 'open',
+      raisedAt: '2025-06-01T04:00:00.000Z',
+      dueAt: '2026-06-02T04:00:00.000Z',
+      overdue: true,
+    });
+    // A site pumped out a year and a half ago has no pumping duty yet.
+    await addSite({ id: 'ash-tank', kind: 'septic', history: { lastPumpOut: iso(now - 540 * DAY) } });
     await call('POST', '/api/sites/ash-tank/devices', {
       id: 'tank-1',
       kind: 'septic-tank',

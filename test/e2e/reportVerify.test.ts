@@ -114,7 +114,8 @@ describe('the verifier checks what a report shows, on reports made from a tamper
     [
       'remove-acknowledgement',
       'oak-lane',
-      /NOT VERIFIED: The duty .*: its history in the report skips one: entry number \d+ comes in place \d+, so 1 entry before it is missing \[remedies\[0\]\.historyIndexes\]/,
+      // Oak Lane's remedies also hold the question of its tank's last pump-out: the alarm's row is named.
+      /NOT VERIFIED: The duty "Pump alarm.*: its history in the report skips one: entry number \d+ comes in place \d+, so 1 entry before it is missing \[remedies\[\d+\]\.historyIndexes\]/,
     ],
   ];
   for (const [what, site, names] of cases)

@@ -76,13 +76,19 @@ describe('rule registry', () => {
     ).toEqual(
       [
         'annual-inspection:-',
+        'deficiency-remedy:-',
         'device-silent:panel-1',
         'device-clock:panel-1',
         'remedy:panel-1',
         'septic-pumping:panel-1',
       ].sort(),
     );
+    // A holding tank is an advanced system (law 000, 5.030 B 1 b): the annual inspection, its
+    // deficiencies' remedies, and its high-water alarm's 5-day remedy.
     expect(evaluatorsFor(holding).map((x) => x.name)).toEqual([
+      'annual-inspection',
+      'deficiency-remedy',
+      'remedy',
       'holding-tank-pumpout',
       'device-silent',
       'device-clock',

@@ -59,10 +59,13 @@ describe('the rule registry', () => {
       expect('perSite' in m.binds || 'perDevice' in m.binds, m.name).toBe(true);
       expect(stateKeyOf(m), m.name).toBe(ruleIdsOf(m).join('+'));
     }
-    // Exactly one module keeps the storm records; only the remedy rules allow an extension.
+    // Exactly one module keeps the storm records; only the remedy rules (of alarms and of the annual
+    // inspection's deficiencies) allow an extension.
     expect(RULE_MODULES.filter((m) => m.storms)).toHaveLength(1);
     expect(RULE_IDS.filter((id) => ruleModule(id)!.duty.extendable).sort()).toEqual([
+      'equipment-deficiency',
       'equipment-remedy',
+      'field-deficiency',
       'field-remedy',
     ]);
   });

@@ -10,6 +10,7 @@ import { canonicalJson } from '../ledger/canonical.ts';
 import { allowsExtension, manualResolveRefusal, measureOf, rulesClosedByInspection } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { measuredAt } from '../rules/util.ts';
+import { checkRemedied } from './deficiencies.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import { inspectionDto } from './mapping.ts';
@@ -22,14 +23,20 @@ import type { UnitOfWork } from './unit.ts';
 const DAY_MS = 86_400_000;
 
 /** Whether an inspection sent again says what the recorded one says (its findings as canonical JSON). */
-function sameInspection(row: InspectionRow, input: InspectionInput, findings: string): boolean {
+function sameInspection(
+  row: InspectionRow,
+  input: InspectionInput,
+  findings: string,
+  details: string,
+): boolean {
   return (
     row.site_id === input.siteId &&
     row.at === input.at &&
     row.inspector === input.inspector.trim() &&
     row.kind === input.kind &&
     row.notes === (input.notes ?? '') &&
-    row.findings === findings
+    row.findings === findings &&
+    (row.details || '{}') === details
   );
 }
 
@@ -136,10 +143,11 @@ export class Commands {
     const { stores, rules, lifecycle, unit } = this.o;
     if (!rules.hasSite(input.siteId)) throw new AlertError('UNKNOWN_SITE', `no site "${input.siteId}"`);
     const findings = canonicalJson(input.findings ?? []);
+    const details = canonicalJson(input.details ?? {});
     const first = input.clientId ? stores.inspections.byClientId(input.clientId) : undefined;
     if (first) {
       // Sent again (a browser that did not see the answer): the first is the answer, nothing is recorded.
-      if (!sameInspection(first, input, findings))
+      if (!sameInspection(first, input, findings, details))
         throw new AlertError(
           'INSPECTION_RESENT_CHANGED',
           'This inspection was sent before with different contents. The first one sent is the one recorded; record the changes as a new inspection.',
@@ -162,6 +170,7 @@ export class Commands {
         'BAD_INSPECTION',
         `an inspection can be recorded for the last five years, from ${toIso(earliest)}, not ${toIso(input.at)}`,
       );
+    checkRemedied(stores.inspections, input.siteId, input.at, input.details);
     return unit.run(now, (u) => {
       const id = `insp-${ulid(u.now)}`;
       const inspector = input.inspector.trim();
@@ -176,6 +185,7 @@ export class Commands {
         recorded_by: actor,
         findings,
         client_id: input.clientId ?? null,
+        details,
       });
       const feed: RuleInput = {
         type: 'inspection',
@@ -185,6 +195,7 @@ export class Commands {
         kind: input.kind,
         inspector,
         id,
+        ...(input.details ? { details: input.details } : {}),
       };
       rules.feedSite(u, input.siteId, feed);
       const closing = rulesClosedByInspection(input.kind);

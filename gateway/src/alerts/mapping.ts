@@ -9,7 +9,7 @@ import type {
   InspectionDto,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import type { Finding } from '../../../shared/src/api/findings.ts';
+import { deficiencyId, type Finding, type InspectionDetails } from '../../../shared/src/api/findings.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
@@ -92,6 +92,18 @@ function historyEntry(h: HistoryRow): AlertHistoryEntry {
   return e;
 }
 
+/** An inspection's deficiencies (each with its id), deficiencies remedied and hauler, when it has them. */
+function detailsDto(i: InspectionRow): Pick<InspectionDto, 'deficiencies' | 'remedied' | 'hauler'> {
+  const d = JSON.parse(i.details || '{}') as InspectionDetails;
+  return {
+    ...(d.deficiencies?.length
+      ? { deficiencies: d.deficiencies.map((x, n) => ({ ...x, id: deficiencyId(i.id, n) })) }
+      : {}),
+    ...(d.remedied?.length ? { remedied: d.remedied } : {}),
+    ...(d.hauler ? { hauler: d.hauler } : {}),
+  };
+}
+
 export function inspectionDto(i: InspectionRow): InspectionDto {
   return {
     id: i.id,
@@ -101,6 +113,7 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     kind: i.kind,
     notes: i.notes,
     findings: JSON.parse(i.findings || '[]') as Finding[],
+    ...detailsDto(i),
     recordedAt: toIso(i.recorded_at),
     recordedBy: i.recorded_by,
     hash: i.hash,

@@ -11,7 +11,7 @@ import type {
   InspectionKind,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import type { Finding } from '../../../shared/src/api/findings.ts';
+import type { Finding, InspectionDetails } from '../../../shared/src/api/findings.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
 import type { Page } from '../store/page.ts';
@@ -91,6 +91,11 @@ export interface InspectionRow {
   site_seq?: number | null;
   /** Its findings as canonical JSON (`[]` for none, and on every row of schema versions before 9). */
   findings: string;
+  /**
+   * Its deficiencies, deficiencies remedied and hauler (`InspectionDetails`) as canonical JSON (`{}` for
+   * none, and on every row of schema versions before 14).
+   */
+  details: string;
   /** The id the browser gave it, when it gave one. */
   client_id?: string | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
@@ -178,6 +183,8 @@ export interface InspectionInput {
   findings?: Finding[];
   /** The browser's own id: sent again, the first inspection is answered and nothing is recorded. */
   clientId?: string;
+  /** Deficiencies to remedy, earlier ones remedied, a pump-out's hauler (the caller has checked them). */
+  details?: InspectionDetails;
 }
 
 export interface ExtensionInput {

@@ -149,8 +149,14 @@ export function inspectionRecord(i: {
    * 9). None or `[]` is logged as no member at all, so an entry logged before findings existed reads the same.
    */
   findings?: string | null;
+  /**
+   * Its deficiencies, deficiencies remedied and hauler: canonical JSON of an object (schema version 14).
+   * None or `{}` is logged as no member at all, so an entry logged before reads the same.
+   */
+  details?: string | null;
 }): Record<string, unknown> {
   const findings = i.findings ? (JSON.parse(i.findings) as unknown[]) : [];
+  const details = i.details ? (JSON.parse(i.details) as Record<string, unknown>) : {};
   return {
     seq: i.seq,
     siteSeq: i.site_seq ?? undefined,
@@ -163,6 +169,7 @@ export function inspectionRecord(i: {
     recordedAt: i.recorded_at,
     recordedBy: i.recorded_by,
     findings: findings.length > 0 ? findings : undefined,
+    details: Object.keys(details).length > 0 ? details : undefined,
   };
 }
 

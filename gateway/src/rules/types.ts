@@ -6,6 +6,7 @@
  * The types are generic in the rule ids an evaluator serves (`Id`), so each rule's evaluator is held to
  * its own ids; the list of every rule id is the registry's (`registry.ts`).
  */
+import type { InspectionDetails } from '../../../shared/src/api/findings.ts';
 import type { Reading } from '../../../shared/src/telemetry.ts';
 import type { StormBasis } from '../ledger/records.ts';
 import type { RuleContext, RuleParams } from './context.ts';
@@ -76,15 +77,17 @@ export type RuleInput =
    * An inspection: `at` is when the work was done (as given); `receivedAt` when the gateway received it
    * (the submittal, the server's clock at `POST /api/inspections`; absent for a record of the site's
    * history, which is then `at`). A rule's `duty.measure` says which of the two meets its deadline.
+   * `details`: what it records beyond its kind (deficiencies, remedied, hauler).
    */
   | {
       type: 'inspection';
       siteId: string;
       at: number;
-      receivedAt?: number;
       kind: string;
       inspector: string;
       id: string;
+      receivedAt?: number;
+      details?: InspectionDetails;
     }
   | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' }
   /**

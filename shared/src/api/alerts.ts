@@ -4,7 +4,7 @@
  * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { findingSchema } from './findings.ts';
+import { deficiencySchema, findingSchema, inspectionDetailsSchema } from './findings.ts';
 
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
 export const factLineSchema = z.object({ label: z.string(), text: z.string() });
@@ -150,6 +150,11 @@ export const inspectionDtoSchema = z.object({
   notes: z.string(),
   /** What it found at each practice, with the photos' hashes (construction sites). */
   findings: z.array(findingSchema).optional(),
+  /** An annual inspection's deficiencies, each with its id (`insp-…/1`), which a later one names remedied. */
+  deficiencies: z.array(deficiencySchema.extend({ id: z.string() })).optional(),
+  remedied: inspectionDetailsSchema.shape.remedied,
+  /** A pump-out's hauler and DEC permit number. */
+  hauler: inspectionDetailsSchema.shape.hauler,
   recordedAt: iso,
   recordedBy: z.string(),
   hash: z.string(),

@@ -80,6 +80,66 @@ export const photoStoredSchema = z.object({
 export type PhotoStored = z.infer<typeof photoStoredSchema>;
 
 /**
+ * What an engineer's annual inspection of an advanced system finds to remedy (law 000, 5.030 B 1 d): a
+ * fault of the equipment (remedy within 5 days) or of the absorption field (within 30 days), counted from
+ * the inspection's submittal to the town.
+ */
+export const DEFICIENCY_KINDS = ['equipment', 'field'] as const;
+/**
+ * The site kinds with an advanced system (law 000, 5.030 B 1 b: "… and holding tanks"): the engineer's
+ * annual inspection and its remedies apply to them.
+ */
+export const ADVANCED_SYSTEM_SITE_KINDS = ['alternative-system', 'holding-tank'] as const;
+/** The site kinds with a tank a hauler pumps out (law 000, appendix VII). */
+export const PUMPED_SITE_KINDS = ['septic', 'alternative-system', 'holding-tank'] as const;
+export const deficiencyKindSchema = z.enum(DEFICIENCY_KINDS);
+export type DeficiencyKind = z.infer<typeof deficiencyKindSchema>;
+/** What a clerk reads for each kind. */
+export const DEFICIENCY_KIND_LABELS: Record<DeficiencyKind, string> = {
+  equipment: 'Equipment (5 days to remedy)',
+  field: 'Absorption field (30 days to remedy)',
+};
+/** An annual inspection lists at most this many deficiencies, each note at most this long. */
+export const DEFICIENCIES_MAX = 20;
+export const DEFICIENCY_NOTE_MAX = 500;
+export const deficiencySchema = z.strictObject({
+  kind: deficiencyKindSchema,
+  note: z.string().trim().min(1).max(DEFICIENCY_NOTE_MAX).describe('What is to be remedied, in words.'),
+});
+export type Deficiency = z.infer<typeof deficiencySchema>;
+
+/**
+ * A deficiency's id: its inspection's id and its place in that inspection's list, from 1
+ * (`insp-01J…/2`). A later inspection names the deficiencies it found remedied by these ids.
+ */
+export const deficiencyIdSchema = z
+  .string()
+  .max(80)
+  .regex(/^insp-[0-9A-Za-z]{1,40}\/[1-9][0-9]{0,1}$/, "an inspection's id, '/', and the deficiency's number");
+export const deficiencyId = (inspectionId: string, index: number): string => `${inspectionId}/${index + 1}`;
+
+/**
+ * Who pumped a septic or holding tank out: the hauler and the hauler's NYS DEC permit number (law 000,
+ * appendix VII: "must have a valid permit issued by NYS DEC").
+ */
+export const haulerSchema = z.strictObject({
+  name: z.string().trim().min(1).max(MAX.name).describe('The person or firm that pumped the tank.'),
+  permit: z.string().trim().min(1).max(64).describe("The hauler's NYS DEC permit number."),
+});
+export type Hauler = z.infer<typeof haulerSchema>;
+
+/**
+ * What an inspection of a wastewater system records beyond its findings: the deficiencies an annual
+ * inspection found, the earlier deficiencies found remedied, and, for a pump-out, who pumped.
+ */
+export const inspectionDetailsSchema = z.strictObject({
+  deficiencies: z.array(deficiencySchema).max(DEFICIENCIES_MAX).optional(),
+  remedied: z.array(deficiencyIdSchema).max(DEFICIENCIES_MAX).optional(),
+  hauler: haulerSchema.optional(),
+});
+export type InspectionDetails = z.infer<typeof inspectionDetailsSchema>;
+
+/**
  * POST /api/inspections. `findings` are for construction sites with practices. `clientId` is the
  * browser's own id for an inspection typed offline: sent again, the same inspection is answered, never
  * a second one.
@@ -92,5 +152,11 @@ export const inspectionBody = z.strictObject({
   notes: z.string().max(MAX.notes).optional(),
   findings: z.array(findingSchema).max(FINDINGS_MAX).optional(),
   clientId: z.uuid().max(36).optional(),
+  /** Kind `annual` of an advanced system: what is to be remedied; each opens its remedy duty. */
+  deficiencies: inspectionDetailsSchema.shape.deficiencies,
+  /** Earlier deficiencies of the site found remedied at this visit (their ids). */
+  remedied: inspectionDetailsSchema.shape.remedied,
+  /** Kind `cleanout` of a septic or holding tank (a pump-out): who pumped it. */
+  hauler: inspectionDetailsSchema.shape.hauler,
 });
 export type InspectionBody = z.infer<typeof inspectionBody>;

@@ -3,7 +3,8 @@
  * pump-out on record; one on record dated before a time alert's years were up supersedes it.
  */
 import { describe, expect, it } from 'vitest';
-import { addYears, septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
+import { pumpingClock } from '../../../gateway/src/rules/septic-pumping/clock.ts';
+import { septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
 import type { RuleInput } from '../../../gateway/src/rules/types.ts';
 import { ctxOf, DAY, reading, run, type SiteContext, T0, tick } from '../helpers.ts';
 
@@ -11,32 +12,36 @@ const iso = (t: number) => new Date(t).toISOString();
 const tank = { id: 'tank', kind: 'septic-tank', liquidDepthIn: 60 };
 const site = (extra: Record<string, unknown>): SiteContext =>
   ctxOf({ kind: 'septic', devices: [tank], ...extra });
+const clockOf = (pumped: number) =>
+  pumpingClock(pumped, { maxYears: 3, reminderYears: 2 }, 'America/New_York');
 const feed = (c: SiteContext, inputs: RuleInput[], state?: ReturnType<typeof septicEvaluator.init>) =>
   run(septicEvaluator, c, inputs, { deviceId: 'tank', checkPurity: true, ...(state ? { state } : {}) });
 
 describe('septic-pumping: the history on record', () => {
-  it('a pump-out 2 years ago: nothing yet; the time alert opens 3 years after it', () => {
-    const pumped = T0 - 2 * 365 * DAY;
+  it('a pump-out on record: nothing before its 2-year reminder; the duty opens then, due after 3 years', () => {
+    const pumped = T0 - 2 * 365 * DAY + 2 * DAY;
     const c = site({ history: { lastPumpOut: iso(pumped) } });
-    const { sink, state } = feed(c, [tick(T0), tick(T0 + 300 * DAY)]);
+    const { sink, state } = feed(c, [tick(T0), tick(T0 + DAY)]);
     expect(sink.alerts.size).toBe(0);
     expect(state.lastPumpedSeen).toBe(pumped);
-    const later = feed(c, [tick(addYears(pumped, 3) + DAY)], state).sink;
+    const { remindAt, dueAt } = clockOf(pumped);
+    const later = feed(c, [tick(remindAt)], state).sink;
     expect([...later.alerts.values()][0]).toMatchObject({
       key: `septic-pumping:s1:tank:time:${pumped}`,
-      at: addYears(pumped, 3),
+      at: remindAt,
+      dueAt,
       status: 'open',
     });
   });
 
   it('a pump-out on record before an open time alert began supersedes it; the clock runs from it', () => {
-    // Configured last pump-out 2020-01-10: the alert opened on 2023-01-10. The history shows the tank
-    // was pumped on 2022-06-01, so the alert never was due; the next is due 2025-06-01, past at T0.
+    // Configured last pump-out 2020-01-10: the alert opened at its reminder, on 2022-01-10. The history
+    // shows the tank was pumped on 2021-06-01, so the alert never was due; the next is due 2024-06-01.
     const cfg = site({ septicPumping: { lastPumpedAt: '2020-01-10T12:00:00Z' } });
     const opened = feed(cfg, [tick(T0)]);
     const first = [...opened.sink.alerts.values()][0]!;
-    expect(first.at).toBe(Date.parse('2023-01-10T12:00:00Z'));
-    const pumped = Date.parse('2022-06-01T12:00:00Z');
+    expect(first.at).toBe(clockOf(Date.parse('2020-01-10T12:00:00Z')).remindAt);
+    const pumped = Date.parse('2021-06-01T12:00:00Z');
     const c = site({
       septicPumping: { lastPumpedAt: '2020-01-10T12:00:00Z' },
       history: { lastPumpOut: iso(pumped) },
@@ -50,7 +55,8 @@ describe('septic-pumping: the history on record', () => {
     });
     expect([...sink.alerts.values()][0]).toMatchObject({
       key: `septic-pumping:s1:tank:time:${pumped}`,
-      at: addYears(pumped, 3),
+      at: clockOf(pumped).remindAt,
+      dueAt: clockOf(pumped).dueAt,
       status: 'open',
     });
   });

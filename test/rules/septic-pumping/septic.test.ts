@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addYears, septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
+import { pumpingClock } from '../../../gateway/src/rules/septic-pumping/clock.ts';
+import { septicEvaluator } from '../../../gateway/src/rules/septic-pumping/evaluator.ts';
 import type { RuleInput } from '../../../gateway/src/rules/types.ts';
 import { ctxOf, DAY, HOUR, reading, run, type SiteContext, T0, tick } from '../helpers.ts';
 
@@ -42,10 +43,13 @@ describe('septic-pumping', () => {
     expect(state.lastPumpedSeen).toBe(T0 + DAY);
   });
 
-  it('opens a time-based alert when the last pump-out is more than maxYears ago; a logged cleanout resolves it', () => {
+  it('opens a time-based alert at the 2-year reminder, due after 3 years; a logged cleanout resolves it', () => {
     const last = Date.parse('2023-03-15T12:00:00Z');
-    expect(addYears(last, 3)).toBe(Date.parse('2026-03-15T12:00:00Z'));
-    expect(feed([tick(Date.parse('2026-03-15T11:00:00Z'))]).sink.alerts.size).toBe(0);
+    const clock = pumpingClock(last, { maxYears: 3, reminderYears: 2 }, 'America/New_York');
+    // The reminder begins on the local day two years on; the duty ends with the local day three years on.
+    expect(clock.remindAt).toBe(Date.parse('2025-03-15T04:00:00Z'));
+    expect(clock.dueAt).toBe(Date.parse('2026-03-16T04:00:00Z'));
+    expect(feed([tick(clock.remindAt - 1)]).sink.alerts.size).toBe(0);
     const { sink } = feed([
       tick(T0),
       tick(T0 + HOUR),
@@ -63,15 +67,19 @@ describe('septic-pumping', () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({
       key: `septic-pumping:s1:tank:time:${last}`,
-      at: Date.parse('2026-03-15T12:00:00Z'),
+      at: clock.remindAt,
+      dueAt: clock.dueAt,
       status: 'resolved',
       resolvedAt: T0 + 3 * DAY,
     });
   });
 
-  it('without a known pump-out there is no time-based alert', () => {
+  it('without a known pump-out a duty asks for the last one at once (never silent)', () => {
     const c = ctxOf({ kind: 'septic', devices: [{ id: 'tank', kind: 'septic-tank', liquidDepthIn: 60 }] });
-    expect(feed([tick(T0)], c).sink.alerts.size).toBe(0);
+    const alerts = [...feed([tick(T0), tick(T0 + DAY)], c).sink.alerts.values()];
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ key: `septic-pumping:s1:tank:unknown:${T0}`, at: T0, status: 'open' });
+    expect(alerts[0]!.message).toContain('When was tank');
   });
 
   it('a pump-out meets only the duties begun at or before it', () => {

@@ -24,6 +24,7 @@ import {
   retryDelay,
   trySend,
 } from './outbox.js';
+import { drawWastewaterFor, readWastewater, type WastewaterFill } from './wastewater-form.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
 
@@ -65,6 +66,16 @@ function drawChecklist(force = false) {
   renderChecklist(byId('i-checklist'), site?.practices);
 }
 
+/** The wastewater part (deficiencies, a hauler) for the site and kind chosen. */
+const drawWastewater = (force = false, fill?: WastewaterFill) =>
+  drawWastewaterFor(
+    byId('i-wastewater'),
+    formSite(field('i-site').value),
+    field('i-kind').value,
+    force,
+    fill,
+  );
+
 /** The signed-in person's name, as the inspector (a script's token is no person: left empty). */
 function defaultInspector() {
   if (!field('i-inspector').value && session.me?.via === 'session')
@@ -83,6 +94,7 @@ export function initInspectionForm() {
   defaultInspector();
   zoneHint();
   drawChecklist();
+  drawWastewater();
   if (noSites) {
     noSites = false;
     say('');
@@ -100,12 +112,14 @@ export function presetInspectionSite(siteId: string, kind = '') {
   if (kind && [...kinds.options].some((o) => o.value === kind)) kinds.value = kind;
   zoneHint();
   drawChecklist();
+  drawWastewater();
 }
 
 function siteChanged() {
   field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   zoneHint();
   drawChecklist();
+  drawWastewater();
 }
 
 function say(text: string, kind: 'ok' | 'bad' | 'warn' | '' = '', detail = '') {
@@ -151,6 +165,8 @@ function readForm(): QueuedInspection | string {
     return 'Sign in (or enter an API token at the top of the page) first.';
   const { findings, problem } = readFindings();
   if (problem) return problem;
+  const { problem: wasteProblem, ...waste } = readWastewater();
+  if (wasteProblem) return wasteProblem;
   const notes = field('i-notes').value.trim();
   const site = formSite(siteId);
   return {
@@ -163,6 +179,7 @@ function readForm(): QueuedInspection | string {
     kind: field('i-kind').value as QueuedInspection['kind'],
     ...(notes ? { notes } : {}),
     ...(findings ? { findings } : {}),
+    ...waste,
   };
 }
 
@@ -177,6 +194,7 @@ function fillForm(e: QueuedInspection) {
   field('i-notes').value = e.notes ?? '';
   drawChecklist(true);
   fillChecklist(e.findings ?? []);
+  drawWastewater(true, e);
 }
 
 function clearForm() {
@@ -184,6 +202,7 @@ function clearForm() {
   field('i-notes').value = '';
   field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   clearChecklist();
+  drawWastewater(true);
 }
 
 async function submit() {
@@ -306,6 +325,7 @@ const showOutbox = () =>
 export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
   field('i-site').addEventListener('change', siteChanged);
+  byId('i-kind').addEventListener('change', () => drawWastewater());
   byId('i-now').addEventListener('click', () => {
     field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   });

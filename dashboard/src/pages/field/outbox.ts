@@ -38,6 +38,11 @@ export interface QueuedInspection {
   kind: InspectionBody['kind'];
   notes?: string;
   findings?: QueuedFinding[];
+  /** An annual inspection's deficiencies to remedy; a pump-out's hauler (law 000). */
+  deficiencies?: InspectionBody['deficiencies'];
+  hauler?: InspectionBody['hauler'];
+  /** Earlier deficiencies of the site this visit found remedied (their ids). */
+  remedied?: InspectionBody['remedied'];
   /** The gateway refused it: why, in words (and the technical detail for the tooltip). */
   refusal?: { text: string; detail: string };
 }
@@ -95,6 +100,9 @@ function bodyOf(e: QueuedInspection): InspectionBody {
     kind: e.kind,
     clientId: e.clientId,
     ...(e.notes ? { notes: e.notes } : {}),
+    ...(e.deficiencies?.length ? { deficiencies: e.deficiencies } : {}),
+    ...(e.hauler ? { hauler: e.hauler } : {}),
+    ...(e.remedied?.length ? { remedied: e.remedied } : {}),
     ...(e.findings
       ? {
           findings: e.findings.map((f) => ({

@@ -24,9 +24,9 @@ export class InspectionStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
-           prev_hash, hash, log_idx, site_seq, findings, client_id)
+           prev_hash, hash, log_idx, site_seq, findings, client_id, details)
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
-           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id)`,
+           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id, @details)`,
       ),
       count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM inspections WHERE site_id = ?'),
 
@@ -47,10 +47,12 @@ export class InspectionStore {
     };
   }
 
-  append(i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash' | 'site_seq'>): number {
+  append(
+    i: Omit<InspectionRow, 'seq' | 'prev_hash' | 'hash' | 'site_seq' | 'details'> & { details?: string },
+  ): number {
     // Its place among the site's inspections: a report citing them all shows a removed one as a gap.
     const site_seq = this.stmts.count.get(i.site_id)!.n + 1;
-    const row = { ...i, client_id: i.client_id ?? null, site_seq };
+    const row = { ...i, client_id: i.client_id ?? null, details: i.details ?? '{}', site_seq };
     return this.logged.append('inspections', row, this.stmts.insert).seq;
   }
 

@@ -54,6 +54,7 @@ export const ALERT_LOGGED = {
       'recorded_at',
       'recorded_by',
       'findings',
+      'details',
     ],
     type: 'inspection',
     ref: 'seq',

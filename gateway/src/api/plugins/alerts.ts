@@ -19,6 +19,7 @@ import { checkFindings } from '../findings.ts';
 import { pageOf, sendPage } from '../paging.ts';
 import { parseWith } from '../query.ts';
 import { type RouteDoc, route } from '../routes.ts';
+import { checkWastewater, inspectionDetails } from '../wastewater.ts';
 
 const doc = (tags: string, summary: string, extra: Partial<RouteDoc> = {}) => ({
   schema: { tags: [tags], summary, ...extra },
@@ -209,6 +210,8 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
         if (at > ctx.now() + 5 * 60_000)
           throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
         if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings);
+        checkWastewater(ctx, b);
+        const details = inspectionDetails(b);
         const { replayed, ...res } = c.recordInspection(
           {
             siteId: b.siteId,
@@ -218,6 +221,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
             ...(b.notes ? { notes: b.notes } : {}),
             ...(b.findings ? { findings: b.findings } : {}),
             ...(b.clientId ? { clientId: b.clientId } : {}),
+            ...(details ? { details } : {}),
           },
           caller.actor,
         );

@@ -5,6 +5,8 @@
  * 000, 5.030 B 1 d). A licensed engineer's letter may extend either deadline. The debounced alarm
  * inputs and their episodes: `evaluator.ts`; the stored state's key is `equipment-remedy+field-remedy`.
  */
+import type { SITE_KINDS } from '../../../../shared/src/admin.ts';
+import type { DeviceKind } from '../../../../shared/src/telemetry.ts';
 import type { RuleModule } from '../module.ts';
 import {
   ALARM_STATE_VERSION,
@@ -15,6 +17,20 @@ import {
 } from './evaluator.ts';
 import { lawFigures, params } from './params.ts';
 import { describeRemedyEvidence } from './words.ts';
+
+/**
+ * The devices whose alarms are remedy duties, and the site kinds where they are: an alternative system's
+ * panel or tank, and a holding tank (an advanced system, 5.030 B 1 b), whose high-water alarm is an
+ * equipment fault.
+ */
+export const REMEDY_DEVICES: ReadonlyArray<{
+  device: DeviceKind;
+  sites: readonly (typeof SITE_KINDS)[number][];
+}> = [
+  { device: 'septic-panel', sites: ['alternative-system'] },
+  { device: 'septic-tank', sites: ['alternative-system'] },
+  { device: 'holding-tank', sites: ['alternative-system', 'holding-tank'] },
+];
 
 export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   name: 'remedy',
@@ -36,8 +52,7 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   params,
   lawFigures,
   binds: {
-    perDevice: (d, site) =>
-      (d.kind === 'septic-panel' || d.kind === 'septic-tank') && site.kind === 'alternative-system',
+    perDevice: (d, site) => REMEDY_DEVICES.some((b) => b.device === d.kind && b.sites.includes(site.kind)),
   },
   state: { version: ALARM_STATE_VERSION, upgrade: upgradeAlarmState },
   evaluator: alarmEvaluator,

@@ -7,7 +7,9 @@
 import { alertKey, openAlert, resolveAlert, supersededAlert } from '../effects.ts';
 import { type DeviceStateHead, deviceState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { DAY, deviceLabel, deviceOf, formatLocal, iso, onRecord, recordId, round6 } from '../util.ts';
+import { deviceLabel, deviceOf, formatLocal, iso, onRecord, recordId, round6 } from '../util.ts';
+import { answered, askLastPumpOut, timeAlert } from './asked.ts';
+import { pumpingClock } from './clock.ts';
 import type { Params } from './params.ts';
 
 export const RULE = 'septic-pumping' as const;
@@ -30,7 +32,13 @@ export interface SepticState extends DeviceStateHead {
   lastPumpedSeen: number | null;
   armed: boolean;
   level: { key: string; at: number; reported: number } | null;
+  /** The time alert: it began at the reminder (`at`), counted from the pump-out `basis`. */
   time: { key: string; at: number; basis: number } | null;
+  /**
+   * The duty that asks for the last pump-out while none is on record (added compatibly: a state stored
+   * without it has none open).
+   */
+  unknown?: { key: string; at: number } | null;
 }
 
 /** Whether this device runs the time-based part for its site. */
@@ -38,14 +46,6 @@ export function isPrimaryTank(ctx: RuleContext<Params>, deviceId: string): boole
   const tanks = ctx.site.devices.filter((d) => d.kind === 'septic-tank');
   const pool = tanks.length ? tanks : ctx.site.devices.filter((d) => d.kind === 'septic-panel');
   return pool[0]?.id === deviceId;
-}
-
-/** Adds whole calendar years (UTC date arithmetic) and the fractional rest as 365.25-day years. */
-export function addYears(ts: number, years: number): number {
-  const whole = Math.floor(years);
-  const d = new Date(ts);
-  d.setUTCFullYear(d.getUTCFullYear() + whole);
-  return d.getTime() + (years - whole) * 365.25 * DAY;
 }
 
 function lastPumped(state: SepticState, ctx: RuleContext<Params>): number | null {
@@ -68,10 +68,16 @@ function pumpedOut(
   how: Record<string, unknown>,
   ctx: RuleContext<Params>,
   effects: Effect<typeof RULE>[],
+  /** When the pump-out became known (a record's time): the question of the last pump-out is answered then. */
+  knownAt: number = at,
 ): void {
   const label = deviceLabel(ctx.site, state.deviceId);
   state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? at, at);
   const when = formatLocal(at, ctx.timezone);
+  if (state.unknown) {
+    effects.push(answered(state.unknown, Math.max(knownAt, state.unknown.at), at, how, label, ctx));
+    state.unknown = null;
+  }
   const resolve = (a: { key: string }) =>
     effects.push(
       resolveAlert(a.key, at, {
@@ -206,34 +212,63 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
         const rec = pumpOutOnRecord(prev, ctx, input.now);
         const state = rec === undefined ? prev : structuredClone(prev);
         if (rec !== undefined)
-          pumpedOut(state, rec, { onRecord: true, recordId: recordId('lastPumpOut', rec) }, ctx, effects);
+          pumpedOut(
+            state,
+            rec,
+            { onRecord: true, recordId: recordId('lastPumpOut', rec) },
+            ctx,
+            effects,
+            input.now,
+          );
         if (state.time || !isPrimaryTank(ctx, state.deviceId)) return { state, effects };
         const basis = lastPumped(state, ctx);
-        if (basis === null) return { state, effects };
-        const dueSince = addYears(basis, sp.maxYears);
-        if (input.now < dueSince) return { state, effects };
+        if (basis === null) {
+          // No pump-out on record: never silent, a duty asks for the last one at once.
+          if (state.unknown) return { state, effects };
+          const next = state === prev ? structuredClone(prev) : state;
+          effects.push(askLastPumpOut(next, input.now, label, ctx));
+          return { state: next, effects };
+        }
+        if (state.unknown) {
+          // The configuration now names the last pump-out: the question is answered.
+          const next = state === prev ? structuredClone(prev) : state;
+          pumpedOut(next, basis, { configured: true }, ctx, effects, input.now);
+          return { state: next, effects };
+        }
+        const clock = pumpingClock(basis, sp, ctx.timezone);
+        if (input.now < clock.remindAt) return { state, effects };
         const next = state === prev ? structuredClone(prev) : state;
         const key = alertKey(RULE, next, 'time', basis);
-        next.time = { key, at: dueSince, basis };
-        effects.push(
-          openAlert(RULE, next, {
-            key,
-            at: dueSince,
-            message:
-              `Tank ${label} was last pumped ${formatLocal(basis, ctx.timezone)}, more than ${sp.maxYears} years ago: ` +
-              `pump the tank (every 2-3 years, law 000, appendix VII).`,
-            evidence: { lastPumpedAt: iso(basis), maxYears: sp.maxYears, dueSince: iso(dueSince) },
-          }),
-        );
+        next.time = { key, at: clock.remindAt, basis };
+        effects.push(timeAlert(next, basis, clock, label, ctx));
         return { state: next, effects };
       }
       case 'inspection': {
         if (input.siteId !== prev.siteId || !isPumpOut(input.kind)) return { state: prev, effects };
         const state = structuredClone(prev);
-        pumpedOut(state, input.at, { inspectionId: input.id, by: input.inspector }, ctx, effects);
+        const hauler = input.details?.hauler;
+        pumpedOut(
+          state,
+          input.at,
+          {
+            inspectionId: input.id,
+            by: input.inspector,
+            ...(hauler ? { hauler: hauler.name, haulerPermit: hauler.permit } : {}),
+          },
+          ctx,
+          effects,
+          input.receivedAt ?? input.at,
+        );
         return { state, effects };
       }
       case 'alert-closed': {
+        if (prev.unknown?.key === input.key) {
+          // Closed by a person with no date: the clock runs from then, so the tank is not silent.
+          const state = structuredClone(prev);
+          state.unknown = null;
+          state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? input.at, input.at);
+          return { state, effects };
+        }
         if (prev.level?.key !== input.key && prev.time?.key !== input.key) return { state: prev, effects };
         const state = structuredClone(prev);
         if (state.level?.key === input.key) {

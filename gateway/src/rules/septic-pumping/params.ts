@@ -11,7 +11,16 @@ export const params = {
           .lt(1)
           .default(1 / 3)
           .describe("The share of the tank's liquid depth sludge and scum may fill."),
-        maxYears: z.number().positive().default(3).describe('Years between pump-outs at most.'),
+        maxYears: z
+          .number()
+          .positive()
+          .default(3)
+          .describe('Years between pump-outs at most: the duty is due at the end of that anniversary.'),
+        reminderYears: z
+          .number()
+          .positive()
+          .default(2)
+          .describe('Years after a pump-out when the duty opens, a reminder before it is due.'),
         lastPumpedAt: z.iso
           .datetime({ offset: true })
           .optional()
