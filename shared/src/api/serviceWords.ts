@@ -35,7 +35,9 @@ export function appealWindowWords(
   tz: string,
 ): string {
   const law = lawOf(v.law);
-  if (v.servedAt === undefined || v.appealBy === undefined) return NOT_SERVED;
+  if (v.appealBy === undefined) return NOT_SERVED;
+  if (v.servedAt === undefined)
+    return `May be appealed to ${law.appealTo} within ${law.appealDays} days of service, until ${endOfDay(v.appealBy, tz)}.`;
   return `Served ${formatLong(Date.parse(v.servedAt), tz)}; may be appealed to ${law.appealTo} within ${law.appealDays} days of service, until ${endOfDay(v.appealBy, tz)}.`;
 }
 

@@ -60,7 +60,7 @@ function asOf(v: ViolationDto, to: number): ViolationDto {
     ? first
       ? { servedAt: first.servedAt, appealBy: first.appealBy }
       : {}
-    : { servedAt: v.servedAt, appealBy: v.appealBy };
+    : { servedAt: v.servedAt ?? (v.appealBy ? v.issuedAt : undefined), appealBy: v.appealBy };
   return {
     ...rest,
     events,
@@ -214,7 +214,7 @@ ${notices}`;
           v.remedyDueAt,
           approved?.at ?? '',
           outcome(v, end),
-          `${seq(v.siteSeq)}issued by ${v.issuedBy}: ${v.nature}; remedy: ${v.remedy}; ${v.appealBy ? `served ${v.servedAt}, appeal until ${v.appealBy}` : 'not yet served'}${follows}; ${v.standing}${logged(v.logIndex)}`,
+          `${seq(v.siteSeq)}issued by ${v.issuedBy}: ${v.nature}; remedy: ${v.remedy}; ${v.appealBy ? `${v.servedAt ? `served ${v.servedAt}, ` : ''}appeal until ${v.appealBy}` : 'not yet served'}${follows}; ${v.standing}${logged(v.logIndex)}`,
         ],
         ...v.events.map((e) => [
           'violation-step',
