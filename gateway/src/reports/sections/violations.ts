@@ -76,7 +76,7 @@ function standing(v: ViolationDto, asAt: number, tz: string): string {
   const t = (iso: string) => formatLong(ms(iso), tz);
   const appeal = v.events.find((e) => e.kind === 'appealed');
   const heard = v.events.find((e) => e.kind === 'heard');
-  const appealed = `${appeal ? `; appealed ${t(appeal.at)}` : ''}${heard ? `; ${hearingWords(heard, v.law).toLowerCase()}` : ''}`;
+  const appealed = `${appeal ? `; appealed ${t(appeal.at)}` : ''}${heard ? `; ${hearingWords(heard, v.law).replace(/^H/, 'h')}` : ''}`;
   if (v.status === 'reversed') return `reversed on appeal${appealed}`;
   const served = v.servedAt === undefined ? '; not yet served' : '';
   const approved = v.events.find((e) => e.kind === 'approved');
