@@ -32,7 +32,8 @@ export const violationServicePlugin: FastifyPluginAsync<ViolationServiceServices
   /** The served time given, checked against the record's issue and now. */
   const servedTime = (iso: string, issuedAt: string, tz: string, what: string): number => {
     const at = Date.parse(iso);
-    if (at < Date.parse(issuedAt))
+    // Entered to the minute: a service in the minute the notice was issued is not before it.
+    if (at < Math.floor(Date.parse(issuedAt) / 60_000) * 60_000)
       throw new ApiError(
         'BAD_REQUEST',
         `The service cannot be before the ${what} was issued (${dateInWords(localDateOf(Date.parse(issuedAt), tz))}): give a later time.`,
