@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SITE_KINDS } from '../../shared/src/admin.ts';
 import {
   ENFORCEMENT_LAWS,
+  LAW_OF_SITE_KIND,
   lawIdOfSiteKind,
   lawOf,
   NOTICE_ELEMENTS,
@@ -18,6 +19,7 @@ import { withinDays } from '../../shared/src/days.ts';
 
 describe('the enforcement laws as data', () => {
   it('gives every site kind its law: construction 001, wastewater systems 000', () => {
+    expect(Object.keys(LAW_OF_SITE_KIND).sort()).toEqual([...SITE_KINDS].sort());
     expect(SITE_KINDS.map((k) => [k, lawIdOfSiteKind(k)])).toEqual([
       ['construction', '001'],
       ['alternative-system', '000'],

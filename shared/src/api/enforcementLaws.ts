@@ -6,8 +6,6 @@
  * can import it.
  */
 
-import type { SITE_KINDS } from '../admin.ts';
-
 /** The elements of a notice, in the order the law lists them. */
 export const NOTICE_ELEMENTS = ['parties', 'land', 'nature', 'remedy', 'penalties', 'appeal'] as const;
 export type NoticeElement = (typeof NOTICE_ELEMENTS)[number];
@@ -143,8 +141,12 @@ export type EnforcementLawId = keyof typeof ENFORCEMENT_LAWS;
 /** The law the town's notices of violation followed before a notice named its law (stored without one). */
 export const NOTICE_LAW: EnforcementLaw = ENFORCEMENT_LAWS['001'];
 
-/** Which law governs a site's enforcement, by the site's kind. */
-export const LAW_OF_SITE_KIND: Record<(typeof SITE_KINDS)[number], EnforcementLawId> = {
+/**
+ * Which law governs a site's enforcement, by the site's kind (every kind of `SITE_KINDS` in `admin.ts`,
+ * which imports the contract and so is not imported here; `test/shared/enforcementLaws.test.ts` holds
+ * the two lists together).
+ */
+export const LAW_OF_SITE_KIND: Readonly<Record<string, EnforcementLawId>> = {
   construction: '001',
   'alternative-system': '000',
   septic: '000',
@@ -159,7 +161,7 @@ export const lawOf = (id: string | null | undefined): EnforcementLaw =>
 
 /** The law of a site of kind `kind` (a kind not listed: 001's, the town's stormwater law). */
 export const lawIdOfSiteKind = (kind: string): EnforcementLawId =>
-  (LAW_OF_SITE_KIND as Record<string, EnforcementLawId | undefined>)[kind] ?? '001';
+  Object.hasOwn(LAW_OF_SITE_KIND, kind) ? LAW_OF_SITE_KIND[kind]! : '001';
 
 /** An order kind's words under a law (the law's first when the kind is not one of its). */
 export const orderKindOf = (law: EnforcementLaw, id: string | null | undefined) =>
