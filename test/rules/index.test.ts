@@ -80,13 +80,15 @@ describe('rule registry', () => {
         'device-clock:panel-1',
         'remedy:panel-1',
         'septic-pumping:panel-1',
+        // The Enforcement Officer's orders (law 000, 5.100 B) are duties here too.
+        'violation-remedy:-',
       ].sort(),
     );
-    expect(evaluatorsFor(holding).map((x) => x.name)).toEqual([
-      'holding-tank-pumpout',
-      'device-silent',
-      'device-clock',
-    ]);
+    expect(
+      evaluatorsFor(holding)
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(['device-clock', 'device-silent', 'holding-tank-pumpout', 'violation-remedy']);
   });
 
   it('gives every binding a unique id and covers every rule id', () => {
