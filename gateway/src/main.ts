@@ -46,6 +46,7 @@ import type { Log, Stage } from './pipeline.ts';
 import { QuarantineRows } from './quarantine/rows.ts';
 import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
+import { noticeDocuments } from './reports/violationDoc.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { StoreStage } from './store/stage.ts';
 
@@ -148,6 +149,16 @@ async function compose(
     log,
     metrics,
     siteOf: (id) => withPeople(catalogue.site(id), people.accounts.ofSite(id)),
+    // A notice is served with its document attached; its first delivery to a party is its service.
+    noticeDocument: async (v) => noticeDocumentOf(v),
+    onSent: (d, at) => {
+      if (d.kind === 'violation' && d.alertId !== null && d.channel === 'email')
+        enforcement.violations.serve(
+          d.alertId,
+          { method: 'email', party: d.target, servedAt: at, by: 'e-mail delivery' },
+          () => {},
+        );
+    },
   });
   const engine = new ComplianceEngine({
     db,
@@ -162,7 +173,16 @@ async function compose(
   catalogue.onChange(engine.siteEvent);
   engine.onNotify(() => notifications.notify());
   // Notices and orders, each change one unit of work of the engine.
-  const enforcement = openEnforcement(db, enginePort(engine));
+  const enforcement = openEnforcement(
+    db,
+    enginePort(engine),
+    (id) => catalogue.site(id)?.timezone ?? config.timezone,
+  );
+  const noticeDocumentOf = noticeDocuments({
+    siteOf: (id) => catalogue.site(id),
+    inspectionsOf: (id) => engine.listInspections({ siteId: id }),
+    timezone: config.timezone,
+  });
   const influx = new InfluxOutput({
     db,
     influx: config.influx,

@@ -21,7 +21,11 @@ const TZ = 'America/New_York';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 
-type Notice = { id: string; status: string; remedyDueAt: string; appealBy: string; events: unknown[] };
+type Notice = { id: string; status: string; remedyDueAt: string; appealBy?: string; events: unknown[] };
+
+/** The last day of a window in New York, as the notice writes it ("the end of December 22, 2026"). */
+const endOfNyDay = (deadline: string) =>
+  `the end of ${new Intl.DateTimeFormat('en-US', { timeZone: TZ, month: 'long', day: 'numeric', year: 'numeric' }).format(new Date(Date.parse(deadline) - 1))}`;
 
 /** A day in New York, as the dashboard writes it ("Dec 17"). */
 const nyDay = (t: string | number) =>
@@ -153,14 +157,13 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     const local = new Intl.DateTimeFormat('en-US', { timeZone: TZ, hour: 'numeric', minute: '2-digit' });
     expect(local.format(new Date(notice!.remedyDueAt))).toBe('5:00 PM');
     expect(await page.locator('#enforcement-result').textContent()).toMatch(
-      new RegExp(
-        `^Notice issued, remedy due \\w{3} \\d+, \\d{4}, 5:00 PM E[SD]T\\. It may be appealed until ${nyDay(notice!.appealBy)}\\.$`,
-      ),
+      /^Notice issued, remedy due \w{3} \d+, \d{4}, 5:00 PM E[SD]T\. It is sent by e-mail to the parties on file; the 15 days to appeal start when it is served\.$/,
     );
     const item = page.locator('#site-enforcement .violation');
     const words = await item.textContent();
     expect(words).toContain('Issued');
-    expect(words).toContain(`May be appealed until ${nyDay(notice!.appealBy)}.`);
+    // Nothing was delivered (no e-mail here): its window has not started.
+    expect(words).toContain('Not yet served; the appeal window has not started.');
     expect(words).toMatch(/Remedy due .*5:00 PM E[SD]T \(in (2|3) days\)/);
     expect(words).toContain('Issued by Pat Inspector');
     expect(await item.locator('a', { hasText: 'The notice' }).getAttribute('href')).toMatch(/\/document$/);
@@ -183,6 +186,13 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     await plainWords(page);
     expect(problems).toEqual([]);
     await page.close();
+    // Served by hand now (the officer's record): the 15 days run from it.
+    const served = await fetch(`${gw.httpUrl}/api/violations/${notice!.id}/service`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'in-person', party: 'Rita Landis', servedAt: new Date().toISOString() }),
+    });
+    expect(served.status).toBe(200);
   });
 
   it('the inspector orders work stopped: the site page and the overview card say so', async () => {
@@ -224,9 +234,9 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     const [notice] = await notices();
     expect(await item.locator('summary', { hasText: 'Appeal' }).count()).toBe(0);
     expect(await item.textContent()).toContain(
-      `It can no longer be appealed: the 15 days to appeal ended on ${nyDay(notice!.appealBy)}.`,
+      `It can no longer be appealed: the 15 days to appeal ended at ${endOfNyDay(notice!.appealBy!)}.`,
     );
-    expect(await item.textContent()).toContain('Appeal window closed.');
+    expect(await item.textContent()).toContain('The appeal window is closed.');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -247,7 +257,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     let [notice] = await notices();
     expect(notice!.status).toBe('appealed');
     expect(await page.locator('#site-enforcement .violation').textContent()).toContain(
-      `Appealed ${nyDay(Date.now())}.`,
+      `Appealed ${nyDay(Date.now())} to the Town.`,
     );
     expect(await page.locator('#site-enforcement .violation summary', { hasText: 'Appeal' }).count()).toBe(0);
 

@@ -113,10 +113,42 @@ describe('a notice of violation served', () => {
     expect(text).toContain('Pat Landowner');
     expect(text).toContain('Lot 12, Maple Ridge Road');
     expect(text).toContain('To be completed by Jun 17, 2026, 10:00 AM EDT.');
-    expect(text).toContain('within 15 days of service, by Jun 25, 2026, 10:00 AM EDT.');
+    // Served by this message: the 15 days run from it, to the end of June 25 in the site's zone.
+    expect(text).toContain('This message serves it, sent Jun 10, 2026, 10:00 AM EDT.');
+    expect(text).toContain('within 15 days of service, by the end of June 25, 2026.');
+    // The notice's document is attached, printable for mail or in person.
+    const doc = mails[0]!.attachments.find((a) => a.filename.endsWith('.html'));
+    expect(doc?.contentType).toBe('text/html');
+    expect(doc?.content).toContain('6. Appeal');
+    expect(doc?.content).toContain('Pat Landowner');
     expect(text).toContain('$250');
     expect(text).toContain(`/api/violations/${id}/document`);
     expect(mails[0]!.headers.subject).toContain('Notice of violation: Maple Ridge');
+    // The first delivery is its service, recorded: the window runs from it, in the site's local days.
+    const served = await waitFor(
+      async () => {
+        const v = (await (await fetch(`${gw.httpUrl}/api/violations/${id}`)).json()) as {
+          servedAt?: string;
+          appealBy?: string;
+          events: Array<{ kind: string; method?: string; party?: string }>;
+        };
+        return v.events.filter((e) => e.kind === 'served').length >= 3 ? v : undefined;
+      },
+      15_000,
+      'three services by e-mail recorded',
+    );
+    expect(served.servedAt).toBe(new Date(T0).toISOString());
+    expect(served.appealBy).toBe('2026-06-26T04:00:00.000Z');
+    expect(
+      served.events
+        .filter((e) => e.kind === 'served')
+        .map((e) => [e.method, e.party])
+        .sort(),
+    ).toEqual([
+      ['email', 'dev@ridge.test'],
+      ['email', 'owner@ridge.test'],
+      ['email', 'pat@land.test'],
+    ]);
     // The officer hears of the remedy duty as of any duty, not with the notice itself.
     const officer = smtp.messages.filter((m) => m.to.includes('smo@town.test')).map((m) => parseMail(m.raw));
     expect(officer.every((m) => m.headers['x-gateway-event'] !== 'violation')).toBe(true);

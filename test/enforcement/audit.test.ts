@@ -28,6 +28,8 @@ beforeEach(() => {
   const { id } = e.issue(
     {
       siteId: 'site-a',
+      law: '001',
+      orderKind: 'correct',
       nature: 'Silt fence down for 40 ft.',
       remedy: 'Reinstall the silt fence.',
       remedyDueAt: T0 + 7 * DAY,
@@ -39,7 +41,11 @@ beforeEach(() => {
   const ok = () => undefined;
   e.step(id, 'corrected', { text: 'Fence reinstalled.', by: 'Dana Developer' }, ok);
   e.step(id, 'approved', { text: 'Checked on site.', by: 'Ida Inspector' }, ok);
-  e.stopWork('site-a', { reason: 'Sediment leaving the site.', violationIds: [id], by: 'Ida Inspector' }, ok);
+  e.stopWork(
+    'site-a',
+    { reason: 'Sediment leaving the site.', violationIds: [id], by: 'Ida Inspector', law: '001' },
+    ok,
+  );
   e.lift('site-a', { note: 'Corrected and approved.', override: false, by: 'Ida Inspector' }, (o) => {
     if (!o) throw new Error('no order in effect');
   });

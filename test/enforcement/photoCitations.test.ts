@@ -47,6 +47,8 @@ beforeEach(() => {
   const { id } = enforcement.violations.issue(
     {
       siteId: 'site-a',
+      law: '001',
+      orderKind: 'correct',
       nature: 'Silt fence down.',
       remedy: 'Reinstall it.',
       remedyDueAt: T0 + 7 * DAY,

@@ -29,6 +29,8 @@ const issue = () =>
   enforcement.violations.issue(
     {
       siteId: 'site-a',
+      law: '001',
+      orderKind: 'correct',
       nature: 'Silt fence down for 40 ft.',
       remedy: 'Reinstall the silt fence.',
       remedyDueAt: T0 + 7 * DAY,

@@ -249,7 +249,8 @@ function decodeQp(s: string): string {
 }
 
 /** A single-part message: decoded headers (lowercase names) and text body. */
-export function parseMail(raw: string): { headers: Record<string, string>; text: string } {
+/** A part of a message: its headers and its body decoded (quoted-printable or base64). */
+function decodePart(raw: string): { headers: Record<string, string>; body: string } {
   const split = raw.indexOf('\r\n\r\n');
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const body = raw.slice(split + 4);
@@ -265,7 +266,38 @@ export function parseMail(raw: string): { headers: Record<string, string>; text:
       : cte === 'base64'
         ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
         : body;
-  return { headers, text: text.replace(/\r\n/g, '\n') };
+  return { headers, body: text.replace(/\r\n/g, '\n') };
+}
+
+/**
+ * A message's headers, its text (the plain-text part of a multipart message) and its attachments (each
+ * part with a file name: name, type and content).
+ */
+export function parseMail(raw: string): {
+  headers: Record<string, string>;
+  text: string;
+  attachments: { filename: string; contentType: string; content: string }[];
+} {
+  const { headers, body } = decodePart(raw);
+  const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
+  if (!boundary) return { headers, text: body, attachments: [] };
+  const split = raw.indexOf('\r\n\r\n');
+  const parts = raw
+    .slice(split + 4)
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
+    .map((p) => decodePart(p.replace(/^\r\n/, '')));
+  const text = parts.find((p) => (p.headers['content-type'] ?? '').startsWith('text/plain'))?.body ?? '';
+  const attachments = parts
+    .map((p) => ({ p, name: /filename="?([^";]+)"?/i.exec(p.headers['content-disposition'] ?? '')?.[1] }))
+    .filter((x): x is { p: (typeof parts)[number]; name: string } => x.name !== undefined)
+    .map(({ p, name }) => ({
+      filename: name,
+      contentType: (p.headers['content-type'] ?? '').split(';')[0]!.trim(),
+      content: p.body,
+    }));
+  return { headers, text, attachments };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

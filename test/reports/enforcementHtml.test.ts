@@ -188,7 +188,9 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     expect(sections).toContain('Nature of the violation Silt fence along the east boundary is down.');
     expect(sections).toContain('Remedy required Fix: Silt fence along the east boundary is down.');
     expect(sections).toContain('Remedy due Jun 13, 2026, 10:00 AM EDT');
-    expect(sections).toContain('May be appealed until Jun 25, 2026, 10:00 AM EDT');
+    // Nothing was delivered (no e-mail configured) and no service recorded: its window has not started.
+    expect(sections).toContain('Served not yet served');
+    expect(sections).toContain('Appeal Not yet served; the appeal window has not started.');
     expect(sections).toContain(
       'Follows the inspection Routine inspection of Jun 9, 2026, 10:00 AM EDT, by Ian Inspector',
     );

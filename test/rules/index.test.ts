@@ -81,17 +81,24 @@ describe('rule registry', () => {
         'device-clock:panel-1',
         'remedy:panel-1',
         'septic-pumping:panel-1',
+        // The Enforcement Officer's orders (law 000, 5.100 B) are duties here too.
+        'violation-remedy:-',
       ].sort(),
     );
     // A holding tank is an advanced system (law 000, 5.030 B 1 b): the annual inspection, its
-    // deficiencies' remedies, and its high-water alarm's 5-day remedy.
-    expect(evaluatorsFor(holding).map((x) => x.name)).toEqual([
+    // deficiencies' remedies, and its high-water alarm's 5-day remedy; and the notices' remedies.
+    expect(
+      evaluatorsFor(holding)
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual([
       'annual-inspection',
       'deficiency-remedy',
-      'remedy',
-      'holding-tank-pumpout',
-      'device-silent',
       'device-clock',
+      'device-silent',
+      'holding-tank-pumpout',
+      'remedy',
+      'violation-remedy',
     ]);
   });
 

@@ -95,6 +95,12 @@ export const API_ERRORS = {
     status: 409,
     message: 'The officer has approved the correction: this notice of violation is closed.',
   },
+  NO_HEARING: {
+    status: 409,
+    message: 'Under this law an appeal is not heard by a board: no hearing is recorded for it.',
+  },
+  NOT_APPEALED: { status: 409, message: 'This notice has not been appealed: there is no hearing to record.' },
+  ALREADY_HEARD: { status: 409, message: 'The hearing of this appeal is already recorded.' },
   STOP_WORK_IN_EFFECT: { status: 409, message: 'A stop-work order is already in effect at this site.' },
   NO_STOP_WORK: { status: 409, message: 'No stop-work order is in effect at this site.' },
   NOTICES_OPEN: {

@@ -35,6 +35,7 @@ import { stopWorkPlugin } from './plugins/stopWork.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
 import { verifyPagePlugin } from './plugins/verifyPage.ts';
 import { violationDocumentPlugin } from './plugins/violationDocument.ts';
+import { violationServicePlugin } from './plugins/violationService.ts';
 import { violationsPlugin } from './plugins/violations.ts';
 import { documentErrors, validateResponses } from './responses.ts';
 
@@ -245,6 +246,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   });
   await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, enforcement, jobs });
   await app.register(stopWorkPlugin, { auth, catalogue, enforcement });
+  await app.register(violationServicePlugin, { auth, catalogue, enforcement, now });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, enforcement, now });
   await app.register(reportsPlugin, {
     auth,

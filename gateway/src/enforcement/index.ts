@@ -1,6 +1,6 @@
 /**
- * Enforcement (town law 001): milestone notices, notices of violation with their steps, and stop-work
- * orders, with their stores, on the alert engine's unit of work through a small port (`port.ts`). Built
+ * Enforcement (town law 001; town law 000 for wastewater systems): milestone notices, notices of violation
+ * with their steps, and stop-work orders, with their stores, on the alert engine's unit of work through a small port (`port.ts`). Built
  * once in `main.ts` and handed to the API, the fleet view and the reports.
  */
 import { LoggedRows } from '../alerts/stores/logged.ts';
@@ -26,11 +26,18 @@ export interface Enforcement {
   violations: Violations;
 }
 
-/** Enforcement over the store `db` (its tables, the notification outbox) and the engine's port. */
-export function openEnforcement(db: Db, port: EnforcementPort): Enforcement {
+/**
+ * Enforcement over the store `db` (its tables, the notification outbox) and the engine's port; `tzOf`
+ * gives a site's time zone (an appeal window counts its local days; UTC when not given).
+ */
+export function openEnforcement(
+  db: Db,
+  port: EnforcementPort,
+  tzOf: (siteId: string) => string = () => 'UTC',
+): Enforcement {
   const logged = new LoggedRows(db, { append: port.appendEvidence }, ENFORCEMENT_LOGGED);
   return {
     notices: new Notices(new NoticeStore(db, logged), port),
-    violations: new Violations(new ViolationStore(db, logged), port, db),
+    violations: new Violations(new ViolationStore(db, logged), port, db, tzOf),
   };
 }

@@ -1,41 +1,44 @@
 /**
- * Enforcement (town law 001, "Enforcement"): notices of violation and stop-work orders. A notice is one
- * row, its appeal, corrections and approval rows of its events; an order is one row, its lifting an event
- * row. Every row is an entry of the evidence log, written in the same transaction of the engine's unit of
- * work (`port.ts`) as the notice's remedy duty (the `violation` input the site's rules are fed:
- * `rules/violation-remedy/`). A notice's status and an order's being in effect are derived from their
- * events. The caller's checks (`guard`) run inside the transaction, against the state as it is there, and
- * refuse by throwing.
+ * Enforcement under the law of the site (town law 001, "Enforcement"; town law 000, Sections 5.100 B,
+ * 5.030 A 7, 5.010): notices of violation and stop-work orders. A notice is one row, its services, appeal,
+ * hearing, corrections and approval rows of its events; an order is one row, its services and lifting
+ * event rows. Every row is an entry of the evidence log, written in the same transaction of the engine's
+ * unit of work (`port.ts`) as the notice's remedy duty (the `violation` input the site's rules are fed:
+ * `rules/violation-remedy/`). A notice's status, its first service and appeal window, and an order's being
+ * in effect are derived from their events (`dto.ts`). The caller's checks (`guard`) run inside the
+ * transaction, against the state as it is there, and refuse by throwing.
  */
 
-import { NOTICE_LAW } from '../../../shared/src/api/enforcementLaws.ts';
+import { ENFORCEMENT_LAWS, type EnforcementLawId, lawOf } from '../../../shared/src/api/enforcementLaws.ts';
 import type {
-  Party,
   StopWorkDto,
   ViolationDto,
-  ViolationEvent,
   ViolationIssued,
   ViolationStatus,
 } from '../../../shared/src/api/violations.ts';
+import { withinDays } from '../../../shared/src/days.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { ulid } from '../alerts/ulid.ts';
 import { recordViolationEvent } from '../store/outbox.ts';
 import type { Page } from '../store/page.ts';
 import type { Db } from '../store/types.ts';
+import {
+  documentUrlOf,
+  type HearingDetail,
+  type Parties,
+  type ServiceDetail,
+  stopWorkDto,
+  violationDto,
+} from './dto.ts';
 import type { EnforcementPort, ViolationFeed } from './port.ts';
-import type { StopWorkRow, ViolationEventRow, ViolationRow, ViolationStore } from './stores/violations.ts';
+import type { ViolationStore } from './stores/violations.ts';
 
-const DAY_MS = 86_400_000;
+export { documentUrlOf, type Parties, statusOf, stopWorkDto, violationDto } from './dto.ts';
 
-/** Who and where a notice is directed to, as the site had them when it was issued. */
-export interface Parties {
-  landowner?: Party | undefined;
-  developer?: Party | undefined;
-  siteAddress?: string | undefined;
-}
-
-/** A notice as the officer issues it: the site, the nature and the remedy's due time as its rule is fed them. */
-export type ViolationInput = Omit<ViolationFeed, 'type' | 'step' | 'id' | 'at' | 'by'> & {
+/** A notice as the officer issues it: the site, its law, the nature and the remedy's due time. */
+export type ViolationInput = Omit<ViolationFeed, 'type' | 'step' | 'id' | 'at' | 'by' | 'cite'> & {
+  law: EnforcementLawId;
+  orderKind: string;
   inspectionId?: string | undefined;
   remedy: string;
   penalties: string;
@@ -44,88 +47,17 @@ export type ViolationInput = Omit<ViolationFeed, 'type' | 'step' | 'id' | 'at' |
 
 export type ViolationStep = 'appealed' | 'corrected' | 'approved';
 
-/** The document of a notice, served by the API. */
-export const documentUrlOf = (id: string) => `/api/violations/${encodeURIComponent(id)}/document`;
-
-const leafOf = (hash: string) => Buffer.from(hash, 'hex').toString('base64');
-
-/** A notice's status: its last step, `issued` before any. */
-export function statusOf(events: readonly { kind: string }[]): ViolationStatus {
-  return (events.at(-1)?.kind as ViolationStatus | undefined) ?? 'issued';
+/** A service as recorded: how, on whom, when (epoch ms), by whom, with an optional note. */
+export interface ServiceInput {
+  method: ServiceDetail['method'];
+  party: string;
+  servedAt: number;
+  by: string;
+  note?: string | undefined;
 }
 
-function eventDto(e: ViolationEventRow): ViolationEvent {
-  return {
-    kind: e.kind as ViolationEvent['kind'],
-    at: toIso(e.at),
-    by: e.by,
-    text: e.text,
-    photos: JSON.parse(e.photos) as string[],
-    logIndex: e.log_idx,
-    leafHash: leafOf(e.hash),
-  };
-}
-
-export function violationDto(v: ViolationRow, rows: readonly ViolationEventRow[]): ViolationDto {
-  const parties = JSON.parse(v.parties) as Parties;
-  const approved = rows.find((e) => e.kind === 'approved');
-  return {
-    id: v.id,
-    siteId: v.site_id,
-    siteSeq: v.site_seq,
-    ...(v.inspection_id !== null ? { inspectionId: v.inspection_id } : {}),
-    status: statusOf(rows),
-    nature: v.nature,
-    remedy: v.remedy,
-    remedyDueAt: toIso(v.remedy_due_at),
-    penalties: v.penalties,
-    issuedAt: toIso(v.at),
-    issuedBy: v.issued_by,
-    appealBy: toIso(v.appeal_by),
-    ...(parties.landowner ? { landowner: parties.landowner } : {}),
-    ...(parties.developer ? { developer: parties.developer } : {}),
-    ...(parties.siteAddress ? { siteAddress: parties.siteAddress } : {}),
-    ...(approved ? { onTime: approved.at <= v.remedy_due_at } : {}),
-    events: rows.map(eventDto),
-    documentUrl: documentUrlOf(v.id),
-    logIndex: v.log_idx,
-    leafHash: leafOf(v.hash),
-  };
-}
-
-export function stopWorkDto(
-  o: StopWorkRow,
-  events: readonly {
-    kind: string;
-    at: number;
-    by: string;
-    note: string;
-    override: number;
-    log_idx: number;
-  }[],
-): StopWorkDto {
-  const lift = events.find((e) => e.kind === 'lifted');
-  return {
-    id: o.id,
-    siteId: o.site_id,
-    siteSeq: o.site_seq,
-    since: toIso(o.at),
-    reason: o.reason,
-    issuedBy: o.issued_by,
-    violationIds: JSON.parse(o.violation_ids) as string[],
-    ...(lift
-      ? {
-          liftedAt: toIso(lift.at),
-          liftedBy: lift.by,
-          liftNote: lift.note,
-          liftLogIndex: lift.log_idx,
-          ...(lift.override === 1 ? { override: true } : {}),
-        }
-      : {}),
-    logIndex: o.log_idx,
-    leafHash: leafOf(o.hash),
-  };
-}
+/** The words a remedy duty cites for a law ("law 000, Sections 5.100 B, …"). */
+const citeOf = (law: EnforcementLawId) => `law ${law}, ${ENFORCEMENT_LAWS[law].part}`;
 
 export class Violations {
   constructor(
@@ -133,13 +65,18 @@ export class Violations {
     private readonly port: Pick<EnforcementPort, 'run'>,
     /** The store, for the notification outbox: the notice is served by e-mail (`notify/`). */
     private readonly db: Db,
+    /** A site's time zone (the appeal window's days are its local days). */
+    private readonly tzOf: (siteId: string) => string,
   ) {}
 
-  /** Issues a notice now, served now: the appeal runs the law's days x 24 h from it; opens its remedy duty. */
+  /**
+   * Issues a notice now under its law; opens its remedy duty and writes its notification event (served by
+   * e-mail on the parties on file). It is not served until a delivery reaches a party or the officer
+   * records a service (`serve`): the appeal window has not started.
+   */
   issue(input: ViolationInput, actor: string): ViolationIssued {
     return this.port.run((u) => {
       const id = `nov-${ulid(u.now)}`;
-      const appealBy = u.now + NOTICE_LAW.appealDays * DAY_MS;
       this.store.append({
         id,
         site_id: input.siteId,
@@ -150,8 +87,11 @@ export class Violations {
         penalties: input.penalties,
         at: u.now,
         issued_by: actor,
-        appeal_by: appealBy,
+        // 0: the appeal window runs from the first service (its step), not from the issue.
+        appeal_by: 0,
         parties: JSON.stringify(input.parties),
+        law: input.law,
+        order_kind: input.orderKind,
       });
       u.feedViolation({
         type: 'violation',
@@ -162,8 +102,9 @@ export class Violations {
         remedyDueAt: input.remedyDueAt,
         nature: input.nature,
         by: actor,
+        cite: citeOf(input.law),
       });
-      // Served on the developer and owner through the outbox, committed with the notice.
+      // To be served on the parties through the outbox, committed with the notice.
       const row = this.store.byId(id)!;
       recordViolationEvent(this.db, {
         eventId: `violation:${id}`,
@@ -171,13 +112,84 @@ export class Violations {
         createdAt: u.now,
       });
       u.notified();
-      return {
-        id,
-        issuedAt: toIso(u.now),
-        appealBy: toIso(appealBy),
-        status: 'issued',
-        documentUrl: documentUrlOf(id),
-      };
+      return { id, law: input.law, issuedAt: toIso(u.now), status: 'issued', documentUrl: documentUrlOf(id) };
+    });
+  }
+
+  /**
+   * Records a service of a notice on a party. Each service keeps the end of the appeal window it would
+   * start (the law's days from it, in the site's zone); the window is the earliest service's. `guard` sees
+   * the notice as stored and throws to refuse; a second e-mail service on the same party is not recorded
+   * again (undefined returned then, as for a notice not found).
+   */
+  serve(
+    id: string,
+    s: ServiceInput,
+    guard: (v: ViolationDto, now: number) => void,
+  ): ViolationDto | undefined {
+    const vs = this.store;
+    return this.port.run((u) => {
+      const row = vs.byId(id);
+      if (!row) return undefined;
+      const events = vs.events(id);
+      guard(violationDto(row, events), u.now);
+      const again = events.some((e) => {
+        if (e.kind !== 'served' || s.method !== 'email') return false;
+        const d = JSON.parse(e.detail ?? '{}') as Partial<ServiceDetail>;
+        return d.method === 'email' && d.party === s.party;
+      });
+      if (again) return undefined;
+      const appealBy = withinDays(s.servedAt, lawOf(row.law).appealDays, this.tzOf(row.site_id));
+      const detail: ServiceDetail = { method: s.method, party: s.party, servedAt: s.servedAt, appealBy };
+      vs.appendEvent({
+        violation_id: id,
+        kind: 'served',
+        at: u.now,
+        by: s.by,
+        text: s.note ?? '',
+        photos: '[]',
+        detail: JSON.stringify(detail),
+      });
+      return violationDto(row, vs.events(id));
+    });
+  }
+
+  /**
+   * Records the hearing of a notice's appeal (its date and outcome); a reversal closes the notice and its
+   * remedy duty. `guard` sees the notice as stored and throws to refuse.
+   */
+  hear(
+    id: string,
+    h: HearingDetail & { note: string; by: string },
+    guard: (v: ViolationDto, now: number) => void,
+  ): ViolationDto | undefined {
+    const vs = this.store;
+    return this.port.run((u) => {
+      const row = vs.byId(id);
+      if (!row) return undefined;
+      guard(violationDto(row, vs.events(id)), u.now);
+      const detail: HearingDetail = { heldOn: h.heldOn, outcome: h.outcome };
+      vs.appendEvent({
+        violation_id: id,
+        kind: 'heard',
+        at: u.now,
+        by: h.by,
+        text: h.note,
+        photos: '[]',
+        detail: JSON.stringify(detail),
+      });
+      if (h.outcome === 'reversed')
+        u.feedViolation({
+          type: 'violation',
+          step: 'reversed',
+          siteId: row.site_id,
+          id,
+          at: u.now,
+          remedyDueAt: row.remedy_due_at,
+          nature: row.nature,
+          by: h.by,
+        });
+      return violationDto(row, vs.events(id));
     });
   }
 
@@ -203,6 +215,7 @@ export class Violations {
         by: s.by,
         text: s.text,
         photos: JSON.stringify(s.photos ?? []),
+        detail: null,
       });
       if (kind === 'approved')
         u.feedViolation({
@@ -243,7 +256,7 @@ export class Violations {
   /** Issues a stop-work order now; `guard` sees the order in effect (if any) and throws to refuse. */
   stopWork(
     siteId: string,
-    o: { reason: string; violationIds: readonly string[]; by: string },
+    o: { reason: string; violationIds: readonly string[]; by: string; law: EnforcementLawId },
     guard: (inEffect: StopWorkDto | undefined) => void,
   ): StopWorkDto {
     const vs = this.store;
@@ -257,6 +270,7 @@ export class Violations {
         violation_ids: JSON.stringify(o.violationIds),
         at: u.now,
         issued_by: o.by,
+        law: o.law,
       });
       return this.order(id)!;
     });
@@ -279,8 +293,34 @@ export class Violations {
         by: l.by,
         note: l.note,
         override: l.override ? 1 : 0,
+        detail: null,
       });
       return this.order(current.id)!;
+    });
+  }
+
+  /** Records a service of a stop-work order on a party; `guard` sees the order and throws to refuse. */
+  serveOrder(
+    id: string,
+    s: ServiceInput,
+    guard: (o: StopWorkDto, now: number) => void,
+  ): StopWorkDto | undefined {
+    const vs = this.store;
+    return this.port.run((u) => {
+      const current = this.order(id);
+      if (!current) return undefined;
+      guard(current, u.now);
+      const detail: ServiceDetail = { method: s.method, party: s.party, servedAt: s.servedAt };
+      vs.appendOrderEvent({
+        order_id: id,
+        kind: 'served',
+        at: u.now,
+        by: s.by,
+        note: s.note ?? '',
+        override: 0,
+        detail: JSON.stringify(detail),
+      });
+      return this.order(id)!;
     });
   }
 

@@ -1,8 +1,15 @@
 /**
- * The logged records of enforcement (town law 001, "Enforcement"): a notice of violation, each step after
- * it (appealed, corrected, approved), a stop-work order and its lifting. Each is the columns of its row
- * (`store/schema/v10.ts`), as `records.ts` serialises every record. Pure: no I/O.
+ * The logged records of enforcement (town law 001, "Enforcement"; town law 000, Sections 5.100 B,
+ * 5.030 A 7, 5.010): a notice of violation, each step after it (served, appealed, heard, corrected,
+ * approved), a stop-work order, its services and its lifting. Each is the columns of its row
+ * (`store/schema/v10.ts`, `v14.ts`), as `records.ts` serialises every record; a column added in v14 is
+ * left out when null (and a step's `detail` spread into it), so a row stored before keeps its logged
+ * form. Pure: no I/O.
  */
+
+/** A step's details (JSON) spread into its record; none when null. */
+const detailOf = (detail: string | null | undefined): Record<string, unknown> =>
+  detail ? (JSON.parse(detail) as Record<string, unknown>) : {};
 
 /** The columns of a notice of violation (the `violations` table) that its logged record is made of. */
 export interface ViolationFields {
@@ -20,6 +27,10 @@ export interface ViolationFields {
   appeal_by: number;
   /** JSON: the landowner, developer and site address the notice was directed to. */
   parties: string;
+  /** The law it is under ("001", "000"); null in rows stored before v14 (law 001). */
+  law: string | null;
+  /** What it orders (one of its law's order kinds); null in rows stored before v14. */
+  order_kind: string | null;
 }
 
 /** A notice of violation as logged: the six elements of the law, who issued it, when, and the appeal's end. */
@@ -38,6 +49,8 @@ export function violationRecord(v: ViolationFields): Record<string, unknown> {
     issuedBy: v.issued_by,
     appealBy: v.appeal_by,
     parties: JSON.parse(v.parties) as unknown,
+    ...(v.law !== null ? { law: v.law } : {}),
+    ...(v.order_kind !== null ? { orderKind: v.order_kind } : {}),
   };
 }
 
@@ -51,6 +64,8 @@ export interface ViolationEventFields {
   text: string;
   /** JSON: the photos' hashes. */
   photos: string;
+  /** JSON: a service's `method`, `party`, `servedAt` (and the first's `appealBy`), a hearing's `heldOn`, `outcome`. */
+  detail: string | null;
 }
 
 export function violationEventRecord(e: ViolationEventFields): Record<string, unknown> {
@@ -62,6 +77,7 @@ export function violationEventRecord(e: ViolationEventFields): Record<string, un
     by: e.by,
     text: e.text,
     photos: JSON.parse(e.photos) as unknown,
+    ...detailOf(e.detail),
   };
 }
 
@@ -76,6 +92,8 @@ export interface StopWorkFields {
   violation_ids: string;
   at: number;
   issued_by: string;
+  /** The law it is under; null in rows stored before v14 (law 001). */
+  law: string | null;
 }
 
 export function stopWorkRecord(o: StopWorkFields): Record<string, unknown> {
@@ -88,10 +106,14 @@ export function stopWorkRecord(o: StopWorkFields): Record<string, unknown> {
     violationIds: JSON.parse(o.violation_ids) as unknown,
     at: o.at,
     issuedBy: o.issued_by,
+    ...(o.law !== null ? { law: o.law } : {}),
   };
 }
 
-/** The columns of a stop-work order's lifting (the `stop_work_events` table); `override` is 1 or 0. */
+/**
+ * The columns of a stop-work order's step (the `stop_work_events` table): its lifting (`override` 1 or
+ * 0) or a service (`detail`: method, party, servedAt).
+ */
 export interface StopWorkEventFields {
   seq: number;
   order_id: string;
@@ -100,6 +122,7 @@ export interface StopWorkEventFields {
   by: string;
   note: string;
   override: number;
+  detail: string | null;
 }
 
 export function stopWorkEventRecord(e: StopWorkEventFields): Record<string, unknown> {
@@ -111,5 +134,6 @@ export function stopWorkEventRecord(e: StopWorkEventFields): Record<string, unkn
     by: e.by,
     note: e.note,
     override: e.override === 1,
+    ...detailOf(e.detail),
   };
 }

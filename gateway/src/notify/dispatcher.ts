@@ -31,8 +31,9 @@ import { type ComponentHealth, type Log, type Output, silentLog } from '../pipel
 import type { NotificationChannel } from './channels/channel.ts';
 import { type EmailSender, emailChannel } from './channels/email.ts';
 import { type MqttPublisher, mqttChannel } from './channels/mqtt.ts';
+import type { NoticeDocument } from './channels/violationEmail.ts';
 import { type WebhookSender, webhookChannel } from './channels/webhook.ts';
-import { readDelivery } from './delivery.ts';
+import { type Delivery, readDelivery } from './delivery.ts';
 import { displayTarget, failureOf, type SendOutcome, safeErrorText, secretForms } from './errors.ts';
 import {
   type Channel,
@@ -73,6 +74,13 @@ export interface NotificationDispatcherOptions {
   staleAfterMs?: number;
   /** Random source in [0, 1) for jitter (default Math.random). */
   random?: () => number;
+  /** A notice's document, attached to the e-mail that serves it (`violationEmail.ts`). */
+  noticeDocument?: NoticeDocument;
+  /**
+   * Told of each delivery sent, with the time its sent mark records (a notice's first delivery to a
+   * party is its service: `main.ts` records it). A throw is logged; the delivery stays sent.
+   */
+  onSent?: (d: Delivery, at: number) => void;
 }
 
 export interface NotificationHealth extends ComponentHealth {
@@ -96,6 +104,7 @@ export class NotificationDispatcher implements Output {
   private readonly batchSize: number;
   private readonly staleAfterMs: number;
   private readonly random: () => number;
+  private readonly onSent: ((d: Delivery, at: number) => void) | undefined;
   private readonly siteOf: (siteId: string) => SiteConfig | undefined;
   private readonly forms: string[];
   private readonly sentCounter: Counter | undefined;
@@ -117,7 +126,10 @@ export class NotificationDispatcher implements Output {
     this.channels = {
       mqtt: mqttChannel(opts.channels.mqtt),
       webhook: webhookChannel(opts.channels.webhook),
-      email: emailChannel(opts.channels.email, opts.config, opts.siteOf),
+      email: emailChannel(opts.channels.email, opts.config, opts.siteOf, {
+        now: opts.now ?? Date.now,
+        ...(opts.noticeDocument ? { noticeDocument: opts.noticeDocument } : {}),
+      }),
     };
     this.routesMqtt = opts.channels.mqtt !== undefined;
     this.now = opts.now ?? Date.now;
@@ -128,6 +140,7 @@ export class NotificationDispatcher implements Output {
     this.batchSize = opts.batchSize ?? 100;
     this.staleAfterMs = opts.staleAfterMs ?? 3_600_000;
     this.random = opts.random ?? Math.random;
+    this.onSent = opts.onSent;
     this.siteOf = opts.siteOf;
     const smtp = opts.config.notify.smtp;
     this.forms = [
@@ -339,6 +352,21 @@ export class NotificationDispatcher implements Output {
     }
   }
 
+  /** Tells `onSent` of a delivery sent; a failure there is logged (the delivery stays sent). */
+  private tellSent(row: DeliveryRow, at: number, logCtx: Record<string, unknown>): void {
+    if (!this.onSent) return;
+    const d = readDelivery(row);
+    if ('ok' in d) return;
+    try {
+      this.onSent(d, at);
+    } catch (e) {
+      this.log.error(
+        { ...logCtx, err: this.safe(e) },
+        'a delivery was sent but what follows it was not recorded',
+      );
+    }
+  }
+
   /** One send and its bookkeeping. False when the target should be left alone until its retry. */
   private async attempt(row: DeliveryRow): Promise<boolean> {
     const started = this.now();
@@ -365,6 +393,7 @@ export class NotificationDispatcher implements Output {
       }
       this.sentCounter?.inc({ channel: row.channel });
       this.log.info({ ...logCtx, ms: now - started }, 'notification sent');
+      this.tellSent(row, now, logCtx);
       return true;
     }
 

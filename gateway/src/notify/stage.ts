@@ -10,7 +10,9 @@ import type { Registry } from '../metrics.ts';
 import type { Log, Output } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
 import { SmtpEmailSender } from './channels/email.ts';
+import type { NoticeDocument } from './channels/violationEmail.ts';
 import { HttpWebhookSender } from './channels/webhook.ts';
+import type { Delivery } from './delivery.ts';
 import { NotificationDispatcher, type NotificationHealth } from './dispatcher.ts';
 
 export interface MqttPublish {
@@ -39,6 +41,10 @@ export class NotificationStage implements Output {
       metrics: Registry;
       /** The site and its recipients (the people of the site among them) as the live catalogue holds them now. */
       siteOf: (siteId: string) => SiteConfig | undefined;
+      /** A notice's document, attached to the e-mail that serves it. */
+      noticeDocument?: NoticeDocument;
+      /** Told of each delivery sent (a notice's first delivery to a party is its service). */
+      onSent?: (d: Delivery, at: number) => void;
     },
   ) {
     const webhook = config.notify.webhookSecret
@@ -71,6 +77,8 @@ export class NotificationStage implements Output {
       now: deps.now,
       log: deps.log,
       metrics: deps.metrics,
+      ...(deps.noticeDocument ? { noticeDocument: deps.noticeDocument } : {}),
+      ...(deps.onSent ? { onSent: deps.onSent } : {}),
     });
   }
 

@@ -1,25 +1,40 @@
 /**
- * A notice of violation as the document served on the landowner and developer (town law 001,
- * Enforcement, A): the elements the law requires (`ENFORCEMENT_LAWS`), each under its heading, then the issuing officer,
+ * A notice of violation as the document served on its parties, under the law of its site (town law 001,
+ * Enforcement, A; town law 000, Section 5.100 B: the order to correct or to cease use, with what follows
+ * when it is not met): the elements the law requires (`ENFORCEMENT_LAWS`), each under its heading, then the issuing officer,
  * the date of service, the inspection it rests on (with its findings) and the notice's evidence-log entry.
  * Times are in the site's time zone. Its look is the report's stylesheet (GET /report.css), or inline in
  * the page Chromium prints to PDF; no `style` attribute and no script (the gateway's CSP).
  */
 
-import { appealSentence, elementHeadings, NOTICE_LAW } from '../../../shared/src/api/enforcementLaws.ts';
+import {
+  appealSentence,
+  elementHeadings,
+  lawOf,
+  orderKindOf,
+} from '../../../shared/src/api/enforcementLaws.ts';
 import { FINDING_STATUS_LABELS, VIOLATION_STATUS_LABELS } from '../../../shared/src/api/enforcementWords.ts';
+import {
+  endOfDay,
+  NOT_SERVED,
+  STEP_KIND_WORDS,
+  stepDetailWords,
+} from '../../../shared/src/api/serviceWords.ts';
 import type { Party, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { InspectionDto } from '../../../shared/src/api.ts';
 import { formatLong } from '../../../shared/src/time.ts';
+import type { SiteConfig } from '../config/schema.ts';
 import { escapeXml as esc } from './stormChart.ts';
 import { REPORT_CSS } from './style.ts';
 import { INSPECTION_KIND_WORDS, wordFor } from './words.ts';
 
 /** Each step after a notice, in words. */
 export const VIOLATION_STEP_WORDS: Record<ViolationDto['events'][number]['kind'], string> = {
-  appealed: 'Appealed',
-  corrected: 'Correction reported',
-  approved: 'Correction approved by the officer',
+  served: STEP_KIND_WORDS.served!,
+  appealed: STEP_KIND_WORDS.appealed!,
+  heard: STEP_KIND_WORDS.heard!,
+  corrected: STEP_KIND_WORDS.corrected!,
+  approved: STEP_KIND_WORDS.approved!,
 };
 
 export interface ViolationDocOptions {
@@ -43,12 +58,12 @@ const para = (text: string) =>
     .map((p) => `<p>${esc(p).replace(/\n/g, '<br>')}</p>`)
     .join('');
 
-/** The statement of the appeal element, with the last day to appeal. */
-export function appealStatement(v: Pick<ViolationDto, 'appealBy'>, tz: string): string {
-  return appealSentence(NOTICE_LAW, formatLong(Date.parse(v.appealBy), tz));
+/** The statement of the appeal element, with the last day to appeal (or that it has not started). */
+export function appealStatement(v: Pick<ViolationDto, 'appealBy' | 'law'>, tz: string): string {
+  const law = lawOf(v.law);
+  if (v.appealBy === undefined) return `${appealSentence(law, undefined)} ${NOT_SERVED}`;
+  return appealSentence(law, endOfDay(v.appealBy, tz));
 }
-
-const HEADINGS = elementHeadings(NOTICE_LAW);
 
 function inspectionPart(o: ViolationDocOptions, v: ViolationDto): string {
   if (!v.inspectionId) return '<p>The notice names no inspection.</p>';
@@ -68,39 +83,45 @@ function inspectionPart(o: ViolationDocOptions, v: ViolationDto): string {
 function eventsPart(v: ViolationDto, tz: string): string {
   if (v.events.length === 0) return '';
   const rows = v.events
-    .map(
-      (e) =>
-        `<tr><td>${esc(wordFor(VIOLATION_STEP_WORDS, e.kind))}</td><td>${esc(formatLong(Date.parse(e.at), tz))}</td><td>${esc(e.by)}</td><td>${esc(e.text)}${e.photos.length ? ` (${e.photos.length} photo${e.photos.length === 1 ? '' : 's'})` : ''}</td></tr>`,
-    )
+    .map((e) => {
+      const said = [stepDetailWords(e, v.law, tz), e.text].filter(Boolean).join('. ');
+      return `<tr><td>${esc(wordFor(VIOLATION_STEP_WORDS, e.kind))}</td><td>${esc(formatLong(Date.parse(e.at), tz))}</td><td>${esc(e.by)}</td><td>${esc(said)}${e.photos.length ? ` (${e.photos.length} photo${e.photos.length === 1 ? '' : 's'})` : ''}</td></tr>`;
+    })
     .join('');
-  return `<h2>Since it was served</h2><table><thead><tr><th>Step</th><th>When</th><th>By</th><th>Note</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<h2>Since it was issued</h2><table><thead><tr><th>Step</th><th>When</th><th>By</th><th>Note</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 export function violationToHtml(v: ViolationDto, o: ViolationDocOptions): string {
   const tz = o.tz;
   const t = (iso: string) => esc(formatLong(Date.parse(iso), tz));
+  const law = lawOf(v.law);
+  const HEADINGS = elementHeadings(law);
+  const order = orderKindOf(law, v.orderKind);
+  const title = law.orderKinds.length > 1 ? `${law.noticeTitle}: ${order.label}` : law.noticeTitle;
   const style =
     'inline' in o.style
       ? `<style>${REPORT_CSS}</style>`
       : `<link rel="stylesheet" href="${esc(o.style.href)}">`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Notice of violation: ${esc(o.siteName)}</title>${style}</head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}: ${esc(o.siteName)}</title>${style}</head>
 <body>
-<header class="report-head"><h1>Notice of violation</h1><p class="site">${esc(o.siteName)}: Town of Chester, ${esc(NOTICE_LAW.title)}, ${esc(NOTICE_LAW.part)}</p></header>
+<header class="report-head"><h1>${esc(title)}</h1><p class="site">${esc(o.siteName)}: Town of Chester, ${esc(law.title)}, ${esc(law.part)}</p></header>
 <table class="facts">
-<tr><th>Issued by</th><td>${esc(v.issuedBy)}, for the Stormwater Management Officer</td></tr>
-<tr><th>Date of service</th><td>${t(v.issuedAt)}</td></tr>
+<tr><th>Issued by</th><td>${esc(v.issuedBy)}, for ${esc(law.officer)}, on ${t(v.issuedAt)}</td></tr>
+<tr><th>Date of service</th><td>${v.servedAt ? t(v.servedAt) : esc(NOT_SERVED)}</td></tr>
 <tr><th>Status</th><td>${esc(VIOLATION_STATUS_LABELS[v.status])}</td></tr>
 </table>
 <h2>${esc(HEADINGS.parties)}</h2>
-<table class="facts">${party('Landowner', v.landowner)}${party('Developer or applicant', v.developer)}</table>
+<table class="facts">${party(law.partyLabels.landowner, v.landowner)}${party(law.partyLabels.developer, v.developer)}</table>
 <h2>${esc(HEADINGS.land)}</h2>
 <p>${esc(v.siteAddress ?? o.siteName)}</p>
 <h2>${esc(HEADINGS.nature)}</h2>
 ${para(v.nature)}
 <h2>${esc(HEADINGS.remedy)}</h2>
+<p>${esc(order.words)}</p>
 ${para(v.remedy)}
 <p>To be completed by <strong>${t(v.remedyDueAt)}</strong>.</p>
+<p>${esc(law.whenNotMet)}</p>
 <h2>${esc(HEADINGS.penalties)}</h2>
 ${para(v.penalties)}
 <h2>${esc(HEADINGS.appeal)}</h2>
@@ -116,4 +137,32 @@ ${eventsPart(v, tz)}
 </table>
 </body></html>
 `;
+}
+
+/**
+ * A notice's printable document as its e-mail attaches it (the style inline, as for the PDF), from the
+ * live catalogue's site and the inspection it names.
+ */
+export function noticeDocuments(d: {
+  siteOf(id: string): Pick<SiteConfig, 'name' | 'timezone' | 'practices'> | undefined;
+  inspectionsOf(siteId: string): InspectionDto[];
+  timezone: string;
+}): (v: ViolationDto) => { filename: string; html: string } {
+  return (v) => {
+    const site = d.siteOf(v.siteId);
+    const labels = new Map((site?.practices ?? []).map((p) => [p.id, p.label]));
+    const inspection = v.inspectionId
+      ? d.inspectionsOf(v.siteId).find((i) => i.id === v.inspectionId)
+      : undefined;
+    return {
+      filename: `notice-of-violation-${v.siteId}-${v.issuedAt.slice(0, 10)}.html`,
+      html: violationToHtml(v, {
+        style: { inline: true },
+        siteName: site?.name ?? v.siteId,
+        tz: site?.timezone ?? d.timezone,
+        inspection,
+        practiceLabel: (p) => labels.get(p) ?? p,
+      }),
+    };
+  };
 }

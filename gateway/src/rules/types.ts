@@ -91,18 +91,22 @@ export type RuleInput =
     }
   | { type: 'alert-closed'; key: string; at: number; how: 'manual' | 'auto' }
   /**
-   * A notice of violation (town law 001, Enforcement) as the record shows it: issued with its remedy's
-   * due time, or approved by the officer (the remedy done). `at` is the step's time.
+   * A notice of violation (town law 001, Enforcement; 000, Section 5.100 B) as the record shows it: issued
+   * with its remedy's due time, approved by the officer (the remedy done), or reversed on appeal. `at` is
+   * the step's time.
    */
   | {
       type: 'violation';
-      step: 'issued' | 'approved';
+      /** Issued, approved by the officer, or reversed on appeal (the hearing's decision). */
+      step: 'issued' | 'approved' | 'reversed';
       siteId: string;
       id: string;
       at: number;
       remedyDueAt: number;
       nature: string;
       by: string;
+      /** The law and part it is under, in words ("law 000, Section 5.100 B"); 001's when absent. */
+      cite?: string | undefined;
     }
   /** A reading of a device quarantined for a timestamp ahead of the gateway's clock (at: its arrival). */
   | { type: 'clock-ahead'; siteId: string; deviceId: string; at: number; aheadMs: number; waiting: number }

@@ -6,6 +6,7 @@
  * against its entry, numbered without a gap, every one issued in the period listed) are the table
  * `violations` of `sections.ts`. Pure, no Node API (it is bundled into verify.html).
  */
+import { isClosed, statusOfSteps } from '../../../shared/src/api/enforcementWords.ts';
 import { violationStepFields } from '../../../shared/src/api/violationFields.ts';
 import type { StopWorkDto, ViolationDto, ViolationEvent } from '../../../shared/src/api/violations.ts';
 import { type CitedBody, type Context, checkListed, type Listed, ms } from './checker.ts';
@@ -34,6 +35,8 @@ export function loggedSteps(id: string, all: CitedBody[], to: number): CitedBody
 }
 
 const STEP_WORDS: Record<string, string> = {
+  served: 'a service',
+  heard: 'the hearing of its appeal',
   appealed: 'its appeal',
   corrected: 'a correction',
   approved: "the officer's approval",
@@ -76,8 +79,9 @@ export function checkSteps(
         ),
       );
 
-  // Its status is its last logged step; on time is its approval by the remedy's due time.
-  const status = String(logged.at(-1)?.body.kind ?? 'issued');
+  // Its status is its last logged appeal, correction, approval or reversal; on time is its approval by
+  // the remedy's due time.
+  const status = statusOfSteps(logged.map((c) => ({ kind: String(c.body.kind), outcome: c.body.outcome })));
   if (v.status !== status)
     out.push(
       problem(
@@ -86,6 +90,7 @@ export function checkSteps(
       ),
     );
   const b = e.body;
+  out.push(...checkWindow(v, b, logged, { base, where }, ctx));
   const approved = logged.find((c) => c.body.kind === 'approved');
   const onTime = approved ? (approved.body.at as number) <= (b.remedyDueAt as number) : undefined;
   if ((v.onTime ?? null) !== (onTime ?? null)) {
@@ -102,16 +107,65 @@ export function checkSteps(
   return out;
 }
 
+/**
+ * A listed notice's law, first service and appeal window, against its record and its logged services:
+ * the earliest service is the first, and its own appeal end is the window's; a notice logged with an
+ * appeal end at issue (before notices were served) was served when issued; none served, none shown.
+ */
+function checkWindow(
+  v: ShownViolation,
+  b: CitedBody['body'],
+  logged: CitedBody[],
+  { base, where }: { base: string; where: string },
+  ctx: Context,
+): Problem[] {
+  const { w } = ctx;
+  const out: Problem[] = [];
+  const lawShown = v.law ?? '001';
+  const lawLogged = typeof b.law === 'string' ? b.law : '001';
+  if (lawShown !== lawLogged)
+    out.push(
+      problem(
+        `${base}.law`,
+        `${where}: the report gives its law as ${lawShown}, its logged record ${lawLogged}`,
+      ),
+    );
+  const services = logged.filter((c) => c.body.kind === 'served');
+  const first = services.reduce<CitedBody | undefined>(
+    (a, c) => (a === undefined || (c.body.servedAt as number) < (a.body.servedAt as number) ? c : a),
+    undefined,
+  );
+  const appealAtIssue = typeof b.appealBy === 'number' && b.appealBy > 0 ? b.appealBy : undefined;
+  const expected = first
+    ? { servedAt: first.body.servedAt as number, appealBy: first.body.appealBy as number | undefined }
+    : appealAtIssue !== undefined
+      ? { servedAt: b.issuedAt as number, appealBy: appealAtIssue }
+      : { servedAt: undefined, appealBy: undefined };
+  for (const [key, words, shownAt, loggedAt] of [
+    ['servedAt', 'its first service', ms(v.servedAt), expected.servedAt],
+    ['appealBy', 'the end of its appeal window', ms(v.appealBy), expected.appealBy],
+  ] as const)
+    if ((shownAt ?? null) !== (loggedAt ?? null))
+      out.push(
+        problem(
+          `${base}.${key}`,
+          `${where}: the report gives ${words} as ${shownAt === undefined ? 'none (not yet served)' : when(shownAt, w)}, but its logged services make it ${loggedAt === undefined ? 'none (not yet served)' : when(loggedAt, w)}`,
+        ),
+      );
+  return out;
+}
+
 /** The summary's counts of notices and orders: what the report's lists give (as the report counts them). */
 export function checkEnforcementCounts(r: EnforcementReport, from: number): Problem[] {
   if (r.summary.violationsIssued === undefined && !r.violations) return [];
   const vs = r.violations ?? [];
   const approved = vs.filter((v) => v.status === 'approved');
+  const open = vs.filter((v) => !isClosed(v.status));
   const expected: Array<[string, number, string]> = [
     ['violationsIssued', vs.filter((v) => Date.parse(v.issuedAt) >= from).length, 'issued'],
     ['violationsOnTime', approved.filter((v) => v.onTime === true).length, 'corrected on time'],
     ['violationsLate', approved.filter((v) => v.onTime === false).length, 'corrected late'],
-    ['violationsOpen', vs.length - approved.length, 'not yet approved'],
+    ['violationsOpen', open.length, 'not yet approved'],
   ];
   const out = expected
     .filter(([k, n]) => r.summary[k] !== n)

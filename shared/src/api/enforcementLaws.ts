@@ -23,6 +23,24 @@ export interface EnforcementLaw {
   appealDays: number;
   /** The appeal element's sentence: `{days}` the days, `{by}` the last day to appeal, in words. */
   appealStatement: string;
+  /** Who hears an appeal ("the Town", "the Local Board of Health"). */
+  appealTo: string;
+  /** Whether an appeal is decided after a hearing, recorded with its date and outcome. */
+  appealHearing: boolean;
+  /** What a notice is called on this law's documents ("Notice of violation", "Order to correct"). */
+  noticeTitle: string;
+  /** What the officer may order under this law, each with its words; the first is the default. */
+  orderKinds: readonly { id: string; label: string; words: string }[];
+  /** What follows when the order is not met by the time fixed, in words (a sentence). */
+  whenNotMet: string;
+  /** The stop-work order of this law: its section and its words. */
+  stopWork: { section: string; words: string };
+  /** What the stop-work order is issued to halt, in words ("land development activity", …). */
+  stopWorkOf: string;
+  /** The officer who issues notices under it, as a notice names them. */
+  officer: string;
+  /** How a notice names its parties (the site's `landowner` and `developer`). */
+  partyLabels: { landowner: string; developer: string };
 }
 
 export const ENFORCEMENT_LAWS = {
@@ -46,12 +64,108 @@ export const ENFORCEMENT_LAWS = {
     appealDays: 15,
     appealStatement:
       'This determination may be appealed to the Town by filing a written notice of appeal within {days} days of service, by {by}.',
+    appealTo: 'the Town',
+    appealHearing: false,
+    noticeTitle: 'Notice of violation',
+    orderKinds: [
+      {
+        id: 'correct',
+        label: 'Remedial measures',
+        words: 'The remedial measures below are to be completed by the time given.',
+      },
+    ],
+    whenNotMet:
+      'If the remedial measures are not completed by that time, the Town may issue a stop-work order and the penalties below apply (Town law 001, Enforcement, B and D).',
+    stopWork: {
+      section: 'Town law 001, Enforcement, B',
+      words:
+        'The Stormwater Management Officer may require that land development activities be stopped; the order stays in effect until the Town confirms that the land development activity is in compliance.',
+    },
+    stopWorkOf: 'land development activity',
+    officer: 'the Stormwater Management Officer',
+    partyLabels: { landowner: 'Landowner', developer: 'Developer or applicant' },
+  },
+  '000': {
+    title: 'on-site wastewater treatment law (law 000)',
+    part: 'Sections 5.100 B, 5.010 and 6.010',
+    elements: {
+      parties: 'Owner',
+      land: 'The property and its system',
+      nature: 'What the Enforcement Officer found',
+      remedy: 'The order and the time fixed for it',
+      penalties: 'Penalty',
+      appeal: 'Appeal to the Local Board of Health',
+    },
+    penalties:
+      'Any person who shall omit, neglect, or refuse to do any act required by this ordinance shall be subject ' +
+      'to a civil penalty of not more than ($1,000) to be recovered by the Town Board in any court of competent ' +
+      'jurisdiction. Each such person shall be deemed guilty of a separate offense for each day that such ' +
+      'violation, disobedience, omission, neglect or refusal shall continue. The penalty provisions of DEC ' +
+      'regulations may also apply (Town law 000, Section 6.010).',
+    // Section 5.010 gives the appeal to the Local Board of Health without a period: the town's notices
+    // allow the same 15 days from service as its stormwater notices (law 001, Enforcement, C).
+    appealDays: 15,
+    appealStatement:
+      'Persons adversely affected by this order may appeal to the Local Board of Health, which decides after a hearing (Section 5.010), by filing a written notice of appeal within {days} days of service, by {by}.',
+    appealTo: 'the Local Board of Health',
+    appealHearing: true,
+    noticeTitle: 'Order of the Enforcement Officer',
+    orderKinds: [
+      {
+        id: 'correct',
+        label: 'Order to correct',
+        words:
+          'The Enforcement Officer determined that the system is not being maintained in compliance with this local law, and orders that the defects be corrected and any misuse abated within the time fixed below (Section 5.100 B).',
+      },
+      {
+        id: 'cease-use',
+        label: 'Order to cease use',
+        words:
+          'The Enforcement Officer determined that the system is not being maintained in compliance with this local law, and orders that use of the system cease until the defects are corrected, within the time fixed below (Section 5.100 B).',
+      },
+    ],
+    whenNotMet:
+      'If the prescribed action is not taken within the time fixed by the Enforcement Officer, he/she may revoke the use permit for the system and/or refer the matter to the Local Board of Health for appropriate corrective action (Section 5.100 B).',
+    stopWork: {
+      section: 'Town law 000, Section 5.030 A 7',
+      words:
+        'The Enforcement Officer may, by written notice, order all further work stopped on any wastewater treatment system which is being constructed or installed in violation of this local law.',
+    },
+    stopWorkOf: 'work on the wastewater treatment system',
+    officer: 'the Enforcement Officer',
+    partyLabels: { landowner: 'Owner', developer: 'Installer or contractor' },
   },
 } as const satisfies Record<string, EnforcementLaw>;
 export type EnforcementLawId = keyof typeof ENFORCEMENT_LAWS;
 
-/** The law the town's notices of violation follow (a notice names no law of its own yet). */
+/** The law the town's notices of violation followed before a notice named its law (stored without one). */
 export const NOTICE_LAW: EnforcementLaw = ENFORCEMENT_LAWS['001'];
+
+/**
+ * Which law governs a site's enforcement, by the site's kind (every kind of `SITE_KINDS` in `admin.ts`,
+ * which imports the contract and so is not imported here; `test/shared/enforcementLaws.test.ts` holds
+ * the two lists together).
+ */
+export const LAW_OF_SITE_KIND: Readonly<Record<string, EnforcementLawId>> = {
+  construction: '001',
+  'alternative-system': '000',
+  septic: '000',
+  'holding-tank': '000',
+};
+
+export const isEnforcementLaw = (id: string): id is EnforcementLawId => Object.hasOwn(ENFORCEMENT_LAWS, id);
+
+/** The law of a notice or order as stored (`null`: stored before notices named their law, so 001). */
+export const lawOf = (id: string | null | undefined): EnforcementLaw =>
+  id !== null && id !== undefined && isEnforcementLaw(id) ? ENFORCEMENT_LAWS[id] : NOTICE_LAW;
+
+/** The law of a site of kind `kind` (a kind not listed: 001's, the town's stormwater law). */
+export const lawIdOfSiteKind = (kind: string): EnforcementLawId =>
+  Object.hasOwn(LAW_OF_SITE_KIND, kind) ? LAW_OF_SITE_KIND[kind]! : '001';
+
+/** An order kind's words under a law (the law's first when the kind is not one of its). */
+export const orderKindOf = (law: EnforcementLaw, id: string | null | undefined) =>
+  law.orderKinds.find((k) => k.id === id) ?? law.orderKinds[0]!;
 
 /** The numbered headings of a law's notice, in order: "1. Landowner and developer", … */
 export const elementHeadings = (law: EnforcementLaw): Record<NoticeElement, string> =>
@@ -60,6 +174,11 @@ export const elementHeadings = (law: EnforcementLaw): Record<NoticeElement, stri
     string
   >;
 
-/** The appeal element's sentence of a law, with its days and the last day to appeal (in words). */
-export const appealSentence = (law: EnforcementLaw, by: string): string =>
-  law.appealStatement.replace('{days}', String(law.appealDays)).replace('{by}', by);
+/**
+ * The appeal element's sentence of a law, with its days and the last day to appeal (in words: "the end
+ * of June 16, 2026"; before service "the end of the 15th day after the day of service").
+ */
+export const appealSentence = (law: EnforcementLaw, by: string | undefined): string =>
+  law.appealStatement
+    .replace('{days}', String(law.appealDays))
+    .replace('{by}', by ?? `the end of the ${law.appealDays}th day after the day of service`);

@@ -52,14 +52,50 @@ export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** Days after service within which a notice may be appealed ("within 15 days of service"): the law's. */
 export const APPEAL_DAYS = NOTICE_LAW.appealDays;
 
-export const VIOLATION_STATUSES = ['issued', 'appealed', 'corrected', 'approved'] as const;
+export const VIOLATION_STATUSES = ['issued', 'appealed', 'corrected', 'approved', 'reversed'] as const;
 export type ViolationStatus = (typeof VIOLATION_STATUSES)[number];
 export const VIOLATION_STATUS_LABELS: Record<ViolationStatus, string> = {
   issued: 'Issued',
   appealed: 'Appealed',
   corrected: 'Corrected, awaiting approval',
   approved: 'Approved',
+  reversed: 'Reversed on appeal',
 };
+
+/** How a notice or order reached a party: by e-mail (the gateway's delivery), by mail or in person. */
+export const SERVICE_METHODS = ['email', 'mail', 'in-person'] as const;
+export type ServiceMethod = (typeof SERVICE_METHODS)[number];
+export const SERVICE_METHOD_LABELS: Record<ServiceMethod, string> = {
+  email: 'by e-mail',
+  mail: 'by mail',
+  'in-person': 'in person',
+};
+
+/** What the body hearing an appeal decided (the Local Board of Health, law 000 Section 5.010). */
+export const HEARING_OUTCOMES = ['upheld', 'modified', 'reversed'] as const;
+export type HearingOutcome = (typeof HEARING_OUTCOMES)[number];
+export const HEARING_OUTCOME_LABELS: Record<HearingOutcome, string> = {
+  upheld: 'Upheld',
+  modified: 'Modified',
+  reversed: 'Reversed',
+};
+
+/**
+ * A notice's status from its steps in order: its last appeal, correction or approval, or "reversed" once
+ * a hearing reversed it; a service or a hearing that upheld or modified it changes no status.
+ */
+export function statusOfSteps(steps: readonly { kind: string; outcome?: unknown }[]): ViolationStatus {
+  let status: ViolationStatus = 'issued';
+  for (const s of steps) {
+    if (s.kind === 'heard') {
+      if (s.outcome === 'reversed') status = 'reversed';
+    } else if ((VIOLATION_STATUSES as readonly string[]).includes(s.kind)) status = s.kind as ViolationStatus;
+  }
+  return status;
+}
+
+/** A notice is closed once approved or reversed on appeal: no step follows. */
+export const isClosed = (s: ViolationStatus) => s === 'approved' || s === 'reversed';
 
 /** The penalties statement a notice carries when the officer gives none (law 001, Enforcement D). */
 export const DEFAULT_PENALTIES = NOTICE_LAW.penalties;

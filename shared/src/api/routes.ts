@@ -102,6 +102,8 @@ import {
   appealBody,
   approveBody,
   correctedBody,
+  hearingBody,
+  serviceBody,
   stopWorkBody,
   stopWorkDtoSchema,
   stopWorkLiftBody,
@@ -206,6 +208,9 @@ export const ROUTES = {
     response: violationDtoSchema,
   },
   'POST /api/violations/:id/approve': { params: idParams, body: approveBody, response: violationDtoSchema },
+  'POST /api/violations/:id/service': { params: idParams, body: serviceBody, response: violationDtoSchema },
+  'POST /api/violations/:id/hearing': { params: idParams, body: hearingBody, response: violationDtoSchema },
+  'POST /api/stop-work/:id/service': { params: idParams, body: serviceBody, response: stopWorkDtoSchema },
   'GET /api/violations/:id/document': { params: idParams, query: violationDocumentQuery, response: null },
   'POST /api/sites/:id/stop-work': {
     params: idParams,

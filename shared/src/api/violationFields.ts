@@ -5,7 +5,11 @@
 import type { FieldRowOf } from './fieldRows.ts';
 import type { StopWorkDto, ViolationDto, ViolationEvent } from './violations.ts';
 
-/** A notice of violation: the law's elements, who issued it and when, the appeal's end, to whom it is directed. */
+/**
+ * A notice of violation: the law's elements, who issued it and when, to whom it is directed. Its law, its
+ * first service and the appeal window it started are checked apart (`verifier/violations.ts`): a notice
+ * stored before they were named leaves them out of its record.
+ */
 export const violationFields: FieldRowOf<ViolationDto>[] = [
   ['id', 'its number', 'text'],
   ['siteId', 'its site', 'text'],
@@ -16,19 +20,24 @@ export const violationFields: FieldRowOf<ViolationDto>[] = [
   ['penalties', 'the penalties', 'text'],
   ['issuedAt', 'the time it was issued', 'time'],
   ['issuedBy', 'who issued it', 'text'],
-  ['appealBy', 'the end of its appeal', 'time'],
   ['landowner', 'the landowner it is directed to', 'party', 'parties.landowner'],
   ['developer', 'the developer it is directed to', 'party', 'parties.developer'],
   ['siteAddress', 'the site address it gives', 'text', 'parties.siteAddress'],
 ];
 
-/** A step after a notice: appealed, corrected or approved. */
+/** A step after a notice: served, appealed, heard, corrected or approved. */
 export const violationStepFields: FieldRowOf<ViolationEvent>[] = [
   ['kind', 'what it is', 'text'],
   ['at', 'its time', 'time'],
   ['by', 'who recorded it', 'text'],
   ['text', 'what it says', 'text'],
   ['photos', 'the list of its photos (their fingerprints)', 'list'],
+  ['method', 'how it was served', 'text'],
+  ['party', 'on whom it was served', 'text'],
+  ['servedAt', 'the time it was served', 'time'],
+  ['appealBy', 'the end of the appeal window it starts', 'time'],
+  ['heldOn', 'the date of the hearing', 'text'],
+  ['outcome', 'the outcome of the hearing', 'text'],
 ];
 
 /** A stop-work order: why, the notices it names, since when, by whom. */

@@ -1,16 +1,24 @@
 /**
- * Enforcement (town law 001, "Enforcement"): notices of violation with their remedial schedule, the
- * appeal within 15 days of service, the developer's correction and the officer's approval, and stop-work
- * orders that stay in effect until the town confirms compliance. Times are ISO 8601 UTC.
+ * Enforcement under the law of the site (construction sites: town law 001, "Enforcement"; wastewater
+ * systems: town law 000, Sections 5.100 B, 5.030 A 7, 5.010, 6.010): notices of violation (orders) with
+ * their remedial schedule, their service on the parties, the appeal within the law's days of service, its
+ * hearing where the law has one, the correction and the officer's approval, and stop-work orders that stay
+ * in effect until the town confirms compliance. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
 import { MAX } from '../bounds.ts';
-import { VIOLATION_STATUSES } from './enforcementWords.ts';
+import { HEARING_OUTCOMES, SERVICE_METHODS, VIOLATION_STATUSES } from './enforcementWords.ts';
 import { photoHashSchema } from './findings.ts';
 
 export {
   APPEAL_DAYS,
   DEFAULT_PENALTIES,
+  HEARING_OUTCOME_LABELS,
+  HEARING_OUTCOMES,
+  type HearingOutcome,
+  SERVICE_METHOD_LABELS,
+  SERVICE_METHODS,
+  type ServiceMethod,
   VIOLATION_STATUS_LABELS,
   VIOLATION_STATUSES,
   type ViolationStatus,
@@ -38,14 +46,20 @@ export const violationBody = z.strictObject({
   remedy: z.string().trim().min(1).max(4000),
   remedyDueAt: isoIn,
   penalties: z.string().trim().min(1).max(4000).optional(),
+  /** What the officer orders, one of the site's law's order kinds ("correct", "cease-use"); its first by default. */
+  orderKind: z.string().min(1).max(40).optional(),
 });
 export type ViolationBody = z.infer<typeof violationBody>;
 
-/** POST /api/violations's answer. `appealBy` is 15 days after service (issuedAt). */
+/**
+ * POST /api/violations's answer. The appeal window runs from service (the first delivery to a party, or a
+ * service by mail or in person the officer records), so a notice just issued has no `appealBy` yet.
+ */
 export const violationIssuedSchema = z.object({
   id: z.string(),
+  law: z.string(),
   issuedAt: iso,
-  appealBy: iso,
+  appealBy: iso.optional(),
   status: violationStatusSchema,
   documentUrl: z.string(),
 });
@@ -61,13 +75,54 @@ export const correctedBody = z.strictObject({
 /** POST /api/violations/{id}/approve (inspector). */
 export const approveBody = z.strictObject({ note: z.string().max(4000).optional() });
 
+/**
+ * POST /api/violations/{id}/service and POST /api/stop-work/{id}/service (inspector): a service by mail or
+ * in person, on the party named, at the time given (not before the notice, not ahead of now).
+ */
+export const serviceBody = z.strictObject({
+  method: z.enum(['mail', 'in-person']),
+  party: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe('Who was served: a name, as the notice names the parties.'),
+  servedAt: isoIn,
+  note: z.string().trim().max(4000).optional(),
+});
+export type ServiceBody = z.infer<typeof serviceBody>;
+
+/** POST /api/violations/{id}/hearing (inspector): the appeal's hearing, where the law has one. */
+export const hearingBody = z.strictObject({
+  heldOn: z.iso.date().describe('The date of the hearing (YYYY-MM-DD, the site’s calendar).'),
+  outcome: z.enum(HEARING_OUTCOMES),
+  note: z.string().trim().min(1).max(4000),
+});
+export type HearingBody = z.infer<typeof hearingBody>;
+
+/** A service of a notice or an order on one party. */
+export const serviceSchema = z.object({
+  method: z.enum(SERVICE_METHODS),
+  party: z.string(),
+  servedAt: iso,
+});
+
 /** One step of a notice after it was issued. */
 export const violationEventSchema = z.object({
-  kind: z.enum(['appealed', 'corrected', 'approved']),
+  kind: z.enum(['served', 'appealed', 'heard', 'corrected', 'approved']),
   at: iso,
   by: z.string(),
   text: z.string(),
   photos: z.array(photoHashSchema),
+  /** A service: how, on whom, when (the appeal window runs from the first). */
+  method: z.enum(SERVICE_METHODS).optional(),
+  party: z.string().optional(),
+  servedAt: iso.optional(),
+  /** The first service: the end of the appeal window it started. */
+  appealBy: iso.optional(),
+  /** A hearing of the appeal: its date and what was decided. */
+  heldOn: z.iso.date().optional(),
+  outcome: z.enum(HEARING_OUTCOMES).optional(),
   ...logged,
 });
 export type ViolationEvent = z.infer<typeof violationEventSchema>;
@@ -78,6 +133,10 @@ export const violationDtoSchema = z.object({
   siteId: z.string(),
   /** Its number among the site's notices (1, 2, ...), as logged: a removed notice is a gap. */
   siteSeq: z.number().int().optional(),
+  /** The law it is under (`ENFORCEMENT_LAWS`: "001", "000"), by the site's kind (absent in reports made before: 001). */
+  law: z.string().optional(),
+  /** What the officer ordered, one of its law's order kinds (absent in reports made before). */
+  orderKind: z.string().optional(),
   inspectionId: z.string().optional(),
   status: violationStatusSchema,
   nature: z.string(),
@@ -86,7 +145,10 @@ export const violationDtoSchema = z.object({
   penalties: z.string(),
   issuedAt: iso,
   issuedBy: z.string(),
-  appealBy: iso,
+  /** When it was first served on a party (absent: not yet served, the appeal window has not started). */
+  servedAt: iso.optional(),
+  /** The end of the appeal window (the first late instant), from service; absent before service. */
+  appealBy: iso.optional(),
   /** To whom it is directed, as the site had them at issue. */
   landowner: partySchema.optional(),
   developer: partySchema.optional(),
@@ -125,6 +187,8 @@ export const stopWorkDtoSchema = z.object({
   siteId: z.string(),
   /** Its number among the site's stop-work orders (1, 2, ...), as logged. */
   siteSeq: z.number().int().optional(),
+  /** The law it is under, by the site's kind (absent in reports made before: 001). */
+  law: z.string().optional(),
   since: iso,
   reason: z.string(),
   issuedBy: z.string(),
@@ -136,6 +200,9 @@ export const stopWorkDtoSchema = z.object({
   override: z.boolean().optional(),
   /** The log entry of its lifting (the order's own is `logIndex`). */
   liftLogIndex: z.number().int().optional(),
+  /** Its services on the parties, in the order recorded (empty or absent: not yet served). */
+  services: z.array(serviceSchema.extend({ logIndex: z.number().int().optional() })).optional(),
+  servedAt: iso.optional(),
   ...logged,
 });
 export type StopWorkDto = z.infer<typeof stopWorkDtoSchema>;

@@ -1,7 +1,7 @@
 /**
  * Notices of violation and stop-work orders over HTTP against the real gateway (town law 001,
- * Enforcement): issue and its refusals, the appeal within 15 days of service (day 14 accepted, day 16
- * refused, on the gateway's own clock), correction and approval on time and late with the remedy duty's
+ * Enforcement): issue and its refusals, a service by mail recorded (the appeal window runs from it), the
+ * appeal within 15 days of service (day 14 accepted, day 16 refused, on the gateway's own clock), correction and approval on time and late with the remedy duty's
  * outcome, the duty due at the notice's remedy time and overdue after it, and the stop-work order's
  * lifting refused while a notice it names is open. The days pass by restarting the gateway on the same
  * store with its clock moved (a start is never a clock jump; a jump while running is held back as a fault).
@@ -110,8 +110,11 @@ describe('notices of violation and stop-work orders', () => {
     expect(viewer.status).toBe(403);
     const byOwner = await issue({ ...base, remedyDueAt: due }, owner);
     expect(byOwner.status).toBe(403);
+    // A wastewater system's notices are its law's (000); without an owner on record, none is issued.
     const septic = await issue({ ...base, siteId: 'oak-lane', remedyDueAt: due });
-    expect([septic.status, septic.body.error]).toEqual([409, 'NOT_CONSTRUCTION']);
+    expect([septic.status, septic.body.error]).toEqual([409, 'NO_PARTIES']);
+    const notItsLaw = await issue({ ...base, remedyDueAt: due, orderKind: 'cease-use' });
+    expect([notItsLaw.status, notItsLaw.body.field]).toEqual([400, 'orderKind']);
     const noParties = await issue({ ...base, siteId: 'birch-hill', remedyDueAt: due });
     expect([noParties.status, noParties.body.error]).toEqual([409, 'NO_PARTIES']);
     expect(noParties.body.message).toBe(
@@ -143,23 +146,46 @@ describe('notices of violation and stop-work orders', () => {
     expect(await none.json()).toEqual([]);
   });
 
-  let first: { id: string; issuedAt: string; appealBy: string };
+  let first: { id: string; issuedAt: string };
   let second: { id: string };
   let third: { id: string };
   let fourth: { id: string };
-  it('issues a notice served now, appealable for 15 days, and raises its remedy duty', async () => {
+  /** Records a service by mail at `t` (the officer's), which starts the appeal window. */
+  const serveByMail = (id: string, t: number) =>
+    call(
+      'POST',
+      `/api/violations/${id}/service`,
+      { method: 'mail', party: 'Pat Landowner', servedAt: at(t) },
+      insp,
+    );
+  it('issues a notice not yet served, raises its remedy duty; a service by mail starts 15 local days', async () => {
     const r = await issue({ ...base, remedyDueAt: at(T0 + 10 * DAY) });
     expect(r.status).toBe(201);
     first = r.body as typeof first;
     expect(r.body).toEqual({
       id: expect.stringMatching(/^nov-/),
+      law: '001',
       issuedAt: at(T0),
-      appealBy: at(T0 + 15 * DAY),
       status: 'issued',
       documentUrl: `/api/violations/${first.id}/document`,
     });
     const got = await fetch(`${gw.httpUrl}/api/violations/${first.id}`);
     const v = (await got.json()) as Record<string, unknown>;
+    // Nothing was delivered (no e-mail here): not served, no appeal window yet.
+    expect(v.servedAt).toBeUndefined();
+    expect(v.appealBy).toBeUndefined();
+    const served = await serveByMail(first.id, T0);
+    expect(served.status).toBe(200);
+    // June 10, 10:00 EDT + 15 days: the end of June 25 in New York, 04:00 UTC on the 26th.
+    expect(served.body).toMatchObject({
+      servedAt: at(T0),
+      appealBy: '2026-06-26T04:00:00.000Z',
+      events: [{ kind: 'served', method: 'mail', party: 'Pat Landowner', servedAt: at(T0) }],
+    });
+    const early = await serveByMail(first.id, T0 - DAY);
+    expect([early.status, early.body.field]).toEqual([400, 'servedAt']);
+    const ahead = await serveByMail(first.id, T0 + DAY);
+    expect([ahead.status, ahead.body.field]).toEqual([400, 'servedAt']);
     expect(v).toMatchObject({
       siteId: 'maple-ridge',
       status: 'issued',
@@ -177,6 +203,7 @@ describe('notices of violation and stop-work orders', () => {
     second = await more('Inlet protection missing at the north inlet.', 3);
     third = await more('Concrete washout into the swale.', 30);
     fourth = await more('No stabilized construction entrance.', 30);
+    for (const n of [second, third, fourth]) expect((await serveByMail(n.id, T0)).status).toBe(200);
   });
 
   it('records a correction with photos and the approval on time; the duty is resolved on time', async () => {
@@ -235,7 +262,18 @@ describe('notices of violation and stop-work orders', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('appealed');
-    expect(r.body.events).toMatchObject([{ kind: 'appealed', by: 'Dana Developer', at: at(T0 + 14 * DAY) }]);
+    expect(r.body.events).toMatchObject([
+      { kind: 'served' },
+      { kind: 'appealed', by: 'Dana Developer', at: at(T0 + 14 * DAY) },
+    ]);
+    // Under 001 the appeal goes to the Town: no hearing is recorded here.
+    const hearing = await call(
+      'POST',
+      `/api/violations/${third.id}/hearing`,
+      { heldOn: '2026-06-20', outcome: 'upheld', note: 'Upheld.' },
+      insp,
+    );
+    expect([hearing.status, hearing.body.error]).toEqual([409, 'NO_HEARING']);
     const again = await call('POST', `/api/violations/${third.id}/appeal`, { reason: 'Again.' }, owner);
     expect([again.status, again.body.error]).toEqual([409, 'ALREADY_APPEALED']);
 
@@ -251,7 +289,7 @@ describe('notices of violation and stop-work orders', () => {
     const r = await call('POST', `/api/violations/${fourth.id}/appeal`, { reason: 'Late.' }, owner);
     expect([r.status, r.body.error]).toEqual([409, 'APPEAL_CLOSED']);
     expect(r.body.message).toBe(
-      'The 15 days to appeal ended on Jun 25, 2026, 10:00 AM EDT: the appeal cannot be recorded.',
+      'The 15 days to appeal to the Town ended at the end of June 25, 2026: the appeal cannot be recorded.',
     );
   });
 

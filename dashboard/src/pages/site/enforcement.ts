@@ -28,17 +28,11 @@ const keyOf = (site: Site) =>
   ].join('|');
 
 /**
- * Draws the part for the site (nothing for a site that is not a construction site); `reload` reads the
- * site again and draws the page.
+ * Draws the part for the site, of any kind (each under its own law); `reload` reads the site again and
+ * draws the page.
  */
 export function renderEnforcement(site: Site, reload: () => Promise<void>) {
   const box = byId('site-enforcement');
-  if (site.kind !== 'construction') {
-    box.dataset.for = '';
-    replace(box);
-    replace(byId('site-stop-work'));
-    return;
-  }
   const key = keyOf(site);
   if (box.dataset.for === key) return;
   box.dataset.for = key;

@@ -1,5 +1,5 @@
 /**
- * Stop-work orders (town law 001, Enforcement): the banner wherever a site is shown ("Stop-work order
+ * Stop-work orders (town law 001, Enforcement; town law 000, 5.030 A 7): the banner wherever a site is shown ("Stop-work order
  * since Nov 30: <reason>"), and on a construction site's page, for inspectors, "Stop work" (a reason, the
  * notice it rests on if any) and "Lift the stop-work order" (a note; when the town refuses because a
  * notice it names is not approved, "Lift anyway (recorded as an override)").
@@ -11,6 +11,7 @@ import { h } from '../../ui/dom.js';
 import { formatTime, shortDate } from '../../ui/format.js';
 import { stopWorkBanner } from '../../ui/stop-work-banner.js';
 import { noteForm, tell } from './note-form.js';
+import { partyNames, serviceForm } from './violation-service.js';
 import { isOfficer } from './violations.js';
 
 /** Whether the person signed in may order work stopped, or lift the order. */
@@ -109,5 +110,29 @@ export function stopWorkPanel(
   const inEffect = Boolean(banner);
   const form = mayOrderStop() ? (inEffect ? liftForm(site, done) : orderForm(site, notices, done)) : null;
   if (!banner && !form) return null;
-  return h('div', { class: 'stop-work' }, banner, form);
+  // The order in effect is served as a notice is: by mail or in person, recorded by the officer.
+  const order = site.stopWork;
+  const served =
+    order && !order.liftedAt
+      ? h(
+          'p',
+          { class: 'small muted stop-work-served' },
+          order.servedAt ? `Served ${formatTime(order.servedAt, site.timezone)}.` : 'Not yet served.',
+        )
+      : null;
+  const service =
+    order && !order.liftedAt && mayOrderStop()
+      ? serviceForm(
+          `stop-${order.id.replace(/[^A-Za-z0-9_-]/g, '-')}`,
+          site,
+          partyNames(site),
+          async (body) => {
+            await post('POST /api/stop-work/:id/service', { params: { id: order.id }, body });
+            const words = `The service of the stop-work order ${body.method === 'mail' ? 'by mail' : 'in person'} on ${body.party} is recorded.`;
+            done(words);
+            return words;
+          },
+        )
+      : null;
+  return h('div', { class: 'stop-work' }, banner, served, form, service);
 }

@@ -1,10 +1,12 @@
 /**
- * On a construction site's page, for inspectors, "Issue a notice of violation" (town law 001,
- * Enforcement): the nature of the violation, the remedial measures and the date and time they are due
- * (entered in the site's zone), the penalties (the law's, prefilled) and the inspection it rests on, if
- * any. POST /api/violations; the answer tells until when it may be appealed.
+ * On a site's page, for inspectors, "Issue a notice of violation" under the law of the site (a
+ * construction site: town law 001, Enforcement; a wastewater system: town law 000, Section 5.100 B, the
+ * order to correct or to cease use): what the officer orders (where the law has more than one kind), the
+ * nature of the violation, the remedial measures and the date and time they are due (entered in the
+ * site's zone), the penalties (the law's, prefilled) and the inspection it rests on, if any. POST
+ * /api/violations; the answer tells that the appeal window starts at service.
  */
-import { APPEAL_DAYS, DEFAULT_PENALTIES } from '../../../../shared/src/api/enforcementWords.ts';
+import { ENFORCEMENT_LAWS, lawIdOfSiteKind } from '../../../../shared/src/api/enforcementLaws.ts';
 import { describeError, get, post } from '../../api.js';
 import type { Site } from '../../state.js';
 import { h } from '../../ui/dom.js';
@@ -22,7 +24,7 @@ const INSPECTION_KINDS: Record<string, string> = {
   other: 'inspection',
 };
 
-export const mayIssue = (site: Site) => site.kind === 'construction' && isOfficer();
+export const mayIssue = (_site: Site) => isOfficer();
 
 /** The inspections the form offers: the site's newest (the API lists them newest first). */
 const INSPECTIONS_OFFERED = 30;
@@ -56,7 +58,13 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
     h('textarea', { id, rows, maxlength: 4000, required: true }, value) as HTMLTextAreaElement;
   const nature = area('v-nature', 3);
   const remedy = area('v-remedy', 3);
-  const penalties = area('v-penalties', 4, DEFAULT_PENALTIES);
+  const law = ENFORCEMENT_LAWS[lawIdOfSiteKind(site.kind)];
+  const penalties = area('v-penalties', 4, law.penalties);
+  const orderKind = h(
+    'select',
+    { id: 'v-order-kind' },
+    law.orderKinds.map((k) => h('option', { value: k.id }, k.label)),
+  ) as HTMLSelectElement;
   const due = h('input', {
     id: 'v-due',
     type: 'datetime-local',
@@ -99,9 +107,10 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
           remedyDueAt: new Date(at).toISOString(),
           ...(penalties.value.trim() ? { penalties: penalties.value.trim() } : {}),
           ...(inspection.value ? { inspectionId: inspection.value } : {}),
+          orderKind: orderKind.value,
         },
       });
-      const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It may be appealed until ${shortDate(issued.appealBy, site.timezone)}.`;
+      const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It is sent by e-mail to the parties on file; the ${law.appealDays} days to appeal start when it is served${issued.appealBy ? `, until ${shortDate(issued.appealBy, site.timezone)}` : ''}.`;
       tell(result, words, 'ok');
       done(words);
     } catch (err) {
@@ -114,17 +123,25 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
   return h(
     'details',
     { class: 'card violation-form' },
-    h('summary', null, 'Issue a notice of violation'),
+    h(
+      'summary',
+      null,
+      law.orderKinds.length > 1
+        ? `Issue an order (${law.noticeTitle.toLowerCase()})`
+        : 'Issue a notice of violation',
+    ),
     h(
       'form',
       { id: 'violation-form', class: 'form', novalidate: true, onsubmit: (e: Event) => void submit(e) },
       h(
         'p',
         { class: 'small muted' },
-        `The notice is served now on the site's landowner and developer; it may be appealed within ${APPEAL_DAYS} days. Times are in `,
+        `Under the ${law.title}. The notice is e-mailed to the site's parties on file with the document attached; record a service by mail or in person on the notice. It may be appealed to ${law.appealTo} within ${law.appealDays} days of service. Times are in `,
         site.timezone,
         '.',
       ),
+      law.orderKinds.length > 1 ? h('label', { for: 'v-order-kind' }, 'The order') : null,
+      law.orderKinds.length > 1 ? orderKind : null,
       h('label', { for: 'v-nature' }, 'Nature of the violation'),
       nature,
       h('label', { for: 'v-remedy' }, 'Remedial measures'),

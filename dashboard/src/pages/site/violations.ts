@@ -1,14 +1,24 @@
 /**
- * A construction site's notices of violation (town law 001, Enforcement): each with its status in words,
- * the remedy's due time in the site's zone ("in 3 days", "2 days overdue"), the appeal window ("may be
- * appealed until Dec 16", or closed), its steps, and the notice itself. The site's owner or contractor
- * may appeal (within the 15 days of service) and report it corrected; an inspector approves.
+ * A site's notices of violation, each under the law of the site (town law 001, Enforcement; town law 000,
+ * Sections 5.100 B and 5.010): each with its status in words, the remedy's due time in the site's zone
+ * ("in 3 days", "2 days overdue"), its service and the appeal window in the site's local days ("not yet
+ * served; the appeal window has not started", "may be appealed until the end of June 16, 2026", or
+ * closed), its steps, and the notice itself. The site's owner or contractor may appeal (within the law's
+ * days of service) and report it corrected; an inspector records its service by mail or in person, the
+ * appeal's hearing where the law has one, and approves.
  */
+import { lawOf, orderKindOf } from '../../../../shared/src/api/enforcementLaws.ts';
 import {
-  APPEAL_DAYS,
+  isClosed,
   VIOLATION_STATUS_LABELS,
   type ViolationStatus,
 } from '../../../../shared/src/api/enforcementWords.ts';
+import {
+  appealWindowWords,
+  endOfDay,
+  STEP_KIND_WORDS,
+  stepDetailWords,
+} from '../../../../shared/src/api/serviceWords.ts';
 import type { ViolationDto, ViolationEvent } from '../../../../shared/src/api/violations.ts';
 import { getAll, post } from '../../api.js';
 import { isAdmin, isScoped, session } from '../../session.js';
@@ -16,6 +26,7 @@ import type { Site } from '../../state.js';
 import { badge, h } from '../../ui/dom.js';
 import { dueInWords, formatTime, shortDate } from '../../ui/format.js';
 import { noteForm } from './note-form.js';
+import { hearingForm, partyNames, serviceForm } from './violation-service.js';
 
 export async function loadViolations(siteId: string): Promise<ViolationDto[]> {
   const all = await getAll('GET /api/violations', { query: { siteId } });
@@ -37,12 +48,7 @@ const STATUS_BADGE: Record<ViolationStatus, string> = {
   appealed: 'warn',
   corrected: 'info',
   approved: 'ok',
-};
-
-const EVENT_WORDS: Record<ViolationEvent['kind'], string> = {
-  appealed: 'Appealed',
-  corrected: 'Reported corrected',
-  approved: 'Approved',
+  reversed: 'ok',
 };
 
 function dueLine(v: ViolationDto, tz: string, now: number) {
@@ -70,25 +76,34 @@ function dueLine(v: ViolationDto, tz: string, now: number) {
 }
 
 const appealed = (v: ViolationDto) => v.events.some((e) => e.kind === 'appealed');
-const appealOpen = (v: ViolationDto, now: number) => now < Date.parse(v.appealBy);
+/** Open before service (the window has not started) and until its end. */
+const appealOpen = (v: ViolationDto, now: number) => v.appealBy === undefined || now < Date.parse(v.appealBy);
 
 function appealLine(v: ViolationDto, tz: string, now: number) {
   const a = v.events.find((e) => e.kind === 'appealed');
-  if (a) return h('p', { class: 'violation-appeal' }, `Appealed ${shortDate(a.at, tz, now)}.`);
+  const window = appealWindowWords(v, tz);
+  if (a)
+    return h(
+      'p',
+      { class: 'violation-appeal' },
+      `${window} Appealed ${shortDate(a.at, tz, now)} to ${lawOf(v.law).appealTo}.`,
+    );
   return h(
     'p',
     { class: 'violation-appeal' },
-    appealOpen(v, now) ? `May be appealed until ${shortDate(v.appealBy, tz, now)}.` : 'Appeal window closed.',
+    appealOpen(v, now) ? window : `${window} The appeal window is closed.`,
   );
 }
 
-function eventItem(e: ViolationEvent, tz: string) {
+function eventItem(v: ViolationDto, e: ViolationEvent, tz: string) {
+  const detail = stepDetailWords(e, v.law, tz);
   return h(
     'li',
     { 'data-event': e.kind },
     h('time', { datetime: e.at }, formatTime(e.at, tz)),
     ' ',
-    `${EVENT_WORDS[e.kind]} by ${e.by}`,
+    `${STEP_KIND_WORDS[e.kind] ?? e.kind} (recorded by ${e.by})`,
+    detail ? h('div', { class: 'small' }, detail) : null,
     e.text ? h('div', { class: 'small' }, e.text) : null,
     e.photos.length
       ? h('div', { class: 'small muted' }, `${e.photos.length} photo${e.photos.length === 1 ? '' : 's'}`)
@@ -98,24 +113,25 @@ function eventItem(e: ViolationEvent, tz: string) {
 
 /** What the person signed in may do with the notice now, each a folded form; or why not. */
 function actions(site: Site, v: ViolationDto, now: number, done: (words: string) => void) {
-  if (v.status === 'approved') return [];
+  if (isClosed(v.status)) return [];
   const out: HTMLElement[] = [];
+  const law = lawOf(v.law);
   const key = v.id.replace(/[^A-Za-z0-9_-]/g, '-');
   if (isPartyOf(site)) {
     // An appeal is filed once: after that it is with the town.
-    if (appealed(v)) out.push(h('p', { class: 'small muted' }, 'The appeal is with the town.'));
+    if (appealed(v)) out.push(h('p', { class: 'small muted' }, `The appeal is with ${law.appealTo}.`));
     else if (appealOpen(v, now))
       out.push(
         noteForm({
           id: `appeal-${key}`,
           summary: 'Appeal',
           label: 'Why the determination is wrong',
-          hint: `A written notice of appeal, filed within ${APPEAL_DAYS} days of service: by ${formatTime(v.appealBy, site.timezone)}.`,
+          hint: `A written notice of appeal to ${law.appealTo}, filed within ${law.appealDays} days of service${v.appealBy ? `: by ${endOfDay(v.appealBy, site.timezone)}` : ''}.`,
           submitLabel: 'File the appeal',
           emptyWords: 'Write the reasons for the appeal.',
           send: async (reason) => {
             await post('POST /api/violations/:id/appeal', { params: { id: v.id }, body: { reason } });
-            const words = 'The appeal is filed with the town.';
+            const words = `The appeal is filed with ${law.appealTo}.`;
             done(words);
             return words;
           },
@@ -126,7 +142,7 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
         h(
           'p',
           { class: 'small muted violation-no-appeal' },
-          `It can no longer be appealed: the ${APPEAL_DAYS} days to appeal ended on ${shortDate(v.appealBy, site.timezone, now)}.`,
+          `It can no longer be appealed: the ${law.appealDays} days to appeal ended at ${endOfDay(v.appealBy!, site.timezone)}.`,
         ),
       );
     if (v.status !== 'corrected')
@@ -145,6 +161,18 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
           },
         }),
       );
+  }
+  if (isOfficer()) {
+    out.push(
+      serviceForm(key, site, partyNames(v), async (body) => {
+        await post('POST /api/violations/:id/service', { params: { id: v.id }, body });
+        const words = `The service ${body.method === 'mail' ? 'by mail' : 'in person'} on ${body.party} is recorded.`;
+        done(words);
+        return words;
+      }),
+    );
+    const hearing = hearingForm(v, key, done);
+    if (hearing) out.push(hearing);
   }
   if (isOfficer())
     out.push(
@@ -172,6 +200,8 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
 function noticeItem(site: Site, v: ViolationDto, now: number, done: (words: string) => void) {
   const tz = site.timezone;
   const label = VIOLATION_STATUS_LABELS[v.status] ?? v.status;
+  const law = lawOf(v.law);
+  const title = law.orderKinds.length > 1 ? orderKindOf(law, v.orderKind).label : law.noticeTitle;
   const pdf = `${v.documentUrl}${v.documentUrl.includes('?') ? '&' : '?'}format=pdf`;
   return h(
     'article',
@@ -179,19 +209,24 @@ function noticeItem(site: Site, v: ViolationDto, now: number, done: (words: stri
     h(
       'header',
       { class: 'card-head' },
-      h('h4', null, `Notice of violation of ${shortDate(v.issuedAt, tz, now)}`),
+      h('h4', null, `${title} of ${shortDate(v.issuedAt, tz, now)}`),
       h('div', { class: 'counts' }, badge(label, STATUS_BADGE[v.status] ?? 'muted')),
     ),
     h('p', { class: 'violation-nature' }, v.nature),
     h('p', { class: 'small' }, h('strong', null, 'Remedial measures: '), v.remedy),
     dueLine(v, tz, now),
     appealLine(v, tz, now),
-    h('p', { class: 'small muted' }, `Issued by ${v.issuedBy}, served ${formatTime(v.issuedAt, tz)}.`),
+    h(
+      'p',
+      { class: 'small muted violation-served' },
+      `Issued by ${v.issuedBy} ${formatTime(v.issuedAt, tz)}, under the ${law.title}. `,
+      v.servedAt ? `First served ${formatTime(v.servedAt, tz)}.` : 'Not yet served.',
+    ),
     v.events.length
       ? h(
           'ol',
           { class: 'violation-events small' },
-          v.events.map((e) => eventItem(e, tz)),
+          v.events.map((e) => eventItem(v, e, tz)),
         )
       : null,
     h(

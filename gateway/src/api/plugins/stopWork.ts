@@ -2,19 +2,23 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idParams } from '../../../../shared/src/api/requests.ts';
 import { stopWorkBody, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
 import { formatDay, localDay } from '../../../../shared/src/time.ts';
+import { lawIdOf } from '../../enforcement/dto.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
-import { constructionSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
+import { enforcedSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
 
 /** What the stop-work routes use. */
 export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcement'>;
 
 /**
- * Stop-work orders (town law 001, Enforcement, B): issued by the officer, one in effect per site, "in
- * effect until the Town confirms that the land development activity is in compliance": lifting is refused
- * while a notice of violation the order names is not approved, unless the officer overrides (recorded).
+ * Stop-work orders under the law of the site (town law 001, Enforcement, B: "in effect until the Town
+ * confirms that the land development activity is in compliance"; town law 000, Section 5.030 A 7: "order
+ * all further work stopped on any wastewater treatment system which is being constructed or installed in
+ * violation"): issued by the officer, one in effect per site; lifting is refused while a notice of
+ * violation the order names is not approved, unless the officer overrides (recorded). Served as notices
+ * are (`violationService.ts`).
  */
 export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, ctx) => {
   const e = ctx.enforcement.violations;
@@ -25,7 +29,7 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
       {
         schema: {
           tags: ['violations'],
-          summary: 'Issue a stop-work order at a construction site (the officer); one in effect per site',
+          summary: 'Issue a stop-work order at a site, under its law (the officer); one in effect per site',
           security: [{ bearer: [] }],
         },
       },
@@ -33,7 +37,7 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
         const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a stop-work order');
         const { id } = parseWith(idParams, req.params);
         const b = parseWith(stopWorkBody, req.body);
-        const site = constructionSite(ctx, caller, id, 'stop-work orders');
+        const site = enforcedSite(ctx, caller, id);
         if (b.violationId !== undefined) {
           const v = e.get(b.violationId);
           if (!v || v.siteId !== site.id)
@@ -41,7 +45,12 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
         }
         const order = e.stopWork(
           site.id,
-          { reason: b.reason, violationIds: b.violationId ? [b.violationId] : [], by: caller.actor },
+          {
+            reason: b.reason,
+            violationIds: b.violationId ? [b.violationId] : [],
+            by: caller.actor,
+            law: lawIdOf(site),
+          },
           (inEffect) => {
             if (inEffect)
               throw new ApiError(
@@ -71,7 +80,7 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
         const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'lift a stop-work order');
         const { id } = parseWith(idParams, req.params);
         const b = parseWith(stopWorkLiftBody, req.body);
-        const site = constructionSite(ctx, caller, id, 'stop-work orders');
+        const site = enforcedSite(ctx, caller, id);
         const override = b.override === true;
         return e.lift(site.id, { note: b.note, override, by: caller.actor }, (inEffect) => {
           if (!inEffect)
@@ -107,7 +116,7 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
       async (req) => {
         const caller = ctx.auth.requireRead(req);
         const { id } = parseWith(idParams, req.params);
-        constructionSite(ctx, caller, id, 'stop-work orders');
+        enforcedSite(ctx, caller, id);
         return e.orders({ siteId: id });
       },
     ),

@@ -1,17 +1,18 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { UserRole } from '../../../../shared/src/admin.ts';
-import { NOTICE_LAW } from '../../../../shared/src/api/enforcementLaws.ts';
+import { ENFORCEMENT_LAWS, lawOf } from '../../../../shared/src/api/enforcementLaws.ts';
+import { isClosed } from '../../../../shared/src/api/enforcementWords.ts';
 import { idParams, violationsPageQuery } from '../../../../shared/src/api/requests.ts';
 import {
   appealBody,
   approveBody,
   correctedBody,
-  DEFAULT_PENALTIES,
   type ViolationDto,
   violationBody,
 } from '../../../../shared/src/api/violations.ts';
-import { formatLong } from '../../../../shared/src/time.ts';
+import { dateInWords, lastDayOf, meets } from '../../../../shared/src/days.ts';
 import type { SiteConfig } from '../../config/schema.ts';
+import { lawIdOf } from '../../enforcement/dto.ts';
 import type { ViolationStep } from '../../enforcement/violations.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -27,7 +28,10 @@ export type ViolationsServices = Pick<
   'auth' | 'catalogue' | 'compliance' | 'enforcement' | 'now' | 'photos'
 >;
 
-/** The officer's roles (town law 001: the Stormwater Management Officer), and those who answer for a site. */
+/**
+ * The officer's roles (town law 001: the Stormwater Management Officer; town law 000: the Enforcement
+ * Officer, the same person), and those who answer for a site.
+ */
 export const OFFICER_ROLES: readonly UserRole[] = ['inspector', 'admin'];
 export const SITE_PARTY_ROLES: readonly UserRole[] = ['owner', 'contractor', 'admin'];
 
@@ -43,30 +47,28 @@ export function requireOneOf(
   return c;
 }
 
-/** The site, when the caller may see it and it is a construction site. */
-export function constructionSite(
+/** The site, when the caller may see it: a site of any kind, each enforced under its own law. */
+export function enforcedSite(
   ctx: Pick<ApiContext, 'catalogue'>,
   caller: Caller | undefined,
   siteId: string,
-  what: string,
 ): SiteConfig {
   mustSee(caller, siteId);
   const site = ctx.catalogue.site(siteId);
   if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
-  if (site.kind !== 'construction')
-    throw new ApiError(
-      'NOT_CONSTRUCTION',
-      `${site.name} is not a construction site: ${what} are for construction sites only.`,
-    );
   return site;
 }
 
-const day = (iso: string, tz: string) => formatLong(Date.parse(iso), tz);
+/** "the end of June 16, 2026": the last whole local day a deadline allows, in words. */
+export const endOfDayWords = (deadline: number, tz: string) =>
+  `the end of ${dateInWords(lastDayOf(deadline, tz))}`;
 
 /**
- * Notices of violation (town law 001, Enforcement, A): issued by the officer (inspector or admin) to the
- * landowner and developer of a construction site, appealed within 15 days of service by the site's owner
- * or contractor, corrected by them, approved by the officer, which closes the notice and its remedy duty.
+ * Notices of violation under the law of the site (`ENFORCEMENT_LAWS`, by the site's kind: a construction
+ * site's under town law 001, Enforcement, A; a wastewater system's orders to correct or to cease use under
+ * town law 000, Section 5.100 B): issued by the officer (inspector or admin) to the parties on file,
+ * served on them (`violationService.ts`), appealed within the law's days of service by the site's owner or
+ * contractor, corrected by them, approved by the officer, which closes the notice and its remedy duty.
  */
 /** How far ahead a notice's remedial measures may be due: two years. */
 const REMEDY_MAX_AHEAD_MS = 731 * 86_400_000;
@@ -82,15 +84,25 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
         schema: {
           tags: ['violations'],
           summary:
-            'Issue a notice of violation to the landowner and developer of a construction site; opens its remedy duty',
+            "Issue a notice of violation (an order, under a wastewater system's law) to the site's parties on file; opens its remedy duty",
           security: [{ bearer: [] }],
         },
       },
       async (req, reply) => {
         const caller = requireOneOf(ctx, req, OFFICER_ROLES, 'issue a notice of violation');
         const b = parseWith(violationBody, req.body);
-        const site = constructionSite(ctx, caller, b.siteId, 'notices of violation');
+        const site = enforcedSite(ctx, caller, b.siteId);
         if (!site.landowner && !site.developer) throw new ApiError('NO_PARTIES');
+        const lawId = lawIdOf(site);
+        const law = ENFORCEMENT_LAWS[lawId];
+        const orderKind = b.orderKind ?? law.orderKinds[0].id;
+        if (!law.orderKinds.some((k) => k.id === orderKind))
+          throw new ApiError(
+            'BAD_REQUEST',
+            `Under the ${law.title} the officer may order: ${law.orderKinds.map((k) => k.label.toLowerCase()).join(' or ')}.`,
+            undefined,
+            'orderKind',
+          );
         if (b.inspectionId !== undefined) {
           const insp = ctx.compliance.listInspections({}).find((i) => i.id === b.inspectionId);
           if (!insp) throw new ApiError('BAD_REQUEST', 'The inspection named is not on record.');
@@ -118,11 +130,13 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
         const issued = e.issue(
           {
             siteId: site.id,
+            law: lawId,
+            orderKind,
             inspectionId: b.inspectionId,
             nature: b.nature,
             remedy: b.remedy,
             remedyDueAt,
-            penalties: b.penalties ?? DEFAULT_PENALTIES,
+            penalties: b.penalties ?? law.penalties,
             parties: { landowner: site.landowner, developer: site.developer, siteAddress: site.address },
           },
           caller.actor,
@@ -196,14 +210,21 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     const { id } = parseWith(idParams, req.params);
     visible(id, caller);
     const done = e.step(id, kind, { text, photos, by: caller.actor }, (v, now) => {
-      if (v.status === 'approved') throw new ApiError('VIOLATION_CLOSED');
+      if (isClosed(v.status))
+        throw new ApiError(
+          'VIOLATION_CLOSED',
+          v.status === 'reversed' ? 'This notice was reversed on appeal: it is closed.' : undefined,
+        );
       if (kind !== 'appealed') return;
       if (v.events.some((x) => x.kind === 'appealed')) throw new ApiError('ALREADY_APPEALED');
-      if (now > Date.parse(v.appealBy))
+      // The window runs from service: an appeal before any service is within it.
+      if (v.appealBy !== undefined && !meets(now, Date.parse(v.appealBy))) {
+        const law = lawOf(v.law);
         throw new ApiError(
           'APPEAL_CLOSED',
-          `The ${NOTICE_LAW.appealDays} days to appeal ended on ${day(v.appealBy, tzOf(v.siteId))}: the appeal cannot be recorded.`,
+          `The ${law.appealDays} days to appeal to ${law.appealTo} ended at ${endOfDayWords(Date.parse(v.appealBy), tzOf(v.siteId))}: the appeal cannot be recorded.`,
         );
+      }
     });
     if (!done) throw new ApiError('NOT_FOUND', `no notice of violation ${id}`);
     return done;
@@ -217,7 +238,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     route(
       'POST /api/violations/:id/appeal',
       stepSchema(
-        `Appeal a notice of violation, within ${NOTICE_LAW.appealDays} days of its service (the site's owner or contractor)`,
+        "Appeal a notice of violation, within its law's days of its service (the site's owner or contractor)",
       ),
       async (req) => {
         const b = parseWith(appealBody, req.body);

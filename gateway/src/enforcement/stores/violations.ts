@@ -72,21 +72,21 @@ export class ViolationStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO violations (seq, id, site_id, site_seq, inspection_id, nature, remedy, remedy_due_at,
-           penalties, at, issued_by, appeal_by, parties, hash, log_idx)
+           penalties, at, issued_by, appeal_by, parties, law, order_kind, hash, log_idx)
          VALUES (@seq, @id, @site_id, @site_seq, @inspection_id, @nature, @remedy, @remedy_due_at,
-           @penalties, @at, @issued_by, @appeal_by, @parties, @hash, @log_idx)`,
+           @penalties, @at, @issued_by, @appeal_by, @parties, @law, @order_kind, @hash, @log_idx)`,
       ),
       insertEvent: db.prepare(
-        `INSERT INTO violation_events (seq, violation_id, kind, at, by, text, photos, hash, log_idx)
-         VALUES (@seq, @violation_id, @kind, @at, @by, @text, @photos, @hash, @log_idx)`,
+        `INSERT INTO violation_events (seq, violation_id, kind, at, by, text, photos, detail, hash, log_idx)
+         VALUES (@seq, @violation_id, @kind, @at, @by, @text, @photos, @detail, @hash, @log_idx)`,
       ),
       insertOrder: db.prepare(
-        `INSERT INTO stop_work (seq, id, site_id, site_seq, reason, violation_ids, at, issued_by, hash, log_idx)
-         VALUES (@seq, @id, @site_id, @site_seq, @reason, @violation_ids, @at, @issued_by, @hash, @log_idx)`,
+        `INSERT INTO stop_work (seq, id, site_id, site_seq, reason, violation_ids, at, issued_by, law, hash, log_idx)
+         VALUES (@seq, @id, @site_id, @site_seq, @reason, @violation_ids, @at, @issued_by, @law, @hash, @log_idx)`,
       ),
       insertOrderEvent: db.prepare(
-        `INSERT INTO stop_work_events (seq, order_id, kind, at, by, note, override, hash, log_idx)
-         VALUES (@seq, @order_id, @kind, @at, @by, @note, @override, @hash, @log_idx)`,
+        `INSERT INTO stop_work_events (seq, order_id, kind, at, by, note, override, detail, hash, log_idx)
+         VALUES (@seq, @order_id, @kind, @at, @by, @note, @override, @detail, @hash, @log_idx)`,
       ),
       count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM violations WHERE site_id = ?'),
       countOrders: db.prepare<[string], { n: number }>(
@@ -134,7 +134,7 @@ export class ViolationStore {
     to?: number | undefined;
     page?: Page | undefined;
     siteIds?: readonly string[] | undefined;
-    /** A notice's status: the kind of its last event, `issued` before any (`statusOf`). */
+    /** A notice's status: its last appeal, correction, approval or reversal, `issued` before any (`statusOf`). */
     status?: string | undefined;
   }): ViolationRow[] {
     return loggedRowsInRange(this.db, 'violations', q, {
@@ -143,7 +143,10 @@ export class ViolationStore {
       leaf: false,
       extra: [
         [
-          `COALESCE((SELECT e.kind FROM violation_events e WHERE e.violation_id = violations.id
+          `COALESCE((SELECT CASE e.kind WHEN 'heard' THEN 'reversed' ELSE e.kind END
+             FROM violation_events e WHERE e.violation_id = violations.id
+               AND (e.kind IN ('appealed', 'corrected', 'approved')
+                 OR (e.kind = 'heard' AND json_extract(e.detail, '$.outcome') = 'reversed'))
              ORDER BY e.seq DESC LIMIT 1), 'issued') = ?`,
           q.status,
         ],

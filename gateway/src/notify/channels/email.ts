@@ -19,7 +19,12 @@ import { type Delivery, storedAlert } from '../delivery.ts';
 import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
 import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
 import { type ComposedEmail, type ComposeOptions, messageIdFor } from './emailMessage.ts';
-import { composeViolationEmail, type NoticeEmailRequest, storedViolation } from './violationEmail.ts';
+import {
+  composeViolationEmail,
+  type NoticeDocument,
+  type NoticeEmailRequest,
+  storedViolation,
+} from './violationEmail.ts';
 
 export interface EmailRequest {
   to: string;
@@ -270,7 +275,9 @@ export function emailChannel(
   sender: EmailSender | undefined,
   config: Config,
   siteOf: (siteId: string) => SiteConfig | undefined,
+  opts: { now?: () => number; noticeDocument?: NoticeDocument } = {},
 ): NotificationChannel {
+  const now = opts.now ?? Date.now;
   if (!sender) return unconfiguredChannel('no e-mail channel is configured (notify.smtp)');
   const sites = { get: siteOf };
   const base = (config.fleet.url ?? `http://${config.http.host}:${config.http.port}`).replace(/\/+$/, '');
@@ -279,6 +286,7 @@ export function emailChannel(
     if (!sender.sendNotice) throw new DeliveryError('this e-mail channel cannot serve notices', true);
     const site = sites.get(violation.siteId);
     const toName = site?.recipients.find((r) => r.email === d.target)?.name;
+    const document = opts.noticeDocument ? await opts.noticeDocument(violation) : undefined;
     await sender.sendNotice({
       to: d.target,
       ...(toName ? { toName } : {}),
@@ -287,6 +295,8 @@ export function emailChannel(
       siteName: site?.name ?? violation.siteId,
       timeZone: site?.timezone ?? config.timezone,
       documentUrl: `${base}${violation.documentUrl}`,
+      sentAt: now(),
+      ...(document ? { document } : {}),
     });
   };
   return {

@@ -7,6 +7,8 @@ export interface ComposedEmail {
   text: string;
   messageId: string;
   headers: Record<string, string>;
+  /** Files sent with it (a notice's document). */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 function domainOf(from: string, fallback: string): string {

@@ -1,19 +1,28 @@
 /**
- * The notices of violation (town law 001, Enforcement) in force during the period: issued before its end
+ * The notices of violation (town law 001, Enforcement; town law 000, Sections 5.100 B, 5.010 for
+ * wastewater systems) in force during the period: issued before its end
  * and not approved before its start, each as it stood at the period's end (its steps up to then: appeal,
  * corrections, the officer's approval, on time or late) with its standing in words. On the page each
- * notice by its number on the site, with its schedule, the appeal's last day, the inspection it follows,
+ * notice by its number on the site, with its law, its services, its schedule, the appeal window in the
+ * site's local days (or "not yet served"), the inspection it follows,
  * every step after it and its standing, cited by its evidence-log entry as the other sections cite
  * theirs; photos of a correction named by the start of their SHA-256 (the JSON carries them whole). In
  * the CSV a `violation` row per notice (its last step in the rule column; served, remedy due, approved;
  * on time, late, overdue or open) and a `violation-step` row per step, with the photos' SHA-256 in full.
  */
-import { NOTICE_LAW } from '../../../../shared/src/api/enforcementLaws.ts';
+import { ENFORCEMENT_LAWS, lawOf, orderKindOf } from '../../../../shared/src/api/enforcementLaws.ts';
+import { isClosed, statusOfSteps } from '../../../../shared/src/api/enforcementWords.ts';
+import {
+  appealWindowWords,
+  hearingWords,
+  STEP_KIND_WORDS,
+  serviceWords,
+  stepDetailWords,
+} from '../../../../shared/src/api/serviceWords.ts';
 import type { ViolationDto } from '../../../../shared/src/api/violations.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import type { ComplianceReport, ReportViolation } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
-import { VIOLATION_STEP_WORDS } from '../violationDoc.ts';
 import { INSPECTION_KIND_WORDS, wordFor } from '../words.ts';
 import { type ReportSection, type Time, table } from './section.ts';
 
@@ -33,15 +42,31 @@ export const logged = (i: number | undefined): string => (i === undefined ? '' :
 export const noticeName = (v: Pick<ReportViolation, 'siteSeq'>): string =>
   v.siteSeq === undefined ? 'Notice of violation' : `Notice of violation no. ${v.siteSeq}`;
 
-/** A notice as it stood at `to`: its steps before then, its status and on-time derived from them. */
+/**
+ * A notice as it stood at `to`: its steps before then, its status, on-time, first service and appeal
+ * window derived from them (a notice with no service step keeps what it shows: stored before notices
+ * were served, it was served when issued).
+ */
 function asOf(v: ViolationDto, to: number): ViolationDto {
   const events = v.events.filter((e) => ms(e.at) < to);
   const approved = events.find((e) => e.kind === 'approved');
-  const { onTime: _onTime, ...rest } = v;
+  const { onTime: _onTime, servedAt: _s, appealBy: _a, ...rest } = v;
+  const services = events.filter((e) => e.kind === 'served' && e.servedAt !== undefined);
+  const first = services.reduce<(typeof services)[number] | undefined>(
+    (a, e) => (a === undefined || ms(e.servedAt!) < ms(a.servedAt!) ? e : a),
+    undefined,
+  );
+  const window = v.events.some((e) => e.kind === 'served')
+    ? first
+      ? { servedAt: first.servedAt, appealBy: first.appealBy }
+      : {}
+    : { servedAt: v.servedAt ?? (v.appealBy ? v.issuedAt : undefined), appealBy: v.appealBy };
   return {
     ...rest,
     events,
-    status: events.at(-1)?.kind ?? 'issued',
+    status: statusOfSteps(events),
+    ...(window.servedAt !== undefined ? { servedAt: window.servedAt } : {}),
+    ...(window.appealBy !== undefined ? { appealBy: window.appealBy } : {}),
     ...(approved ? { onTime: ms(approved.at) <= ms(v.remedyDueAt) } : {}),
   };
 }
@@ -50,13 +75,16 @@ function asOf(v: ViolationDto, to: number): ViolationDto {
 function standing(v: ViolationDto, asAt: number, tz: string): string {
   const t = (iso: string) => formatLong(ms(iso), tz);
   const appeal = v.events.find((e) => e.kind === 'appealed');
-  const appealed = appeal ? `; appealed ${t(appeal.at)}` : '';
+  const heard = v.events.find((e) => e.kind === 'heard');
+  const appealed = `${appeal ? `; appealed ${t(appeal.at)}` : ''}${heard ? `; ${hearingWords(heard, v.law).replace(/^H/, 'h')}` : ''}`;
+  if (v.status === 'reversed') return `reversed on appeal${appealed}`;
+  const served = v.servedAt === undefined ? '; not yet served' : '';
   const approved = v.events.find((e) => e.kind === 'approved');
   if (approved) return `approved ${t(approved.at)}, ${v.onTime ? 'on time' : 'late'}${appealed}`;
   const corrected = v.events.filter((e) => e.kind === 'corrected').at(-1);
   const done = corrected ? `; correction reported ${t(corrected.at)}, awaiting approval` : '';
   const due = asAt > ms(v.remedyDueAt) ? 'overdue' : 'open';
-  return `${due}, remedy due ${t(v.remedyDueAt)}${done}${appealed}`;
+  return `${due}, remedy due ${t(v.remedyDueAt)}${served}${done}${appealed}`;
 }
 
 /** The notices in force in the period, as the report lists (and cites) them. */
@@ -73,8 +101,10 @@ export function violationsInForce(i: {
     .filter((v) => ms(v.issuedAt) < to)
     .map((v) => asOf(v, to))
     .filter((v) => {
-      const approved = v.events.find((e) => e.kind === 'approved');
-      return !approved || ms(approved.at) >= from;
+      const closed = v.events.find(
+        (e) => e.kind === 'approved' || (e.kind === 'heard' && e.outcome === 'reversed'),
+      );
+      return !closed || ms(closed.at) >= from;
     })
     .map((v) => ({ ...v, standing: standing(v, asAt, i.tz) }));
 }
@@ -92,35 +122,52 @@ function inspectionWords(r: ComplianceReport, v: ReportViolation, t: Time): stri
   return `${esc(wordFor(INSPECTION_KIND_WORDS, i.kind))} of ${t(i.at)}, by ${esc(i.inspector)}`;
 }
 
-function stepsTable(v: ReportViolation, t: Time): string {
-  if (!v.events.length) return '<p class="none">No appeal, correction or approval yet.</p>';
-  const rows = v.events.map(
-    (e) =>
-      `<tr><td>${esc(wordFor(VIOLATION_STEP_WORDS, e.kind))}</td><td>${t(e.at)}</td><td>${esc(e.by)}</td><td>${esc(e.text) || '—'}${photosWords(e.photos)}</td><td><small>${entry(e.logIndex)}</small></td></tr>`,
-  );
+function stepsTable(v: ReportViolation, t: Time, tz: string): string {
+  if (!v.events.length) return '<p class="none">No service, appeal, correction or approval yet.</p>';
+  const rows = v.events.map((e) => {
+    const detail = stepDetailWords(e, v.law, tz);
+    const said = [detail, e.text].filter(Boolean).join('. ');
+    return `<tr><td>${esc(wordFor(STEP_KIND_WORDS, e.kind))}</td><td>${t(e.at)}</td><td>${esc(e.by)}</td><td>${esc(said) || '—'}${photosWords(e.photos)}</td><td><small>${entry(e.logIndex)}</small></td></tr>`;
+  });
   return table(['Step', 'When', 'By', 'What was said', 'Cited'], rows);
+}
+
+/** The laws the listed notices are under, as the section's lead names them. */
+function lawsCited(r: ComplianceReport): string {
+  const ids = [...new Set(r.violations.map((v) => v.law ?? '001'))];
+  const words = ids.map((id) => {
+    const law = lawOf(id);
+    return `Town law ${id in ENFORCEMENT_LAWS ? id : '001'}, ${law.part}`;
+  });
+  return words.length ? words.join('; ') : 'Town law 001, Enforcement';
 }
 
 function violationBlock(r: ComplianceReport, v: ReportViolation, t: Time): string {
   const row = (label: string, value: string) => `<tr><th>${esc(label)}</th><td>${value}</td></tr>`;
+  const tz = r.site.timezone;
+  const law = lawOf(v.law);
+  const services = v.events.filter((e) => e.kind === 'served');
   return `<div class="nov"><h3>${esc(noticeName(v))}</h3>
 <table class="facts"><tbody>
+${row('Law', `${esc(law.title)}: ${esc(orderKindOf(law, v.orderKind).label)}`)}
 ${row('Issued', `${t(v.issuedAt)}, by ${esc(v.issuedBy)}`)}
+${row('Served', services.length ? services.map((e) => esc(serviceWords(e, tz))).join('<br>') : esc(v.servedAt ? `when issued, ${t(v.servedAt)}` : 'not yet served'))}
 ${row('Nature of the violation', esc(v.nature))}
 ${row('Remedy required', esc(v.remedy))}
 ${row('Remedy due', t(v.remedyDueAt))}
 ${row('Penalties', `<small>${esc(v.penalties)}</small>`)}
-${row('Appeal', `May be appealed until ${t(v.appealBy)} (${NOTICE_LAW.appealDays} days from service)`)}
+${row('Appeal', esc(appealWindowWords(v, tz)))}
 ${row('Follows the inspection', inspectionWords(r, v, t))}
 ${row('Standing', `<b>${esc(capital(v.standing))}</b>`)}
 ${row('Cited', `<small>${entry(v.logIndex)}</small>`)}
 </tbody></table>
-<h4>Since it was served</h4>${stepsTable(v, t)}</div>`;
+<h4>Since it was issued</h4>${stepsTable(v, t, tz)}</div>`;
 }
 
 /** A notice's outcome at the period's end (or when the report was made, if sooner), as a duty's status. */
 function outcome(v: ReportViolation, asAt: number): string {
   if (v.status === 'approved') return v.onTime ? 'on-time' : 'late';
+  if (v.status === 'reversed') return 'reversed';
   return asAt > Date.parse(v.remedyDueAt) ? 'overdue' : 'open';
 }
 
@@ -137,7 +184,7 @@ export const violations: ReportSection<'violations'> = {
         violationsIssued: list.filter((v) => ms(v.issuedAt) >= i.period.from).length,
         violationsOnTime: approved(true),
         violationsLate: approved(false),
-        violationsOpen: list.filter((v) => v.status !== 'approved').length,
+        violationsOpen: list.filter((v) => !isClosed(v.status)).length,
       },
     };
   },
@@ -148,7 +195,7 @@ export const violations: ReportSection<'violations'> = {
         ? r.violations.map((v) => violationBlock(r, v, t)).join('\n')
         : '<p class="none">No notice of violation was in force in this period.</p>';
       return `<h2>Notices of violation</h2>
-<p class="small">Town law 001, Enforcement: each notice in force at some time in the period, with what followed it up to the period's end.</p>
+<p class="small">${esc(lawsCited(r))}: each notice in force at some time in the period, with its service, appeal and what followed it up to the period's end.</p>
 ${notices}`;
     },
   },
@@ -167,7 +214,7 @@ ${notices}`;
           v.remedyDueAt,
           approved?.at ?? '',
           outcome(v, end),
-          `${seq(v.siteSeq)}issued by ${v.issuedBy}: ${v.nature}; remedy: ${v.remedy}; appeal until ${v.appealBy}${follows}; ${v.standing}${logged(v.logIndex)}`,
+          `${seq(v.siteSeq)}issued by ${v.issuedBy}: ${v.nature}; remedy: ${v.remedy}; ${v.appealBy ? `${v.servedAt ? `served ${v.servedAt}, ` : ''}appeal until ${v.appealBy}` : 'not yet served'}${follows}; ${v.standing}${logged(v.logIndex)}`,
         ],
         ...v.events.map((e) => [
           'violation-step',

@@ -1,8 +1,10 @@
 /**
  * `violation-remedy`: a notice of violation (town law 001, Enforcement, A(4)) sets "the required remedial
- * measures and the time schedule for their completion". The officer's notice is the duty's start: the
- * evaluator opens one alert per notice, due at the notice's `remedyDueAt`, and resolves it when the
- * officer approves the correction, at the approval's time (on time when at or before the due time; the
+ * measures and the time schedule for their completion"; an order of the Enforcement Officer (town law
+ * 000, Section 5.100 B) orders the defects corrected "within a reasonable time" he fixes. The officer's
+ * notice is the duty's start: the evaluator opens one alert per notice, due at the notice's `remedyDueAt`,
+ * and resolves it when the officer approves the correction (or the notice is reversed on appeal), at that
+ * step's time (on time when at or before the due time; the
  * engine gives the outcome). Reminders and overdue are the engine's, as for every duty. Its inputs are
  * the `violation` steps the record feeds (`enforcement/violations.ts`); readings and ticks change nothing.
  */
@@ -35,7 +37,7 @@ function issued(prev: ViolationRemedyState, input: Input, ctx: RuleContext<Param
       dueAt: input.remedyDueAt,
       message:
         `Notice of violation at ${ctx.site.name}, issued ${formatLocal(input.at, tz)} by ${input.by}: ` +
-        `the remedial measures are due by ${formatLocal(input.remedyDueAt, tz)} (law 001, Enforcement).`,
+        `the remedial measures are due by ${formatLocal(input.remedyDueAt, tz)} (${input.cite ?? 'law 001, Enforcement'}).`,
       evidence: {
         violationId: input.id,
         nature: input.nature,
@@ -53,6 +55,15 @@ function approved(prev: ViolationRemedyState, input: Input, ctx: RuleContext<Par
   const found = prev.open.find((o) => o.id === input.id);
   if (!found) return { state: prev, effects: [] };
   const within = input.at <= input.remedyDueAt;
+  if (input.step === 'reversed') {
+    const reversed: Effect<typeof RULE>[] = [
+      resolveAlert(found.key, input.at, {
+        message: `The notice was reversed on appeal (recorded by ${input.by} on ${formatLocal(input.at, ctx.timezone)}): its remedial measures are no longer required.`,
+        evidence: { violationId: input.id, reversedAt: iso(input.at), reversedBy: input.by },
+      }),
+    ];
+    return { state: { ...prev, open: prev.open.filter((o) => o !== found) }, effects: reversed };
+  }
   const effects: Effect<typeof RULE>[] = [
     resolveAlert(found.key, input.at, {
       message:

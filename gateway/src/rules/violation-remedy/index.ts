@@ -14,9 +14,10 @@ export const violationRemedy: RuleModule<ViolationRemedyState, typeof RULE, type
   label: 'Notice of violation: remedy',
   description:
     'The remedial measures a notice of violation orders are to be completed by the time it sets, and approved by the officer.',
-  law: '001, Enforcement, A(4)',
+  law: '001, Enforcement, A(4); 000, Section 5.100 B',
   params,
-  binds: { perSite: (site) => (site.kind === 'construction' ? { devices: [] } : undefined) },
+  // Every site: a construction site's notices (law 001) and a wastewater system's orders (law 000).
+  binds: { perSite: () => ({ devices: [] }) },
   state: { version: 1, upgrade: firstVersion },
   evaluator: violationRemedyEvaluator,
   describeEvidence: describeViolationEvidence,

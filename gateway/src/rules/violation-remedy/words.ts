@@ -24,9 +24,13 @@ export function describeViolationEvidence(ev: Readonly<Record<string, unknown>>,
       label: 'Correction approved',
       text: `${timeText(approvedAt, tz)}${approvedBy ? ` by ${approvedBy}` : ''}`,
     });
+  const reversedAt = str('reversedAt');
+  if (reversedAt) lines.push({ label: 'Reversed on appeal', text: timeText(reversedAt, tz) });
   return {
     lines,
     told: [
+      'reversedAt',
+      'reversedBy',
       'violationId',
       'nature',
       'issuedAt',

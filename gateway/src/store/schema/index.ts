@@ -24,6 +24,7 @@ import { v11 } from './v11.ts';
 import { v12 } from './v12.ts';
 import { v13 } from './v13.ts';
 import { v14 } from './v14.ts';
+import { v15 } from './v15.ts';
 
 export interface Migration {
   version: number;
@@ -65,6 +66,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 14,
     description: "inspections' deficiencies to remedy, deficiencies remedied, and a pump-out's hauler",
     up: v14,
+  },
+  {
+    version: 15,
+    description: 'notices and orders name their law; their steps carry service and hearing details',
+    up: v15,
   },
 ];
 
