@@ -95,6 +95,11 @@ export const API_ERRORS = {
     status: 409,
     message: 'The officer has approved the correction: this notice of violation is closed.',
   },
+  RECORD_OUT_OF_ORDER: {
+    status: 409,
+    message:
+      "This record does not follow the site's records: a one-year inspection needs a final acceptance before it.",
+  },
   STOP_WORK_IN_EFFECT: { status: 409, message: 'A stop-work order is already in effect at this site.' },
   NO_STOP_WORK: { status: 409, message: 'No stop-work order is in effect at this site.' },
   NOTICES_OPEN: {

@@ -4,6 +4,7 @@
  * configuration's keys. The list of rule ids is derived from it.
  */
 import { annualInspection } from './annual-inspection/index.ts';
+import { developerRecords } from './developer-records/index.ts';
 import { deviceClock } from './device-clock/index.ts';
 import { deviceSilent } from './device-silent/index.ts';
 import { holdingTankPumpout } from './holding-tank-pumpout/index.ts';
@@ -28,6 +29,7 @@ export const RULE_MODULES = [
   deviceSilent,
   deviceClock,
   violationRemedy,
+  developerRecords,
 ] as const;
 
 type Ids<R> = R extends readonly (infer I)[] ? I : R;

@@ -88,6 +88,28 @@ export type RuleInput =
       nature: string;
       by: string;
     }
+  /**
+   * A developer's record of a construction site (town law 001), or a milestone notice filed
+   * (`enforcement/siteRecords.ts`, `notices.ts`): `at` is the time it speaks of (signed, on site since,
+   * expected, accepted, inspected; a notice's filing time), `milestone` a milestone's id, `acceptable` a
+   * one-year inspection's finding.
+   */
+  | {
+      type: 'site-record';
+      kind:
+        | 'certification'
+        | 'swppp'
+        | 'expected-milestone'
+        | 'final-acceptance'
+        | 'one-year-inspection'
+        | 'notice';
+      siteId: string;
+      id: string;
+      at: number;
+      by: string;
+      milestone?: string;
+      acceptable?: boolean;
+    }
   /** A reading of a device quarantined for a timestamp ahead of the gateway's clock (at: its arrival). */
   | { type: 'clock-ahead'; siteId: string; deviceId: string; at: number; aheadMs: number; waiting: number }
   /** Quarantined readings of a device released with a clock correction; `waiting`: those still kept. */
