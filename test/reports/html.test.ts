@@ -54,6 +54,7 @@ function report(over: Partial<ComplianceReport> = {}): ComplianceReport {
     gaps: [],
     extensions: [],
     certifications: [],
+    records: [],
     changes: [
       {
         id: 1,

@@ -14,37 +14,15 @@
 import { z } from 'zod';
 import { MAX } from '../bounds.ts';
 import { MILESTONE_IDS } from './milestones.ts';
+import { CERTIFICATION_STATEMENT, SITE_RECORD_KINDS } from './siteRecordWords.ts';
 
-/** The statement every contractor signs (001, SWPPP certification, A), in the law's words. */
-export const CERTIFICATION_STATEMENT =
-  'I certify under penalty of law that I understand and agree to comply with the terms and conditions of the stormwater pollution prevention plan. I also understand that it is unlawful for any person to cause or contribute to a violation of water quality standards.';
-
-export const SITE_RECORD_KINDS = [
-  'certification',
-  'swppp',
-  'expected-milestone',
-  'final-acceptance',
-  'one-year-inspection',
-] as const;
-export type SiteRecordKind = (typeof SITE_RECORD_KINDS)[number];
-
-/** The records' names for people. */
-export const SITE_RECORD_LABELS: Record<SiteRecordKind, string> = {
-  certification: "Contractor's certification",
-  swppp: 'SWPPP kept on site',
-  'expected-milestone': 'Expected milestone',
-  'final-acceptance': 'Final acceptance',
-  'one-year-inspection': 'One-year inspection',
-};
-
-/** Who may record each kind: the site's side (owner, contractor) or the officer's. */
-export const SITE_RECORD_BY: Record<SiteRecordKind, 'site' | 'officer'> = {
-  certification: 'site',
-  swppp: 'site',
-  'expected-milestone': 'site',
-  'final-acceptance': 'officer',
-  'one-year-inspection': 'officer',
-};
+export {
+  CERTIFICATION_STATEMENT,
+  SITE_RECORD_BY,
+  SITE_RECORD_KINDS,
+  SITE_RECORD_LABELS,
+  type SiteRecordKind,
+} from './siteRecordWords.ts';
 
 const text = (max: number = MAX.name) => z.string().trim().min(1).max(max);
 const timeIn = z.iso.datetime({ offset: true }).max(MAX.time);
