@@ -14,6 +14,7 @@ export * from './api/findings.ts';
 export * from './api/fleet.ts';
 export * from './api/measures.ts';
 export * from './api/notices.ts';
+export * from './api/siteRecords.ts';
 export * from './api/sites.ts';
 export * from './api/system.ts';
 export * from './api/violations.ts';

@@ -13,6 +13,7 @@ import { type SiteConfig, siteSchema } from '../../gateway/src/config/schema.ts'
 import type { ChangeResponse } from '../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../shared/src/api/notices.ts';
+import { CERTIFICATION_STATEMENT, type SiteRecordDto } from '../../shared/src/api/siteRecords.ts';
 import type { Certification } from '../../shared/src/api/system.ts';
 import type { StopWorkDto, ViolationDto } from '../../shared/src/api/violations.ts';
 
@@ -44,6 +45,7 @@ export interface ReportRecords {
   stopWork: StopWorkDto[];
   extensions: ExtensionDto[];
   certifications: Certification[];
+  records: SiteRecordDto[];
   changes: ChangeResponse[];
   evidence: {
     checkpoint: { origin: string; size: number; root: string; note: string };
@@ -523,7 +525,58 @@ const CHANGES: ChangeResponse[] = [
   },
 ];
 
+/** The developer's records on file: a certification (a signer's name with markup), the SWPPP, an acceptance. */
+const RECORDS: SiteRecordDto[] = [
+  {
+    id: 'record-1',
+    siteId: SITE.id,
+    kind: 'certification',
+    siteSeq: 1,
+    at: '2026-10-20T13:00:00.000Z',
+    recordedAt: '2026-10-20T14:00:00.000Z',
+    recordedBy: 'Dana Developer',
+    body: {
+      kind: 'certification',
+      statement: CERTIFICATION_STATEMENT,
+      name: 'Jane <b>Roe</b>',
+      title: 'Superintendent',
+      firm: 'Acme "Excavating"',
+      firmAddress: '12 Quarry Rd, Chester NY',
+      telephone: '=845-555-0142',
+      siteAddress: 'Lot 12',
+      signedAt: '2026-10-20T13:00:00.000Z',
+    },
+    summary: 'Jane <b>Roe</b>, Superintendent, Acme "Excavating" (12 Quarry Rd, Chester NY; =845-555-0142)',
+    logIndex: 120,
+  },
+  {
+    id: 'record-2',
+    siteId: SITE.id,
+    kind: 'swppp',
+    siteSeq: 2,
+    at: '2026-10-21T13:00:00.000Z',
+    recordedAt: '2026-10-21T14:00:00.000Z',
+    recordedBy: 'Dana Developer',
+    body: { kind: 'swppp', since: '2026-10-21T13:00:00.000Z', keptBy: 'Jane Roe', where: 'the trailer' },
+    summary: 'kept by Jane Roe, the trailer',
+    logIndex: 121,
+  },
+  {
+    id: 'record-3',
+    siteId: SITE.id,
+    kind: 'final-acceptance',
+    siteSeq: 3,
+    at: '2026-11-20T15:00:00.000Z',
+    recordedAt: '2026-11-20T16:00:00.000Z',
+    recordedBy: 'Ida Inspector',
+    body: { kind: 'final-acceptance', acceptedAt: '2026-11-20T15:00:00.000Z', note: '' },
+    summary: 'the facilities accepted by the town',
+    logIndex: 122,
+  },
+];
+
 export const FULL: ReportRecords = {
+  records: RECORDS,
   alerts: ALERTS,
   storms: STORMS,
   inspections: INSPECTIONS,
@@ -571,6 +624,7 @@ export const FULL: ReportRecords = {
 };
 
 export const EMPTY: ReportRecords = {
+  records: [],
   alerts: [],
   storms: [],
   inspections: [],

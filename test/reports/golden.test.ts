@@ -28,6 +28,7 @@ function report(r: ReportRecords, now = NOW) {
     stopWork: ordersInEffect({ stopWork: r.stopWork, period: PERIOD, tz: TZ }),
     extensions: r.extensions,
     certifications: r.certifications,
+    records: r.records,
     changes: r.changes,
     evidence: r.evidence,
   });

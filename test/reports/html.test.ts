@@ -55,6 +55,7 @@ function report(over: Partial<ComplianceReport> = {}): ComplianceReport {
     deadlineReadings: [],
     extensions: [],
     certifications: [],
+    records: [],
     changes: [
       {
         id: 1,

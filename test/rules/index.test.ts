@@ -47,6 +47,7 @@ describe('rule registry', () => {
         'device-clock:turb-up',
         'device-clock:turb-out',
         'violation-remedy:-',
+        'developer-records:-',
       ].sort(),
     );
     const turb = evaluatorsFor(construction).find((x) => x.name === 'turbidity-contrast')!;

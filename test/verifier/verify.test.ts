@@ -21,17 +21,19 @@ describe('the report verifier on a real report', () => {
     expect(v.ok).toBe(true);
     // The storm's 15 readings and the one before it, the storm's record, the two inspections, and the
     // three routine duties: the period opened at the first tick (superseded by the storm inspection,
-    // dated before it), the period from that inspection (met by the routine one), and the one open now.
+    // dated before it), the period from that inspection (met by the routine one), and the one open now;
+    // and the two duties of the developer's records the site has none of (a certification, the SWPPP).
     expect(v.checked).toEqual({
-      entries: 24,
+      entries: 28,
       readings: 16,
       storms: 1,
-      duties: 3,
+      duties: 5,
       inspections: 2,
       notices: 0,
       violations: 0,
       stopWork: 0,
       changes: 0,
+      records: 0,
     });
     expect(v.checkpoint.size).toBe(real.report.evidence.checkpoint.size);
     expect(v.checkpoint.root).toBe(real.report.evidence.checkpoint.root);

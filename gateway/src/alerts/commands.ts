@@ -217,6 +217,10 @@ export class Commands {
       // on the inspection's feed (a routine period met, a storm inspected).
       const closedAlertIds = [...new Set(u.resolved)];
       const inspection = inspectionDto(stores.inspections.byId(id)!);
+      // Its report goes to the officer (law 001: "delivered to the Stormwater Management Officer"), by
+      // e-mail through the outbox, committed with it; the agenda lists it from now.
+      u.reports.push(inspection);
+      u.notified++;
       if (u.live) u.events.push({ type: 'inspection', inspection });
       return { inspection, closedAlertIds, replayed: false };
     });

@@ -8,12 +8,17 @@
  * long the history of the alert it changes).
  */
 
-import type { AlertDto, HistoryAction, NotificationKind } from '../../../shared/src/api/alerts.ts';
+import type {
+  AlertDto,
+  HistoryAction,
+  InspectionDto,
+  NotificationKind,
+} from '../../../shared/src/api/alerts.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Log } from '../pipeline.ts';
 import type { Evidence, StormEvent } from '../rules/types.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
-import { recordNotificationEvent } from '../store/outbox.ts';
+import { recordInspectionReportEvent, recordNotificationEvent } from '../store/outbox.ts';
 import { AlertError } from './errors.ts';
 import { alertDto } from './mapping.ts';
 import type { RuleStates, StagedStates } from './ruleStates.ts';
@@ -65,6 +70,8 @@ export class Unit {
   /** Notification events to record, in order, with the DTOs built at the end of the transaction. */
   readonly outbox: Array<{ alertId: string; kind: NotificationKind; seq: number }> = [];
   readonly dtos = new Map<string, AlertDto>();
+  /** Inspections whose report goes to the officer (the outbox's `inspection-report` events). */
+  readonly reports: InspectionDto[] = [];
   /** Storm records changed in this unit, by id: only each one's last version is written and logged. */
   readonly storms = new Map<string, StormEvent>();
   /** Alerts resolved in this unit, in order (by the engine or by a rule's own effect). */
@@ -267,6 +274,7 @@ export class UnitOfWork {
         alertDto(row, () => stores.history.upTo(id, headSeq), u.now),
       );
     }
+    for (const inspection of u.reports) recordInspectionReportEvent(db, { inspection, createdAt: u.now });
     for (const n of u.outbox)
       recordNotificationEvent(db, {
         eventId: `${n.alertId}:${n.kind}:${n.seq}`,

@@ -1,11 +1,12 @@
 /**
- * The officer's agenda, assembled from the milestone notices and the open duties: each item is put on
+ * The officer's agenda, assembled from the milestone notices, the open duties and the inspection reports
+ * delivered (on the day each was recorded): each item is put on
  * its time's date in its site's zone; the duties past their due time are listed first, as overdue,
  * whatever day they were due. Duties are labelled by their rule module's label (`ruleLabel`), never by a
  * switch on the rule id. Pure: the caller gives the sites, notices and duties it may see.
  */
 import type { Agenda, AgendaItem } from '../../../shared/src/api/agenda.ts';
-import type { AlertDto } from '../../../shared/src/api/alerts.ts';
+import type { AlertDto, InspectionDto } from '../../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../../shared/src/api/notices.ts';
 import { addDays, formatClock, formatLong, localDay } from '../../../shared/src/time.ts';
 import { ruleLabel } from '../rules/index.ts';
@@ -33,6 +34,7 @@ export function buildAgenda(
   siteOf: (id: string) => AgendaSite | undefined,
   notices: readonly NoticeDto[],
   duties: readonly AlertDto[],
+  reports: readonly InspectionDto[] = [],
 ): Agenda {
   const days = new Map(daysBetween(from, to).map((d) => [d, [] as AgendaItem[]]));
   const overdue: AgendaItem[] = [];
@@ -73,6 +75,28 @@ export function buildAgenda(
     };
     if (a.overdue) overdue.push(item);
     else days.get(localDay(due, site.timezone))?.push(item);
+  }
+  for (const i of reports) {
+    const site = siteOf(i.siteId);
+    if (!site) continue;
+    const recorded = Date.parse(i.recordedAt);
+    const findings = i.findings ?? [];
+    const photos = findings.reduce((n, f) => n + f.photos.length, 0);
+    const what =
+      findings.length > 0
+        ? `${findings.length} finding${findings.length === 1 ? '' : 's'}, ${photos} photo${photos === 1 ? '' : 's'}`
+        : 'no findings at practices';
+    days.get(localDay(recorded, site.timezone))?.push({
+      kind: 'report',
+      siteId: i.siteId,
+      siteName: site.name,
+      at: i.recordedAt,
+      timezone: site.timezone,
+      label: 'Inspection report',
+      detail: `Inspection report of ${formatLong(Date.parse(i.at), site.timezone)} by ${i.inspector} at ${site.name}: ${what}`,
+      ref: i.id,
+      overdue: false,
+    });
   }
   const byTime = (x: AgendaItem, y: AgendaItem) => Date.parse(x.at) - Date.parse(y.at);
   return {

@@ -101,6 +101,11 @@ export const API_ERRORS = {
   },
   NOT_APPEALED: { status: 409, message: 'This notice has not been appealed: there is no hearing to record.' },
   ALREADY_HEARD: { status: 409, message: 'The hearing of this appeal is already recorded.' },
+  RECORD_OUT_OF_ORDER: {
+    status: 409,
+    message:
+      "This record does not follow the site's records: a one-year inspection needs a final acceptance before it.",
+  },
   STOP_WORK_IN_EFFECT: { status: 409, message: 'A stop-work order is already in effect at this site.' },
   NO_STOP_WORK: { status: 409, message: 'No stop-work order is in effect at this site.' },
   NOTICES_OPEN: {

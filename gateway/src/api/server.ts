@@ -30,6 +30,7 @@ import { quarantinePlugin } from './plugins/quarantine.ts';
 import { rejectionsPlugin } from './plugins/rejections.ts';
 import { reportsPlugin } from './plugins/reports.ts';
 import { rulesPlugin } from './plugins/rules.ts';
+import { siteRecordsPlugin } from './plugins/siteRecords.ts';
 import { sitesPlugin } from './plugins/sites.ts';
 import { stopWorkPlugin } from './plugins/stopWork.ts';
 import { telemetryPlugin } from './plugins/telemetry.ts';
@@ -247,6 +248,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, enforcement, jobs });
   await app.register(stopWorkPlugin, { auth, catalogue, enforcement });
   await app.register(violationServicePlugin, { auth, catalogue, enforcement, now });
+  await app.register(siteRecordsPlugin, { auth, catalogue, enforcement, now });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, enforcement, now });
   await app.register(reportsPlugin, {
     auth,

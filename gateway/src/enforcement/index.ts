@@ -7,8 +7,10 @@ import { LoggedRows } from '../alerts/stores/logged.ts';
 import type { Db } from '../store/types.ts';
 import { Notices } from './notices.ts';
 import type { EnforcementPort } from './port.ts';
+import { SiteRecords } from './siteRecords.ts';
 import { ENFORCEMENT_LOGGED } from './stores/logged.ts';
 import { NoticeStore } from './stores/notices.ts';
+import { SiteRecordStore } from './stores/siteRecords.ts';
 import { ViolationStore } from './stores/violations.ts';
 import { Violations } from './violations.ts';
 
@@ -24,6 +26,8 @@ export interface Enforcement {
   notices: Notices;
   /** Notices of violation and stop-work orders (law 001, Enforcement). */
   violations: Violations;
+  /** The developer's records of a site: certifications, the SWPPP, milestones, acceptance (law 001). */
+  records: SiteRecords;
 }
 
 /**
@@ -39,5 +43,6 @@ export function openEnforcement(
   return {
     notices: new Notices(new NoticeStore(db, logged), port),
     violations: new Violations(new ViolationStore(db, logged), port, db, tzOf),
+    records: new SiteRecords(new SiteRecordStore(db, logged), port),
   };
 }

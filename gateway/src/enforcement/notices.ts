@@ -61,6 +61,16 @@ export class Notices {
         filed_by: actor,
         late: late ? 1 : 0,
       });
+      // The developer-records rule flags a milestone passed with no notice: this one is on file now.
+      u.feedRecord({
+        type: 'site-record',
+        kind: 'notice',
+        siteId: input.siteId,
+        id,
+        at: u.now,
+        by: actor,
+        milestone: input.milestone,
+      });
       return { id, late };
     });
   }

@@ -11,6 +11,8 @@ import type { EvidenceLog } from '../store/evidenceLog.ts';
 
 /** A notice of violation's step as the violation-remedy rule is fed it. */
 export type ViolationFeed = Extract<RuleInput, { type: 'violation' }>;
+/** A developer's record (or a milestone notice) as the developer-records rule is fed it. */
+export type SiteRecordFeed = Extract<RuleInput, { type: 'site-record' }>;
 
 /** What a change may do inside the engine's transaction, besides writing its own rows. */
 export interface EnforcementTx {
@@ -18,6 +20,8 @@ export interface EnforcementTx {
   readonly now: number;
   /** Feeds the notice's site's rules its step: the violation-remedy duty opens (issued) or closes (approved). */
   feedViolation(input: ViolationFeed): void;
+  /** Feeds the site's rules a developer's record or a milestone notice (the developer-records duties). */
+  feedRecord(input: SiteRecordFeed): void;
   /** The change wrote a notification event (the notice served by e-mail): the dispatcher is told after the commit. */
   notified(): void;
 }
@@ -41,7 +45,12 @@ export function enginePort(
   return {
     run: (change) =>
       engine.inUnit((w) =>
-        change({ now: w.now, feedViolation: (input) => w.feed(input.siteId, input), notified: w.notified }),
+        change({
+          now: w.now,
+          feedViolation: (input) => w.feed(input.siteId, input),
+          feedRecord: (input) => w.feed(input.siteId, input),
+          notified: w.notified,
+        }),
       ),
     appendEvidence: (entries) => engine.appendEvidence(entries),
     settle: () => engine.settle(),

@@ -137,3 +137,32 @@ export function stopWorkEventRecord(e: StopWorkEventFields): Record<string, unkn
     ...detailOf(e.detail),
   };
 }
+
+/** The columns of a developer's record of a site (the `site_records` table, schema version 14). */
+export interface SiteRecordFields {
+  seq: number;
+  id: string;
+  site_id: string;
+  site_seq: number;
+  kind: string;
+  at: number;
+  recorded_at: number;
+  recorded_by: string;
+  /** JSON: the record's fields as given. */
+  body: string;
+}
+
+/** A developer's record as logged: what it is, the time it speaks of, who recorded it when, its fields. */
+export function siteRecordRecord(r: SiteRecordFields): Record<string, unknown> {
+  return {
+    seq: r.seq,
+    siteSeq: r.site_seq,
+    id: r.id,
+    siteId: r.site_id,
+    kind: r.kind,
+    at: r.at,
+    recordedAt: r.recorded_at,
+    recordedBy: r.recorded_by,
+    body: JSON.parse(r.body) as unknown,
+  };
+}

@@ -27,6 +27,7 @@ export const ENTRY_TYPES = [
   'violation-event',
   'stop-work',
   'stop-work-event',
+  'site-record',
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 

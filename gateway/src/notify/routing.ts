@@ -65,6 +65,21 @@ function routeViolation(site: SiteConfig | undefined, payload: string | undefine
   return out;
 }
 
+/**
+ * An inspection's report goes by e-mail to the site's recipients with role officer (law 001: "delivered
+ * to the Stormwater Management Officer"); not on MQTT or webhooks (they carry alerts).
+ */
+function routeReport(site: SiteConfig | undefined): DeliveryTarget[] {
+  const seen = new Set<string>();
+  const out: DeliveryTarget[] = [];
+  for (const r of site?.recipients ?? []) {
+    if (r.role !== 'officer' || !r.email || seen.has(r.email.toLowerCase())) continue;
+    seen.add(r.email.toLowerCase());
+    out.push({ channel: 'email', target: r.email });
+  }
+  return out;
+}
+
 /** The parties' e-mail addresses in a notice's payload (none when it cannot be read). */
 function partiesOf(payload: string | undefined): { landowner?: string; developer?: string } {
   if (!payload) return {};
@@ -94,6 +109,7 @@ export function routeEvent(
   mqtt: boolean,
 ): DeliveryTarget[] {
   if (ev.kind === 'violation') return routeViolation(site, ev.payload);
+  if (ev.kind === 'inspection-report') return routeReport(site);
   const out: DeliveryTarget[] = mqtt ? [{ channel: 'mqtt', target: alertTopic(ev.site_id, ev.rule) }] : [];
   out.push(...routeRecipients(site, ev.kind, ev.rule));
   return out;

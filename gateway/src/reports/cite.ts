@@ -30,6 +30,8 @@ export interface Cited {
   extensions: ExtensionDto[];
   certifications: Array<{ logIndex: number }>;
   changes: Array<{ logIndex: number }>;
+  /** The developer's records the report lists. */
+  records?: Array<{ logIndex?: number | undefined }>;
 }
 
 /** A storm cited by its record and its first and last readings: too many readings to carry them all. */
@@ -96,6 +98,9 @@ export async function reportCitations(
   // And every notice of violation and stop-work order of the site, numbered; the listed ones' steps.
   for (const row of q.violations.all(r.siteId, size)) idx.push(row.log_idx);
   for (const row of q.stopWork.all(r.siteId, size)) idx.push(row.log_idx);
+  // And every developer's record of the site, numbered.
+  for (const row of q.records.all(r.siteId, size)) idx.push(row.log_idx);
+  for (const x of r.records ?? []) if (x.logIndex !== undefined) idx.push(x.logIndex);
   for (const v of r.violations) for (const e of v.events) if (e.logIndex !== undefined) idx.push(e.logIndex);
   for (const o of r.stopWork) if (o.liftLogIndex !== undefined) idx.push(o.liftLogIndex);
   for (const x of [...r.inspections, ...r.notices, ...r.violations, ...r.stopWork, ...r.extensions])
@@ -133,6 +138,9 @@ function stormQueries(db: Db) {
     ),
     stopWork: db.prepare<[string, number], { log_idx: number }>(
       'SELECT log_idx FROM stop_work WHERE site_id = ? AND log_idx < ? ORDER BY seq',
+    ),
+    records: db.prepare<[string, number], { log_idx: number }>(
+      'SELECT log_idx FROM site_records WHERE site_id = ? AND log_idx < ? ORDER BY seq',
     ),
   };
 }

@@ -61,6 +61,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     extensions: f.extensions,
     certifications: f.certifications,
     changes: f.changes,
+    records: f.records,
     evidence: i.evidence,
   };
 }

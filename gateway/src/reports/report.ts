@@ -5,6 +5,7 @@
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../../shared/src/api/notices.ts';
+import type { SiteRecordDto } from '../../../shared/src/api/siteRecords.ts';
 import type { Certification } from '../../../shared/src/api/system.ts';
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
 import type { ReportSection as DutyList } from '../../../shared/src/rules.ts';
@@ -102,6 +103,11 @@ export interface ComplianceReport {
   /** Notices of violation in force in the period, and stop-work orders in effect in it. */
   violations: ReportViolation[];
   stopWork: ReportStopWork[];
+  /**
+   * The developer's records of the site on file at the period's end (law 001: certifications, the SWPPP,
+   * expected milestones, final acceptance, the one-year inspection).
+   */
+  records: SiteRecordDto[];
   /** The stop-work order in effect at the period's end, if any (the site's header says so). */
   stopWorkInEffect?: { id: string; since: string; reason: string };
   routine: DutyRow[];
@@ -151,6 +157,8 @@ export interface ReportInputs {
    */
   violations: ReportViolation[];
   stopWork: ReportStopWork[];
+  /** The developer's records recorded before the period's end (none: an empty list). */
+  records?: SiteRecordDto[];
   extensions: ExtensionDto[];
   certifications: Certification[];
   changes: ChangeResponse[];

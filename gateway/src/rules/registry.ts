@@ -5,6 +5,7 @@
  */
 import { annualInspection } from './annual-inspection/index.ts';
 import { deficiencyRemedy } from './deficiency-remedy/index.ts';
+import { developerRecords } from './developer-records/index.ts';
 import { deviceClock } from './device-clock/index.ts';
 import { deviceSilent } from './device-silent/index.ts';
 import { holdingTankPumpout } from './holding-tank-pumpout/index.ts';
@@ -30,6 +31,7 @@ export const RULE_MODULES = [
   deviceClock,
   violationRemedy,
   deficiencyRemedy,
+  developerRecords,
 ] as const;
 
 type Ids<R> = R extends readonly (infer I)[] ? I : R;

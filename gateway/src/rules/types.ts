@@ -108,6 +108,28 @@ export type RuleInput =
       /** The law and part it is under, in words ("law 000, Section 5.100 B"); 001's when absent. */
       cite?: string | undefined;
     }
+  /**
+   * A developer's record of a construction site (town law 001), or a milestone notice filed
+   * (`enforcement/siteRecords.ts`, `notices.ts`): `at` is the time it speaks of (signed, on site since,
+   * expected, accepted, inspected; a notice's filing time), `milestone` a milestone's id, `acceptable` a
+   * one-year inspection's finding.
+   */
+  | {
+      type: 'site-record';
+      kind:
+        | 'certification'
+        | 'swppp'
+        | 'expected-milestone'
+        | 'final-acceptance'
+        | 'one-year-inspection'
+        | 'notice';
+      siteId: string;
+      id: string;
+      at: number;
+      by: string;
+      milestone?: string;
+      acceptable?: boolean;
+    }
   /** A reading of a device quarantined for a timestamp ahead of the gateway's clock (at: its arrival). */
   | { type: 'clock-ahead'; siteId: string; deviceId: string; at: number; aheadMs: number; waiting: number }
   /** Quarantined readings of a device released with a clock correction; `waiting`: those still kept. */

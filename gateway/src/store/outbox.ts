@@ -4,7 +4,12 @@
  * (notify/queue.ts) reads and delivers them. The table's DDL is in store/schema/.
  */
 import type Database from 'better-sqlite3';
-import { type AlertDto, NOTIFIED_HISTORY, type NotificationKind } from '../../../shared/src/api/alerts.ts';
+import {
+  type AlertDto,
+  type InspectionDto,
+  NOTIFIED_HISTORY,
+  type NotificationKind,
+} from '../../../shared/src/api/alerts.ts';
 
 export interface NotificationEventInput {
   eventId: string;
@@ -61,5 +66,32 @@ export function recordViolationEvent(
        VALUES (?, 'violation', ?, ?, '', ?, ?)`,
     )
     .run(ev.eventId, ev.violation.id, ev.violation.siteId, JSON.stringify(ev.violation), ev.createdAt);
+  return r.changes === 1;
+}
+
+/** The event id of an inspection's report delivered to the officer. */
+export const inspectionReportEventId = (inspectionId: string): string => `inspection-report:${inspectionId}`;
+
+/**
+ * Appends an inspection's report to the outbox, to be delivered by e-mail to the site's officers (kind
+ * `inspection-report`, `alert_id` the inspection's id, no rule; the payload is the inspection). Call it
+ * inside the transaction that records the inspection. Returns false when already recorded.
+ */
+export function recordInspectionReportEvent(
+  db: Database.Database,
+  ev: { inspection: InspectionDto; createdAt: number },
+): boolean {
+  const r = db
+    .prepare(
+      `INSERT OR IGNORE INTO notification_events (event_id, kind, alert_id, site_id, rule, payload, created_at)
+       VALUES (?, 'inspection-report', ?, ?, '', ?, ?)`,
+    )
+    .run(
+      inspectionReportEventId(ev.inspection.id),
+      ev.inspection.id,
+      ev.inspection.siteId,
+      JSON.stringify(ev.inspection),
+      ev.createdAt,
+    );
   return r.changes === 1;
 }

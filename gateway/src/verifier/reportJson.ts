@@ -4,6 +4,7 @@
  */
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { ShownNotice } from './notices.ts';
+import type { ShownSiteRecord } from './records.ts';
 import type { ShownDuty, ShownReport } from './shown.ts';
 import type { EnforcementReport } from './violations.ts';
 
@@ -18,6 +19,8 @@ export interface ReportJson extends ShownReport, EnforcementReport {
   gaps: ReportDuty[];
   /** Milestone notices of the period (reports of earlier releases have none). */
   notices?: ShownNotice[];
+  /** The developer's records on file at the period's end (reports of earlier releases have none). */
+  records?: ShownSiteRecord[];
   /** Change records effective in the period (reports of earlier releases have none). */
   changes?: ReportChange[];
   evidence: {

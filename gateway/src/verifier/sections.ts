@@ -8,10 +8,12 @@
 import { extensionFields, inspectionFields } from '../../../shared/src/api/alertFields.ts';
 import { certificationFields } from '../../../shared/src/api/certificationFields.ts';
 import { noticeFields } from '../../../shared/src/api/noticeFields.ts';
+import { siteRecordFields } from '../../../shared/src/api/siteRecordFields.ts';
 import { stopWorkFields, violationFields } from '../../../shared/src/api/violationFields.ts';
 import { changeFields } from '../../../shared/src/changeFields.ts';
 import { type Context, checkSection, ms, type Says, type Section } from './checker.ts';
 import { checkLate, checkNoticeCounts, noticeWhere, type ShownNotice } from './notices.ts';
+import { checkStatement, recordWhere, type ShownSiteRecord } from './records.ts';
 import type { ReportChange, ReportJson } from './reportJson.ts';
 import {
   checkDutiesShown,
@@ -107,6 +109,18 @@ export const stopWork = (r: ReportJson): Section<ShownStopWork> => ({
   law: (o, e, at, ctx) => checkLifting(r, o, e, at, ctx),
 });
 
+/** The developer's records: every field compared; a certification's statement the law's (`records.ts`). */
+export const records: Section<ShownSiteRecord> = {
+  list: 'records',
+  record: 'site-record',
+  ...ENFORCEMENT,
+  fields: siteRecordFields,
+  where: (x, _b, { w }) => recordWhere(x, w),
+  numbered: { sentence: 'site', one: "developer's record", many: "developer's records" },
+  inPeriod: { at: 'recordedAt', period: 'stated' },
+  law: (_x, e, { base, where }) => checkStatement(e, base, where),
+};
+
 /** Change records: every field compared, as the report gives it. */
 export const changes: Section<ReportChange> = {
   list: 'changes',
@@ -132,6 +146,7 @@ export function checkSections(r: ReportJson, duties: DutyAt[], ctx: Context): Pr
     ...checkSection(violations, r.violations, ctx),
     ...checkEnforcementCounts(r, ctx.from),
     ...(hasOrders(r, all) ? [...checkSection(stopWork(r), r.stopWork, ctx), ...checkInEffect(r, ctx)] : []),
+    ...checkSection(records, r.records, ctx),
     ...checkSection(changes, r.changes, ctx),
   ];
 }

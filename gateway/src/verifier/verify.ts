@@ -42,6 +42,8 @@ export interface Verdict {
     violations: number;
     stopWork: number;
     changes: number;
+    /** The developer's records (reports of earlier releases have none). */
+    records: number;
   };
   /** The checkpoint the report rests on, as its signed note says (size -1 when it could not be read). */
   checkpoint: { origin: string; size: number; root: string };
@@ -235,6 +237,7 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
       notices: report.notices?.length ?? 0,
       violations: report.violations?.length ?? 0,
       stopWork: report.stopWork?.length ?? 0,
+      records: report.records?.length ?? 0,
       changes: report.changes?.length ?? 0,
     },
     checkpoint,

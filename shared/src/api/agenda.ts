@@ -1,7 +1,8 @@
 /**
  * The officer's agenda (GET /api/agenda): day by day, the milestone inspections the applicants have
- * notified (town law 001, A(1)) and the duties due (storm and routine inspections, and every other duty
- * with a due date), the overdue ones first. Each item's day is its time's date in its site's zone.
+ * notified (town law 001, A(1)), the duties due (storm and routine inspections, and every other duty
+ * with a due date), the overdue ones first, and the inspection reports delivered to the officer on the
+ * day they were recorded (law 001: "The reports shall be delivered to the Stormwater Management Officer"). Each item's day is its time's date in its site's zone.
  */
 import { z } from 'zod';
 
@@ -11,13 +12,13 @@ export const daySchema = z
   .max(10)
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
 
-export const AGENDA_KINDS = ['milestone', 'duty'] as const;
+export const AGENDA_KINDS = ['milestone', 'duty', 'report'] as const;
 
 export const agendaItemSchema = z.object({
   kind: z.enum(AGENDA_KINDS),
   siteId: z.string(),
   siteName: z.string(),
-  /** The milestone's time, or the duty's due time (ISO 8601 UTC). */
+  /** The milestone's time, the duty's due time, or when the report was recorded (ISO 8601 UTC). */
   at: z.iso.datetime(),
   /** The site's time zone, in which `at` is shown. */
   timezone: z.string(),
@@ -25,7 +26,7 @@ export const agendaItemSchema = z.object({
   label: z.string(),
   /** One sentence for a clerk: where, at what local time, what to do. */
   detail: z.string(),
-  /** The notice's or the alert's id. */
+  /** The notice's, the alert's or the inspection's id. */
   ref: z.string(),
   overdue: z.boolean(),
 });

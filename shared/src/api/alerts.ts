@@ -141,6 +141,17 @@ export const stormDtoSchema = z.object({
 });
 export type StormDto = z.infer<typeof stormDtoSchema>;
 
+/** How an inspection's report reached the officer: the agenda, or an e-mail (its state and time). */
+export const reportDeliverySchema = z.object({
+  channel: z.enum(['agenda', 'email']),
+  /** "the officer's agenda", or the address. */
+  to: z.string(),
+  status: z.enum(['delivered', 'pending', 'failed']),
+  /** When it was delivered (null while pending or failed). */
+  at: iso.nullable(),
+});
+export type ReportDelivery = z.infer<typeof reportDeliverySchema>;
+
 export const inspectionDtoSchema = z.object({
   id: z.string(),
   siteId: z.string(),
@@ -159,6 +170,12 @@ export const inspectionDtoSchema = z.object({
   recordedBy: z.string(),
   hash: z.string(),
   ...logged,
+  /**
+   * Its report's delivery to the Stormwater Management Officer (law 001: "The reports shall be delivered
+   * to the Stormwater Management Officer"): on the officer's agenda from its recording, and by e-mail to
+   * each officer of the site with an address; each with its state and time.
+   */
+  deliveries: z.array(reportDeliverySchema).optional(),
 });
 export type InspectionDto = z.infer<typeof inspectionDtoSchema>;
 
@@ -186,7 +203,10 @@ export const extensionDtoSchema = z.object({
 });
 export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 
-/** `violation`: a notice of violation served on the site's developer and owner (its payload is the notice). */
+/**
+ * `violation`: a notice of violation served on the site's developer and owner (its payload is the notice).
+ * `inspection-report`: an inspection's report delivered to the site's officer (its payload is the inspection).
+ */
 export const NOTIFICATION_KINDS = [
   'raise',
   'reminder',
@@ -194,6 +214,7 @@ export const NOTIFICATION_KINDS = [
   'extension',
   'resolve',
   'violation',
+  'inspection-report',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

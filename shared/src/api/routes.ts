@@ -79,6 +79,7 @@ import {
   violationDocumentQuery,
   violationsPageQuery,
 } from './requests.ts';
+import { siteRecordBody, siteRecordDtoSchema } from './siteRecords.ts';
 import {
   deadLetterSchema,
   devicePatchedSchema,
@@ -224,6 +225,13 @@ export const ROUTES = {
     response: stopWorkDtoSchema,
   },
   'GET /api/sites/:id/stop-work': { params: idParams, response: z.array(stopWorkDtoSchema) },
+  'POST /api/sites/:id/records': {
+    params: idParams,
+    body: siteRecordBody,
+    response: siteRecordDtoSchema,
+    status: created,
+  },
+  'GET /api/sites/:id/records': { params: idParams, response: z.array(siteRecordDtoSchema) },
   'GET /api/agenda': { query: agendaQuery, response: agendaSchema },
   // Reports and the evidence log
   'GET /api/reports/compliance': { query: reportQuery, response: complianceReportSchema },

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agenda } from '../../../shared/src/api/agenda.ts';
+import { CERTIFICATION_STATEMENT } from '../../../shared/src/api/siteRecords.ts';
 import { waitFor } from '../../helpers/env.ts';
 import { startTestGateway, type TestGateway, testHash } from '../../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../../helpers/people.ts';
@@ -70,6 +71,25 @@ describe('the agenda', () => {
     );
     expect(made.status).toBe(201);
     birchOwner = (await api.signIn('bo@birch.example')).write;
+    // Each site's certification and SWPPP on file: no "developer's records" duty on the agenda.
+    for (const site of ['maple-ridge', 'birch-hill'])
+      for (const body of [
+        {
+          kind: 'certification',
+          statement: CERTIFICATION_STATEMENT,
+          name: 'Jane Roe',
+          title: 'Superintendent',
+          firm: 'Acme Excavating',
+          firmAddress: '12 Quarry Rd, Chester NY',
+          telephone: '845-555-0142',
+          siteAddress: site,
+          signedAt: '2026-05-01T12:00:00Z',
+        },
+        { kind: 'swppp', since: '2026-05-01T12:00:00Z', keptBy: 'Jane Roe', where: 'the site trailer' },
+      ]) {
+        const r = await api.call('POST', `/api/sites/${site}/records`, body, api.admin);
+        expect(r.status).toBe(201);
+      }
     // A 0.62 in storm whose last tip was 13.5 h ago: inspection due at June 11 00:30 UTC, 8:30 PM June 10
     // in New York.
     const end = NOW - 13.5 * H;

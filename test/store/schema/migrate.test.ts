@@ -90,6 +90,7 @@ describe('the storage schema', () => {
         'readings',
         'rejections',
         'rule_state',
+        'site_records',
         'stop_work',
         'stop_work_events',
         'storms',

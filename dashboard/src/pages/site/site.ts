@@ -20,6 +20,7 @@ import { state } from '../../state.js';
 import { dutyItem, sortDuties } from '../../ui/duties.js';
 import { formatTime, isSilent, relativePast } from '../../ui/format.js';
 import { milestoneForm } from './milestones.js';
+import { renderRecords } from './records.js';
 import { reportPicker } from './reports.js';
 
 export type Site = import('../../state.js').Site;
@@ -256,4 +257,5 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   );
   drawCharts(site.devices, slots, charts);
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
+  renderRecords(site, () => loadSite(site.id));
 }

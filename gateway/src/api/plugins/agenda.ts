@@ -51,7 +51,19 @@ export const agendaPlugin: FastifyPluginAsync<AgendaServices> = async (app, ctx)
           to: Date.parse(`${to}T00:00:00Z`) + 2 * DAY_MS,
         });
         const duties = ctx.compliance.listAlerts({ status: ['open', 'acknowledged'] });
-        return buildAgenda(from, to, siteOf, notices, duties);
+        // Reports are placed on the day they were recorded; one inspected up to five years before.
+        const reports = ctx.compliance
+          .listInspections({
+            from: Date.parse(`${from}T00:00:00Z`) - 5 * 366 * DAY_MS,
+            to: Date.parse(`${to}T00:00:00Z`) + 2 * DAY_MS,
+          })
+          .filter((i) => {
+            const r = Date.parse(i.recordedAt);
+            return (
+              r >= Date.parse(`${from}T00:00:00Z`) - DAY_MS && r <= Date.parse(`${to}T00:00:00Z`) + 2 * DAY_MS
+            );
+          });
+        return buildAgenda(from, to, siteOf, notices, duties, reports);
       },
     ),
   );

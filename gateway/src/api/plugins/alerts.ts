@@ -18,6 +18,7 @@ import { ApiError } from '../errors.ts';
 import { checkFindings } from '../findings.ts';
 import { pageOf, sendPage } from '../paging.ts';
 import { parseWith } from '../query.ts';
+import { withDeliveries } from '../reportDeliveries.ts';
 import { type RouteDoc, route } from '../routes.ts';
 import { checkWastewater, inspectionDetails } from '../wastewater.ts';
 
@@ -240,7 +241,9 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
         const q = parseWith(rangeQuery, req.query);
         knownSite(q.siteId, caller);
         const { page, filter } = ranged(q, caller);
-        return sendPage(req, reply, c.listInspections(filter), page, (i) => [Date.parse(i.at), i.id]);
+        const list = c.listInspections(filter);
+        const delivered = list.map((i) => withDeliveries(i, (q) => ctx.notifications.list(q)));
+        return sendPage(req, reply, delivered, page, (i) => [Date.parse(i.at), i.id]);
       },
     ),
   );

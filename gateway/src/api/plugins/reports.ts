@@ -106,6 +106,8 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       tz,
     });
     const certs = certifications(site.id, from, to);
+    // The developer's records on file at the period's end.
+    const records = ctx.enforcement.records.ofSite(site.id).filter((x) => Date.parse(x.recordedAt) < to);
     // The changes made in the period (the configuration the store was seeded with is not one), the
     // site's history on record dated or recorded in it (what the period's clocks start from), and the
     // figures set looser than the law that were in effect when it began.
@@ -131,6 +133,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         extensions,
         certifications: certs,
         changes,
+        records,
       },
       cp.size,
       ctx.config.reports.maxCitedReadings,
@@ -150,6 +153,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       extensions,
       certifications: certs,
       changes,
+      records,
       evidence: {
         checkpoint: { origin: cp.origin, size: cp.size, root: b64(cp.root), note: cp.note },
         verifierKey: ctx.evidence.key.verifierKey,

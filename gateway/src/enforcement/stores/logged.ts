@@ -5,6 +5,7 @@
  */
 import type { LoggedTables } from '../../alerts/stores/logged.ts';
 import {
+  siteRecordRecord,
   stopWorkEventRecord,
   stopWorkRecord,
   violationEventRecord,
@@ -59,6 +60,13 @@ export const ENFORCEMENT_LOGGED = {
     type: 'stop-work-event',
     ref: 'seq',
     record: (row) => stopWorkEventRecord(row),
+  },
+  site_records: {
+    columns: ['seq', 'id', 'site_id', 'site_seq', 'kind', 'at', 'recorded_at', 'recorded_by', 'body'],
+    type: 'site-record',
+    ref: 'seq',
+    at: 'recorded_at',
+    record: (row) => siteRecordRecord(row),
   },
 } as const satisfies LoggedTables;
 export type EnforcementTable = keyof typeof ENFORCEMENT_LOGGED;

@@ -19,6 +19,7 @@ import { type Delivery, storedAlert } from '../delivery.ts';
 import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.ts';
 import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
 import { type ComposedEmail, type ComposeOptions, messageIdFor } from './emailMessage.ts';
+import { composeReportEmail, type ReportEmailRequest, storedInspection } from './reportEmail.ts';
 import {
   composeViolationEmail,
   type NoticeDocument,
@@ -42,6 +43,8 @@ export interface EmailSender {
   send(req: EmailRequest): Promise<void>;
   /** Serves a notice of violation (`violationEmail.ts`); a sender without it cannot. */
   sendNotice?(req: NoticeEmailRequest): Promise<void>;
+  /** Delivers an inspection's report to the officer (`reportEmail.ts`); a sender without it cannot. */
+  sendReport?(req: ReportEmailRequest): Promise<void>;
   close?(): void;
 }
 
@@ -236,6 +239,10 @@ export class SmtpEmailSender implements EmailSender {
     await this.deliver(composeViolationEmail(req, this.composeOptions()));
   }
 
+  async sendReport(req: ReportEmailRequest): Promise<void> {
+    await this.deliver(composeReportEmail(req, this.composeOptions()));
+  }
+
   private composeOptions(): ComposeOptions {
     return { from: this.from, ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}) };
   }
@@ -299,10 +306,26 @@ export function emailChannel(
       ...(document ? { document } : {}),
     });
   };
+  const report = async (d: Delivery) => {
+    const inspection = storedInspection(d);
+    if (!sender.sendReport) throw new DeliveryError('this e-mail channel cannot deliver reports', true);
+    const site = sites.get(inspection.siteId);
+    const toName = site?.recipients.find((r) => r.email === d.target)?.name;
+    await sender.sendReport({
+      to: d.target,
+      ...(toName ? { toName } : {}),
+      eventId: d.eventId,
+      inspection,
+      siteName: site?.name ?? inspection.siteId,
+      timeZone: site?.timezone ?? config.timezone,
+      baseUrl: base,
+    });
+  };
   return {
     send: (d: Delivery) =>
       outcomeOf(async () => {
         if (d.kind === 'violation') return serve(d);
+        if (d.kind === 'inspection-report') return report(d);
         const alert = storedAlert(d);
         const site = sites.get(alert.siteId);
         const toName = site?.recipients.find((r) => r.email === d.target)?.name;

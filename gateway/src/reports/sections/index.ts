@@ -9,6 +9,7 @@ import { duties } from './duties.ts';
 import { extensions } from './extensions.ts';
 import { inspections } from './inspections.ts';
 import { notices } from './notices.ts';
+import { records } from './records.ts';
 import type { ReportSection, SectionField } from './section.ts';
 import { stopWork } from './stopWork.ts';
 import { storms } from './storms.ts';
@@ -23,6 +24,7 @@ export const SECTIONS = [
   notices,
   violations,
   stopWork,
+  records,
   extensions,
   changes,
   certifications,

@@ -65,6 +65,10 @@ CREATE TRIGGER IF NOT EXISTS changes_no_update BEFORE UPDATE ON changes
   BEGIN SELECT RAISE(ABORT, 'changes are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS changes_no_delete BEFORE DELETE ON changes
   BEGIN SELECT RAISE(ABORT, 'changes are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS site_records_no_update BEFORE UPDATE ON site_records
+  BEGIN SELECT RAISE(ABORT, 'site records are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS site_records_no_delete BEFORE DELETE ON site_records
+  BEGIN SELECT RAISE(ABORT, 'site records are append-only'); END;
 `;
 
 export function applyGuards(db: Db): void {

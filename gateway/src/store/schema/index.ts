@@ -25,6 +25,7 @@ import { v12 } from './v12.ts';
 import { v13 } from './v13.ts';
 import { v14 } from './v14.ts';
 import { v15 } from './v15.ts';
+import { v16 } from './v16.ts';
 
 export interface Migration {
   version: number;
@@ -71,6 +72,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 15,
     description: 'notices and orders name their law; their steps carry service and hearing details',
     up: v15,
+  },
+  {
+    version: 16,
+    description: "the developer's records: certifications, the SWPPP on site, milestones, acceptance",
+    up: v16,
   },
 ];
 
