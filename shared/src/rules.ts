@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from './admin.ts';
+import { inspectionSideSchema } from './api/findings.ts';
 
 /** The lists of the compliance report; `gaps` holds the gaps in the evidence (a silent device). */
 export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
@@ -31,6 +32,10 @@ export const ruleInfoSchema = z.strictObject({
   noManualResolve: z.string().optional(),
   /** The inspection kinds that meet it (none: it is met in the data, or not by an inspection). */
   meetsInspections: z.array(z.string()),
+  /** Whose inspections meet it: the developer's side, the town's, or both. */
+  meetsSides: z.array(inspectionSideSchema),
+  /** Whether, at a site with practices, only an inspection with a finding for every practice meets it. */
+  everyPractice: z.boolean(),
   /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */
   responsible: z.array(z.enum(RECIPIENT_ROLES)),
   /** The compliance report's list its alerts are shown in. */

@@ -22,6 +22,8 @@ const rule = (over: Partial<Rule>): Rule => ({
   extendable: false,
   noExtension: 'A routine inspection cannot be extended: the law sets the interval.',
   meetsInspections: ['routine'],
+  meetsSides: ['developer'],
+  everyPractice: true,
   responsible: [],
   section: 'routine',
   ...over,

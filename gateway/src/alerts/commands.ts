@@ -7,7 +7,12 @@ import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../sh
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
-import { allowsExtension, manualResolveRefusal, rulesClosedByInspection } from '../rules/index.ts';
+import {
+  allowsExtension,
+  manualResolveRefusal,
+  rulesClosedByInspection,
+  rulesMetBy,
+} from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -30,6 +35,31 @@ function sameInspection(row: InspectionRow, input: InspectionInput, findings: st
     row.notes === (input.notes ?? '') &&
     row.findings === findings
   );
+}
+
+/**
+ * An inspection's coverage of its site's practices (undefined at a site without any), after refusing one
+ * with nothing in it: at a site with practices it has a finding for at least one of them; elsewhere,
+ * findings or notes. Refused before anything is stored, in words for the person who filled the form.
+ */
+function coverageOf(input: InspectionInput): { covered: number; of: number } | undefined {
+  const practices = input.practices ?? [];
+  const found = new Set((input.findings ?? []).map((f) => f.practice));
+  if (practices.length > 0) {
+    const covered = practices.filter((p) => found.has(p)).length;
+    if (covered === 0)
+      throw new AlertError(
+        'EMPTY_INSPECTION',
+        `This inspection has no findings. Record what was found at each of the site's ${practices.length} erosion and sediment control practices.`,
+      );
+    return { covered, of: practices.length };
+  }
+  if (found.size === 0 && !input.notes?.trim())
+    throw new AlertError(
+      'EMPTY_INSPECTION',
+      'This inspection has nothing in it. Write down what was inspected and what was found.',
+    );
+  return undefined;
 }
 
 /** Future inspections are refused beyond this clock skew. */
@@ -161,6 +191,8 @@ export class Commands {
         'BAD_INSPECTION',
         `an inspection can be recorded for the last five years, from ${toIso(earliest)}, not ${toIso(input.at)}`,
       );
+    const coverage = coverageOf(input);
+    const side = input.side ?? 'developer';
     return unit.run(now, (u) => {
       const id = `insp-${ulid(u.now)}`;
       const inspector = input.inspector.trim();
@@ -175,6 +207,9 @@ export class Commands {
         recorded_by: actor,
         findings,
         client_id: input.clientId ?? null,
+        side,
+        practices: coverage?.of ?? null,
+        covered: coverage?.covered ?? null,
       });
       const feed: RuleInput = {
         type: 'inspection',
@@ -184,8 +219,16 @@ export class Commands {
         inspector,
         id,
       };
-      rules.feedSite(u, input.siteId, feed);
-      const closing = rulesClosedByInspection(input.kind);
+      // Each evaluator has only the inspections that meet its rule's duty: a partial inspection, or the
+      // town's of a developer's duty, is recorded and shown, and closes nothing.
+      const facts = {
+        kind: input.kind,
+        side,
+        everyPractice: coverage === undefined || coverage.covered >= coverage.of,
+      };
+      const met = rulesMetBy(facts);
+      rules.feedSite(u, input.siteId, feed, (r) => r.rules.some((id) => met.includes(id)));
+      const closing = rulesClosedByInspection(facts);
       if (closing.length > 0) {
         for (const row of stores.alerts.openBegunBy(input.siteId, closing, input.at)) {
           lifecycle.resolve(u, row, {

@@ -101,6 +101,8 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     kind: i.kind,
     notes: i.notes,
     findings: JSON.parse(i.findings || '[]') as Finding[],
+    side: i.side === 'town' ? 'town' : 'developer',
+    ...(i.practices ? { coverage: { covered: i.covered ?? 0, of: i.practices } } : {}),
     recordedAt: toIso(i.recorded_at),
     recordedBy: i.recorded_by,
     hash: i.hash,

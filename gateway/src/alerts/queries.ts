@@ -7,7 +7,7 @@ import {
   type InspectionDto,
   type StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import { meetsStormInspection } from '../rules/index.ts';
+import { meetsStormInspection, stormInspectionSides } from '../rules/index.ts';
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
@@ -15,6 +15,8 @@ import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
 export class Queries {
   /** The inspection kinds that meet a storm's inspection duty (the storm rule's module says which). */
   private readonly stormKinds = INSPECTION_KINDS.filter(meetsStormInspection);
+  /** The sides whose inspections meet it. */
+  private readonly stormSides = stormInspectionSides();
 
   constructor(
     private readonly stores: AlertStores,
@@ -53,7 +55,12 @@ export class Queries {
   storm(s: StormRow, now: number): StormDto {
     const inspection =
       s.qualified === 1
-        ? this.stores.inspections.firstMeeting(s.site_id, s.threshold_at ?? s.start, this.stormKinds)
+        ? this.stores.inspections.firstMeeting(
+            s.site_id,
+            s.threshold_at ?? s.start,
+            this.stormKinds,
+            this.stormSides,
+          )
         : undefined;
     return stormDto(s, inspection, now);
   }

@@ -11,7 +11,7 @@ import type {
   InspectionKind,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import type { Finding } from '../../../shared/src/api/findings.ts';
+import type { Finding, InspectionSide } from '../../../shared/src/api/findings.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
 import type { Page } from '../store/page.ts';
@@ -91,6 +91,11 @@ export interface InspectionRow {
   site_seq?: number | null;
   /** Its findings as canonical JSON (`[]` for none, and on every row of schema versions before 9). */
   findings: string;
+  /** Whose it is: `developer` or `town` (none on rows of schema versions before 14: the developer's). */
+  side?: string | null;
+  /** The site's practices when it was recorded, and how many it covered (none: a site without any). */
+  practices?: number | null;
+  covered?: number | null;
   /** The id the browser gave it, when it gave one. */
   client_id?: string | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
@@ -178,6 +183,10 @@ export interface InspectionInput {
   findings?: Finding[];
   /** The browser's own id: sent again, the first inspection is answered and nothing is recorded. */
   clientId?: string;
+  /** Whose inspection it is (the caller has checked the account may record it): the developer's when none. */
+  side?: InspectionSide;
+  /** The site's practices (their ids) when it is recorded: none or [] for a site without any. */
+  practices?: readonly string[];
 }
 
 export interface ExtensionInput {

@@ -149,6 +149,13 @@ export function inspectionRecord(i: {
    * 9). None or `[]` is logged as no member at all, so an entry logged before findings existed reads the same.
    */
   findings?: string | null;
+  /**
+   * Whose it is, and the practices it covered of the site's (schema version 14). None is logged as no
+   * member, so an entry logged before reads the same.
+   */
+  side?: string | null;
+  practices?: number | null;
+  covered?: number | null;
 }): Record<string, unknown> {
   const findings = i.findings ? (JSON.parse(i.findings) as unknown[]) : [];
   return {
@@ -163,6 +170,9 @@ export function inspectionRecord(i: {
     recordedAt: i.recorded_at,
     recordedBy: i.recorded_by,
     findings: findings.length > 0 ? findings : undefined,
+    side: i.side ?? undefined,
+    practices: i.practices ?? undefined,
+    covered: i.covered ?? undefined,
   };
 }
 

@@ -4,7 +4,7 @@
  * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { findingSchema } from './findings.ts';
+import { findingSchema, inspectionCoverageSchema, inspectionSideSchema } from './findings.ts';
 
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
 export const factLineSchema = z.object({ label: z.string(), text: z.string() });
@@ -145,6 +145,10 @@ export const inspectionDtoSchema = z.object({
   notes: z.string(),
   /** What it found at each practice, with the photos' hashes (construction sites). */
   findings: z.array(findingSchema).optional(),
+  /** Whose inspection it is (rows recorded before sides were kept are the developer's). */
+  side: inspectionSideSchema,
+  /** At a site with practices: how many it covered of how many the site had. */
+  coverage: inspectionCoverageSchema.optional(),
   recordedAt: iso,
   recordedBy: z.string(),
   hash: z.string(),

@@ -80,9 +80,39 @@ export const photoStoredSchema = z.object({
 export type PhotoStored = z.infer<typeof photoStoredSchema>;
 
 /**
+ * Whose inspection it is: the developer's side (the developer, a contractor, an owner, or an inspector
+ * acting for them) or the town's. Only the sides a rule's duty names meet it (the rule modules' `duty`);
+ * the town's own visit is recorded and shown as the town's, and meets none of the developer's duties.
+ */
+export const INSPECTION_SIDES = ['developer', 'town'] as const;
+export type InspectionSide = (typeof INSPECTION_SIDES)[number];
+export const inspectionSideSchema = z.enum(INSPECTION_SIDES);
+export const INSPECTION_SIDE_LABELS: Record<InspectionSide, string> = {
+  developer: "Developer's inspection",
+  town: 'Town inspection',
+};
+
+/**
+ * How much of a construction site's practices an inspection covered: `covered` of the `of` practices the
+ * site had when it was recorded (each with a finding). Only one covering every practice meets the
+ * developer's storm and routine duties; one covering fewer is recorded and shown as partial.
+ */
+export const inspectionCoverageSchema = z.object({
+  covered: z.number().int().nonnegative(),
+  of: z.number().int().positive(),
+});
+export type InspectionCoverage = z.infer<typeof inspectionCoverageSchema>;
+
+/** "3 of 5 practices". */
+export function coverageWords(c: InspectionCoverage): string {
+  return `${c.covered} of ${c.of} practice${c.of === 1 ? '' : 's'}`;
+}
+
+/**
  * POST /api/inspections. `findings` are for construction sites with practices. `clientId` is the
  * browser's own id for an inspection typed offline: sent again, the same inspection is answered, never
- * a second one.
+ * a second one. An inspection with nothing in it is refused before anything is stored: it carries a
+ * finding (at a site with practices, at least one), or, at a site without practices, notes.
  */
 export const inspectionBody = z.strictObject({
   siteId: z.string().min(1).max(MAX.id),
@@ -92,5 +122,11 @@ export const inspectionBody = z.strictObject({
   notes: z.string().max(MAX.notes).optional(),
   findings: z.array(findingSchema).max(FINDINGS_MAX).optional(),
   clientId: z.uuid().max(36).optional(),
+  /**
+   * Whose inspection it is. A developer's, contractor's or owner's account records only the developer's
+   * side (the default for them); the town's accounts record the town's (their default) or, entering an
+   * inspection made for the developer, the developer's.
+   */
+  side: inspectionSideSchema.optional(),
 });
 export type InspectionBody = z.infer<typeof inspectionBody>;

@@ -24,6 +24,9 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
   // The law gives the 7-day report no extension.
   duty: {
     meets: EROSION_INSPECTIONS,
+    // The developer's duty: met by the developer's side only, and only by an inspection of every practice.
+    sides: ['developer'],
+    everyPractice: true,
     closesBegunAlerts: false,
     extendable: false,
     noExtension: 'A routine inspection cannot be extended: the law sets the interval.',

@@ -29,6 +29,9 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   // The law gives the 24-hour inspection no extension. One inspection covers every storm before it.
   duty: {
     meets: EROSION_INSPECTIONS,
+    // The developer's duty: met by the developer's side only, and only by an inspection of every practice.
+    sides: ['developer'],
+    everyPractice: true,
     closesBegunAlerts: true,
     extendable: false,
     noExtension: 'The 24-hour storm inspection cannot be extended: the law (001, A(2)) sets it.',

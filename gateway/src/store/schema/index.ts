@@ -23,6 +23,7 @@ import { v10 } from './v10.ts';
 import { v11 } from './v11.ts';
 import { v12 } from './v12.ts';
 import { v13 } from './v13.ts';
+import { v14 } from './v14.ts';
 
 export interface Migration {
   version: number;
@@ -60,6 +61,11 @@ export const MIGRATIONS: readonly Migration[] = [
     up: v12,
   },
   { version: 13, description: "the lists' pages read by index, newest first", up: v13 },
+  {
+    version: 14,
+    description: "inspections' side (developer's or town's) and the practices they covered",
+    up: v14,
+  },
 ];
 
 /** The last migration's version (versions are in order; a branch may leave a number to another). */
