@@ -166,6 +166,9 @@ describe.skipIf(!haveBinary('chromium'))(
       await page.waitForSelector('[data-practice="fence-n"]');
       expect(await page.inputValue('#i-inspector')).toBe(INSPECTOR.name);
       expect(await page.inputValue('#i-kind')).toBe('routine');
+      // A town account records the town's inspection unless it says it enters one for the developer.
+      expect(await page.inputValue('#i-side')).toBe('town');
+      expect(await page.locator('#i-side-note').textContent()).toMatch(/does not meet the developer's/);
       expect(await page.locator('#i-at-zone').textContent()).toContain(ZONE);
       // Now, in the site's zone (not the phone's).
       const at = await page.inputValue('#i-at');
@@ -245,6 +248,7 @@ describe.skipIf(!haveBinary('chromium'))(
         .locator('input[type="file"]')
         .setInputFiles({ name: 'wetland.png', mimeType: 'image/png', buffer: offlinePhoto });
       await fence.locator('.thumb img').waitFor();
+      await page.locator('[data-practice="inlet-1"] label:has-text("In order")').click();
       await page.click('#inspect-form button[type="submit"]');
       await page.waitForSelector('#inspect-result.msg-warn');
 
@@ -278,6 +282,7 @@ describe.skipIf(!haveBinary('chromium'))(
       await page.fill('#i-inspector', INSPECTOR.name);
       await page.selectOption('#i-kind', 'routine');
       await page.locator('[data-practice="fence-n"] label:has-text("In order")').click();
+      await page.locator('[data-practice="inlet-1"] label:has-text("In order")').click();
       await page.click('#inspect-form button[type="submit"]');
       await page.waitForSelector('#outbox-count:has-text("2 inspections waiting to be sent")');
       expect(await inspections()).toHaveLength(1);
@@ -316,6 +321,7 @@ describe.skipIf(!haveBinary('chromium'))(
           note: 'Sediment over the fence into the wetland.',
           photos: [hex(offlinePhoto)],
         },
+        { practice: 'inlet-1', status: 'ok', note: '', photos: [] },
       ]);
       // Its own id: sent again under it, the gateway answers with the same inspection, not a second one.
       const resend = await api().call(
@@ -346,8 +352,16 @@ describe.skipIf(!haveBinary('chromium'))(
       const tooOld = wallClock(Date.now() - 6 * 365 * 24 * HOUR, ZONE);
       await page.fill('#i-at', tooOld);
       await page.locator('[data-practice="inlet-1"] label:has-text("In order")').click();
+      // A practice without a finding: the form names it, and nothing is sent.
       await page.click('#inspect-form button[type="submit"]');
       await page.waitForSelector('#inspect-result.msg-bad');
+      expect(await page.locator('#inspect-result').textContent()).toBe(
+        'Mark what you found at every practice before recording the inspection. Not marked yet: Silt fence, north boundary.',
+      );
+      expect(await page.locator('#outbox-list li').count()).toBe(0);
+      await page.locator('[data-practice="fence-n"] label:has-text("In order")').click();
+      await page.click('#inspect-form button[type="submit"]');
+      await page.waitForSelector('#inspect-result.msg-bad:has-text("Not recorded")');
       const said = (await page.locator('#inspect-result').textContent()) ?? '';
       expect(said).toMatch(/^Not recorded: The inspection was not recorded: check its time/);
       expect(said).not.toMatch(/BAD_|HTTP/);
@@ -366,7 +380,10 @@ describe.skipIf(!haveBinary('chromium'))(
       expect(await page.locator('#outbox-list li').count()).toBe(0);
       const fixed = (await inspections()).filter((i) => wallClock(Date.parse(i.at), ZONE) === yesterday);
       expect(fixed.map((i) => i.findings)).toEqual([
-        [{ practice: 'inlet-1', status: 'ok', note: '', photos: [] }],
+        [
+          { practice: 'fence-n', status: 'ok', note: '', photos: [] },
+          { practice: 'inlet-1', status: 'ok', note: '', photos: [] },
+        ],
       ]);
       expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
       expect(csp).toEqual([]);

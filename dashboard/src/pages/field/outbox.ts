@@ -7,7 +7,7 @@
  */
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
 import type { FindingStatus } from '../../../../shared/src/api/enforcementWords.ts';
-import type { InspectionBody } from '../../../../shared/src/api/findings.ts';
+import type { InspectionBody, InspectionSide } from '../../../../shared/src/api/findings.ts';
 import { ApiError, describeError, errorDetail, post, postBytes } from '../../api.js';
 import { FIELD_STORE, fieldDb } from '../../waiting.js';
 
@@ -38,6 +38,8 @@ export interface QueuedInspection {
   kind: InspectionBody['kind'];
   notes?: string;
   findings?: QueuedFinding[];
+  /** Whose inspection it is: the developer's side or the town's (the gateway's default when none). */
+  side?: InspectionSide;
   /** The gateway refused it: why, in words (and the technical detail for the tooltip). */
   refusal?: { text: string; detail: string };
 }
@@ -94,6 +96,7 @@ function bodyOf(e: QueuedInspection): InspectionBody {
     inspector: e.inspector,
     kind: e.kind,
     clientId: e.clientId,
+    ...(e.side ? { side: e.side } : {}),
     ...(e.notes ? { notes: e.notes } : {}),
     ...(e.findings
       ? {
