@@ -65,6 +65,11 @@ export class Queries {
     return stormDto(s, inspection, now);
   }
 
+  /** A site's inspections with a finding of violation, oldest first (what halts work). */
+  violationInspections(siteId: string): InspectionDto[] {
+    return this.stores.inspections.withViolations(siteId).map(inspectionDto);
+  }
+
   listInspections(q: RangeQuery = {}): InspectionDto[] {
     return this.stores.inspections.query(q).map(inspectionDto);
   }

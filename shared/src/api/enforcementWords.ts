@@ -63,3 +63,9 @@ export const VIOLATION_STATUS_LABELS: Record<ViolationStatus, string> = {
 
 /** The penalties statement a notice carries when the officer gives none (law 001, Enforcement D). */
 export const DEFAULT_PENALTIES = NOTICE_LAW.penalties;
+
+/**
+ * Work halted by a violation finding not yet corrected and approved (001, inspection A(2)), as shown
+ * wherever the stop-work order is.
+ */
+export const WORK_HALTED_WORDS = 'Work halted except site stabilization';

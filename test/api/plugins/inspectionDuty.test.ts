@@ -38,6 +38,9 @@ describe('what an inspection is', () => {
           name: 'Elm Court',
           kind: 'construction',
           practices: PRACTICES.map((id) => ({ id, label: `Practice ${id}`, kind: 'silt-fence' })),
+          landowner: { name: 'Pat Landowner', address: '1 Elm St, Chester NY' },
+          developer: { name: 'Ridge Builders LLC', address: '9 Main St, Chester NY' },
+          address: 'Lot 3, Elm Court',
           devices: [],
         },
       ],
@@ -137,5 +140,51 @@ describe('what an inspection is', () => {
     expect(i).toMatchObject({ side: 'developer', coverage: { covered: 5, of: 5 } });
     expect(r.body.closedAlertIds).toContain(duty.id);
     expect(await inspections()).toHaveLength(3);
+  });
+
+  it('a violation finding halts work except stabilization until its correction is approved', async () => {
+    const site = async () =>
+      (await api.call('GET', '/api/sites/elm-court', undefined, insp)).body as { workHalted: unknown };
+    expect((await site()).workHalted).toBeNull();
+    const findings = [
+      { practice: 'silt-n', status: 'violation', note: 'Fence down; sediment in the ditch.', photos: [] },
+      ...findingsFor(PRACTICES.slice(1)),
+    ];
+    const r = await post({ findings }, contractor);
+    expect(r.status).toBe(201);
+    const inspection = r.body.inspection as { id: string; at: string };
+    const halted = { since: inspection.at, practices: ['Practice silt-n'], inspectionIds: [inspection.id] };
+    expect((await site()).workHalted).toEqual(halted);
+    const list = (await api.call('GET', '/api/sites', undefined, insp)).body as unknown as Array<{
+      id: string;
+      workHalted: unknown;
+    }>;
+    expect(list.find((x) => x.id === 'elm-court')?.workHalted).toEqual(halted);
+    // A notice of violation citing the inspection, corrected by the contractor: halted until approved.
+    const notice = await api.call(
+      'POST',
+      '/api/violations',
+      {
+        siteId: 'elm-court',
+        nature: 'Silt fence down; sediment leaves the site.',
+        remedy: 'Re-install the silt fence.',
+        remedyDueAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        inspectionId: inspection.id,
+      },
+      insp,
+    );
+    expect(notice.status, JSON.stringify(notice.body)).toBe(201);
+    const id = String(notice.body.id);
+    const corrected = await api.call(
+      'POST',
+      `/api/violations/${id}/corrected`,
+      { note: 'Fence re-set.' },
+      contractor,
+    );
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    expect((await site()).workHalted).toEqual(halted);
+    const approved = await api.call('POST', `/api/violations/${id}/approve`, { note: 'Seen.' }, insp);
+    expect(approved.status).toBe(200);
+    expect((await site()).workHalted).toBeNull();
   });
 });

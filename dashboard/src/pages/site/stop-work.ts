@@ -9,7 +9,7 @@ import { ApiError, describeError, post } from '../../api.js';
 import type { Site } from '../../state.js';
 import { h } from '../../ui/dom.js';
 import { formatTime, shortDate } from '../../ui/format.js';
-import { stopWorkBanner } from '../../ui/stop-work-banner.js';
+import { stopWorkBanner, workHaltedBanner } from '../../ui/stop-work-banner.js';
 import { noteForm, tell } from './note-form.js';
 import { isOfficer } from './violations.js';
 
@@ -108,6 +108,7 @@ export function stopWorkPanel(
   const banner = stopWorkBanner(site.stopWork, site.timezone);
   const inEffect = Boolean(banner);
   const form = mayOrderStop() ? (inEffect ? liftForm(site, done) : orderForm(site, notices, done)) : null;
-  if (!banner && !form) return null;
-  return h('div', { class: 'stop-work' }, banner, form);
+  const halted = workHaltedBanner(site.workHalted, site.timezone);
+  if (!banner && !form && !halted) return null;
+  return h('div', { class: 'stop-work' }, halted, banner, form);
 }

@@ -28,6 +28,10 @@ export class InspectionStore {
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
            @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id, @side, @practices, @covered)`,
       ),
+      withViolations: db.prepare<[string], InspectionRow>(
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections
+           WHERE site_id = ? AND instr(findings, '"status":"violation"') > 0 ORDER BY at, seq`,
+      ),
       count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM inspections WHERE site_id = ?'),
 
       byId: db.prepare<[string], InspectionRow>(
@@ -81,6 +85,11 @@ export class InspectionStore {
     sides: readonly string[],
   ): InspectionRow | undefined {
     return this.stmts.firstMeeting.get(siteId, notBefore, JSON.stringify(kinds), JSON.stringify(sides));
+  }
+
+  /** A site's inspections with a finding of violation (its findings are canonical JSON), oldest first. */
+  withViolations(siteId: string): InspectionRow[] {
+    return this.stmts.withViolations.all(siteId);
   }
 
   query(q: RangeQuery): InspectionRow[] {
