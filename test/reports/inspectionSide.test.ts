@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ComplianceReport } from '../../gateway/src/reports/report.ts';
 import { inspections } from '../../gateway/src/reports/sections/inspections.ts';
 import type { HtmlContext } from '../../gateway/src/reports/sections/section.ts';
+import { stopWork } from '../../gateway/src/reports/sections/stopWork.ts';
 
 const base = {
   siteId: 'elm',
@@ -34,5 +35,27 @@ describe('report: inspections, whose and how complete', () => {
     expect(rows[0]).not.toMatch(/Town inspection|partial/);
     expect(rows[1]).toContain('<small>Town inspection</small>');
     expect(rows[2]).toContain('<small>partial: 1 of 5 practices</small>');
+  });
+
+  it("says work is halted except stabilization while a violation's notice is not approved", () => {
+    const found = {
+      ...base,
+      id: 'i-v',
+      side: 'developer',
+      findings: [{ practice: 'fence', status: 'violation', note: '', photos: [] }],
+    };
+    const header = (status: string) =>
+      stopWork.html!.header!(
+        {
+          inspections: [found],
+          violations: [{ id: 'v', inspectionId: 'i-v', status }],
+          stopWork: [],
+        } as unknown as ComplianceReport,
+        ctx,
+      );
+    expect(header('corrected')).toContain(
+      'Work halted except site stabilization since 2026-11-05T16:00:00.000Z:</b> a violation found at fence was not corrected',
+    );
+    expect(header('approved')).toBe('');
   });
 });
