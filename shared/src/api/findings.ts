@@ -11,16 +11,21 @@ import {
   FINDING_NOTE_MAX,
   FINDING_STATUSES,
   FINDINGS_MAX,
+  INSPECTION_SIDES,
   PHOTO_TYPES,
   PRACTICE_KINDS,
 } from './enforcementWords.ts';
 
 export {
+  coverageWords,
   FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
   FINDINGS_MAX,
   type FindingStatus,
+  INSPECTION_SIDE_LABELS,
+  INSPECTION_SIDES,
+  type InspectionSide,
   PHOTO_MAX_BYTES,
   PHOTO_TYPES,
   PRACTICE_KIND_LABELS,
@@ -79,18 +84,7 @@ export const photoStoredSchema = z.object({
 });
 export type PhotoStored = z.infer<typeof photoStoredSchema>;
 
-/**
- * Whose inspection it is: the developer's side (the developer, a contractor, an owner, or an inspector
- * acting for them) or the town's. Only the sides a rule's duty names meet it (the rule modules' `duty`);
- * the town's own visit is recorded and shown as the town's, and meets none of the developer's duties.
- */
-export const INSPECTION_SIDES = ['developer', 'town'] as const;
-export type InspectionSide = (typeof INSPECTION_SIDES)[number];
 export const inspectionSideSchema = z.enum(INSPECTION_SIDES);
-export const INSPECTION_SIDE_LABELS: Record<InspectionSide, string> = {
-  developer: "Developer's inspection",
-  town: 'Town inspection',
-};
 
 /**
  * How much of a construction site's practices an inspection covered: `covered` of the `of` practices the
@@ -102,11 +96,6 @@ export const inspectionCoverageSchema = z.object({
   of: z.number().int().positive(),
 });
 export type InspectionCoverage = z.infer<typeof inspectionCoverageSchema>;
-
-/** "3 of 5 practices". */
-export function coverageWords(c: InspectionCoverage): string {
-  return `${c.covered} of ${c.of} practice${c.of === 1 ? '' : 's'}`;
-}
 
 /**
  * POST /api/inspections. `findings` are for construction sites with practices. `clientId` is the
