@@ -21,6 +21,7 @@ import { ApiStage } from './api/stage.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
+import { workHalted } from './enforcement/halted.ts';
 import {
   CORRECTION_PHOTOS,
   enginePort,
@@ -280,6 +281,14 @@ async function compose(
       deviceState: (siteId, deviceId) => ingest.deviceState(siteId, deviceId),
       openAlerts: engine.openDuties,
       stopWork: (siteId) => enforcement.violations.inEffect(siteId),
+      workHalted: (siteId) => {
+        const site = catalogue.site(siteId);
+        if (site?.kind !== 'construction') return null;
+        const found = engine.violationInspections(siteId);
+        return found.length === 0
+          ? null
+          : workHalted(found, enforcement.violations.list({ siteId }), site.practices);
+      },
     },
     publisher,
     log,

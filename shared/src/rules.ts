@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RECIPIENT_ROLES } from './admin.ts';
+import { inspectionSideSchema } from './api/findings.ts';
 import { lawFigureSchema } from './lawFigures.ts';
 
 /** The lists of the compliance report; `gaps` holds the gaps in the evidence (a silent device). */
@@ -42,6 +43,10 @@ export const ruleInfoSchema = z.strictObject({
   meetsInspections: z.array(z.string()),
   /** What time of an inspection meets its deadline: the work's, or the submittal's to the town. */
   measure: dutyMeasureSchema,
+  /** Whose inspections meet it: the developer's side, the town's, or both. */
+  meetsSides: z.array(inspectionSideSchema),
+  /** Whether, at a site with practices, only an inspection with a finding for every practice meets it. */
+  everyPractice: z.boolean(),
   /** The recipients' roles that must act on its alerts (reminders go to them; none: everyone). */
   responsible: z.array(z.enum(RECIPIENT_ROLES)),
   /** The compliance report's list its alerts are shown in. */

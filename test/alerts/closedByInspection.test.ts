@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import { openDatabase } from '../../gateway/src/store/db.ts';
 import { testConfigInput } from '../helpers/gateway.ts';
+import { completeInput } from '../helpers/inspections.ts';
 import { H, reading, realEngine, T0, tempDir } from './support.ts';
 
 describe('recordInspection: closedAlertIds', () => {
@@ -32,7 +33,13 @@ describe('recordInspection: closedAlertIds', () => {
     expect(byRule('routine-inspection').length).toBeGreaterThan(0);
 
     const r = engine.recordInspection(
-      { siteId: 'maple-ridge', at: now - H, inspector: 'Ina Spector', kind: 'storm', notes: '' },
+      completeInput({
+        siteId: 'maple-ridge',
+        at: now - H,
+        inspector: 'Ina Spector',
+        kind: 'storm',
+        notes: '',
+      }),
       'ina',
     );
     const resolved = engine

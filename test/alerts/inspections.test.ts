@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Effect, RuleInput, StormEvent } from '../../gateway/src/rules/types.ts';
+import { completeInput } from '../helpers/inspections.ts';
 import { H, type Harness, makeEngine, notifications, reading, scripted, T0, tempDir } from './support.ts';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -85,7 +86,13 @@ describe('inspections', () => {
     );
     h.clock.now = T0 + 12 * H;
     const r = h.engine.recordInspection(
-      { siteId: 'site-a', at: T0 + 8 * H, inspector: 'Ina Spector', kind: 'storm', notes: 'silt fence ok' },
+      completeInput({
+        siteId: 'site-a',
+        at: T0 + 8 * H,
+        inspector: 'Ina Spector',
+        kind: 'storm',
+        notes: 'silt fence ok',
+      }),
       'ina',
     );
     expect(r.inspection).toMatchObject({
@@ -123,7 +130,7 @@ describe('inspections', () => {
     );
     h.clock.now = T0 + 40 * H;
     const late = h.engine.recordInspection(
-      { siteId: 'site-a', at: T0 + 36 * H, inspector: 'Ina', kind: 'routine' },
+      completeInput({ siteId: 'site-a', at: T0 + 36 * H, inspector: 'Ina', kind: 'routine' }),
       'ina',
     );
     expect(late.closedAlertIds).toHaveLength(1);
@@ -135,17 +142,28 @@ describe('inspections', () => {
     emit('site-a', stormAlert('site-a', 's1', T0));
     h.clock.now = T0 + 2 * H;
     expect(
-      h.engine.recordInspection({ siteId: 'site-a', at: T0 + H, inspector: 'x', kind: 'cleanout' }, 'x')
-        .closedAlertIds,
+      h.engine.recordInspection(
+        completeInput({ siteId: 'site-a', at: T0 + H, inspector: 'x', kind: 'cleanout' }),
+        'x',
+      ).closedAlertIds,
     ).toEqual([]);
     expect(() =>
-      h.engine.recordInspection({ siteId: 'nowhere', at: T0, inspector: 'x', kind: 'storm' }, 'x'),
+      h.engine.recordInspection(
+        completeInput({ siteId: 'nowhere', at: T0, inspector: 'x', kind: 'storm' }),
+        'x',
+      ),
     ).toThrow(expect.objectContaining({ code: 'UNKNOWN_SITE' }));
     expect(() =>
-      h.engine.recordInspection({ siteId: 'site-a', at: T0 + 48 * H, inspector: 'x', kind: 'storm' }, 'x'),
+      h.engine.recordInspection(
+        completeInput({ siteId: 'site-a', at: T0 + 48 * H, inspector: 'x', kind: 'storm' }),
+        'x',
+      ),
     ).toThrow(expect.objectContaining({ code: 'BAD_INSPECTION' }));
     expect(() =>
-      h.engine.recordInspection({ siteId: 'site-a', at: T0, inspector: 'x', kind: 'bogus' as 'storm' }, 'x'),
+      h.engine.recordInspection(
+        completeInput({ siteId: 'site-a', at: T0, inspector: 'x', kind: 'bogus' as 'storm' }),
+        'x',
+      ),
     ).toThrow(expect.objectContaining({ code: 'BAD_INSPECTION' }));
     expect(h.engine.listAlerts({ status: 'open' })).toHaveLength(1);
   });
@@ -183,10 +201,19 @@ describe('listStorms', () => {
       event: { ...storm(9, 1), id: 'site-b:rg-2:9', siteId: 'site-b', deviceId: 'rg-2' },
     });
     h.clock.now = T0 + 10 * H;
-    h.engine.recordInspection({ siteId: 'site-a', at: T0 + 10 * H, inspector: 'a', kind: 'storm' }, 'a');
+    h.engine.recordInspection(
+      completeInput({ siteId: 'site-a', at: T0 + 10 * H, inspector: 'a', kind: 'storm' }),
+      'a',
+    );
     h.clock.now = T0 + 140 * H;
-    h.engine.recordInspection({ siteId: 'site-a', at: T0 + 140 * H, inspector: 'a', kind: 'routine' }, 'a');
-    h.engine.recordInspection({ siteId: 'site-a', at: T0 + 140 * H, inspector: 'a', kind: 'cleanout' }, 'a');
+    h.engine.recordInspection(
+      completeInput({ siteId: 'site-a', at: T0 + 140 * H, inspector: 'a', kind: 'routine' }),
+      'a',
+    );
+    h.engine.recordInspection(
+      completeInput({ siteId: 'site-a', at: T0 + 140 * H, inspector: 'a', kind: 'cleanout' }),
+      'a',
+    );
     h.clock.now = T0 + 300 * H;
 
     const storms = h.engine.listStorms({ siteId: 'site-a' });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stormEvaluator } from '../../gateway/src/rules/storm-inspection/evaluator.ts';
 import type { Evaluator } from '../../gateway/src/rules/types.ts';
+import { completeInput } from '../helpers/inspections.ts';
 import { H, type Harness, makeEngine, notifications, reading, T0, tempDir } from './support.ts';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -51,7 +52,7 @@ describe('with the real storm-inspection evaluator', () => {
 
     h.clock.now = T0 + 20 * H;
     const r = h.engine.recordInspection(
-      { siteId: 'site-a', at: T0 + 20 * H, inspector: 'Ina', kind: 'storm' },
+      completeInput({ siteId: 'site-a', at: T0 + 20 * H, inspector: 'Ina', kind: 'storm' }),
       'ina',
     );
     const closed = h.engine.getAlert(alert!.id)!;

@@ -79,6 +79,7 @@ describe('lists, a page at a time', () => {
           at: new Date(NOW - 10 * HOUR + h * HOUR).toISOString(),
           inspector: `Inspector ${i}`,
           kind: 'other',
+          notes: 'Walked the site.',
         }),
       });
       expect(r.status).toBe(201);

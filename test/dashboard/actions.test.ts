@@ -23,6 +23,8 @@ const rule = (over: Partial<Rule>): Rule => ({
   noExtension: 'A routine inspection cannot be extended: the law sets the interval.',
   meetsInspections: ['routine'],
   measure: 'work',
+  meetsSides: ['developer'],
+  everyPractice: true,
   responsible: [],
   section: 'routine',
   lawFigures: [],

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 import { sha } from '../helpers/people.ts';
 import { OFFICER, signIn } from './alertsScenario.ts';
 
@@ -32,12 +33,14 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page, a page at a time', ()
       const r = await fetch(`${gw.httpUrl}/api/inspections`, {
         method: 'POST',
         headers: { authorization: 'Bearer tok-insp', 'content-type': 'application/json' },
-        body: JSON.stringify({
-          siteId: 'maple-ridge',
-          at: new Date(now - (INSPECTIONS - i) * 3_600_000).toISOString(),
-          inspector: 'Ian Inspector',
-          kind: 'routine',
-        }),
+        body: JSON.stringify(
+          completeInspection({
+            siteId: 'maple-ridge',
+            at: new Date(now - (INSPECTIONS - i) * 3_600_000).toISOString(),
+            inspector: 'Ian Inspector',
+            kind: 'routine',
+          }),
+        ),
       });
       expect(r.status).toBe(201);
     }

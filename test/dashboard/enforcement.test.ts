@@ -51,6 +51,7 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
           landowner: { name: 'Rita Landis', address: '12 Orchard Lane, Chester NY 10918' },
           developer: { name: 'Maple Ridge Homes LLC', address: '400 Main Street, Goshen NY 10924' },
           address: 'Lots 4-9, Maple Ridge Road',
+          practices: [{ id: 'fence-n', label: 'Silt fence, north boundary', kind: 'silt-fence' }],
           devices: [],
         },
       ],
@@ -330,6 +331,35 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     expect(orders).toHaveLength(1);
     expect(orders[0]!.liftedAt).toBeDefined();
     expect(orders[0]!.override ?? false).toBe(false);
+    await plainWords(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a violation found at an inspection halts work: the overview card and the site page say so', async () => {
+    const recorded = await peopleApi(gw.httpUrl, ADMIN_TOKEN).call(
+      'POST',
+      '/api/inspections',
+      {
+        siteId: 'maple-ridge',
+        at: new Date(Date.now() - 60_000).toISOString(),
+        inspector: 'Pat Inspector',
+        kind: 'routine',
+        side: 'developer',
+        findings: [{ practice: 'fence-n', status: 'violation', note: 'Fence down.', photos: [] }],
+      },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
+    expect(recorded.status).toBe(201);
+    const { page, problems } = await signedIn('pat@town.example', DESKTOP);
+    const words = `Work halted except site stabilization since ${nyDay(Date.now())}: a violation found at Silt fence, north boundary is not yet corrected and approved.`;
+    const card = page.locator('#overview-body [data-site="maple-ridge"] [data-work-halted]');
+    await card.waitFor();
+    expect(await card.textContent()).toBe(words);
+    await sitePage(page);
+    const onPage = page.locator('#site-stop-work [data-work-halted]');
+    await onPage.waitFor();
+    expect(await onPage.textContent()).toBe(words);
     await plainWords(page);
     expect(problems).toEqual([]);
     await page.close();

@@ -10,6 +10,7 @@ import { formatLong, zonedTime } from '../../shared/src/time.ts';
 import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 
 const TOKEN = 'site-history-admin-token';
 const ADMIN = { name: 'Ada Admin', email: 'ada@town.example', password: 'correct horse battery' };
@@ -119,13 +120,17 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: a site added with its histo
       10_000,
       'the first routine period',
     );
-    await api('POST', '/api/inspections', {
-      siteId: 'maple-ridge',
-      at: new Date(Date.now() - 2 * 86_400_000).toISOString(),
-      inspector: 'Ida Inspector',
-      kind: 'routine',
-      notes: 'entered from the site logbook',
-    });
+    await api(
+      'POST',
+      '/api/inspections',
+      completeInspection({
+        siteId: 'maple-ridge',
+        at: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+        inspector: 'Ida Inspector',
+        kind: 'routine',
+        notes: 'entered from the site logbook',
+      }),
+    );
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     watchCsp(page, csp);
     await page.goto(`${gw.httpUrl}/#/alerts/${first.id}`);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src/ledger/checkpoint.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const TOKENS = { viewer: 'tok-viewer', inspector: 'tok-inspector', engineer: 'tok-engineer' };
@@ -176,13 +177,15 @@ describe('HTTP API', () => {
     const rec = await fetch(`${gw.httpUrl}/api/inspections`, {
       method: 'POST',
       headers: auth('inspector'),
-      body: JSON.stringify({
-        siteId: 'maple-ridge',
-        at,
-        inspector: 'Ida Inspector',
-        kind: 'storm',
-        notes: 'silt fence repaired at the north outlet',
-      }),
+      body: JSON.stringify(
+        completeInspection({
+          siteId: 'maple-ridge',
+          at,
+          inspector: 'Ida Inspector',
+          kind: 'storm',
+          notes: 'silt fence repaired at the north outlet',
+        }),
+      ),
     });
     expect(rec.status).toBe(201);
     const storms = await get<Array<{ qualified: boolean; inches: number; inspection: { status: string } }>>(

@@ -217,6 +217,8 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
         at: iso(clock() - H),
         inspector: 'Ida Inspector',
         kind: 'storm',
+        // Ida inspects for the developer (every practice, with a finding each): it meets the storm duty.
+        side: 'developer',
         notes: 'After the storm of 0.55 in.',
         findings: [
           {

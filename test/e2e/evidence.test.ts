@@ -17,6 +17,7 @@ import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { type InfluxdServer, startInfluxd } from '../helpers/influxd.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 import { forgeLog, type Tampering, tamper } from '../helpers/tamper.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -115,12 +116,14 @@ describe.runIf(haveBinary('influxd'))('evidence anyone can verify', () => {
     await panel.endAsync();
     await api(gw, '/api/inspections', {
       method: 'POST',
-      body: JSON.stringify({
-        siteId: 'maple-ridge',
-        at: new Date(now - 10 * M).toISOString(),
-        inspector: 'Ian Inspector',
-        kind: 'storm',
-      }),
+      body: JSON.stringify(
+        completeInspection({
+          siteId: 'maple-ridge',
+          at: new Date(now - 10 * M).toISOString(),
+          inspector: 'Ian Inspector',
+          kind: 'storm',
+        }),
+      ),
     });
     const remedy = (await api<Array<{ id: string; rule: string }>>(gw, '/api/alerts?siteId=oak-lane')).find(
       (a) => a.rule === 'equipment-remedy',

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const ADMIN = 'tok-history-admin';
@@ -91,13 +92,17 @@ describe('sites with their history; clocks from late-logged inspections (real ga
     return r.body;
   };
   const inspect = async (siteId: string, at: number, kind = 'routine') => {
-    const r = await call<{ closedAlertIds: string[] }>('POST', '/api/inspections', {
-      siteId,
-      at: iso(at),
-      inspector: 'Ida Inspector',
-      kind,
-      notes: 'entered from the site logbook',
-    });
+    const r = await call<{ closedAlertIds: string[] }>(
+      'POST',
+      '/api/inspections',
+      completeInspection({
+        siteId,
+        at: iso(at),
+        inspector: 'Ida Inspector',
+        kind: kind as 'routine',
+        notes: 'entered from the site logbook',
+      }),
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body;
   };

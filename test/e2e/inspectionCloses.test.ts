@@ -7,6 +7,7 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 
 const TOKEN = 'tok-closes-inspector';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -63,13 +64,15 @@ describe('POST /api/inspections: closedAlertIds', () => {
     const res = await fetch(`${gw.httpUrl}/api/inspections`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        siteId: 'maple-ridge',
-        at: new Date().toISOString(),
-        inspector: 'Ida Inspector',
-        kind: 'storm',
-        notes: 'silt fence checked',
-      }),
+      body: JSON.stringify(
+        completeInspection({
+          siteId: 'maple-ridge',
+          at: new Date().toISOString(),
+          inspector: 'Ida Inspector',
+          kind: 'storm',
+          notes: 'silt fence checked',
+        }),
+      ),
     });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { closedAlertIds: string[] };

@@ -12,6 +12,7 @@ import { INSPECTION_PHOTOS } from '../../gateway/src/alerts/stores/inspections.t
 import { CORRECTION_PHOTOS, type Enforcement } from '../../gateway/src/enforcement/index.ts';
 import { PhotoStore } from '../../gateway/src/store/photos.ts';
 import { H, openDb, realEngine, T0, tempDir, testConfig } from '../alerts/support.ts';
+import { completeInput } from '../helpers/inspections.ts';
 import { enforcementOf } from './support.ts';
 
 const DAY = 24 * H;
@@ -35,13 +36,13 @@ beforeEach(() => {
   );
   for (const sha of [inInspection, inCorrection, uncited]) photo.run(sha, T0 - 30 * DAY);
   engine.recordInspection(
-    {
+    completeInput({
       siteId: 'site-a',
       at: T0,
       inspector: 'Ida Inspector',
       kind: 'routine',
       findings: [{ practice: 'silt-north', status: 'maintenance', note: 'torn', photos: [inInspection] }],
-    },
+    }),
     'Ida Inspector',
   );
   const { id } = enforcement.violations.issue(

@@ -48,4 +48,21 @@ describe('the stop-work order in the town-wide view', () => {
     const state = { gatewayId: 'gw-b', publishedAt: SINCE, everySeconds: 60, sites };
     expect(fleetStateSchema.safeParse(state).success).toBe(true);
   });
+
+  it('publishes work halted by a violation finding with its site, and none for the others', () => {
+    const sites = ownSites({
+      ...sources,
+      workHalted: (id) => (id === 'maple-ridge' ? { since: SINCE, practices: ['Silt fence, north'] } : null),
+    });
+    expect(sites.map((s) => [s.id, s.workHalted])).toEqual([
+      ['maple-ridge', { since: SINCE, practices: ['Silt fence, north'] }],
+      ['oak-hill', null],
+    ]);
+    const state = { gatewayId: 'gw-a', publishedAt: SINCE, everySeconds: 60, sites };
+    expect(fleetStateSchema.parse(JSON.parse(JSON.stringify(state))).sites[0]!.workHalted).toEqual({
+      since: SINCE,
+      practices: ['Silt fence, north'],
+    });
+    expect(ownSites(sources).every((s) => !('workHalted' in s))).toBe(true);
+  });
 });

@@ -11,6 +11,7 @@ import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.t
 import type { ReportJson } from '../../gateway/src/verifier/verify.ts';
 import { waitFor } from './env.ts';
 import { startTestGateway, type TestGateway } from './gateway.ts';
+import { completeInspection } from './inspections.ts';
 import { checkpointedReport, sha256 } from './reports.ts';
 
 const TOKEN = 'verified-report-admin';
@@ -71,20 +72,26 @@ export async function reportFrom(gw: TestGateway): Promise<RealReport> {
     20_000,
     'the storm',
   );
-  await call('/api/inspections', {
-    siteId: 'maple-ridge',
-    at: new Date(now - 2 * 60 * M).toISOString(),
-    inspector: 'Ian Inspector',
-    kind: 'storm',
-    notes: 'Silt fence holding; outlet clear.',
-  });
-  await call('/api/inspections', {
-    siteId: 'maple-ridge',
-    at: new Date(now - 30 * M).toISOString(),
-    inspector: 'Ian Inspector',
-    kind: 'routine',
-    notes: 'Weekly walk-round.',
-  });
+  await call(
+    '/api/inspections',
+    completeInspection({
+      siteId: 'maple-ridge',
+      at: new Date(now - 2 * 60 * M).toISOString(),
+      inspector: 'Ian Inspector',
+      kind: 'storm',
+      notes: 'Silt fence holding; outlet clear.',
+    }),
+  );
+  await call(
+    '/api/inspections',
+    completeInspection({
+      siteId: 'maple-ridge',
+      at: new Date(now - 30 * M).toISOString(),
+      inspector: 'Ian Inspector',
+      kind: 'routine',
+      notes: 'Weekly walk-round.',
+    }),
+  );
   const key = (await call<{ verifierKey: string }>('/api/evidence/key')).verifierKey;
   // Once a checkpoint covers the inspections (one a second).
   const text = await checkpointedReport(gw.httpUrl, 'siteId=maple-ridge&from=2020-01-01&format=json', {

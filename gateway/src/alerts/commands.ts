@@ -7,7 +7,13 @@ import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../sh
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
-import { allowsExtension, manualResolveRefusal, measureOf, rulesClosedByInspection } from '../rules/index.ts';
+import {
+  allowsExtension,
+  manualResolveRefusal,
+  measureOf,
+  rulesClosedByInspection,
+  rulesFedBy,
+} from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { measuredAt } from '../rules/util.ts';
 import { checkRemedied } from './deficiencies.ts';
@@ -38,6 +44,33 @@ function sameInspection(
     row.findings === findings &&
     (row.details || '{}') === details
   );
+}
+
+/**
+ * An inspection's coverage of its site's practices (undefined at a site without any), after refusing one
+ * with nothing in it: at a site with practices it has a finding for at least one of them; elsewhere,
+ * findings, notes, or what a wastewater inspection records (deficiencies, remedied ones, a hauler). Refused before anything is stored, in words for the person who filled the form.
+ */
+function coverageOf(input: InspectionInput): { covered: number; of: number } | undefined {
+  const practices = input.practices ?? [];
+  const found = new Set((input.findings ?? []).map((f) => f.practice));
+  if (practices.length > 0) {
+    const covered = practices.filter((p) => found.has(p)).length;
+    if (covered === 0)
+      throw new AlertError(
+        'EMPTY_INSPECTION',
+        `This inspection has no findings. Record what was found at each of the site's ${practices.length} erosion and sediment control practices.`,
+      );
+    return { covered, of: practices.length };
+  }
+  const d = input.details;
+  const recorded = (d?.deficiencies?.length ?? 0) + (d?.remedied?.length ?? 0) + (d?.hauler ? 1 : 0);
+  if (found.size === 0 && !input.notes?.trim() && recorded === 0)
+    throw new AlertError(
+      'EMPTY_INSPECTION',
+      'This inspection has nothing in it. Write down what was inspected and what was found.',
+    );
+  return undefined;
 }
 
 /** Future inspections are refused beyond this clock skew. */
@@ -171,6 +204,8 @@ export class Commands {
         `an inspection can be recorded for the last five years, from ${toIso(earliest)}, not ${toIso(input.at)}`,
       );
     checkRemedied(stores.inspections, input.siteId, input.at, input.details);
+    const coverage = coverageOf(input);
+    const side = input.side ?? 'developer';
     return unit.run(now, (u) => {
       const id = `insp-${ulid(u.now)}`;
       const inspector = input.inspector.trim();
@@ -186,6 +221,9 @@ export class Commands {
         findings,
         client_id: input.clientId ?? null,
         details,
+        side,
+        practices: coverage?.of ?? null,
+        covered: coverage?.covered ?? null,
       });
       const feed: RuleInput = {
         type: 'inspection',
@@ -197,8 +235,16 @@ export class Commands {
         id,
         ...(input.details ? { details: input.details } : {}),
       };
-      rules.feedSite(u, input.siteId, feed);
-      const closing = rulesClosedByInspection(input.kind);
+      // Each evaluator has only the inspections that meet its rule's duty: a partial inspection, or the
+      // town's of a developer's duty, is recorded and shown, and closes nothing.
+      const facts = {
+        kind: input.kind,
+        side,
+        everyPractice: coverage === undefined || coverage.covered >= coverage.of,
+      };
+      const fed = rulesFedBy(facts);
+      rules.feedSite(u, input.siteId, feed, (r) => r.rules.some((id) => fed.includes(id)));
+      const closing = rulesClosedByInspection(facts);
       if (closing.length > 0) {
         for (const row of stores.alerts.openBegunBy(input.siteId, closing, input.at)) {
           lifecycle.resolve(u, row, {
@@ -217,9 +263,9 @@ export class Commands {
       // on the inspection's feed (a routine period met, a storm inspected).
       const closedAlertIds = [...new Set(u.resolved)];
       const inspection = inspectionDto(stores.inspections.byId(id)!);
-      // Its report goes to the officer (law 001: "delivered to the Stormwater Management Officer"), by
-      // e-mail through the outbox, committed with it; the agenda lists it from now.
-      u.reports.push(inspection);
+      // The developer's report goes to the officer (law 001: "delivered to the Stormwater Management
+      // Officer"), by e-mail through the outbox, committed with it; the agenda lists it from now.
+      if (side === 'developer') u.reports.push(inspection);
       u.notified++;
       if (u.live) u.events.push({ type: 'inspection', inspection });
       return { inspection, closedAlertIds, replayed: false };

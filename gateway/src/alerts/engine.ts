@@ -374,6 +374,8 @@ export class ComplianceEngine {
   getAlert: Queries['getAlert'] = (id) => this.settled().getAlert(id);
   listStorms: Queries['listStorms'] = (q) => this.settled().listStorms(q);
   listInspections: Queries['listInspections'] = (q) => this.settled().listInspections(q);
+  violationInspections: Queries['violationInspections'] = (siteId) =>
+    this.settled().violationInspections(siteId);
   listExtensions: Queries['listExtensions'] = (q) => this.settled().listExtensions(q);
   /** Commits the open slice of readings, so what is read next includes every reading acknowledged. */
   settle(): void {

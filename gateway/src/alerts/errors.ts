@@ -8,6 +8,7 @@ export const ALERT_ERROR_CODES = [
   'UNKNOWN_SITE',
   'INSPECTION_RESENT_CHANGED',
   'NOT_BY_HAND',
+  'EMPTY_INSPECTION',
 ] as const;
 export type AlertErrorCode = (typeof ALERT_ERROR_CODES)[number];
 
@@ -22,6 +23,7 @@ export const ALERT_ERROR_HTTP_STATUS: Record<AlertErrorCode, number> = {
   UNKNOWN_SITE: 404,
   INSPECTION_RESENT_CHANGED: 409,
   NOT_BY_HAND: 409,
+  EMPTY_INSPECTION: 422,
 };
 
 /** A refused action on an alert, inspection or extension; `code` is stable for the API. */

@@ -114,6 +114,8 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     notes: i.notes,
     findings: JSON.parse(i.findings || '[]') as Finding[],
     ...detailsDto(i),
+    side: i.side === 'town' ? 'town' : 'developer',
+    ...(i.practices ? { coverage: { covered: i.covered ?? 0, of: i.practices } } : {}),
     recordedAt: toIso(i.recorded_at),
     recordedBy: i.recorded_by,
     hash: i.hash,

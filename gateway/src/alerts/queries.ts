@@ -7,7 +7,7 @@ import {
   type InspectionDto,
   type StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import { meetsStormInspection } from '../rules/index.ts';
+import { meetsStormInspection, stormInspectionSides } from '../rules/index.ts';
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
 import type { AlertStores } from './stores/index.ts';
 import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
@@ -15,6 +15,8 @@ import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
 export class Queries {
   /** The inspection kinds that meet a storm's inspection duty (the storm rule's module says which). */
   private readonly stormKinds = INSPECTION_KINDS.filter(meetsStormInspection);
+  /** The sides whose inspections meet it. */
+  private readonly stormSides = stormInspectionSides();
 
   constructor(
     private readonly stores: AlertStores,
@@ -59,10 +61,15 @@ export class Queries {
     if (s.qualified !== 1) return stormDto(s, undefined, now);
     const inspection =
       s.closed === 1
-        ? this.stores.inspections.firstMeeting(s.site_id, s.end + 1, this.stormKinds)
+        ? this.stores.inspections.firstMeeting(s.site_id, s.end + 1, this.stormKinds, this.stormSides)
         : undefined;
     const during = this.stores.inspections.within(s.site_id, s.start, s.end, this.stormKinds);
     return stormDto(s, inspection, now, during);
+  }
+
+  /** A site's inspections with a finding of violation, oldest first (what halts work). */
+  violationInspections(siteId: string): InspectionDto[] {
+    return this.stores.inspections.withViolations(siteId).map(inspectionDto);
   }
 
   listInspections(q: RangeQuery = {}): InspectionDto[] {

@@ -112,10 +112,10 @@ export class RuleRunner {
   }
 
   /** Gives an input to every binding of one site (an inspection). */
-  feedSite(u: Unit, siteId: string, input: RuleInput): void {
+  feedSite(u: Unit, siteId: string, input: RuleInput, only?: (rule: SiteRule) => boolean): void {
     const idx = this.sites.get(siteId);
     if (!idx) return;
-    for (const rule of idx.all) this.apply(u, rule, this.evaluate(u, rule, input));
+    for (const rule of idx.all) if (!only || only(rule)) this.apply(u, rule, this.evaluate(u, rule, input));
   }
 
   /** Tells the evaluators of an alert's rule that it was closed from outside their own effects. */

@@ -11,7 +11,7 @@ import type {
   InspectionKind,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import type { Finding, InspectionDetails } from '../../../shared/src/api/findings.ts';
+import type { Finding, InspectionDetails, InspectionSide } from '../../../shared/src/api/findings.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
 import type { Page } from '../store/page.ts';
@@ -96,6 +96,11 @@ export interface InspectionRow {
    * none, and on every row of schema versions before 14).
    */
   details: string;
+  /** Whose it is: `developer` or `town` (none on rows of schema versions before 17: the developer's). */
+  side?: string | null;
+  /** The site's practices when it was recorded, and how many it covered (none: a site without any). */
+  practices?: number | null;
+  covered?: number | null;
   /** The id the browser gave it, when it gave one. */
   client_id?: string | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
@@ -185,6 +190,10 @@ export interface InspectionInput {
   clientId?: string;
   /** Deficiencies to remedy, earlier ones remedied, a pump-out's hauler (the caller has checked them). */
   details?: InspectionDetails;
+  /** Whose inspection it is (the caller has checked the account may record it): the developer's when none. */
+  side?: InspectionSide;
+  /** The site's practices (their ids) when it is recorded: none or [] for a site without any. */
+  practices?: readonly string[];
 }
 
 export interface ExtensionInput {

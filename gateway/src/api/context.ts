@@ -64,6 +64,7 @@ export interface ApiContext {
     | 'recordInspection'
     | 'listStorms'
     | 'listInspections'
+    | 'violationInspections'
     | 'listExtensions'
   >;
   /** Milestone notices, notices of violation and stop-work orders (town law 001). */

@@ -4,7 +4,7 @@
  * may cite (`photoAccess.ts`: uploaded by them, or already cited at a site they may see; any other is
  * refused as not stored). A refusal says what is wrong in words and names the part of the body in `field`.
  */
-import type { Finding } from '../../../shared/src/api/findings.ts';
+import type { Finding, InspectionSide } from '../../../shared/src/api/findings.ts';
 import type { Caller } from './auth.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -65,4 +65,24 @@ export function checkFindings(
       );
     }
   });
+}
+
+/**
+ * Whose inspection an account records. An owner's or contractor's account (limited to its sites) acts
+ * for the developer: it records the developer's side only. The town's accounts record the town's own
+ * inspection unless they say they enter one made for the developer (a report on paper, an inspector the
+ * developer hired who has a town account).
+ */
+export function inspectionSide(caller: Caller, asked: InspectionSide | undefined): InspectionSide {
+  if (caller.sites !== undefined) {
+    if (asked === 'town')
+      throw new ApiError(
+        'FORBIDDEN',
+        "Your account records the developer's inspections of its sites: only the town's staff record a town inspection.",
+        undefined,
+        'side',
+      );
+    return 'developer';
+  }
+  return asked ?? 'town';
 }

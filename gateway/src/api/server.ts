@@ -217,7 +217,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(authPlugin, { auth, config, events, people, transaction });
   await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
   await app.register(adminPlugin, { auth, catalogue, changes, config, devices });
-  await app.register(sitesPlugin, { auth, catalogue, config, devices, enforcement });
+  await app.register(sitesPlugin, { auth, catalogue, compliance, config, devices, enforcement });
   await app.register(telemetryPlugin, { auth, catalogue, now, readings, registry });
   await app.register(chartsPlugin, { auth, catalogue, compliance, config, now, readings });
   await app.register(rejectionsPlugin, { auth, readings });

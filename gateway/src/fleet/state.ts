@@ -30,6 +30,8 @@ export interface StateSources {
   openAlerts(): AlertDto[];
   /** The stop-work order in effect at a site, if any. */
   stopWork?(siteId: string): { since: string; reason: string } | undefined;
+  /** Work halted at a site by a violation finding not yet corrected and approved, if any. */
+  workHalted?(siteId: string): { since: string; practices: readonly string[] } | null;
 }
 
 /** This gateway's sites as others see them (without the publication time). */
@@ -57,7 +59,13 @@ export function ownSites(src: StateSources): FleetSite[] {
     }),
     duties: bySite.get(s.id) ?? [],
     ...(src.stopWork ? { stopWork: stopWorkOf(src.stopWork(s.id)) } : {}),
+    ...(src.workHalted ? { workHalted: haltedOf(src.workHalted(s.id)) } : {}),
   }));
+}
+
+/** Work halted as others see it: since when, and the practices found in violation. */
+function haltedOf(h: { since: string; practices: readonly string[] } | null): FleetSite['workHalted'] {
+  return h ? { since: h.since, practices: [...h.practices] } : null;
 }
 
 /** The order as others see it: since when, and why. */

@@ -155,6 +155,13 @@ export function inspectionRecord(i: {
    * None or `{}` is logged as no member at all, so an entry logged before reads the same.
    */
   details?: string | null;
+  /**
+   * Whose it is, and the practices it covered of the site's (schema version 17). None is logged as no
+   * member, so an entry logged before reads the same.
+   */
+  side?: string | null;
+  practices?: number | null;
+  covered?: number | null;
 }): Record<string, unknown> {
   const findings = i.findings ? (JSON.parse(i.findings) as unknown[]) : [];
   const details = i.details ? (JSON.parse(i.details) as Record<string, unknown>) : {};
@@ -171,6 +178,9 @@ export function inspectionRecord(i: {
     recordedBy: i.recorded_by,
     findings: findings.length > 0 ? findings : undefined,
     details: Object.keys(details).length > 0 ? details : undefined,
+    side: i.side ?? undefined,
+    practices: i.practices ?? undefined,
+    covered: i.covered ?? undefined,
   };
 }
 

@@ -10,7 +10,15 @@ import type { DutyMeasure, RuleInfo } from '../../../shared/src/rules.ts';
 import { type FactLine, factLines } from '../../../shared/src/words.ts';
 import type { ChartMark, DeviceCharts } from './charts.ts';
 import type { DeviceView, RecipientRole, SiteView } from './context.ts';
-import { meetsDuty, type RuleModule, type RuleReport, ruleIdsOf, wordsOf } from './module.ts';
+import {
+  type InspectionFacts,
+  meetsDuty,
+  type RuleModule,
+  type RuleReport,
+  ruleIdsOf,
+  sidesOf,
+  wordsOf,
+} from './module.ts';
 import { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
 
 export {
@@ -33,15 +41,30 @@ export function ruleModule(id: string): RuleModule | undefined {
   return byId.get(id);
 }
 
+export type { InspectionFacts } from './module.ts';
+
+/** The rules whose duty an inspection meets (of its kind and side, covering what each asks). */
+export function rulesMetBy(insp: InspectionFacts): RuleId[] {
+  return RULE_IDS.filter((id) => meetsDuty(byId.get(id)!.duty, insp));
+}
+
 /**
- * The rules whose open alerts an inspection of this kind closes at its site, every one raised at or
- * before it (after the evaluators had it).
+ * The rules whose evaluators are fed an inspection: those whose duty it meets, and those with no
+ * inspection duty at all, which read inspections for what they record (a deficiency found remedied).
  */
-export function rulesClosedByInspection(kind: string): RuleId[] {
+export function rulesFedBy(insp: InspectionFacts): RuleId[] {
   return RULE_IDS.filter((id) => {
-    const d = byId.get(id)!.duty;
-    return d.closesBegunAlerts && meetsDuty(d, kind);
+    const duty = byId.get(id)!.duty;
+    return duty.meets.length === 0 || meetsDuty(duty, insp);
   });
+}
+
+/**
+ * The rules whose open alerts an inspection closes at its site, every one raised at or before it (after
+ * the evaluators had it).
+ */
+export function rulesClosedByInspection(insp: InspectionFacts): RuleId[] {
+  return rulesMetBy(insp).filter((id) => byId.get(id)!.duty.closesBegunAlerts);
 }
 
 /** What time of an inspection meets a rule's deadline (`RuleDuty.measure`): the work's by default. */
@@ -57,9 +80,14 @@ export function stormRuleId(): RuleId | undefined {
   return stormModule ? ruleIdsOf<RuleId>(stormModule)[0] : undefined;
 }
 
-/** Whether an inspection of this kind meets a storm's inspection duty. */
+/** Whether an inspection of this kind may meet a storm's inspection duty (of a side it names). */
 export function meetsStormInspection(kind: string): boolean {
-  return stormModule ? meetsDuty(stormModule.duty, kind) : false;
+  return stormModule ? stormModule.duty.meets.includes(kind) : false;
+}
+
+/** The sides whose inspections meet a storm's inspection duty. */
+export function stormInspectionSides(): readonly string[] {
+  return stormModule ? sidesOf(stormModule.duty) : [];
 }
 
 /** The recipients' roles that must act on a rule's alerts (reminders go to them). */
@@ -111,6 +139,8 @@ export function ruleCatalogue(): RuleInfo[] {
       ...(m.duty.noManualResolve ? { noManualResolve: m.duty.noManualResolve } : {}),
       meetsInspections: [...m.duty.meets],
       measure: m.duty.measure ?? 'work',
+      meetsSides: [...sidesOf(m.duty)],
+      everyPractice: m.duty.everyPractice === true,
       responsible: [...m.duty.responsible],
       section: m.report.section,
       lawFigures: [...(m.lawFigures ?? [])],

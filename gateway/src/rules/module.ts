@@ -5,6 +5,7 @@
  * naming a rule id.
  */
 
+import { INSPECTION_SIDES, type InspectionSide } from '../../../shared/src/api/findings.ts';
 import type { LawFigure } from '../../../shared/src/lawFigures.ts';
 import type { DutyMeasure, ReportSection } from '../../../shared/src/rules.ts';
 import type { FactLine } from '../../../shared/src/words.ts';
@@ -38,6 +39,18 @@ export interface RuleDuty {
    * `meetsDuty`, the API lists them.
    */
   meets: readonly string[];
+  /**
+   * Whose inspection meets it (`developer`: the developer, a contractor, an owner, or an inspector acting
+   * for them; `town`: the town's own). Every side when none is listed. The developer's duties list only
+   * `developer`: the town's visit is recorded as the town's and closes none of them.
+   */
+  sides?: readonly InspectionSide[];
+  /**
+   * At a site with practices, an inspection meets it only when it has a finding for every practice of
+   * the site (001: "all erosion and sediment control practices"); one covering fewer is recorded as
+   * partial and meets nothing.
+   */
+  everyPractice?: boolean;
   /**
    * The evaluator resolves the alerts an inspection meets. When this is true the engine then also
    * closes every open alert of the rule at the site raised at or before the inspection. No rule asks it
@@ -145,9 +158,31 @@ export function ruleIdsOf<Id extends string>(m: {
   return typeof r === 'string' ? [r] : r;
 }
 
-/** Whether an inspection of this kind meets a duty. */
-export function meetsDuty(duty: Pick<RuleDuty, 'meets'>, kind: string): boolean {
-  return duty.meets.includes(kind);
+/**
+ * What the duties ask of an inspection: its kind, its side, and whether it covered every practice of its
+ * site (true at a site without practices).
+ */
+export interface InspectionFacts {
+  kind: string;
+  side: InspectionSide;
+  everyPractice: boolean;
+}
+
+/** The sides whose inspections meet a duty. */
+export function sidesOf(duty: Pick<RuleDuty, 'sides'>): readonly InspectionSide[] {
+  return duty.sides ?? INSPECTION_SIDES;
+}
+
+/** Whether an inspection meets a duty: of a kind and a side it names, covering what it asks. */
+export function meetsDuty(
+  duty: Pick<RuleDuty, 'meets' | 'sides' | 'everyPractice'>,
+  insp: InspectionFacts,
+): boolean {
+  return (
+    duty.meets.includes(insp.kind) &&
+    sidesOf(duty).includes(insp.side) &&
+    (duty.everyPractice !== true || insp.everyPractice)
+  );
 }
 
 /** The words of one of a module's rule ids. */

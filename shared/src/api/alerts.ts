@@ -4,7 +4,13 @@
  * and the alert change the InfluxDB output writes as a point. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { deficiencySchema, findingSchema, inspectionDetailsSchema } from './findings.ts';
+import {
+  deficiencySchema,
+  findingSchema,
+  inspectionCoverageSchema,
+  inspectionDetailsSchema,
+  inspectionSideSchema,
+} from './findings.ts';
 
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
 export const factLineSchema = z.object({ label: z.string(), text: z.string() });
@@ -166,6 +172,10 @@ export const inspectionDtoSchema = z.object({
   remedied: inspectionDetailsSchema.shape.remedied,
   /** A pump-out's hauler and DEC permit number. */
   hauler: inspectionDetailsSchema.shape.hauler,
+  /** Whose inspection it is (rows recorded before sides were kept are the developer's). */
+  side: inspectionSideSchema,
+  /** At a site with practices: how many it covered of how many the site had. */
+  coverage: inspectionCoverageSchema.optional(),
   recordedAt: iso,
   recordedBy: z.string(),
   hash: z.string(),

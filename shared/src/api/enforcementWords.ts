@@ -99,3 +99,26 @@ export const isClosed = (s: ViolationStatus) => s === 'approved' || s === 'rever
 
 /** The penalties statement a notice carries when the officer gives none (law 001, Enforcement D). */
 export const DEFAULT_PENALTIES = NOTICE_LAW.penalties;
+
+/**
+ * Work halted by a violation finding not yet corrected and approved (001, inspection A(2)), as shown
+ * wherever the stop-work order is.
+ */
+export const WORK_HALTED_WORDS = 'Work halted except site stabilization';
+
+/**
+ * Whose inspection it is: the developer's side (the developer, a contractor, an owner, or an inspector
+ * acting for them) or the town's. Only the sides a rule's duty names meet it (the rule modules' `duty`);
+ * the town's own visit is recorded and shown as the town's, and meets none of the developer's duties.
+ */
+export const INSPECTION_SIDES = ['developer', 'town'] as const;
+export type InspectionSide = (typeof INSPECTION_SIDES)[number];
+export const INSPECTION_SIDE_LABELS: Record<InspectionSide, string> = {
+  developer: "Developer's inspection",
+  town: 'Town inspection',
+};
+
+/** "3 of 5 practices": how many of a site's practices an inspection covered. */
+export function coverageWords(c: { covered: number; of: number }): string {
+  return `${c.covered} of ${c.of} practice${c.of === 1 ? '' : 's'}`;
+}

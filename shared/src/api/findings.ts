@@ -11,16 +11,21 @@ import {
   FINDING_NOTE_MAX,
   FINDING_STATUSES,
   FINDINGS_MAX,
+  INSPECTION_SIDES,
   PHOTO_TYPES,
   PRACTICE_KINDS,
 } from './enforcementWords.ts';
 
 export {
+  coverageWords,
   FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
   FINDINGS_MAX,
   type FindingStatus,
+  INSPECTION_SIDE_LABELS,
+  INSPECTION_SIDES,
+  type InspectionSide,
   PHOTO_MAX_BYTES,
   PHOTO_TYPES,
   PRACTICE_KIND_LABELS,
@@ -78,6 +83,19 @@ export const photoStoredSchema = z.object({
   type: photoTypeSchema,
 });
 export type PhotoStored = z.infer<typeof photoStoredSchema>;
+
+export const inspectionSideSchema = z.enum(INSPECTION_SIDES);
+
+/**
+ * How much of a construction site's practices an inspection covered: `covered` of the `of` practices the
+ * site had when it was recorded (each with a finding). Only one covering every practice meets the
+ * developer's storm and routine duties; one covering fewer is recorded and shown as partial.
+ */
+export const inspectionCoverageSchema = z.object({
+  covered: z.number().int().nonnegative(),
+  of: z.number().int().positive(),
+});
+export type InspectionCoverage = z.infer<typeof inspectionCoverageSchema>;
 
 /**
  * What an engineer's annual inspection of an advanced system finds to remedy (law 000, 5.030 B 1 d): a
@@ -142,7 +160,8 @@ export type InspectionDetails = z.infer<typeof inspectionDetailsSchema>;
 /**
  * POST /api/inspections. `findings` are for construction sites with practices. `clientId` is the
  * browser's own id for an inspection typed offline: sent again, the same inspection is answered, never
- * a second one.
+ * a second one. An inspection with nothing in it is refused before anything is stored: it carries a
+ * finding (at a site with practices, at least one), or, at a site without practices, notes.
  */
 export const inspectionBody = z.strictObject({
   siteId: z.string().min(1).max(MAX.id),
@@ -158,5 +177,11 @@ export const inspectionBody = z.strictObject({
   remedied: inspectionDetailsSchema.shape.remedied,
   /** Kind `cleanout` of a septic or holding tank (a pump-out): who pumped it. */
   hauler: inspectionDetailsSchema.shape.hauler,
+  /**
+   * Whose inspection it is. A developer's, contractor's or owner's account records only the developer's
+   * side (the default for them); the town's accounts record the town's (their default) or, entering an
+   * inspection made for the developer, the developer's.
+   */
+  side: inspectionSideSchema.optional(),
 });
 export type InspectionBody = z.infer<typeof inspectionBody>;

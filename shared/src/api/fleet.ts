@@ -37,6 +37,11 @@ export const fleetSiteSchema = z.object({
   duties: z.array(fleetDutySchema),
   /** The stop-work order in effect at the site (absent from a gateway that does not tell). */
   stopWork: z.object({ since: iso, reason: z.string() }).nullable().optional(),
+  /** Work halted by a violation finding not yet corrected and approved (a gateway before it: none). */
+  workHalted: z
+    .object({ since: iso, practices: z.array(z.string()) })
+    .nullable()
+    .optional(),
 });
 
 export const fleetStateSchema = z.object({

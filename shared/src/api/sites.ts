@@ -8,7 +8,7 @@ import { lawOverridesSchema } from '../lawFigures.ts';
 import { REJECT_REASONS } from '../telemetry.ts';
 import { isoTime } from './common.ts';
 import { practiceSchema } from './findings.ts';
-import { partySchema, stopWorkDtoSchema } from './violations.ts';
+import { partySchema, stopWorkDtoSchema, workHaltedSchema } from './violations.ts';
 
 const values = z.record(z.string(), z.number());
 const alarms = z.record(z.string(), z.boolean());
@@ -49,6 +49,8 @@ export const siteViewSchema = z.object({
   lawOverrides: lawOverridesSchema.optional(),
   /** The stop-work order in effect, if any. */
   stopWork: stopWorkDtoSchema.nullable().optional(),
+  /** Work halted by a violation finding not yet corrected and approved, if any. */
+  workHalted: workHaltedSchema.nullable().optional(),
   retiredDevices: z.array(z.string()),
   devices: z.array(deviceViewSchema),
 });

@@ -206,3 +206,16 @@ export const stopWorkDtoSchema = z.object({
   ...logged,
 });
 export type StopWorkDto = z.infer<typeof stopWorkDtoSchema>;
+
+/**
+ * Work halted by a violation found at an inspection (001, inspection A(2): "no further work ... except
+ * for site stabilization until any violations are corrected"): from the first inspection whose violation
+ * findings are not yet corrected and approved (a notice of violation citing the inspection, approved),
+ * the practices found in violation (their labels), and the inspections.
+ */
+export const workHaltedSchema = z.object({
+  since: iso,
+  practices: z.array(z.string()),
+  inspectionIds: z.array(z.string()),
+});
+export type WorkHalted = z.infer<typeof workHaltedSchema>;

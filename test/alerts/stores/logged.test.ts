@@ -6,6 +6,7 @@ import { historyRecord, recordBody } from '../../../gateway/src/ledger/records.t
 import type { Effect } from '../../../gateway/src/rules/types.ts';
 import { EvidenceLog } from '../../../gateway/src/store/evidenceLog.ts';
 import { auditAll } from '../../helpers/evidence.ts';
+import { completeInput } from '../../helpers/inspections.ts';
 import { H, type Harness, makeEngine, reading, scripted, T0, tempDir } from '../support.ts';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -38,7 +39,10 @@ beforeEach(() => {
   const [first] = h.engine.listAlerts();
   h.engine.acknowledge(first!.id, 'owner');
   h.engine.extend(first!.id, 'eng', { newDueAt: T0 + 20 * 24 * H, engineer: 'P. Eng', letterRef: 'L-9' });
-  h.engine.recordInspection({ siteId: 'site-a', at: T0, inspector: 'I. Spector', kind: 'routine' }, 'insp');
+  h.engine.recordInspection(
+    completeInput({ siteId: 'site-a', at: T0, inspector: 'I. Spector', kind: 'routine' }),
+    'insp',
+  );
 });
 
 afterEach(() => {

@@ -180,6 +180,7 @@ describe('dates the API takes are bounded: an inspection within five years, an e
       at,
       inspector: 'I. Inspector',
       kind: 'routine',
+      notes: 'Walked the site.',
     });
     for (const at of ['1900-01-01T00:00:00Z', new Date(Date.now() - 6 * year).toISOString()]) {
       const r = await refused(await post('/api/inspections', 'inspector', inspection(at)));

@@ -117,7 +117,7 @@ describe('inspections with findings', () => {
     const r = await api.call(
       'POST',
       '/api/inspections',
-      { siteId: 'oak-lane', at, inspector: 'Ian Inspector', kind: 'annual' },
+      { siteId: 'oak-lane', at, inspector: 'Ian Inspector', kind: 'annual', notes: 'System working.' },
       insp,
     );
     expect(r.status).toBe(201);

@@ -134,7 +134,13 @@ describe('notices of violation and stop-work orders', () => {
     const inspection = await call(
       'POST',
       '/api/inspections',
-      { siteId: 'birch-hill', at: at(T0 - DAY), kind: 'routine', inspector: 'Ian Inspector' },
+      {
+        siteId: 'birch-hill',
+        at: at(T0 - DAY),
+        kind: 'routine',
+        inspector: 'Ian Inspector',
+        notes: 'Walked it.',
+      },
       insp,
     );
     expect(inspection.status).toBe(201);

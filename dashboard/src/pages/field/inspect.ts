@@ -5,6 +5,7 @@
  * answered that it stored it.
  */
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
+import { INSPECTION_SIDE_LABELS, type InspectionSide } from '../../../../shared/src/api/enforcementWords.ts';
 import { errorDetail } from '../../api.js';
 import { type FieldSite, keptFieldSites } from '../../field-sites.js';
 import { noConnection, refreshMe, session } from '../../session.js';
@@ -24,6 +25,7 @@ import {
   retryDelay,
   trySend,
 } from './outbox.js';
+import { drawSide, sideWords } from './side.js';
 import { drawWastewaterFor, readWastewater, type WastewaterFill } from './wastewater-form.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
@@ -92,6 +94,7 @@ export function initInspectionForm() {
   if (keepSite) sel.value = keepSite;
   if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), formZone(sel.value));
   defaultInspector();
+  drawSide();
   zoneHint();
   drawChecklist();
   drawWastewater();
@@ -142,7 +145,7 @@ function recordedWords(res: InspectionRecorded, sent: boolean) {
     ),
   ];
   const site = formSite(res.inspection.siteId)?.name ?? res.inspection.siteId;
-  return `${sent ? `Sent: the inspection of ${site} is recorded. ` : ''}Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${
+  return `${sent ? `Sent: the inspection of ${site} is recorded. ` : ''}Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${sideWords(res.inspection)}${
     closed
       ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
       : ''
@@ -168,7 +171,10 @@ function readForm(): QueuedInspection | string {
   const { problem: wasteProblem, ...waste } = readWastewater();
   if (wasteProblem) return wasteProblem;
   const notes = field('i-notes').value.trim();
+  if (!findings && !notes)
+    return 'Write down what was inspected and what was found: an inspection with nothing in it cannot be recorded.';
   const site = formSite(siteId);
+  const side = field('i-side').value as InspectionSide;
   return {
     clientId: newClientId(),
     queuedAt: Date.now(),
@@ -177,6 +183,7 @@ function readForm(): QueuedInspection | string {
     at: new Date(at).toISOString(),
     inspector,
     kind: field('i-kind').value as QueuedInspection['kind'],
+    side,
     ...(notes ? { notes } : {}),
     ...(findings ? { findings } : {}),
     ...waste,
@@ -191,6 +198,10 @@ function fillForm(e: QueuedInspection) {
   field('i-at').value = utcToZonedInput(Date.parse(e.at), formZone(e.siteId));
   field('i-inspector').value = e.inspector;
   (byId('i-kind') as HTMLSelectElement).value = e.kind;
+  if (e.side) {
+    (byId('i-side') as HTMLSelectElement).value = e.side;
+    drawSide();
+  }
   field('i-notes').value = e.notes ?? '';
   drawChecklist(true);
   fillChecklist(e.findings ?? []);
@@ -272,6 +283,7 @@ function outboxItem(e: QueuedInspection) {
       null,
       h('strong', null, formSite(e.siteId)?.name ?? e.siteName ?? e.siteId),
       ` · ${formatTime(e.at, tz)} · ${kindWord(e.kind)} · ${e.inspector}`,
+      e.side ? ` · ${INSPECTION_SIDE_LABELS[e.side]}` : '',
       shots ? ` · ${shots} photo${shots === 1 ? '' : 's'}` : '',
     ),
     e.refusal
@@ -326,6 +338,11 @@ export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
   field('i-site').addEventListener('change', siteChanged);
   byId('i-kind').addEventListener('change', () => drawWastewater());
+  field('i-side').addEventListener('change', () => {
+    // Chosen by the person: kept for the next inspection, not reset to the town's.
+    field('i-side').dataset.chosen = '1';
+    drawSide();
+  });
   byId('i-now').addEventListener('click', () => {
     field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   });

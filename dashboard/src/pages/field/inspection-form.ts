@@ -90,7 +90,7 @@ export function renderChecklist(el: HTMLElement, list: Practice[] | undefined) {
           h(
             'p',
             { class: 'small muted' },
-            `Mark what you found at each practice you looked at. Photos larger than ${PHOTO_MAX_SIDE} px are made smaller on this phone before they are sent.`,
+            `Mark what you found at every practice: an inspection covers them all. Photos larger than ${PHOTO_MAX_SIDE} px are made smaller on this phone before they are sent.`,
           ),
           practices.map(practiceBox),
         ]
@@ -164,8 +164,8 @@ function clearPhotos() {
 const input = (id: string) => holder?.querySelector<HTMLInputElement | HTMLTextAreaElement>(`#${id}`);
 
 /**
- * The findings marked, or a problem in words (a note or a photo for a practice left unmarked).
- * Undefined findings: the site has no checklist.
+ * The findings marked, or a problem in words: a practice left unmarked (each practice needs a finding),
+ * or a note or a photo for one. Undefined findings: the site has no checklist.
  */
 export function readFindings(): { findings?: QueuedFinding[]; problem?: string } {
   if (!practices.length) return {};
@@ -184,6 +184,12 @@ export function readFindings(): { findings?: QueuedFinding[]; problem?: string }
   if (unmarked.length)
     return {
       problem: `Mark what you found at ${unmarked.join(', ')} (In order, Needs maintenance or Violation), or remove its note and photos.`,
+    };
+  // An inspection covers every practice of the site: only that one meets the storm and routine duties.
+  const missing = practices.filter((p) => !findings.some((f) => f.practice === p.id)).map((p) => p.label);
+  if (missing.length)
+    return {
+      problem: `Mark what you found at every practice before recording the inspection. Not marked yet: ${missing.join('; ')}.`,
     };
   return { findings };
 }

@@ -7,7 +7,7 @@
  */
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
 import type { FindingStatus } from '../../../../shared/src/api/enforcementWords.ts';
-import type { InspectionBody } from '../../../../shared/src/api/findings.ts';
+import type { InspectionBody, InspectionSide } from '../../../../shared/src/api/findings.ts';
 import { ApiError, describeError, errorDetail, post, postBytes } from '../../api.js';
 import { FIELD_STORE, fieldDb } from '../../waiting.js';
 
@@ -43,6 +43,8 @@ export interface QueuedInspection {
   hauler?: InspectionBody['hauler'];
   /** Earlier deficiencies of the site this visit found remedied (their ids). */
   remedied?: InspectionBody['remedied'];
+  /** Whose inspection it is: the developer's side or the town's (the gateway's default when none). */
+  side?: InspectionSide;
   /** The gateway refused it: why, in words (and the technical detail for the tooltip). */
   refusal?: { text: string; detail: string };
 }
@@ -99,6 +101,7 @@ function bodyOf(e: QueuedInspection): InspectionBody {
     inspector: e.inspector,
     kind: e.kind,
     clientId: e.clientId,
+    ...(e.side ? { side: e.side } : {}),
     ...(e.notes ? { notes: e.notes } : {}),
     ...(e.deficiencies?.length ? { deficiencies: e.deficiencies } : {}),
     ...(e.hauler ? { hauler: e.hauler } : {}),

@@ -8,7 +8,7 @@ import { isScoped, session } from '../../session.js';
 import { isOverdue, ruleLabel } from '../../state.js';
 import { badge, byId, h, replace, SITE_KINDS } from '../../ui/dom.js';
 import { formatTime, relativeDue } from '../../ui/format.js';
-import { stopWorkBanner } from '../../ui/stop-work-banner.js';
+import { stopWorkBanner, workHaltedBanner } from '../../ui/stop-work-banner.js';
 
 export type Duty = import('../../../../shared/src/api.ts').FleetSite['duties'][number];
 
@@ -82,6 +82,7 @@ export function renderFleetOverview() {
             `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`,
           ),
           stopWorkBanner(site.stopWork, site.timezone),
+          workHaltedBanner(site.workHalted, site.timezone),
           site.duties.length
             ? h(
                 'ul',

@@ -4,7 +4,7 @@ import { isOverdue, ruleOf, state } from '../../state.js';
 import { badge, byId, h, replace, SITE_KINDS } from '../../ui/dom.js';
 import { dutyItem, sortDuties } from '../../ui/duties.js';
 import { formatTime, isSilent, relativePast } from '../../ui/format.js';
-import { stopWorkBanner } from '../../ui/stop-work-banner.js';
+import { stopWorkBanner, workHaltedBanner } from '../../ui/stop-work-banner.js';
 
 export type Alert = import('../../state.js').Alert;
 
@@ -115,6 +115,7 @@ export function renderOverview(openAlert: (id: string) => void) {
           `${SITE_KINDS[site.kind] ?? site.kind} · ${site.id} · ${site.timezone}`,
         ),
         stopWorkBanner(site.stopWork, site.timezone),
+        workHaltedBanner(site.workHalted, site.timezone),
         alerts.length
           ? h(
               'ul',

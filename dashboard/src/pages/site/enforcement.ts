@@ -24,6 +24,7 @@ const keyOf = (site: Site) =>
     session.me?.role ?? '',
     site.stopWork?.id ?? '',
     site.stopWork?.liftedAt ?? '',
+    JSON.stringify(site.workHalted ?? null),
     JSON.stringify([site.landowner, site.developer, site.address]),
   ].join('|');
 

@@ -9,7 +9,7 @@ import { ApiError, describeError, post } from '../../api.js';
 import type { Site } from '../../state.js';
 import { h } from '../../ui/dom.js';
 import { formatTime, shortDate } from '../../ui/format.js';
-import { stopWorkBanner } from '../../ui/stop-work-banner.js';
+import { stopWorkBanner, workHaltedBanner } from '../../ui/stop-work-banner.js';
 import { noteForm, tell } from './note-form.js';
 import { partyNames, serviceForm } from './violation-service.js';
 import { isOfficer } from './violations.js';
@@ -109,7 +109,8 @@ export function stopWorkPanel(
   const banner = stopWorkBanner(site.stopWork, site.timezone);
   const inEffect = Boolean(banner);
   const form = mayOrderStop() ? (inEffect ? liftForm(site, done) : orderForm(site, notices, done)) : null;
-  if (!banner && !form) return null;
+  const halted = workHaltedBanner(site.workHalted, site.timezone);
+  if (!banner && !form && !halted) return null;
   // The order in effect is served as a notice is: by mail or in person, recorded by the officer.
   const order = site.stopWork;
   const served =
@@ -134,5 +135,5 @@ export function stopWorkPanel(
           },
         )
       : null;
-  return h('div', { class: 'stop-work' }, banner, served, form, service);
+  return h('div', { class: 'stop-work' }, halted, banner, served, form, service);
 }

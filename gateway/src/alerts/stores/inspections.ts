@@ -24,9 +24,13 @@ export class InspectionStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
-           prev_hash, hash, log_idx, site_seq, findings, client_id, details)
+           prev_hash, hash, log_idx, site_seq, findings, client_id, details, side, practices, covered)
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
-           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id, @details)`,
+           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id, @details, @side, @practices, @covered)`,
+      ),
+      withViolations: db.prepare<[string], InspectionRow>(
+        `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections
+           WHERE site_id = ? AND instr(findings, '"status":"violation"') > 0 ORDER BY at, seq`,
       ),
       count: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM inspections WHERE site_id = ?'),
 
@@ -36,9 +40,11 @@ export class InspectionStore {
       byClientId: db.prepare<[string], InspectionRow>(
         'SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE client_id = ?',
       ),
-      firstMeeting: db.prepare<[string, number, string], InspectionRow>(
+      firstMeeting: db.prepare<[string, number, string, string], InspectionRow>(
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE site_id = ? AND at >= ?
-           AND kind IN (SELECT value FROM json_each(?)) ORDER BY at, seq LIMIT 1`,
+           AND kind IN (SELECT value FROM json_each(?))
+           AND coalesce(side, 'developer') IN (SELECT value FROM json_each(?))
+           AND (practices IS NULL OR covered >= practices) ORDER BY at, seq LIMIT 1`,
       ),
       within: db.prepare<[string, number, number, string], InspectionRow>(
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections WHERE site_id = ?
@@ -52,7 +58,15 @@ export class InspectionStore {
   ): number {
     // Its place among the site's inspections: a report citing them all shows a removed one as a gap.
     const site_seq = this.stmts.count.get(i.site_id)!.n + 1;
-    const row = { ...i, client_id: i.client_id ?? null, details: i.details ?? '{}', site_seq };
+    const row = {
+      ...i,
+      client_id: i.client_id ?? null,
+      details: i.details ?? '{}',
+      side: i.side ?? null,
+      practices: i.practices ?? null,
+      covered: i.covered ?? null,
+      site_seq,
+    };
     return this.logged.append('inspections', row, this.stmts.insert).seq;
   }
 
@@ -66,8 +80,23 @@ export class InspectionStore {
   }
 
   /** The first inspection of one of these kinds at the site at or after `notBefore`. */
-  firstMeeting(siteId: string, notBefore: number, kinds: readonly string[]): InspectionRow | undefined {
-    return this.stmts.firstMeeting.get(siteId, notBefore, JSON.stringify(kinds));
+  /**
+   * The first inspection at or after a time that meets a duty: of one of its kinds and sides, covering
+   * every practice the site had (rows of a site without practices, or recorded before coverage was kept,
+   * count as covering).
+   */
+  firstMeeting(
+    siteId: string,
+    notBefore: number,
+    kinds: readonly string[],
+    sides: readonly string[],
+  ): InspectionRow | undefined {
+    return this.stmts.firstMeeting.get(siteId, notBefore, JSON.stringify(kinds), JSON.stringify(sides));
+  }
+
+  /** A site's inspections with a finding of violation (its findings are canonical JSON), oldest first. */
+  withViolations(siteId: string): InspectionRow[] {
+    return this.stmts.withViolations.all(siteId);
   }
 
   /** The site's inspections of these kinds made from `from` to `to` (both included), oldest first. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { idParams } from '../../../../shared/src/api/requests.ts';
 import type { SiteConfig } from '../../config/schema.ts';
+import { workHalted } from '../../enforcement/halted.ts';
 import { deviceParams } from '../../rules/index.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
@@ -56,14 +57,27 @@ export function siteSummary(
 
 /** GET /api/sites and GET /api/sites/{id} (with the latest reading of every field of every device). */
 /** What the sites use. */
-export type SitesServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'devices' | 'enforcement'>;
+export type SitesServices = Pick<
+  ApiContext,
+  'auth' | 'catalogue' | 'compliance' | 'config' | 'devices' | 'enforcement'
+>;
 
 export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) => {
-  // A construction site's view says which stop-work order is in effect (null: none).
+  // A construction site's view says which stop-work order is in effect (null: none), and whether a
+  // violation finding not yet corrected and approved halts work (null: none).
   const view = (site: SiteConfig, withLatest: boolean) => {
     const summary = siteSummary(ctx, site, withLatest);
     if (site.kind !== 'construction') return summary;
-    return { ...summary, stopWork: ctx.enforcement.violations.inEffect(site.id) ?? null };
+    const found = ctx.compliance.violationInspections(site.id);
+    const halted =
+      found.length === 0
+        ? null
+        : workHalted(found, ctx.enforcement.violations.list({ siteId: site.id }), site.practices);
+    return {
+      ...summary,
+      stopWork: ctx.enforcement.violations.inEffect(site.id) ?? null,
+      workHalted: halted,
+    };
   };
   app.route(
     route(

@@ -3,10 +3,13 @@
  * the notices they name, lifted when and by whom (only if before the period's end), with an override or
  * not. The order in effect at the period's end is named in the site's header on the page and in the JSON
  * (`stopWorkInEffect`). In the CSV a `stop-work` row per order (since, lifted; in effect, lifted, or
- * lifted with an override).
+ * lifted with an override). The header also says when work was halted by a violation found at an
+ * inspection of the period and not approved by its end.
  */
+import { WORK_HALTED_WORDS } from '../../../../shared/src/api/enforcementWords.ts';
 import type { StopWorkDto } from '../../../../shared/src/api/violations.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
+import { workHalted } from '../../enforcement/halted.ts';
 import type { ComplianceReport, ReportStopWork } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { type ReportSection, type Time, table } from './section.ts';
@@ -62,6 +65,14 @@ function stopWorkRow(r: ComplianceReport, o: ReportStopWork, t: Time): string {
   return `<tr><td>${t(o.since)}</td><td>${esc(o.reason)}</td><td>${namedNotices(r, o)}</td><td>${esc(o.issuedBy)}</td><td>${lifted}</td><td>${override}</td><td>${esc(capital(o.standing))}</td><td><small>${cited.join('<br>')}</small></td></tr>`;
 }
 
+/**
+ * Work halted by a violation finding of an inspection of the period whose notice was not approved by
+ * the period's end (001, inspection A(2)): the notices as they stand then.
+ */
+function haltedAtEnd(r: ComplianceReport) {
+  return workHalted(r.inspections, r.violations);
+}
+
 const HEAD = ['Since', 'Why', 'Notices it names', 'Issued by', 'Lifted', 'Override', 'Standing', 'Cited'];
 
 export const stopWork: ReportSection<'stopWork' | 'stopWorkInEffect'> = {
@@ -81,10 +92,15 @@ export const stopWork: ReportSection<'stopWork' | 'stopWorkInEffect'> = {
   html: {
     region: 'enforcement',
     // The prominent line of the site's header while an order is in effect at the period's end.
+    // And the line of work halted by a violation found in the period, not approved by its end.
     header(r, { t }) {
       const o = r.stopWorkInEffect;
-      if (!o) return '';
-      return `<p class="stop-work" role="status"><b>Under a stop-work order since ${t(o.since)}:</b> ${esc(o.reason)}</p>`;
+      const h = haltedAtEnd(r);
+      return `${o ? `<p class="stop-work" role="status"><b>Under a stop-work order since ${t(o.since)}:</b> ${esc(o.reason)}</p>` : ''}${
+        h
+          ? `<p class="stop-work" role="status" data-work-halted><b>${WORK_HALTED_WORDS} since ${t(h.since)}:</b> ${esc(`a violation found at ${h.practices.join('; ')} was not corrected and approved by the end of the period.`)}</p>`
+          : ''
+      }`;
     },
     render: (r, { t }) =>
       `<h2>Stop-work orders</h2>${

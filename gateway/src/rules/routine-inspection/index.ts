@@ -32,6 +32,9 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
     meets: EROSION_INSPECTIONS,
     // The inspection is made on the land: its time meets the duty, whenever it was sent.
     measure: 'work',
+    // The developer's duty: met by the developer's side only, and only by an inspection of every practice.
+    sides: ['developer'],
+    everyPractice: true,
     closesBegunAlerts: false,
     extendable: false,
     noExtension: 'A routine inspection cannot be extended: the law sets the interval.',

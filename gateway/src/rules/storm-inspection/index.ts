@@ -32,6 +32,9 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
   // its alerts; the engine does not close every storm alert raised before an inspection.
   duty: {
     meets: EROSION_INSPECTIONS,
+    // The developer's duty: met by the developer's side only, and only by an inspection of every practice.
+    sides: ['developer'],
+    everyPractice: true,
     closesBegunAlerts: false,
     extendable: false,
     noExtension: 'The 24-hour storm inspection cannot be extended: the law (001, A(2)) sets it.',

@@ -26,6 +26,7 @@ import { v13 } from './v13.ts';
 import { v14 } from './v14.ts';
 import { v15 } from './v15.ts';
 import { v16 } from './v16.ts';
+import { v17 } from './v17.ts';
 
 export interface Migration {
   version: number;
@@ -77,6 +78,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 16,
     description: "the developer's records: certifications, the SWPPP on site, milestones, acceptance",
     up: v16,
+  },
+  {
+    version: 17,
+    description: "inspections' side (developer's or town's) and the practices they covered",
+    up: v17,
   },
 ];
 

@@ -1,0 +1,61 @@
+/**
+ * The report's inspections say whose each is and whether it covered every practice: a town inspection
+ * is marked "Town inspection", a partial one "partial: 1 of 5 practices"; a complete one of the
+ * developer's side is marked neither.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ComplianceReport } from '../../gateway/src/reports/report.ts';
+import { inspections } from '../../gateway/src/reports/sections/inspections.ts';
+import type { HtmlContext } from '../../gateway/src/reports/sections/section.ts';
+import { stopWork } from '../../gateway/src/reports/sections/stopWork.ts';
+
+const base = {
+  siteId: 'elm',
+  at: '2026-11-05T16:00:00.000Z',
+  inspector: 'Ida',
+  kind: 'routine' as const,
+  notes: 'Walked it.',
+  recordedAt: '2026-11-05T16:10:00.000Z',
+  recordedBy: 'Ida',
+  hash: 'aa',
+};
+const ctx = { t: (x: string) => x } as unknown as HtmlContext;
+const render = (list: unknown[]) =>
+  inspections.html!.render({ inspections: list } as unknown as ComplianceReport, ctx);
+
+describe('report: inspections, whose and how complete', () => {
+  it('marks the town inspection and the partial one, not the complete developer one', () => {
+    const html = render([
+      { ...base, id: 'i-dev', side: 'developer', coverage: { covered: 5, of: 5 } },
+      { ...base, id: 'i-town', side: 'town', coverage: { covered: 5, of: 5 } },
+      { ...base, id: 'i-part', side: 'developer', coverage: { covered: 1, of: 5 } },
+    ]);
+    const rows = html.split('<tr>').filter((r) => r.includes('Walked it.'));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).not.toMatch(/Town inspection|partial/);
+    expect(rows[1]).toContain('<small>Town inspection</small>');
+    expect(rows[2]).toContain('<small>partial: 1 of 5 practices</small>');
+  });
+
+  it("says work is halted except stabilization while a violation's notice is not approved", () => {
+    const found = {
+      ...base,
+      id: 'i-v',
+      side: 'developer',
+      findings: [{ practice: 'fence', status: 'violation', note: '', photos: [] }],
+    };
+    const header = (status: string) =>
+      stopWork.html!.header!(
+        {
+          inspections: [found],
+          violations: [{ id: 'v', inspectionId: 'i-v', status }],
+          stopWork: [],
+        } as unknown as ComplianceReport,
+        ctx,
+      );
+    expect(header('corrected')).toContain(
+      'Work halted except site stabilization since 2026-11-05T16:00:00.000Z:</b> a violation found at fence was not corrected',
+    );
+    expect(header('approved')).toBe('');
+  });
+});
