@@ -155,6 +155,8 @@ function deviceAlerts(
         }
       }
     }
+    // A tank with no pump-out on record (a scenario's sites have none) is asked for its last one at once.
+    add(site.id, spec.id, 'septic-pumping');
     if (payloads.some((p) => (p.sludgeIn ?? 0) + (p.scumIn ?? 0) >= s.septicFraction * spec.liquidDepthIn))
       add(site.id, spec.id, 'septic-pumping');
   } else if (spec.model === 'holding-tank') {

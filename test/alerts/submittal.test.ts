@@ -33,7 +33,13 @@ describe('an inspection meets a duty by the time its rule measures', () => {
     clock.now = at('2026-08-03T15:00:00-04:00');
     const work = at('2026-07-25T09:00:00-04:00');
     const r = engine.recordInspection(
-      { siteId: 'oak-lane', at: work, inspector: 'P.E. Smith', kind: 'annual', notes: '' },
+      {
+        siteId: 'oak-lane',
+        at: work,
+        inspector: 'P.E. Smith',
+        kind: 'annual',
+        notes: 'Every part inspected.',
+      },
       'smith',
     );
     expect(r.inspection.at).toBe(new Date(work).toISOString());
@@ -60,7 +66,7 @@ describe('an inspection meets a duty by the time its rule measures', () => {
         at: at('2026-07-31T11:30:00-04:00'),
         inspector: 'P.E. Smith',
         kind: 'annual',
-        notes: '',
+        notes: 'Every part inspected.',
       },
       'smith',
     );
@@ -80,7 +86,13 @@ describe('an inspection meets a duty by the time its rule measures', () => {
     clock.now = at('2026-06-10T09:00:00-04:00');
     const work = at('2026-06-08T17:00:00-04:00');
     engine.recordInspection(
-      { siteId: 'maple-ridge', at: work, inspector: 'Dev Eloper', kind: 'routine', notes: '' },
+      {
+        siteId: 'maple-ridge',
+        at: work,
+        inspector: 'Dev Eloper',
+        kind: 'routine',
+        notes: 'Every part inspected.',
+      },
       'dev',
     );
     const a = engine.listAlerts({ siteId: 'maple-ridge' }).find((x) => x.id === period.id)!;

@@ -21,7 +21,10 @@ const base = {
 };
 const ctx = { t: (x: string) => x } as unknown as HtmlContext;
 const render = (list: unknown[]) =>
-  inspections.html!.render({ inspections: list } as unknown as ComplianceReport, ctx);
+  inspections.html!.render(
+    { inspections: list, site: { kind: 'construction' } } as unknown as ComplianceReport,
+    ctx,
+  );
 
 describe('report: inspections, whose and how complete', () => {
   it('marks the town inspection and the partial one, not the complete developer one', () => {

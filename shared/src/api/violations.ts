@@ -94,7 +94,7 @@ export type ServiceBody = z.infer<typeof serviceBody>;
 
 /** POST /api/violations/{id}/hearing (inspector): the appeal's hearing, where the law has one. */
 export const hearingBody = z.strictObject({
-  heldOn: z.iso.date().describe('The date of the hearing (YYYY-MM-DD, the site’s calendar).'),
+  heldOn: z.iso.date().max(10).describe('The date of the hearing (YYYY-MM-DD, the site’s calendar).'),
   outcome: z.enum(HEARING_OUTCOMES),
   note: z.string().trim().min(1).max(4000),
 });
