@@ -9,12 +9,16 @@
  */
 import type { Db } from '../types.ts';
 
+/** Adds a column unless the table has it (a store taken over into a new log runs this again). */
+function addColumn(db: Db, table: string, column: string, type: string): void {
+  const cols = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+  if (!cols.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+}
+
 export function v15(db: Db): void {
-  db.exec(`
-ALTER TABLE violations ADD COLUMN law TEXT;
-ALTER TABLE violations ADD COLUMN order_kind TEXT;
-ALTER TABLE violation_events ADD COLUMN detail TEXT;
-ALTER TABLE stop_work ADD COLUMN law TEXT;
-ALTER TABLE stop_work_events ADD COLUMN detail TEXT;
-`);
+  addColumn(db, 'violations', 'law', 'TEXT');
+  addColumn(db, 'violations', 'order_kind', 'TEXT');
+  addColumn(db, 'violation_events', 'detail', 'TEXT');
+  addColumn(db, 'stop_work', 'law', 'TEXT');
+  addColumn(db, 'stop_work_events', 'detail', 'TEXT');
 }
