@@ -1,10 +1,13 @@
 /**
  * A wastewater season under town law 000, end to end on the real gateway, its SMTP server and its
- * evidence log: a pump alarm on an alternative system opens its remedy duty; the Enforcement Officer's
+ * evidence log: a pump alarm on an alternative system opens its remedy duty; the engineer's annual
+ * inspection, submitted to the town, finds the pump deficient, which opens the 5-day remedy from the
+ * submittal (5.030 B 1 d); the Enforcement Officer's
  * order to correct (Section 5.100 B) is e-mailed to the owner with the order attached, and that delivery
  * is its service; the owner appeals to the Local Board of Health at 23:45 on the 15th local day after
  * service (across the end of daylight saving time); the Board's hearing is recorded; the owner reports
- * the correction and the officer approves it, which closes the order and its duty; the compliance report
+ * the correction, a visit finds the deficiency remedied, and the officer approves the correction, which
+ * closes the order and its duty; the compliance report
  * of the period shows the service and the appeal, and verifies. Days pass by restarting the gateway on
  * the same store with its clock moved.
  */
@@ -39,7 +42,7 @@ interface Notice {
   events: Array<{ kind: string; method?: string; party?: string; outcome?: string }>;
 }
 
-describe('a wastewater season: alarm, order served, appeal on day 15, hearing, correction, approval', () => {
+describe('a wastewater season: alarm, deficiency, order served, appeal on day 15, hearing, correction, approval', () => {
   let gw: TestGateway;
   let smtp: TestSmtpServer;
   let api: ReturnType<typeof peopleApi>;
@@ -179,6 +182,30 @@ describe('a wastewater season: alarm, order served, appeal on day 15, hearing, c
     ).not.toContain('violation');
   });
 
+  let deficiency = '';
+  it("the engineer's annual inspection finds the pump deficient: 5 days from its submittal", async () => {
+    const r = await api.call(
+      'POST',
+      '/api/inspections',
+      {
+        siteId: 'oak-lane',
+        at: iso(T0 - 2 * 3_600_000),
+        inspector: 'Pat Engineer, P.E.',
+        kind: 'annual',
+        notes: 'Annual inspection of the alternative system.',
+        deficiencies: [{ kind: 'equipment', note: 'The effluent pump does not start.' }],
+      },
+      insp,
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const recorded = r.body.inspection as unknown as { deficiencies: Array<{ id: string }> };
+    deficiency = recorded.deficiencies[0]!.id;
+    // Submitted on October 20 (EDT): the 5th day after is October 25, whole.
+    expect(await remedies('equipment-deficiency')).toMatchObject([
+      { status: 'open', dueAt: '2026-10-26T03:59:59.999Z' },
+    ]);
+  });
+
   it('that delivery is its service: the window runs 15 local days from it', async () => {
     const served = await waitFor(
       async () => {
@@ -226,6 +253,22 @@ describe('a wastewater season: alarm, order served, appeal on day 15, hearing, c
       owner,
     );
     expect(c.status, JSON.stringify(c.body)).toBe(200);
+    // The officer's visit finds the pump deficiency remedied (late: its 5 days ended October 25).
+    const visit = await api.call(
+      'POST',
+      '/api/inspections',
+      {
+        siteId: 'oak-lane',
+        at: iso(DAY15_2345 + DAY - 3_600_000),
+        inspector: 'Ed Enforcer',
+        kind: 'other',
+        notes: 'The new pump starts and the alarm is quiet.',
+        remedied: [deficiency],
+      },
+      insp,
+    );
+    expect(visit.status, JSON.stringify(visit.body)).toBe(201);
+    expect(await remedies('equipment-deficiency')).toMatchObject([{ status: 'resolved' }]);
     const a = await api.call('POST', `/api/violations/${id}/approve`, { note: 'Seen working.' }, insp);
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     expect(a.body).toMatchObject({ status: 'approved', onTime: false });

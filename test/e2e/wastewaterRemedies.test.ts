@@ -103,8 +103,9 @@ describe('law 000 remedies and pump-outs over the real gateway', () => {
       'the two deficiency remedies',
     );
     // Counted from the submittal (when the gateway recorded it), not from the inspection's date.
-    expect(Date.parse(alerts.eq.dueAt!)).toBe(withinDays(received, 5, TZ));
-    expect(Date.parse(alerts.field.dueAt!)).toBe(withinDays(received, 30, TZ));
+    // The due time is the last instant of the last day.
+    expect(Date.parse(alerts.eq.dueAt!)).toBe(withinDays(received, 5, TZ) - 1);
+    expect(Date.parse(alerts.field.dueAt!)).toBe(withinDays(received, 30, TZ) - 1);
     expect(alerts.eq.message).toContain('Aerator not running');
 
     // An engineer's letter extends the equipment remedy.

@@ -194,8 +194,8 @@ describe("the developer's records", () => {
     );
     expect(r.status).toBe(201);
     const [duty] = await alerts('acceptance-inspection');
-    // The end of June 12, 2027 in New York.
-    expect(duty).toMatchObject({ status: 'open', dueAt: '2027-06-13T04:00:00.000Z' });
+    // The end of June 12, 2027 in New York: its last instant.
+    expect(duty).toMatchObject({ status: 'open', dueAt: '2027-06-13T03:59:59.999Z' });
     const again = await post({ kind: 'final-acceptance', acceptedAt: at(accepted) }, insp);
     expect([again.status, again.body.error]).toEqual([409, 'RECORD_OUT_OF_ORDER']);
     await startAt(accepted + 366 * DAY);

@@ -44,7 +44,7 @@ describe('deficiency-remedy', () => {
       rule: 'equipment-deficiency',
       status: 'open',
       at: Date.parse('2026-07-03T20:00:00Z'),
-      dueAt: Date.parse('2026-07-09T04:00:00Z'),
+      dueAt: Date.parse('2026-07-09T04:00:00Z') - 1,
     });
     expect(a!.message).toContain('Aerator not running');
     expect(a!.message).toContain('by the end of July 8, 2026');
@@ -69,10 +69,10 @@ describe('deficiency-remedy', () => {
     // July 31 + 30 days = August 30: due at its end, midnight EDT.
     expect(byKey.get('field-deficiency:s1:insp-B/1')).toMatchObject({
       rule: 'field-deficiency',
-      dueAt: Date.parse('2026-08-31T04:00:00Z'),
+      dueAt: Date.parse('2026-08-31T04:00:00Z') - 1,
     });
     expect(byKey.get('equipment-deficiency:s1:insp-B/2')).toMatchObject({
-      dueAt: Date.parse('2026-08-06T04:00:00Z'),
+      dueAt: Date.parse('2026-08-06T04:00:00Z') - 1,
     });
   });
 
@@ -81,7 +81,7 @@ describe('deficiency-remedy', () => {
     const { sink } = feed([
       inspection('insp-C', '2026-10-30T15:00:00Z', { deficiencies: [{ kind: 'equipment', note: 'Pump' }] }),
     ]);
-    expect([...sink.alerts.values()][0]!.dueAt).toBe(Date.parse('2026-11-05T05:00:00Z'));
+    expect([...sink.alerts.values()][0]!.dueAt).toBe(Date.parse('2026-11-05T05:00:00Z') - 1);
   });
 
   it('a later inspection naming it remedied meets it at its time; the others stay open', () => {

@@ -62,13 +62,13 @@ describe('developer-records: the one-year inspection', () => {
     const accepted = Date.parse('2026-06-10T19:00:00Z');
     const { sink } = feed([rec('final-acceptance', accepted)]);
     const [a] = byRule(sink.alerts, 'acceptance-inspection');
-    expect(new Date(a!.dueAt!).toISOString()).toBe('2027-06-11T04:00:00.000Z');
+    expect(new Date(a!.dueAt!).toISOString()).toBe('2027-06-11T03:59:59.999Z');
     // Late in the evening local time, the UTC date is the next day: the local date counts.
     expect(new Date(oneYearAfter(Date.parse('2026-06-11T03:30:00Z'), TZ)).toISOString()).toBe(
-      '2027-06-11T04:00:00.000Z',
+      '2027-06-11T03:59:59.999Z',
     );
     expect(new Date(oneYearAfter(Date.parse('2028-02-29T17:00:00Z'), TZ)).toISOString()).toBe(
-      '2029-03-01T05:00:00.000Z',
+      '2029-03-01T04:59:59.999Z',
     );
   });
 

@@ -69,7 +69,7 @@ describe('septic-pumping: never silent, reminded at 2 years, due at 3', () => {
     const pumped = Date.parse('2022-01-11T02:00:00Z');
     const clock = pumpingClock(pumped, { maxYears: 3, reminderYears: 2 }, tz);
     expect(clock.remindAt).toBe(Date.parse('2024-01-10T05:00:00Z'));
-    expect(clock.dueAt).toBe(Date.parse('2025-01-11T05:00:00Z'));
+    expect(clock.dueAt).toBe(Date.parse('2025-01-11T05:00:00Z') - 1);
     const ctx = ctxOf(
       {
         kind: 'septic',
@@ -92,7 +92,7 @@ describe('septic-pumping: never silent, reminded at 2 years, due at 3', () => {
     const clock = pumpingClock(pumped, { maxYears: 3, reminderYears: 2 }, tz);
     // Reminder from the start of Feb 28, 2026; due by the end of Feb 28, 2027 (local midnight, EST).
     expect(clock.remindAt).toBe(Date.parse('2026-02-28T05:00:00Z'));
-    expect(clock.dueAt).toBe(Date.parse('2027-03-01T05:00:00Z'));
+    expect(clock.dueAt).toBe(Date.parse('2027-03-01T05:00:00Z') - 1);
     const ctx = ctxOf(
       {
         kind: 'septic',

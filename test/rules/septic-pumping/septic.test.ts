@@ -48,7 +48,7 @@ describe('septic-pumping', () => {
     const clock = pumpingClock(last, { maxYears: 3, reminderYears: 2 }, 'America/New_York');
     // The reminder begins on the local day two years on; the duty ends with the local day three years on.
     expect(clock.remindAt).toBe(Date.parse('2025-03-15T04:00:00Z'));
-    expect(clock.dueAt).toBe(Date.parse('2026-03-16T04:00:00Z'));
+    expect(clock.dueAt).toBe(Date.parse('2026-03-16T04:00:00Z') - 1);
     expect(feed([tick(clock.remindAt - 1)]).sink.alerts.size).toBe(0);
     const { sink } = feed([
       tick(T0),

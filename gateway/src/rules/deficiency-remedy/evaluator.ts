@@ -11,7 +11,7 @@ import { dateInWords, lastDayOf, withinDays } from '../../../../shared/src/days.
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { formatLocal, iso } from '../util.ts';
+import { dueBefore, formatLocal, iso } from '../util.ts';
 import type { Params } from './params.ts';
 
 /** The two rules: a deficiency of the equipment (5 days) and one of the absorption field (30 days). */
@@ -58,7 +58,8 @@ function found(
     if (state.open.some((o) => o.id === id)) return;
     const rule = RULE_OF[d.kind];
     const days = daysFor(d.kind, ctx);
-    const dueAt = withinDays(received, days, tz);
+    // The last instant on time, as every rule's due time (`dueBefore`).
+    const dueAt = dueBefore(withinDays(received, days, tz));
     const key = alertKey(rule, state, id);
     state.open.push({ id, key, kind: d.kind, received, dueAt });
     effects.push(

@@ -21,7 +21,7 @@ import { endOfLocalDate, localDateOf } from '../../../../shared/src/days.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluation, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { formatLocal, iso } from '../util.ts';
+import { dueBefore, formatLocal, iso } from '../util.ts';
 import type { Params } from './params.ts';
 
 export const RULES = [
@@ -66,7 +66,7 @@ type RecordInput = Extract<RuleInput, { type: 'site-record' }>;
 export function oneYearAfter(ts: number, tz: string): number {
   const d = localDateOf(ts, tz);
   const day = d.month === 2 && d.day === 29 ? 28 : d.day;
-  return endOfLocalDate({ year: d.year + 1, month: d.month, day }, tz);
+  return dueBefore(endOfLocalDate({ year: d.year + 1, month: d.month, day }, tz));
 }
 
 function label(m: string): string {

@@ -13,6 +13,7 @@ import {
   localDateOf,
   startOfLocalDate,
 } from '../../../../shared/src/days.ts';
+import { dueBefore } from '../util.ts';
 
 /** The local date `years` after `d`: whole calendar years, then the fraction as days. */
 export function yearsAfter(d: LocalDate, years: number): LocalDate {
@@ -33,7 +34,7 @@ export function pumpingClock(
   tz: string,
 ): PumpingClock {
   const day = localDateOf(pumpedAt, tz);
-  const dueAt = endOfLocalDate(yearsAfter(day, sp.maxYears), tz);
+  const dueAt = dueBefore(endOfLocalDate(yearsAfter(day, sp.maxYears), tz));
   const remindAt = startOfLocalDate(yearsAfter(day, Math.min(sp.reminderYears, sp.maxYears)), tz);
   return { remindAt, dueAt };
 }
