@@ -309,6 +309,8 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     await expect(page.locator('#inspect-result').textContent()).resolves.toMatch(/inspector's name/);
     await page.fill('#i-inspector', 'J. Rivera');
     await page.selectOption('#i-kind', 'storm');
+    // The officer enters the developer's inspection: only the developer's side meets the storm duty.
+    await page.selectOption('#i-side', 'developer');
     await page.fill('#i-notes', 'Silt fence repaired at the north outlet.');
     await page.click('#inspect-form button[type="submit"]');
     await page.waitForSelector('#inspect-result.msg-ok');

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { completeInspection } from '../helpers/inspections.ts';
 import { PASSWORD, peopleApi, sha } from '../helpers/people.ts';
 
 const ADMIN_TOKEN = 'pages-admin-token';
@@ -90,12 +91,14 @@ describe.skipIf(!haveBinary('chromium'))('every dashboard page, desktop and phon
     const mid = await fetch(`${gw.httpUrl}/api/inspections`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        siteId: 'maple-ridge',
-        at: new Date(now - 48.75 * HOUR).toISOString(),
-        inspector: 'Ada Admin',
-        kind: 'storm',
-      }),
+      body: JSON.stringify(
+        completeInspection({
+          siteId: 'maple-ridge',
+          at: new Date(now - 48.75 * HOUR).toISOString(),
+          inspector: 'Ada Admin',
+          kind: 'storm' as const,
+        }),
+      ),
     });
     expect(mid.status).toBe(201);
     const people = peopleApi(gw.httpUrl, ADMIN_TOKEN);

@@ -59,6 +59,8 @@ describe("an inspection's report delivered to the officer", () => {
         kind: 'routine',
         inspector: 'Ian Inspector',
         notes: 'Weekly walk.',
+        // Entered for the developer: the developer's report is the one delivered to the officer.
+        side: 'developer',
         findings: [
           { practice: 'silt-north', status: 'ok' },
           { practice: 'inlet-1', status: 'violation', note: 'Clogged with sediment', photos: [photo] },

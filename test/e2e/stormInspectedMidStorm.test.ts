@@ -51,6 +51,7 @@ describe('a storm inspected mid-storm, through the gateway', () => {
         inspector: 'Ida Inspector',
         kind: 'storm',
         notes: 'silt fence checked',
+        side: 'developer',
       }),
     });
     expect(res.status).toBe(201);

@@ -94,7 +94,7 @@ describe.skipIf(!haveBinary('chromium'))('verify.html opened from a file, offlin
       expect(await page.title()).toBe('Check a compliance report');
       expect(await check(page, join(dir, 'report.json'), real.key)).toBe('Verified');
       const checked = await page.locator('#checked-list li').allTextContents();
-      expect(checked.join('\n')).toMatch(/16 readings, 1 storm, 3 duties and 2 inspections: 24 records/);
+      expect(checked.join('\n')).toMatch(/16 readings, 1 storm, 5 duties and 2 inspections: 28 records/);
       expect(checked.join('\n')).toMatch(
         new RegExp(
           `signed checkpoint: ${real.report.evidence.checkpoint.size} entries, signed by 'test-gw.gateway/evidence'`,

@@ -167,7 +167,7 @@ export const inspectionDtoSchema = z.object({
   notes: z.string(),
   /** What it found at each practice, with the photos' hashes (construction sites). */
   findings: z.array(findingSchema).optional(),
-  /** An annual inspection's deficiencies, each with its id (`insp-…/1`), which a later one names remedied. */
+  /** An annual inspection's deficiencies, each with its id (`insp-.../1`), which a later one names remedied. */
   deficiencies: z.array(deficiencySchema.extend({ id: z.string() })).optional(),
   remedied: inspectionDetailsSchema.shape.remedied,
   /** A pump-out's hauler and DEC permit number. */

@@ -171,7 +171,10 @@ function readForm(): QueuedInspection | string {
   const { problem: wasteProblem, ...waste } = readWastewater();
   if (wasteProblem) return wasteProblem;
   const notes = field('i-notes').value.trim();
-  if (!findings && !notes)
+  // A wastewater inspection's deficiencies, remedied ones or hauler are something in it too.
+  const wasteRecorded =
+    (waste.deficiencies?.length ?? 0) + (waste.remedied?.length ?? 0) + (waste.hauler ? 1 : 0) > 0;
+  if (!findings && !notes && !wasteRecorded)
     return 'Write down what was inspected and what was found: an inspection with nothing in it cannot be recorded.';
   const site = formSite(siteId);
   const side = field('i-side').value as InspectionSide;

@@ -4,16 +4,15 @@
  * field: 30, from when the town receives it); a pump-out of a tank names who pumped it and the hauler's
  * NYS DEC permit number. Shown only for those sites and kinds of inspection.
  */
+import type { Deficiency, DeficiencyKind } from '../../../../shared/src/api/findings.ts';
 import {
   ADVANCED_SYSTEM_SITE_KINDS,
   DEFICIENCIES_MAX,
   DEFICIENCY_KIND_LABELS,
   DEFICIENCY_KINDS,
   DEFICIENCY_NOTE_MAX,
-  type Deficiency,
-  type DeficiencyKind,
   PUMPED_SITE_KINDS,
-} from '../../../../shared/src/api/findings.ts';
+} from '../../../../shared/src/api/wastewaterWords.ts';
 import { state } from '../../state.js';
 import { h, replace } from '../../ui/dom.js';
 import type { QueuedInspection } from './outbox.js';

@@ -14,13 +14,14 @@ import { openAlert } from '../../ui/alert-dialog.js';
 import { badge, byId, h, replace, SITE_KINDS } from '../../ui/dom.js';
 
 const enforcement = () => import('./enforcement.js');
+/** The developer's records part loads with the site page, as the enforcement part does. */
+const records = () => import('./records.js');
 
 import { session } from '../../session.js';
 import { state } from '../../state.js';
 import { dutyItem, sortDuties } from '../../ui/duties.js';
 import { formatTime, isSilent, relativePast } from '../../ui/format.js';
 import { milestoneForm } from './milestones.js';
-import { renderRecords } from './records.js';
 import { reportPicker } from './reports.js';
 
 export type Site = import('../../state.js').Site;
@@ -257,5 +258,5 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   );
   drawCharts(site.devices, slots, charts);
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
-  renderRecords(site, () => loadSite(site.id));
+  void records().then((m) => m.renderRecords(site, () => loadSite(site.id)));
 }
