@@ -81,9 +81,17 @@ function outcomeOf(file: string): Outcome {
   const db = new Database(file, { readonly: true });
   try {
     const rows = <T>(sql: string) => db.prepare(sql).all() as T[];
+    // A duty due at once (a record the site lacks) is due at the gateway's first tick, which is the wall
+    // clock's: compared as "due when raised", not by its time.
     const alerts = rows<Record<string, unknown>>(
-      'SELECT key, rule, site_id, device_id, status, due_at, original_due_at, message FROM alerts ORDER BY site_id, key',
-    ).map((a) => JSON.stringify(a));
+      'SELECT key, rule, site_id, device_id, status, raised_at, due_at, original_due_at, message FROM alerts ORDER BY site_id, key',
+    ).map(({ raised_at, ...a }) =>
+      JSON.stringify(
+        a.due_at !== null && a.due_at === raised_at && a.original_due_at === raised_at
+          ? { ...a, due_at: 'when raised', original_due_at: 'when raised' }
+          : a,
+      ),
+    );
     const storms = rows<Record<string, unknown>>(
       `SELECT s.id, s.start, s."end", s.tips, s.inches, s.qualified, s.threshold_at, s.due_at, s.closed,
            s.superseded_by, e.body
@@ -271,6 +279,9 @@ async function runOnce(
   site.storm = { settleMinutes: 0 };
   // The routine inspection's clock runs from a time of the script's, not from the gateway's first start.
   site.history = { lastRoutineInspection: new Date(historyAt).toISOString() };
+  // So is the septic tank's pumping clock (with no pump-out on record it asks at its first tick).
+  const oak = config.sites!.find((s) => s.id === 'oak-lane')!;
+  oak.history = { ...oak.history, lastPumpOut: new Date(historyAt).toISOString() };
   const file = join(dataDir, '..', `${dataDir.split('/').at(-1)}.json`);
   const publishers = [...script].map(([device, rs]) => new Publisher(device, rs));
   const url = `mqtt://127.0.0.1:${config.mqtt.port}`;
