@@ -219,11 +219,11 @@ describe('sites with their history; clocks from late-logged inspections (real ga
     expect(dev.status).toBe(201);
     const [a] = await until('pine-tank', 'septic-pumping', (x) => x.length === 1, 'the time alert');
     // Pumped at noon EDT on June 1, 2023: reminded from the start of June 1, 2025, due by the end of
-    // June 1, 2026 (local midnight), past in December.
+    // June 1, 2026 (its last instant), past in December.
     expect(a).toMatchObject({
       status: 'open',
       raisedAt: '2025-06-01T04:00:00.000Z',
-      dueAt: '2026-06-02T04:00:00.000Z',
+      dueAt: '2026-06-02T03:59:59.999Z',
       overdue: true,
     });
     // A site pumped out a year and a half ago has no pumping duty yet.
