@@ -64,6 +64,11 @@ export function lastDayOf(deadline: number, tz: string): LocalDate {
   return localDateOf(deadline - 1, tz);
 }
 
+/** "the end of July 31, 2026": the last whole local day a deadline allows, in words. */
+export function endOfDayInWords(deadline: number, tz: string): string {
+  return `the end of ${dateInWords(lastDayOf(deadline, tz))}`;
+}
+
 /** "July 31, 2026": a local date in words, for notices and reports. */
 export function dateInWords(d: LocalDate): string {
   return new Date(Date.UTC(d.year, d.month - 1, d.day)).toLocaleDateString('en-US', {

@@ -4,7 +4,7 @@
  * window has not started.", "may be appealed to the Local Board of Health until the end of June 16,
  * 2026"). Without zod, so the dashboard's bundle can import it.
  */
-import { dateInWords, lastDayOf, localDateOf } from '../days.ts';
+import { dateInWords, endOfDayInWords, localDateOf } from '../days.ts';
 import { formatLong } from '../time.ts';
 import { lawOf } from './enforcementLaws.ts';
 import {
@@ -27,7 +27,7 @@ export const NOT_SERVED = 'Not yet served; the appeal window has not started.';
 
 /** "the end of June 16, 2026": the last whole local day before `deadlineIso`. */
 export const endOfDay = (deadlineIso: string, tz: string): string =>
-  `the end of ${dateInWords(lastDayOf(Date.parse(deadlineIso), tz))}`;
+  endOfDayInWords(Date.parse(deadlineIso), tz);
 
 /** The appeal window of a notice as it stands, in words. */
 export function appealWindowWords(

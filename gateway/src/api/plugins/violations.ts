@@ -3,6 +3,7 @@ import type { UserRole } from '../../../../shared/src/admin.ts';
 import { ENFORCEMENT_LAWS, lawOf } from '../../../../shared/src/api/enforcementLaws.ts';
 import { isClosed } from '../../../../shared/src/api/enforcementWords.ts';
 import { idParams, violationsPageQuery } from '../../../../shared/src/api/requests.ts';
+import { endOfDay } from '../../../../shared/src/api/serviceWords.ts';
 import {
   appealBody,
   approveBody,
@@ -10,7 +11,7 @@ import {
   type ViolationDto,
   violationBody,
 } from '../../../../shared/src/api/violations.ts';
-import { dateInWords, lastDayOf, meets } from '../../../../shared/src/days.ts';
+import { meets } from '../../../../shared/src/days.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { lawIdOf } from '../../enforcement/dto.ts';
 import type { ViolationStep } from '../../enforcement/violations.ts';
@@ -58,10 +59,6 @@ export function enforcedSite(
   if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
   return site;
 }
-
-/** "the end of June 16, 2026": the last whole local day a deadline allows, in words. */
-export const endOfDayWords = (deadline: number, tz: string) =>
-  `the end of ${dateInWords(lastDayOf(deadline, tz))}`;
 
 /**
  * Notices of violation under the law of the site (`ENFORCEMENT_LAWS`, by the site's kind: a construction
@@ -222,7 +219,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
         const law = lawOf(v.law);
         throw new ApiError(
           'APPEAL_CLOSED',
-          `The ${law.appealDays} days to appeal to ${law.appealTo} ended at ${endOfDayWords(Date.parse(v.appealBy), tzOf(v.siteId))}: the appeal cannot be recorded.`,
+          `The ${law.appealDays} days to appeal to ${law.appealTo} ended at ${endOfDay(v.appealBy, tzOf(v.siteId))}: the appeal cannot be recorded.`,
         );
       }
     });

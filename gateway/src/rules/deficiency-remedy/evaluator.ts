@@ -7,7 +7,7 @@
  */
 
 import { type DeficiencyKind, deficiencyId } from '../../../../shared/src/api/findings.ts';
-import { dateInWords, lastDayOf, withinDays } from '../../../../shared/src/days.ts';
+import { endOfDayInWords, withinDays } from '../../../../shared/src/days.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
@@ -69,8 +69,8 @@ function found(
         dueAt,
         message:
           `The annual inspection by ${input.inspector} found a deficiency of the ${KIND_WORDS[d.kind]}: ${d.note}. ` +
-          `Remedy it within ${days} days of the inspection's submittal on ${formatLocal(received, tz)}, by the end ` +
-          `of ${dateInWords(lastDayOf(dueAt, tz))} (law 000, 5.030 B 1 d; a licensed engineer's letter may extend this).`,
+          `Remedy it within ${days} days of the inspection's submittal on ${formatLocal(received, tz)}, by ` +
+          `${endOfDayInWords(dueAt, tz)} (law 000, 5.030 B 1 d; a licensed engineer's letter may extend this).`,
         evidence: {
           deficiency: id,
           kind: d.kind,

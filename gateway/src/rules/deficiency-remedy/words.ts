@@ -1,5 +1,5 @@
 /** A deficiency's evidence in words: what was found, by which inspection, and the remedy's deadline. */
-import { dateInWords, lastDayOf } from '../../../../shared/src/days.ts';
+import { endOfDayInWords } from '../../../../shared/src/days.ts';
 import { timeText } from '../../../../shared/src/words.ts';
 import type { EvidenceWords } from '../module.ts';
 import { evidenceReader } from '../util.ts';
@@ -27,7 +27,7 @@ export function describeDeficiencyEvidence(ev: Readonly<Record<string, unknown>>
   if (due)
     lines.push({
       label: 'Remedy due',
-      text: `by the end of ${dateInWords(lastDayOf(Date.parse(due), zone))}${
+      text: `by ${endOfDayInWords(Date.parse(due), zone)}${
         days !== undefined ? ` (within ${days} days of the submittal, its own day not counted)` : ''
       }`,
     });

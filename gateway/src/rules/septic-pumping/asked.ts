@@ -4,7 +4,7 @@
  * is due at the end of the years (`clock.ts`).
  */
 
-import { dateInWords, lastDayOf } from '../../../../shared/src/days.ts';
+import { endOfDayInWords } from '../../../../shared/src/days.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
 import type { DeviceStateHead } from '../state.ts';
 import type { Effect, RuleContext } from '../types.ts';
@@ -64,7 +64,7 @@ export function timeAlert(
     at: clock.remindAt,
     dueAt: clock.dueAt,
     message:
-      `Tank ${label} was last pumped ${formatLocal(basis, tz)}: pump it by the end of ${dateInWords(lastDayOf(clock.dueAt, tz))}, ` +
+      `Tank ${label} was last pumped ${formatLocal(basis, tz)}: pump it by ${endOfDayInWords(clock.dueAt, tz)}, ` +
       `${sp.maxYears} years after (every 2-3 years, law 000, appendix VII; the hauler must hold a NYS DEC permit).`,
     evidence: {
       lastPumpedAt: iso(basis),
