@@ -88,3 +88,11 @@ export function addLocalYears(d: LocalDate, n: number): LocalDate {
   const last = new Date(Date.UTC(year, d.month, 0)).getUTCDate();
   return { year, month: d.month, day: Math.min(d.day, last) };
 }
+
+/**
+ * "Not less than `n` years from the date of" the event at `eventTs`: the end of the same local date `n`
+ * years later (February 29 in a year without one: February 28), in `tz`.
+ */
+export function yearsFromDate(eventTs: number, n: number, tz: string): number {
+  return endOfLocalDate(addLocalYears(localDateOf(eventTs, tz), n), tz);
+}

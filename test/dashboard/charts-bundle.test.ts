@@ -2,7 +2,8 @@
  * The dashboard's bundle with its charts: uPlot is in it, zod is not (the charts import only the
  * contract's zod-free parts; the forms load zod from /schemas.js when they first validate), and it stays
  * small (about 140 KB minified at start, under a budget of 150 KB; under 60 KB compressed; of which uPlot is some 50 KB and 22 KB); a
- * construction site's enforcement part (notices of violation, stop-work forms) loads with that page.
+ * construction site's enforcement part (notices of violation, stop-work forms) and its records part load
+ * with that page.
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +53,16 @@ describe('the dashboard bundle', () => {
     // The banner is in the first bundle: the overview shows it.
     expect(initial).toContain('Stop-work order since');
     for (const [, text] of files) expect(text).not.toMatch(/ZodError|\$ZodType/);
+  });
+
+  it("loads the developer's records part (milestones, stabilization, acceptance) only with that page", async () => {
+    const { files, initial } = await buildDashboard();
+    const lazy = [...files].filter(([, code]) => code.includes('Record the final stabilization of the site'));
+    expect(lazy.map(([name]) => name)).toEqual([expect.stringMatching(/^chunks\/records-/)]);
+    const [, code] = lazy[0]!;
+    expect(code).toContain('Passed with no notice');
+    expect(code).toContain('Record when a milestone is expected');
+    for (const words of ['Record the final stabilization of the site', 'Passed with no notice'])
+      expect(initial).not.toContain(words);
   });
 });

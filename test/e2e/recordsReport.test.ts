@@ -1,7 +1,7 @@
 /**
  * The developer's records in the compliance report, against a real gateway: the JSON, the page and the
- * CSV list each record on file (a contractor's certification, the SWPPP on site, an expected milestone)
- * with what it says; the report verifies; a copy of the report with a certification's statement or its
+ * CSV list each record on file (a contractor's certification, the SWPPP on site, an expected milestone,
+ * the final stabilization and the town's confirmation of it) with what it says; the report verifies; a copy of the report with a certification's statement or its
  * signer changed is refused with the record named; a record removed from a copy of the store leaves a gap
  * the verifier names.
  */
@@ -51,7 +51,7 @@ describe("the developer's records in the compliance report", () => {
     gw = await startTestGateway(config);
     const now = Date.now();
     to = new Date(now + 5 * DAY).toISOString().slice(0, 10);
-    const post = (body: unknown) => call(gw, '/api/sites/maple-ridge/records', body);
+    const post = (body: unknown) => call<unknown>(gw, '/api/sites/maple-ridge/records', body);
     await post({
       kind: 'certification',
       statement: CERTIFICATION_STATEMENT,
@@ -74,6 +74,17 @@ describe("the developer's records in the compliance report", () => {
       milestone: 'rough-grading-complete',
       expectedAt: new Date(now + 3 * DAY).toISOString(),
     });
+    const stabilized = await post({
+      kind: 'final-stabilization',
+      stabilizedAt: new Date(now - 3_600_000).toISOString(),
+      description: 'Permanent grass on all disturbed areas.',
+    });
+    await post({
+      kind: 'stabilization-confirmation',
+      confirms: (stabilized as { id: string }).id,
+      confirmedAt: new Date(now - 60_000).toISOString(),
+      note: 'Seen on site.',
+    });
     key = (await call<{ verifierKey: string }>(gw, '/api/evidence/key')).verifierKey;
     text = await report(gw);
   });
@@ -91,13 +102,16 @@ describe("the developer's records in the compliance report", () => {
       ],
       [2, 'swppp', 'kept by Jane Roe, the trailer'],
       [3, 'expected-milestone', 'Completion of rough grading'],
+      [4, 'final-stabilization', 'Permanent grass on all disturbed areas.'],
+      [5, 'stabilization-confirmation', 'the final stabilization confirmed: Seen on site.'],
     ]);
     const v = await verifyReport(readReport(JSON.parse(text)), key);
     expect(v.problems).toEqual([]);
-    expect(v.checked.records).toBe(3);
+    expect(v.checked.records).toBe(5);
     const html = await report(gw, 'html');
     expect(html).toContain("<h2>The developer's records on file</h2>");
     expect(html).toContain('Contractor&#39;s certification');
+    expect(html).toContain('Final stabilization confirmed by the town');
     const csv = await report(gw, 'csv');
     expect(csv).toMatch(/^record,record-[^,]+,certification,.*,on-file,/m);
   });

@@ -248,7 +248,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(violationDocumentPlugin, { auth, catalogue, compliance, config, enforcement, jobs });
   await app.register(stopWorkPlugin, { auth, catalogue, enforcement });
   await app.register(violationServicePlugin, { auth, catalogue, enforcement, now });
-  await app.register(siteRecordsPlugin, { auth, catalogue, enforcement, now });
+  await app.register(siteRecordsPlugin, { auth, catalogue, config, enforcement, now });
   await app.register(agendaPlugin, { auth, catalogue, compliance, config, enforcement, now });
   await app.register(reportsPlugin, {
     auth,

@@ -1,11 +1,12 @@
 /**
  * The developer's records of a construction site (town law 001): contractors' certifications, the SWPPP
- * kept on site, expected milestones, the officer's final acceptance and the one-year inspection
- * (`shared/src/api/siteRecords.ts`). Each is an entry of the evidence log, written in the engine's unit of
- * work (`port.ts`) with the record fed to the site's rules (`rules/developer-records/`), which keep the
- * duties the records meet: no certification on file, no SWPPP on site, the one-year inspection, a milestone
- * passed with no notice. Never changed: a later record of the same kind adds to (or, for an expected
- * milestone, replaces the date of) the earlier.
+ * kept on site, expected milestones, the officer's final acceptance and the one-year inspection, the final
+ * stabilization and the officer's confirmation of it (`shared/src/api/siteRecords.ts`). Each is an entry
+ * of the evidence log, written in the engine's unit of work (`port.ts`) with the record fed to the site's
+ * rules (`rules/developer-records/`), which keep the duties the records meet: no certification on file, no
+ * SWPPP on site (both ended by the final stabilization), the one-year inspection, a milestone passed with
+ * no notice. Never changed: a later record of the same kind adds to (or, for an expected milestone,
+ * replaces the date of) the earlier. Where they stand now: `siteRecordStanding.ts`.
  */
 import { MILESTONES, type Milestone } from '../../../shared/src/api/milestones.ts';
 import {
@@ -35,6 +36,10 @@ function normalised(b: SiteRecordBody): SiteRecordBody {
       return { ...b, acceptedAt: utc(b.acceptedAt) };
     case 'one-year-inspection':
       return { ...b, inspectedAt: utc(b.inspectedAt) };
+    case 'final-stabilization':
+      return { ...b, stabilizedAt: utc(b.stabilizedAt) };
+    case 'stabilization-confirmation':
+      return { ...b, confirmedAt: utc(b.confirmedAt) };
   }
 }
 
@@ -51,6 +56,10 @@ export function recordSummary(b: SiteRecordBody): string {
       return b.note || 'the facilities accepted by the town';
     case 'one-year-inspection':
       return `${b.acceptable ? 'found acceptable' : 'NOT found acceptable'}${b.note ? `: ${b.note}` : ''}`;
+    case 'final-stabilization':
+      return b.description;
+    case 'stabilization-confirmation':
+      return `the final stabilization confirmed${b.note ? `: ${b.note}` : ''}`;
   }
 }
 

@@ -122,6 +122,8 @@ export type RuleInput =
         | 'expected-milestone'
         | 'final-acceptance'
         | 'one-year-inspection'
+        | 'final-stabilization'
+        | 'stabilization-confirmation'
         | 'notice';
       siteId: string;
       id: string;

@@ -13,7 +13,7 @@ import { stopWorkFields, violationFields } from '../../../shared/src/api/violati
 import { changeFields } from '../../../shared/src/changeFields.ts';
 import { type Context, checkSection, ms, type Says, type Section } from './checker.ts';
 import { checkLate, checkNoticeCounts, noticeWhere, type ShownNotice } from './notices.ts';
-import { checkStatement, recordWhere, type ShownSiteRecord } from './records.ts';
+import { checkConfirmation, checkStatement, recordWhere, type ShownSiteRecord } from './records.ts';
 import type { ReportChange, ReportJson } from './reportJson.ts';
 import {
   checkDutiesShown,
@@ -109,7 +109,10 @@ export const stopWork = (r: ReportJson): Section<ShownStopWork> => ({
   law: (o, e, at, ctx) => checkLifting(r, o, e, at, ctx),
 });
 
-/** The developer's records: every field compared; a certification's statement the law's (`records.ts`). */
+/**
+ * The developer's records: every field compared; a certification's statement the law's, a confirmation of
+ * final stabilization confirming one logged before it (`records.ts`).
+ */
 export const records: Section<ShownSiteRecord> = {
   list: 'records',
   record: 'site-record',
@@ -118,7 +121,10 @@ export const records: Section<ShownSiteRecord> = {
   where: (x, _b, { w }) => recordWhere(x, w),
   numbered: { sentence: 'site', one: "developer's record", many: "developer's records" },
   inPeriod: { at: 'recordedAt', period: 'stated' },
-  law: (_x, e, { base, where }) => checkStatement(e, base, where),
+  law: (_x, e, { base, where }, ctx) => [
+    ...checkStatement(e, base, where),
+    ...checkConfirmation(e, base, where, ctx),
+  ],
 };
 
 /** Change records: every field compared, as the report gives it. */

@@ -79,7 +79,7 @@ import {
   violationDocumentQuery,
   violationsPageQuery,
 } from './requests.ts';
-import { siteRecordBody, siteRecordDtoSchema } from './siteRecords.ts';
+import { siteRecordBody, siteRecordDtoSchema, siteRecordStandingSchema } from './siteRecords.ts';
 import {
   deadLetterSchema,
   devicePatchedSchema,
@@ -232,6 +232,7 @@ export const ROUTES = {
     status: created,
   },
   'GET /api/sites/:id/records': { params: idParams, response: z.array(siteRecordDtoSchema) },
+  'GET /api/sites/:id/records/standing': { params: idParams, response: siteRecordStandingSchema },
   'GET /api/agenda': { query: agendaQuery, response: agendaSchema },
   // Reports and the evidence log
   'GET /api/reports/compliance': { query: reportQuery, response: complianceReportSchema },

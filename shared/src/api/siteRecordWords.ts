@@ -12,6 +12,8 @@ export const SITE_RECORD_KINDS = [
   'expected-milestone',
   'final-acceptance',
   'one-year-inspection',
+  'final-stabilization',
+  'stabilization-confirmation',
 ] as const;
 export type SiteRecordKind = (typeof SITE_RECORD_KINDS)[number];
 
@@ -22,6 +24,8 @@ export const SITE_RECORD_LABELS: Record<SiteRecordKind, string> = {
   'expected-milestone': 'Expected milestone',
   'final-acceptance': 'Final acceptance',
   'one-year-inspection': 'One-year inspection',
+  'final-stabilization': 'Final stabilization',
+  'stabilization-confirmation': 'Final stabilization confirmed by the town',
 };
 
 /** Who may record each kind: the site's side (owner, contractor) or the officer's. */
@@ -31,4 +35,6 @@ export const SITE_RECORD_BY: Record<SiteRecordKind, 'site' | 'officer'> = {
   'expected-milestone': 'site',
   'final-acceptance': 'officer',
   'one-year-inspection': 'officer',
+  'final-stabilization': 'site',
+  'stabilization-confirmation': 'officer',
 };

@@ -7,7 +7,9 @@
  * - the site's expected milestones (the eight of "Erosion and sediment control inspection", A(1)), so a
  *   milestone passed with no 48-hour notice on file can be seen;
  * - the officer's final acceptance ("Construction completion guarantee"), which opens the one-year
- *   inspection, and that inspection's result.
+ *   inspection, and that inspection's result;
+ * - the final stabilization of the site, recorded by the site's side (the end of "during construction"
+ *   for the SWPPP kept on site, "SWPPP certification", D), and the officer's confirmation of it.
  * Times are ISO 8601 UTC; a record's `at` is the time it speaks of (signed, on site since, expected,
  * accepted, inspected), `recordedAt` when the gateway stored it.
  */
@@ -71,6 +73,23 @@ export const oneYearInspectionRecord = z.strictObject({
   note: z.string().trim().max(MAX.text).default(''),
 });
 
+/** The site's final stabilization, as the site's side records it: when, and what was done. */
+export const finalStabilizationRecord = z.strictObject({
+  kind: z.literal('final-stabilization'),
+  stabilizedAt: timeIn.describe('When the site reached final stabilization.'),
+  description: text(MAX.text).describe(
+    'What stabilizes the site (permanent vegetation, paving, structures), in words.',
+  ),
+});
+
+/** The officer's confirmation of the site's final stabilization record (`confirms` is its id). */
+export const stabilizationConfirmationRecord = z.strictObject({
+  kind: z.literal('stabilization-confirmation'),
+  confirms: z.string().min(1).max(MAX.id).describe('The final stabilization record confirmed.'),
+  confirmedAt: timeIn.describe('When the officer confirmed it (seen on site or on the record).'),
+  note: z.string().trim().max(MAX.text).default(''),
+});
+
 /** POST /api/sites/{id}/records: one record. */
 export const siteRecordBody = z.discriminatedUnion('kind', [
   certificationRecord,
@@ -78,6 +97,8 @@ export const siteRecordBody = z.discriminatedUnion('kind', [
   expectedMilestoneRecord,
   finalAcceptanceRecord,
   oneYearInspectionRecord,
+  finalStabilizationRecord,
+  stabilizationConfirmationRecord,
 ]);
 export type SiteRecordBody = z.infer<typeof siteRecordBody>;
 
@@ -114,5 +135,52 @@ export function recordTime(b: SiteRecordBody): string {
       return b.acceptedAt;
     case 'one-year-inspection':
       return b.inspectedAt;
+    case 'final-stabilization':
+      return b.stabilizedAt;
+    case 'stabilization-confirmation':
+      return b.confirmedAt;
   }
 }
+
+/**
+ * GET /api/sites/{id}/records/standing: where the site's records stand now, for its page: each expected
+ * milestone with its notice (or flagged: passed with no notice on file), the one-year inspection after the
+ * last final acceptance with its due time, and the final stabilization with its confirmation.
+ */
+export const siteRecordStandingSchema = z.object({
+  milestones: z.array(
+    z.object({
+      milestone: z.enum(MILESTONE_IDS),
+      /** The law's words for it. */
+      label: z.string(),
+      /** The last expected time recorded. */
+      expectedAt: z.iso.datetime(),
+      /** The last moment a notice is on time (48 hours before). */
+      noticeBy: z.iso.datetime(),
+      /** The first notice of the milestone on file, if any. */
+      notice: z.object({ filedAt: z.iso.datetime(), late: z.boolean() }).nullable(),
+      /** The expected time has passed and no notice of it is on file. */
+      flagged: z.boolean(),
+    }),
+  ),
+  oneYear: z
+    .object({
+      acceptedAt: z.iso.datetime(),
+      /** The last moment the one-year inspection is on time. */
+      dueAt: z.iso.datetime(),
+      inspection: z.object({ inspectedAt: z.iso.datetime(), acceptable: z.boolean() }).nullable(),
+    })
+    .nullable(),
+  stabilization: z
+    .object({
+      recordId: z.string(),
+      stabilizedAt: z.iso.datetime(),
+      description: z.string(),
+      recordedBy: z.string(),
+      confirmation: z
+        .object({ confirmedAt: z.iso.datetime(), confirmedBy: z.string(), note: z.string() })
+        .nullable(),
+    })
+    .nullable(),
+});
+export type SiteRecordStanding = z.infer<typeof siteRecordStandingSchema>;

@@ -206,4 +206,135 @@ describe("the developer's records", () => {
     expect(inspected.status).toBe(201);
     expect((await alerts('acceptance-inspection'))[0]).toMatchObject({ status: 'resolved' });
   });
+
+  it('the standing shows each expected milestone with its notice or flagged, and the one-year inspection', async () => {
+    const soon = now + 5 * DAY;
+    expect(
+      (
+        await post(
+          { kind: 'expected-milestone', milestone: 'final-grading-complete', expectedAt: at(soon) },
+          owner,
+        )
+      ).status,
+    ).toBe(201);
+    const past = now - 2 * DAY;
+    expect(
+      (
+        await post(
+          { kind: 'expected-milestone', milestone: 'site-clearing-complete', expectedAt: at(past) },
+          owner,
+        )
+      ).status,
+    ).toBe(201);
+    const r = await api.call('GET', '/api/sites/maple-ridge/records/standing', undefined, owner);
+    expect(r.status).toBe(200);
+    const st = r.body as unknown as {
+      milestones: Array<Record<string, unknown>>;
+      oneYear: Record<string, unknown> | null;
+    };
+    const by = Object.fromEntries(st.milestones.map((m) => [m.milestone, m]));
+    expect(by['rough-grading-complete']).toMatchObject({ flagged: false, notice: { late: true } });
+    expect(by['final-grading-complete']).toMatchObject({
+      flagged: false,
+      notice: null,
+      noticeBy: at(soon - 2 * DAY),
+    });
+    expect(by['site-clearing-complete']).toMatchObject({ flagged: true, notice: null });
+    expect(st.oneYear).toMatchObject({ dueAt: '2027-06-13T03:59:59.999Z', inspection: { acceptable: true } });
+    const septic = await api.call('GET', '/api/sites/oak-lane/records/standing', undefined, insp);
+    expect(septic.status).toBe(409);
+  });
+
+  it('final stabilization, recorded by the developer and confirmed by the officer, once each', async () => {
+    const stabilizedAt = now - 6 * 3_600_000;
+    const r = await post(
+      {
+        kind: 'final-stabilization',
+        stabilizedAt: at(stabilizedAt),
+        description: 'Permanent grass established on all disturbed areas; basin outlet stabilized.',
+      },
+      owner,
+    );
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ kind: 'final-stabilization', at: at(stabilizedAt) });
+    const again = await post(
+      { kind: 'final-stabilization', stabilizedAt: at(stabilizedAt), description: 'Again.' },
+      owner,
+    );
+    expect([again.status, again.body.error]).toEqual([409, 'RECORD_OUT_OF_ORDER']);
+    expect(String(again.body.message)).toContain('already recorded');
+    const confirm = { kind: 'stabilization-confirmation', confirms: String(r.body.id), confirmedAt: at(now) };
+    expect((await post(confirm, owner)).status).toBe(403);
+    const early = await post({ ...confirm, confirmedAt: at(stabilizedAt - DAY) }, insp);
+    expect([early.status, early.body.error]).toEqual([409, 'RECORD_OUT_OF_ORDER']);
+    const wrong = await post({ ...confirm, confirms: 'record-none' }, insp);
+    expect(wrong.status).toBe(409);
+    const ok = await post({ ...confirm, note: 'Seen on site.' }, insp);
+    expect(ok.status).toBe(201);
+    expect(ok.body.summary).toBe('the final stabilization confirmed: Seen on site.');
+    expect((await post(confirm, insp)).status).toBe(409);
+    const st = await api.call('GET', '/api/sites/maple-ridge/records/standing', undefined, owner);
+    expect((st.body as Record<string, unknown>).stabilization).toMatchObject({
+      recordId: r.body.id,
+      stabilizedAt: at(stabilizedAt),
+      recordedBy: 'Dana Developer',
+      confirmation: { confirmedBy: 'Ian Inspector', note: 'Seen on site.' },
+    });
+  });
+});
+
+describe("final stabilization ends the duties of the developer's records", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-records-stab-'));
+  let gw: TestGateway;
+  let now = T0;
+  const config = {
+    sites: [
+      {
+        id: 'elm',
+        name: 'Elm Court',
+        kind: 'construction' as const,
+        timezone: 'America/New_York',
+        devices: [],
+      },
+    ],
+    auth: { tokens: [{ name: 'Ian Inspector', role: 'inspector' as const, tokenSha256: sha('tok-insp') }] },
+  };
+  /** The alerts of the two duties the stabilization ends (the storm and routine rules follow `active`). */
+  const alerts = async () =>
+    (
+      (await (await fetch(`${gw.httpUrl}/api/alerts?siteId=elm`)).json()) as Array<Record<string, unknown>>
+    ).filter((a) => a.rule === 'contractor-certification' || a.rule === 'swppp-on-site');
+  afterAll(async () => {
+    await gw?.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('ends the open SWPPP and certification duties at the stabilization, and opens none after it', async () => {
+    gw = await startTestGateway(config, { dataDir, now: () => now });
+    for (let i = 0; i < 100 && (await alerts()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await alerts()).map((a) => [a.rule, a.status]).sort()).toEqual([
+      ['contractor-certification', 'open'],
+      ['swppp-on-site', 'open'],
+    ]);
+    now = T0 + 3 * DAY;
+    const r = await fetch(`${gw.httpUrl}/api/sites/elm/records`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-insp', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'final-stabilization',
+        stabilizedAt: at(T0 + 2 * DAY),
+        description: 'Paved and seeded.',
+      }),
+    });
+    expect(r.status).toBe(201);
+    const ended = await alerts();
+    expect(ended.map((a) => a.status)).toEqual(['resolved', 'resolved']);
+    for (const a of ended) expect(a).toMatchObject({ resolvedAt: at(T0 + 2 * DAY), withinDeadline: false });
+    // Days later the site is still active in the configuration: no duty opens again.
+    await gw.cleanup();
+    now = T0 + 20 * DAY;
+    gw = await startTestGateway(config, { dataDir, now: () => now });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await alerts()).map((a) => a.status)).toEqual(['resolved', 'resolved']);
+  });
 });

@@ -56,6 +56,44 @@ describe('developer-records: certification and SWPPP on file', () => {
   });
 });
 
+describe('developer-records: final stabilization', () => {
+  it('ends the open certification and SWPPP duties, not met, and none opens after it', () => {
+    const { sink } = feed([
+      tick(T),
+      rec('certification', T + HOUR),
+      rec('final-stabilization', T + 30 * DAY),
+      tick(T + 31 * DAY),
+      tick(T + 60 * DAY),
+    ]);
+    const [cert] = byRule(sink.alerts, 'contractor-certification');
+    const [swppp] = byRule(sink.alerts, 'swppp-on-site');
+    expect(cert).toMatchObject({ status: 'resolved', resolvedAt: T + HOUR });
+    // The SWPPP duty ends at the stabilization, past its due time: not met on time.
+    expect(swppp).toMatchObject({ status: 'resolved', dueAt: T, resolvedAt: T + 30 * DAY });
+    expect(swppp!.resolution).toMatchObject({ stabilizedAt: new Date(T + 30 * DAY).toISOString() });
+    expect(swppp!.resolution?.superseded).toBeUndefined();
+    expect(sink.alerts.size).toBe(2);
+  });
+
+  it('a site stabilized before work was seen opens no duty; a second stabilization changes nothing', () => {
+    const before = feed([rec('final-stabilization', T - DAY), tick(T), tick(T + DAY)]);
+    expect(before.sink.alerts.size).toBe(0);
+    const twice = feed([
+      rec('final-stabilization', T - DAY),
+      rec('final-stabilization', T + 2 * DAY),
+      tick(T + 3 * DAY),
+    ]);
+    expect(twice.state.stabilizedAt).toBe(T - DAY);
+  });
+
+  it('dated before a duty opened (the site was stabilized already), it supersedes the duty', () => {
+    const { sink } = feed([tick(T), rec('final-stabilization', T - DAY)]);
+    const [swppp] = byRule(sink.alerts, 'swppp-on-site');
+    expect(swppp).toMatchObject({ status: 'resolved', resolvedAt: T });
+    expect(swppp!.resolution).toMatchObject({ superseded: true });
+  });
+});
+
 describe('developer-records: the one-year inspection', () => {
   it('is due at the end of the same local date a year after final acceptance', () => {
     // 2026-06-10 15:00 EDT; a year on: the end of 2027-06-10 local = 2027-06-11 04:00Z.

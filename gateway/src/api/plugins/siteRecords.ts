@@ -9,6 +9,7 @@ import {
   siteRecordBody,
 } from '../../../../shared/src/api/siteRecords.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
+import { siteRecordStanding } from '../../enforcement/siteRecordStanding.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
@@ -16,7 +17,7 @@ import { route } from '../routes.ts';
 import { enforcedSite, OFFICER_ROLES, requireOneOf, SITE_PARTY_ROLES } from './violations.ts';
 
 /** What the records' routes use. */
-export type SiteRecordsServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcement' | 'now'>;
+export type SiteRecordsServices = Pick<ApiContext, 'auth' | 'catalogue' | 'config' | 'enforcement' | 'now'>;
 
 /** The site, when the caller may see it and it is a construction site: law 001's records are its own. */
 function constructionSite(
@@ -69,6 +70,8 @@ function checkFits(b: SiteRecordBody, existing: readonly SiteRecordDto[], now: n
         'A one-year inspection follows the final acceptance of the site: record the acceptance first, dated before the inspection.',
       );
   }
+  if (b.kind === 'final-stabilization' || b.kind === 'stabilization-confirmation')
+    checkStabilization(b, existing, at, tz);
   if (b.kind === 'final-acceptance' && last && !inspectedAfter(last))
     throw new ApiError(
       'RECORD_OUT_OF_ORDER',
@@ -77,9 +80,42 @@ function checkFits(b: SiteRecordBody, existing: readonly SiteRecordDto[], now: n
 }
 
 /**
+ * A final stabilization is recorded once; the officer's confirmation names it, is dated at or after it and
+ * is made once.
+ */
+function checkStabilization(b: SiteRecordBody, existing: readonly SiteRecordDto[], at: number, tz: string) {
+  const stabilized = existing.find((r) => r.kind === 'final-stabilization');
+  if (b.kind === 'final-stabilization' && stabilized)
+    throw new ApiError(
+      'RECORD_OUT_OF_ORDER',
+      `The final stabilization of this site is already recorded (${formatLong(Date.parse(stabilized.at), tz)}): it is recorded once.`,
+    );
+  if (b.kind !== 'stabilization-confirmation') return;
+  if (!stabilized || stabilized.id !== b.confirms)
+    throw new ApiError(
+      'RECORD_OUT_OF_ORDER',
+      "There is no final stabilization on this site's records to confirm: the site's side records it first.",
+    );
+  if (Date.parse(stabilized.at) > at)
+    throw new ApiError(
+      'RECORD_OUT_OF_ORDER',
+      `The final stabilization is dated ${formatLong(Date.parse(stabilized.at), tz)}: it cannot be confirmed before that.`,
+    );
+  const confirmed = existing.find(
+    (r) => r.body.kind === 'stabilization-confirmation' && r.body.confirms === b.confirms,
+  );
+  if (confirmed)
+    throw new ApiError(
+      'RECORD_OUT_OF_ORDER',
+      `The final stabilization was confirmed already, on ${formatLong(Date.parse(confirmed.at), tz)}.`,
+    );
+}
+
+/**
  * The developer's records of a construction site (town law 001): contractors' certifications, the SWPPP
- * kept on site and the expected milestones, recorded by the site's side (owner, contractor) or an
- * inspector or admin; the final acceptance and the one-year inspection by the officer (inspector, admin).
+ * kept on site, the expected milestones and the final stabilization, recorded by the site's side (owner,
+ * contractor) or an inspector or admin; the final acceptance, the one-year inspection and the confirmation
+ * of the final stabilization by the officer (inspector, admin). Where they stand now: `/records/standing`.
  */
 export const siteRecordsPlugin: FastifyPluginAsync<SiteRecordsServices> = async (app, ctx) => {
   const records = ctx.enforcement.records;
@@ -108,7 +144,7 @@ export const siteRecordsPlugin: FastifyPluginAsync<SiteRecordsServices> = async 
         const site = constructionSite(ctx, caller, id, "the developer's records");
         const now = ctx.now();
         const dto = records.record(site.id, b, caller.actor, (existing) =>
-          checkFits(b, existing, now, site.timezone ?? 'UTC'),
+          checkFits(b, existing, now, site.timezone ?? ctx.config.timezone),
         );
         reply.code(201);
         return dto;
@@ -131,6 +167,31 @@ export const siteRecordsPlugin: FastifyPluginAsync<SiteRecordsServices> = async 
         const { id } = parseWith(idParams, req.params);
         const site = constructionSite(ctx, caller, id, "the developer's records");
         return records.ofSite(site.id);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/sites/:id/records/standing',
+      {
+        schema: {
+          tags: ['records'],
+          summary:
+            "Where a construction site's records stand now: expected milestones and their notices (flagged when passed with none), the one-year inspection's due time, the final stabilization",
+        },
+      },
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        const { id } = parseWith(idParams, req.params);
+        const site = constructionSite(ctx, caller, id, "the developer's records");
+        const notices = ctx.enforcement.notices.list({ siteId: site.id });
+        return siteRecordStanding(
+          records.ofSite(site.id),
+          notices,
+          ctx.now(),
+          site.timezone ?? ctx.config.timezone,
+        );
       },
     ),
   );

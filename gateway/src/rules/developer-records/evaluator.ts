@@ -6,6 +6,9 @@
  *   tick the site is active without one, due at once; resolved by a certification, at its signing when
  *   that is before the duty opened (on time), else at the signing (late).
  * - `swppp-on-site`: the same for the SWPPP kept on site (SWPPP certification, D).
+ * The site's final stabilization ends both: the SWPPP is kept "to the date of final stabilization", and
+ * after it no land development activity is undertaken that a certification would have to precede. A duty
+ * still open is closed at the stabilization, not met (late); none opens after it.
  * - `acceptance-inspection`: the officer's final acceptance opens it, due at the end of the same local date
  *   a year later (Construction completion guarantee: "not less than one year from the date of final
  *   acceptance … and that a one-year inspection has been conducted"); resolved by the one-year
@@ -17,8 +20,8 @@
  * `notices.ts`) and ticks.
  */
 import { MILESTONES, type Milestone, NOTICE_LEAD_MS } from '../../../../shared/src/api/milestones.ts';
-import { endOfLocalDate, localDateOf } from '../../../../shared/src/days.ts';
-import { alertKey, openAlert, resolveAlert } from '../effects.ts';
+import { yearsFromDate } from '../../../../shared/src/days.ts';
+import { alertKey, openAlert, resolveAlert, supersededAlert } from '../effects.ts';
 import { type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluation, Evaluator, RuleContext, RuleInput } from '../types.ts';
 import { dueBefore, formatLocal, iso } from '../util.ts';
@@ -44,6 +47,8 @@ export interface DeveloperRecordsState extends SiteStateHead {
   certifiedAt: number | null;
   /** Since when the SWPPP is on site, once recorded. */
   swpppSince: number | null;
+  /** The final stabilization's time, once recorded (absent in a state from before the record existed). */
+  stabilizedAt?: number | null;
   /** The last final acceptance (a later one replaces it). */
   acceptedAt: number | null;
   /** Each milestone's expected time (the last record of it). */
@@ -64,9 +69,7 @@ type RecordInput = Extract<RuleInput, { type: 'site-record' }>;
 
 /** The end of the local date one year after `ts` (February 29 goes to February 28). */
 export function oneYearAfter(ts: number, tz: string): number {
-  const d = localDateOf(ts, tz);
-  const day = d.month === 2 && d.day === 29 ? 28 : d.day;
-  return dueBefore(endOfLocalDate({ year: d.year + 1, month: d.month, day }, tz));
+  return dueBefore(yearsFromDate(ts, 1, tz));
 }
 
 function label(m: string): string {
@@ -78,7 +81,8 @@ function onTick(prev: DeveloperRecordsState, now: number, ctx: Ctx): Out {
   const effects: Effect<DeveloperRule>[] = [];
   let open = prev.open;
   const site = ctx.site.name ?? ctx.site.id;
-  if (ctx.site.active && prev.certifiedAt === null && !open.certification) {
+  const working = ctx.site.active && (prev.stabilizedAt ?? null) === null;
+  if (working && prev.certifiedAt === null && !open.certification) {
     const key = alertKey('contractor-certification', prev, 'on-file');
     open = { ...open, certification: { key, at: now, dueAt: now } };
     effects.push(
@@ -91,7 +95,7 @@ function onTick(prev: DeveloperRecordsState, now: number, ctx: Ctx): Out {
       }),
     );
   }
-  if (ctx.site.active && prev.swpppSince === null && !open.swppp) {
+  if (working && prev.swpppSince === null && !open.swppp) {
     const key = alertKey('swppp-on-site', prev, 'on-site');
     open = { ...open, swppp: { key, at: now, dueAt: now } };
     effects.push(
@@ -136,6 +140,26 @@ function wake(s: DeveloperRecordsState, now: number): { wakeAt?: number } {
 /** Resolves a held duty by a record at `at` (never before the duty opened). */
 function close(held: Held, at: number, message: string, evidence: Record<string, unknown>) {
   return resolveAlert<DeveloperRule>(held.key, Math.max(at, held.at), { message, evidence });
+}
+
+/**
+ * A certification or SWPPP duty ended by the final stabilization: closed at it, never as met (the record
+ * the duty asked for is still missing); superseded when the stabilization is dated before the duty opened
+ * (the site was stabilized already: no duty was owed).
+ */
+function endAtStabilization(held: Held, what: string, input: RecordInput, tz: string): Effect<DeveloperRule> {
+  const evidence = { stabilizedAt: iso(input.at), recordId: input.id, recordedBy: input.by };
+  if (input.at <= held.at)
+    return supersededAlert(held.key, held.at, {
+      message: `The site reached final stabilization ${formatLocal(input.at, tz)}, before this duty began: none was owed.`,
+      evidence,
+    });
+  return close(
+    held,
+    input.at,
+    `The site reached final stabilization ${formatLocal(input.at, tz)}: the duty ends there, not met (${what}).`,
+    evidence,
+  );
 }
 
 function onRecord(prev: DeveloperRecordsState, input: RecordInput, ctx: Ctx): Out {
@@ -212,6 +236,27 @@ function onRecord(prev: DeveloperRecordsState, input: RecordInput, ctx: Ctx): Ou
       delete s.open.oneYear;
       break;
     }
+    case 'final-stabilization': {
+      if ((s.stabilizedAt ?? null) !== null) return { state: prev, effects };
+      s.stabilizedAt = input.at;
+      const { certification, swppp } = s.open;
+      if (certification)
+        effects.push(
+          endAtStabilization(
+            certification,
+            "no contractor's certification was recorded while work went on",
+            input,
+            tz,
+          ),
+        );
+      if (swppp)
+        effects.push(
+          endAtStabilization(swppp, 'no record was made that the SWPPP was kept on site', input, tz),
+        );
+      delete s.open.certification;
+      delete s.open.swppp;
+      break;
+    }
     case 'expected-milestone': {
       if (input.milestone === undefined) return { state: prev, effects };
       s.expected = { ...s.expected, [input.milestone]: input.at };
@@ -276,6 +321,7 @@ export const developerRecordsEvaluator: Evaluator<DeveloperRecordsState, Develop
     siteState(ctx, {
       certifiedAt: null,
       swpppSince: null,
+      stabilizedAt: null,
       acceptedAt: null,
       expected: {},
       noticed: [],

@@ -13,6 +13,7 @@ const TIMES: ReadonlyArray<[key: string, label: string]> = [
   ['signedAt', 'Certification signed'],
   ['inspectedAt', 'One-year inspection made'],
   ['filedAt', 'Notice filed'],
+  ['stabilizedAt', 'Final stabilization'],
 ];
 
 export function describeDeveloperEvidence(ev: Readonly<Record<string, unknown>>, tz: string): EvidenceWords {
