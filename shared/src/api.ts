@@ -11,6 +11,8 @@ export * from './api/charts.ts';
 export * from './api/common.ts';
 export type * from './api/fieldRows.ts';
 export * from './api/findings.ts';
+export * from './api/resolutionCause.ts';
+export * from './api/resolutionWords.ts';
 export * from './api/fleet.ts';
 export * from './api/measures.ts';
 export * from './api/notices.ts';
