@@ -45,7 +45,13 @@ export function causeOf(
         at: toIso(source.at),
       };
     case 'site-record':
-      return { kind: 'record', record: source.kind, recordId: source.id, by: source.by, at: toIso(source.at) };
+      return {
+        kind: 'record',
+        record: source.kind,
+        recordId: source.id,
+        by: source.by,
+        at: toIso(source.at),
+      };
     case 'clock-corrected':
       return { kind: 'clock', deviceId: source.deviceId, by: source.by, at: toIso(source.at) };
     default:

@@ -9,8 +9,8 @@ import type {
   InspectionDto,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
 import { deficiencyId, type Finding, type InspectionDetails } from '../../../shared/src/api/findings.ts';
+import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
