@@ -21,8 +21,9 @@ export function resolvedSentence(r: { how?: unknown; by?: string; cause?: unknow
 }
 
 /**
- * A link to the record the resolution rests on: an inspection or a notice of violation, both on the
- * site's page; none for the readings, a person or the schedule.
+ * For a resolution that rests on a record (an inspection, a notice of violation): a link to the site's
+ * page, naming the record (`data-inspection`, `data-notice`); none for the readings, a person or the
+ * schedule.
  */
 export function causeLink(siteId: string, cause: unknown) {
   const c = causeOf(cause);
@@ -35,6 +36,6 @@ export function causeLink(siteId: string, cause: unknown) {
       href: `#/sites/${encodeURIComponent(siteId)}`,
       ...(inspectionId ? { 'data-inspection': inspectionId } : { 'data-notice': noticeId }),
     },
-    inspectionId ? 'The inspection is on the site’s page' : 'The notice is on the site’s page',
+    inspectionId ? "Open the site's page" : "Open the site's page, where its notices are kept",
   );
 }
