@@ -53,7 +53,7 @@ describe('a resolution in words', () => {
       { kind: 'record', record: 'certification', recordId: 'rec-1', by: 'Carl Contractor', at: AT },
       /^Resolved by the record "Contractor's certification" filed by Carl Contractor on Dec 1/,
     ],
-    [{ kind: 'person', by: 'Olive Officer' }, /^Resolved by hand, by Olive Officer$/],
+    [{ kind: 'person', by: 'Olive Officer' }, /^Resolved by Olive Officer, by hand$/],
     [{ kind: 'history', at: AT }, /^Resolved by the site's history on record \(Dec 1, 2026/],
     [{ kind: 'schedule', at: AT }, /^Resolved by the gateway's schedule on Dec 1, 2026, 10:00 AM EST$/],
   ];

@@ -42,7 +42,7 @@ export function causeWords(c: ResolutionCause, t: TimeWords): string {
     case 'record':
       return `by ${recordName(c.record)} filed by ${c.by} on ${t(c.at)}`;
     case 'person':
-      return `by hand, by ${c.by}`;
+      return `by ${c.by}, by hand`;
     case 'clock':
       return `when device ${c.deviceId}'s clock was corrected by ${c.by} on ${t(c.at)}`;
     case 'history':
