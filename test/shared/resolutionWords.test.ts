@@ -35,7 +35,7 @@ describe('a resolution in words', () => {
         at: AT,
         hauler: { name: 'Acme Septic', permit: 'DEC-123' },
       },
-      /^Resolved by the cleanout inspection by Hal Hauler on .*, pumped out by Acme Septic \(DEC permit DEC-123\)$/,
+      /^Resolved by the pump-out by Acme Septic \(NYS DEC permit DEC-123\) on Dec 1, 2026, 10:00 AM EST, recorded by Hal Hauler$/,
     ],
     [
       { kind: 'notice', step: 'approved', noticeId: 'nov-9', number: 2, by: 'Olive Officer', at: AT },

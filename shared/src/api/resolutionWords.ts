@@ -29,10 +29,11 @@ export function causeWords(c: ResolutionCause, t: TimeWords): string {
   switch (c.kind) {
     case 'readings':
       return `from the readings: ${c.deviceId ? `device ${c.deviceId}'s` : 'the'} reading of ${t(c.at)}`;
-    case 'inspection': {
-      const hauler = c.hauler ? `, pumped out by ${c.hauler.name} (DEC permit ${c.hauler.permit})` : '';
-      return `by the ${inspectionName(c.inspectionKind)} by ${c.inspector} on ${t(c.at)}${hauler}`;
-    }
+    case 'inspection':
+      // A pump-out names its hauler and permit, and who recorded it.
+      return c.hauler
+        ? `by the pump-out by ${c.hauler.name} (NYS DEC permit ${c.hauler.permit}) on ${t(c.at)}, recorded by ${c.inspector}`
+        : `by the ${inspectionName(c.inspectionKind)} by ${c.inspector} on ${t(c.at)}`;
     case 'notice': {
       const no = c.number !== undefined ? `notice of violation no. ${c.number}` : 'the notice of violation';
       return c.step === 'approved'
