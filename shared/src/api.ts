@@ -14,6 +14,8 @@ export * from './api/findings.ts';
 export * from './api/fleet.ts';
 export * from './api/measures.ts';
 export * from './api/notices.ts';
+export * from './api/resolutionCause.ts';
+export * from './api/resolutionWords.ts';
 export * from './api/siteRecords.ts';
 export * from './api/sites.ts';
 export * from './api/system.ts';

@@ -50,6 +50,13 @@ describe('recordInspection: closedAlertIds', () => {
     expect([...r.closedAlertIds].sort()).toEqual([...resolved].sort());
     expect(r.closedAlertIds).toEqual(expect.arrayContaining(byRule('storm-inspection')));
     expect(r.closedAlertIds.some((id) => byRule('routine-inspection').includes(id))).toBe(true);
+    // Each says what closed it: this inspection (closed by the engine or by its rule on the feed).
+    for (const id of r.closedAlertIds) {
+      const a = engine.getAlert(id)!;
+      const cause = { kind: 'inspection', inspectionId: r.inspection.id, inspector: 'Ina Spector' };
+      expect(a.resolution?.cause).toMatchObject({ ...cause, inspectionKind: 'storm', at: r.inspection.at });
+      expect(a.history.find((e) => e.action === 'resolved')?.detail.cause).toMatchObject(cause);
+    }
     db.close();
   });
 });

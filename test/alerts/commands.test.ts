@@ -65,8 +65,13 @@ describe("people's actions", () => {
       how: 'manual',
       by: 'owner',
       evidence: { note: 'pumped by Acme, receipt 42' },
+      cause: { kind: 'person', by: 'owner' },
     });
-    expect(r.history.at(-1)).toMatchObject({ action: 'resolved', actor: 'owner' });
+    expect(r.history.at(-1)).toMatchObject({
+      action: 'resolved',
+      actor: 'owner',
+      detail: { cause: { kind: 'person', by: 'owner' } },
+    });
     const closed = drv.evaluator.seen.filter(
       (i): i is Extract<RuleInput, { type: 'alert-closed' }> => i.type === 'alert-closed',
     );

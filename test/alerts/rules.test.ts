@@ -95,6 +95,8 @@ describe('effects from evaluators', () => {
       by: 'system',
       message: 'alarm cleared',
       evidence: { heldFor: 60 },
+      // Closed on a reading: the readings, at the reading's time.
+      cause: expect.objectContaining({ kind: 'readings', at: new Date(T0 + 2 * H).toISOString() }),
     });
     expect(a.overdue).toBe(false);
     const late = h.engine.listAlerts().find((x) => x.message === 'tank high (late)')!;

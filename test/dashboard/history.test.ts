@@ -57,6 +57,22 @@ describe("an alert's history in sentences", () => {
         NY,
       ),
     ).toEqual({ text: 'Resolved by Pat, after the deadline', more: 'fixed' });
+    // With its cause: what closed it, who and when, in the zone.
+    const cause = {
+      kind: 'inspection',
+      inspectionId: 'insp-1',
+      inspector: 'Ina Spector',
+      inspectionKind: 'storm',
+      at: '2026-12-01T15:00:00.000Z',
+    };
+    expect(
+      entrySentence(alert, entry('resolved', { how: 'auto', cause, withinDeadline: true }, 'ina'), NY).text,
+    ).toBe(
+      'Resolved by the storm inspection by Ina Spector on Dec 1, 2026, 10:00 AM EST, within the deadline',
+    );
+    expect(entrySentence(alert, entry('resolved', { how: 'auto' }), NY).text).toBe(
+      'Resolved from the readings',
+    );
     expect(
       entrySentence(
         alert,

@@ -20,6 +20,8 @@ import mqtt from 'mqtt';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
+import type { AlertDto } from '../../shared/src/api/alerts.ts';
+import { resolvedWords } from '../../shared/src/api/resolutionWords.ts';
 import { withinDays } from '../../shared/src/days.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
@@ -40,6 +42,8 @@ interface Alert {
   dueAt: string | null;
   resolvedAt?: string;
   withinDeadline?: boolean;
+  resolution?: AlertDto['resolution'];
+  history: AlertDto['history'];
 }
 interface Violation {
   id: string;
@@ -414,6 +418,13 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       'the remedy duty resolved',
     );
     expect(duty.withinDeadline).toBe(false);
+    // What closed it: the officer's approval of notice no. 1, by whom, as data and in the history.
+    const cause = { kind: 'notice', step: 'approved', noticeId: notice.id, number: 1 };
+    expect(duty.resolution?.cause).toMatchObject(cause);
+    expect(duty.history.find((e) => e.action === 'resolved')?.detail.cause).toMatchObject(cause);
+    expect(resolvedWords(duty.resolution!, (t) => t)).toMatch(
+      /^Resolved by the officer's approval of notice of violation no\. 1 \(.+, \d{4}-/,
+    );
     const lifted = await api.call(
       'POST',
       '/api/sites/maple-ridge/stop-work/lift',

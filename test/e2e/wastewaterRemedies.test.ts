@@ -23,6 +23,7 @@ interface Alert {
   dueAt: string | null;
   raisedAt: string;
   message: string;
+  resolution?: { cause?: Record<string, unknown> };
 }
 interface Inspection {
   id: string;
@@ -200,6 +201,12 @@ describe('law 000 remedies and pump-outs over the real gateway', () => {
     expect(inspection.hauler).toEqual({ name: 'Valley Septic Service', permit: '3-1234-00567' });
     const after = (await get<Alert[]>('/api/alerts?siteId=pine-hill')).find((a) => a.id === asked.id);
     expect(after?.status).toBe('resolved');
+    // What closed it: this pump-out, with its hauler and permit.
+    expect(after?.resolution?.cause).toMatchObject({
+      kind: 'inspection',
+      inspectionId: inspection.id,
+      hauler: { name: 'Valley Septic Service', permit: '3-1234-00567' },
+    });
     // Kept as recorded: the list of inspections shows the hauler and the permit.
     const listed = await get<Inspection[]>('/api/inspections?siteId=pine-hill');
     expect(listed.find((i) => i.id === inspection.id)?.hauler?.permit).toBe('3-1234-00567');
@@ -213,6 +220,9 @@ describe('law 000 remedies and pump-outs over the real gateway', () => {
     ).text();
     expect(html).toContain('Pumped by Valley Septic Service, NYS DEC permit 3-1234-00567.');
     expect(html).toContain('Pump-out');
+    expect(html).toMatch(
+      /by the pump-out by Valley Septic Service \(NYS DEC permit 3-1234-00567\) on .+ E[SD]T, recorded by Owner/,
+    );
     const report = (await (
       await fetch(`${gw.httpUrl}/api/reports/compliance?${q}&format=json`, {
         headers: { authorization: `Bearer ${TOKEN}` },

@@ -84,7 +84,18 @@ const ALERTS: AlertDto[] = [
     status: 'resolved',
     resolvedAt: '2026-11-05T16:00:00.000Z',
     withinDeadline: true,
-    resolution: { how: 'auto', by: 'Ida Inspector', evidence: { inspectionId: 'i-1' } },
+    resolution: {
+      how: 'auto',
+      by: 'Ida Inspector',
+      evidence: { inspectionId: 'i-1' },
+      cause: {
+        kind: 'inspection',
+        inspectionId: 'i-1',
+        inspector: 'Ida Inspector',
+        inspectionKind: 'routine',
+        at: '2026-11-05T15:00:00.000Z',
+      },
+    },
     message: 'Routine inspection due within 7 days.',
   }),
   alert('a-routine-missed', 'routine-inspection', {
@@ -134,7 +145,12 @@ const ALERTS: AlertDto[] = [
     dueAt: null,
     status: 'resolved',
     resolvedAt: '2026-11-19T09:30:00.000Z',
-    resolution: { how: 'auto', by: 'system', evidence: {} },
+    resolution: {
+      how: 'auto',
+      by: 'system',
+      evidence: {},
+      cause: { kind: 'readings', deviceId: 'rg-1', at: '2026-11-19T09:30:00.000Z' },
+    },
     message: 'No reading from the rain gauge for 24 hours.',
   }),
   alert('a-gap-open', 'device-silent', {

@@ -21,8 +21,18 @@ import { badge, byId, h, replace } from './dom.js';
 import { evidenceLines, factList, recordedValues } from './evidence.js';
 import { formatTime, relativeDue } from './format.js';
 import { historyList } from './history.js';
+import { causeLink, resolvedSentence } from './resolution.js';
 
 export type Alert = import('../state.js').Alert;
+
+/**
+ * After the resolution's time: ", by the storm inspection by …" (its cause); a resolution recorded before
+ * causes were kept reads as it did (", from the readings", " by Pat").
+ */
+function resolvedPhrase(r: NonNullable<Alert['resolution']>, tz: string): string {
+  if (!r.cause) return r.how === 'auto' ? ', from the readings' : ` by ${r.by}`;
+  return `, ${resolvedSentence(r, tz).replace(/^Resolved\s*/, '')}`;
+}
 
 let shown: Alert | undefined;
 const acted: Set<(a: Alert) => void> = new Set();
@@ -146,7 +156,7 @@ export function renderAlert(a: Alert) {
               'dd',
               null,
               t(a.resolvedAt),
-              resolution ? (resolution.how === 'auto' ? ', from the readings' : ` by ${resolution.by}`) : '',
+              resolution ? resolvedPhrase(resolution, tz) : '',
               a.withinDeadline === undefined
                 ? ''
                 : a.withinDeadline
@@ -156,6 +166,7 @@ export function renderAlert(a: Alert) {
                 ? h('div', null, badge('resolved while the alarm was still active', 'warn'))
                 : null,
               resolution?.message ? h('div', null, resolution.message) : null,
+              resolution?.cause ? h('div', { class: 'small' }, causeLink(a.siteId, resolution.cause)) : null,
               recordedValues(resolution?.evidence, tz, 'What the resolution rests on'),
             ),
           ]

@@ -9,6 +9,7 @@ import { deviceOf } from '../state.js';
 import { badge, h } from './dom.js';
 import { recordedValues } from './evidence.js';
 import { formatTime } from './format.js';
+import { resolvedSentence } from './resolution.js';
 
 export type Alert = import('../state.js').Alert;
 export type HistoryEntry = import('../state.js').HistoryEntry;
@@ -51,7 +52,7 @@ export function entrySentence(a: Alert, e: HistoryEntry, tz: string): { text: st
     case 'acknowledged':
       return { text: `Acknowledged${by}`, ...(note ? { more: `Note: ${note}` } : {}) };
     case 'resolved': {
-      const how = d.how === 'auto' ? 'Resolved from the readings' : `Resolved${by}`;
+      const how = resolvedSentence({ how: d.how, by: e.actor, cause: d.cause }, tz);
       const when =
         d.withinDeadline === true
           ? ', within the deadline'

@@ -16,6 +16,7 @@ import {
 } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import { measuredAt } from '../rules/util.ts';
+import { inspectionCause } from './cause.ts';
 import { checkRemedied } from './deficiencies.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -130,6 +131,7 @@ export class Commands {
         by: actor,
         at: u.now,
         evidence: { note: text, ...(whileActive ? { resolvedWhileActive: true } : {}) },
+        cause: { kind: 'person', by: actor },
       });
       this.o.rules.feedClosed(u, row, 'manual', u.now);
     });
@@ -255,6 +257,7 @@ export class Commands {
             message: `Inspected by ${inspector} at ${toIso(input.at)}`,
             // The inspection is named by its id (its record holds the rest); the message names who.
             evidence: { inspectionId: id, kind: input.kind },
+            cause: inspectionCause(feed),
           });
           rules.feedClosed(u, row, 'auto', input.at);
         }

@@ -16,6 +16,7 @@ import type { Log } from '../pipeline.ts';
 import type { SiteRule } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
 import type { EvidenceLog } from '../store/evidenceLog.ts';
+import { READINGS } from './cause.ts';
 import { ClockWatch } from './clock.ts';
 import { coalesceUpdates } from './coalesce.ts';
 import { Commands } from './commands.ts';
@@ -233,7 +234,7 @@ export class ComplianceEngine {
       this.unit.run(
         u.now,
         () => {
-          for (const w of work) this.rules.apply(u, w.rule, w.effects);
+          for (const w of work) this.rules.apply(u, w.rule, w.effects, READINGS);
           inTransaction?.(s.upTo);
         },
         u,

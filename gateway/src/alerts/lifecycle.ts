@@ -4,6 +4,7 @@
  * callers (the effects of the evaluators, and people's commands).
  */
 
+import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
 import type { RuleId, SiteRule } from '../rules/index.ts';
@@ -31,6 +32,8 @@ export interface Resolution {
   sourceAt?: number;
   message?: string;
   evidence: Evidence;
+  /** What closed it (an inspection, a notice's approval, the readings, ...). */
+  cause?: ResolutionCause;
 }
 
 export class Lifecycle {
@@ -130,12 +133,14 @@ export class Lifecycle {
       by: r.by,
       message: r.message ?? null,
       evidence: canonicalJson(r.evidence),
+      cause: r.cause ? canonicalJson(r.cause) : null,
       withinDeadline: within,
       now: u.now,
     });
     this.stores.timers.cancel(row.id);
     const detail: Evidence = { how: r.how, resolvedAt: toIso(r.at), evidence: r.evidence };
     if (r.message !== undefined) detail.message = r.message;
+    if (r.cause) detail.cause = r.cause;
     if (within !== null) detail.withinDeadline = within === 1;
     const seq = this.unit.history(u, {
       alertId: row.id,

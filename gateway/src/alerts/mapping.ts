@@ -10,6 +10,7 @@ import type {
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
 import { deficiencyId, type Finding, type InspectionDetails } from '../../../shared/src/api/findings.ts';
+import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
 import type { AlertRow, ExtensionListRow, HistoryRow, InspectionRow, StormRow } from './types.ts';
@@ -47,6 +48,7 @@ export function alertDto(r: AlertRow, history: HistoryRow[] | (() => HistoryRow[
       evidence: JSON.parse(r.resolution_evidence ?? '{}') as Evidence,
     };
     if (r.resolution_message !== null) dto.resolution.message = r.resolution_message;
+    if (r.resolution_cause) dto.resolution.cause = JSON.parse(r.resolution_cause) as ResolutionCause;
   }
   return dto;
 }

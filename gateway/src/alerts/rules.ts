@@ -9,6 +9,7 @@ import type { Log } from '../pipeline.ts';
 import { type RuleId, ruleContext, type SiteRule } from '../rules/index.ts';
 import { evaluateSlice } from '../rules/slice.ts';
 import type { Effect, Evaluation, RuleContext, RuleInput } from '../rules/types.ts';
+import { type CauseSource, causeOf } from './cause.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { EngineMetrics } from './metrics.ts';
 import type { Queries } from './queries.ts';
@@ -108,14 +109,15 @@ export class RuleRunner {
   /** Gives an input to every binding of every site (a clock tick). */
   feedAll(u: Unit, input: RuleInput): void {
     for (const idx of this.sites.values())
-      for (const rule of idx.all) this.apply(u, rule, this.evaluate(u, rule, input));
+      for (const rule of idx.all) this.apply(u, rule, this.evaluate(u, rule, input), input);
   }
 
   /** Gives an input to every binding of one site (an inspection). */
   feedSite(u: Unit, siteId: string, input: RuleInput, only?: (rule: SiteRule) => boolean): void {
     const idx = this.sites.get(siteId);
     if (!idx) return;
-    for (const rule of idx.all) if (!only || only(rule)) this.apply(u, rule, this.evaluate(u, rule, input));
+    for (const rule of idx.all)
+      if (!only || only(rule)) this.apply(u, rule, this.evaluate(u, rule, input), input);
   }
 
   /** Tells the evaluators of an alert's rule that it was closed from outside their own effects. */
@@ -126,7 +128,7 @@ export class RuleRunner {
     for (const rule of idx.all) {
       if (!rule.rules.includes(row.rule)) continue;
       if (rule.deviceId !== undefined && rule.deviceId !== row.device_id) continue;
-      this.apply(u, rule, this.evaluate(u, rule, input));
+      this.apply(u, rule, this.evaluate(u, rule, input), input);
     }
   }
 
@@ -141,8 +143,11 @@ export class RuleRunner {
     u.storms.clear();
   }
 
-  /** Turns a binding's effects into lifecycle changes and storm records, in order. */
-  apply(u: Unit, rule: SiteRule, effects: readonly Effect<RuleId>[]): void {
+  /**
+   * Turns a binding's effects into lifecycle changes and storm records, in order; `source` is what the
+   * rule was given (a resolution's cause is drawn from it).
+   */
+  apply(u: Unit, rule: SiteRule, effects: readonly Effect<RuleId>[], source: CauseSource): void {
     const { alerts } = this.o.stores;
     const { lifecycle, metrics: m, log } = this.o;
     for (const e of effects) {
@@ -182,6 +187,7 @@ export class RuleRunner {
               sourceAt: e.at,
               message: e.message,
               evidence: e.evidence,
+              cause: causeOf(source, { device_id: row.device_id ?? rule.deviceId ?? null }, e.at, e.evidence),
             });
           }
           break;

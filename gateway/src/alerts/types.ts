@@ -37,6 +37,8 @@ export interface AlertRow {
   resolved_by: string | null;
   resolution_message: string | null;
   resolution_evidence: string | null;
+  /** What closed it, as canonical JSON (`ResolutionCause`); none before schema version 18. */
+  resolution_cause?: string | null;
   within_deadline: number | null;
   overdue_notified: number;
   reminders_sent: string;

@@ -188,6 +188,7 @@ export class Violations {
           remedyDueAt: row.remedy_due_at,
           nature: row.nature,
           by: h.by,
+          ...(row.site_seq != null ? { number: row.site_seq } : {}),
         });
       return violationDto(row, vs.events(id));
     });
@@ -227,6 +228,7 @@ export class Violations {
           remedyDueAt: row.remedy_due_at,
           nature: row.nature,
           by: s.by,
+          ...(row.site_seq != null ? { number: row.site_seq } : {}),
         });
       return violationDto(row, vs.events(id));
     });

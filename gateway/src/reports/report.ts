@@ -2,9 +2,11 @@
  * The compliance report's shape: what its JSON holds (and the verifier reads), what it is built from,
  * and the items its sections list. The sections (`sections/`) fill it; `compliance.ts` puts it together.
  */
+
 import type { ChangeResponse } from '../../../shared/src/admin.ts';
 import type { AlertDto, ExtensionDto, InspectionDto, StormDto } from '../../../shared/src/api/alerts.ts';
 import type { NoticeDto } from '../../../shared/src/api/notices.ts';
+import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
 import type { SiteRecordDto } from '../../../shared/src/api/siteRecords.ts';
 import type { Certification } from '../../../shared/src/api/system.ts';
 import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violations.ts';
@@ -24,6 +26,9 @@ export interface DutyRow {
   originalDueAt: string | null;
   resolvedAt: string | null;
   resolvedBy: string | null;
+  /** What closed it (its resolution's cause), and that in words ("by the storm inspection by …"); none before causes were kept. */
+  cause?: ResolutionCause;
+  resolution?: string;
   status: DutyStatus;
   message: string;
   /** Whether it counts among the summary's duties (the rule module says). */

@@ -107,6 +107,8 @@ export type RuleInput =
       by: string;
       /** The law and part it is under, in words ("law 000, Section 5.100 B"); 001's when absent. */
       cite?: string | undefined;
+      /** Its number among the site's notices (1, 2, ...), when it has one. */
+      number?: number | undefined;
     }
   /**
    * A developer's record of a construction site (town law 001), or a milestone notice filed

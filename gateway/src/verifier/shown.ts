@@ -4,7 +4,10 @@
  * (`alertSeq`, from schema version 6). The lists of records (inspections, extensions, certifications,
  * ...) are the tables of `sections.ts`. Pure, no Node API (it is bundled into verify.html).
  */
+import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
+import { causeWords } from '../../../shared/src/api/resolutionWords.ts';
 import type { Certification } from '../../../shared/src/api/system.ts';
+import { formatLong } from '../../../shared/src/time.ts';
 import { type CitedBody, differences, ms, type Pair, runningGaps } from './checker.ts';
 import { capital, dutyWords, entryWords, type Problem, problem, type Words } from './words.ts';
 
@@ -54,6 +57,9 @@ export interface ShownDuty {
   began?: string;
   message?: string;
   resolvedBy?: string | null;
+  /** What closed it (its resolution's cause), and that in words, as the report shows them. */
+  cause?: unknown;
+  resolution?: string;
   historyIndexes: number[];
 }
 
@@ -75,6 +81,33 @@ export function checkSite(r: ShownReport, all: CitedBody[], w: Words): Problem[]
         `Log entry ${e.index}, ${entryWords(e.body, w)}, is a record of site '${e.body.siteId}', not of this report's site '${w.site}'`,
       ),
     );
+}
+
+/** A cause as a report or a log entry holds it (untyped JSON), when it is one. */
+function causeIn(v: unknown): ResolutionCause | undefined {
+  return typeof v === 'object' && v !== null && typeof (v as Json).kind === 'string'
+    ? (v as ResolutionCause)
+    : undefined;
+}
+
+/**
+ * What closed a duty, where its logged resolution holds it (from schema version 18): the cause the report
+ * shows, and its words, are the log entry's, compared in words (times in the report's zone).
+ */
+function causePairs(d: ShownDuty, detail: unknown, w: Words): Pair[] {
+  const logged = causeIn((detail as Json | undefined)?.cause);
+  if (!logged) return [];
+  const words = (c: ResolutionCause) => causeWords(c, (iso) => formatLong(Date.parse(iso), w.tz));
+  const shown = causeIn(d.cause);
+  return [
+    [
+      'cause',
+      'what closed it as',
+      d.cause === undefined ? undefined : shown ? words(shown) : String(d.cause),
+      words(logged),
+    ],
+    ['resolution', 'what closed it as', d.resolution, words(logged)],
+  ];
 }
 
 /** Duties: what the row shows is its history's, and the history is numbered without a gap. */
@@ -109,6 +142,7 @@ export function checkDutiesShown(
       ['began', 'its start', raised ? ms(d.began) : undefined, raised?.sourceAt ?? raised?.at, 'time'],
       ['message', 'its message', message === undefined ? undefined : d.message, message],
       ['resolvedBy', 'who resolved it', resolved ? (d.resolvedBy ?? undefined) : undefined, resolved?.actor],
+      ...causePairs(d, resolved?.detail, w),
     ];
     out.push(...differences(where, at, pairs, { compare: 'given', sentence: 'shows' }, w));
   }

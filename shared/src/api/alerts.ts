@@ -11,6 +11,7 @@ import {
   inspectionDetailsSchema,
   inspectionSideSchema,
 } from './findings.ts';
+import { resolutionCauseSchema } from './resolutionCause.ts';
 
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
 export const factLineSchema = z.object({ label: z.string(), text: z.string() });
@@ -92,6 +93,8 @@ export const alertDtoSchema = z.object({
       by: z.string(),
       message: z.string().optional(),
       evidence: z.record(z.string(), z.unknown()),
+      /** What closed it (an inspection, a notice's approval, the readings, ...); none on older resolutions. */
+      cause: resolutionCauseSchema.optional(),
     })
     .optional(),
   message: z.string(),

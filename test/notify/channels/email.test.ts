@@ -99,6 +99,48 @@ describe('composeAlertEmail', () => {
     expect(mail.text).not.toContain('[object Object]');
   });
 
+  it('says what closed a resolved alert: the inspection, by whom and when; an old resolution as before', () => {
+    const cause = {
+      kind: 'inspection' as const,
+      inspectionId: 'insp-1',
+      inspector: 'Ina Spector',
+      inspectionKind: 'storm',
+      at: '2026-12-01T15:00:00.000Z',
+    };
+    const resolved = (withCause: boolean) =>
+      composeAlertEmail(
+        {
+          to: 'officer@town.example',
+          kind: 'resolve',
+          eventId: 'ev-43',
+          alert: makeAlert({
+            status: 'resolved',
+            resolvedAt: '2026-12-01T16:00:00.000Z',
+            resolution: { how: 'auto', by: 'ina', evidence: {}, ...(withCause ? { cause } : {}) },
+            history: [
+              {
+                seq: 3,
+                at: '2026-12-01T16:00:00.000Z',
+                actor: 'ina',
+                action: 'resolved',
+                detail: { how: 'auto', ...(withCause ? { cause } : {}) },
+              },
+            ],
+          }),
+          timeZone: 'America/New_York',
+        },
+        { from: 'Gateway <alerts@town.example>' },
+      ).text;
+    const text = resolved(true);
+    expect(text).toContain('Resolved:  2026-12-01 11:00 EST (2026-12-01 16:00 UTC)');
+    expect(text).toContain('by the storm inspection by Ina Spector on 2026-12-01 10:00 EST');
+    expect(text).toMatch(/2026-12-01 11:00 EST .* Resolved by the storm inspection by Ina Spector/);
+    // Resolved before causes were kept: no line of its cause, the history as it read.
+    const old = resolved(false);
+    expect(old).not.toContain('Resolved:');
+    expect(old).toContain('resolved by ina');
+  });
+
   it('bounds the evidence summary', () => {
     const big = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
     const lines = summarizeEvidence(big, 'UTC', 10);

@@ -38,7 +38,7 @@ export class AlertStore {
       ),
       resolve: db.prepare(
         `UPDATE alerts SET status = 'resolved', resolved_at = @resolvedAt, resolution = @how, resolved_by = @by,
-           resolution_message = @message, resolution_evidence = @evidence, within_deadline = @withinDeadline,
+           resolution_message = @message, resolution_evidence = @evidence, resolution_cause = @cause, within_deadline = @withinDeadline,
            updated_at = @now WHERE id = @id`,
       ),
       setDue: db.prepare(
@@ -95,6 +95,8 @@ export class AlertStore {
     by: string;
     message: string | null;
     evidence: string;
+    /** What closed it, as canonical JSON, or null. */
+    cause: string | null;
     withinDeadline: number | null;
     now: number;
   }): void {

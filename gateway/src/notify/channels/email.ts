@@ -13,6 +13,8 @@
  */
 import nodemailer from 'nodemailer';
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
+import type { ResolutionCause } from '../../../../shared/src/api/resolutionCause.ts';
+import { resolvedWords } from '../../../../shared/src/api/resolutionWords.ts';
 import { formatLocal, formatUtc } from '../../../../shared/src/time.ts';
 import type { Config, SiteConfig } from '../../config/schema.ts';
 import { type Delivery, storedAlert } from '../delivery.ts';
@@ -110,13 +112,28 @@ export function summarizeEvidence(evidence: unknown, timeZone: string, maxLines 
   return lines;
 }
 
+/** A resolution's cause as the history entry holds it (its detail is untyped), when it has one. */
+function causeIn(v: unknown): ResolutionCause | undefined {
+  return typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string'
+    ? (v as ResolutionCause)
+    : undefined;
+}
+
+const localTime = (iso: string, timeZone: string) => {
+  const t = parseTime(iso);
+  return t === undefined ? iso : formatLocal(t, timeZone);
+};
+
 /** One history entry as a line: when, what, by whom, and the note or message it carried. */
 function historyLine(entry: AlertDto['history'][number], timeZone: string): string {
   const d = entry.detail;
   const note = [d.note, d.message, d.letterRef ? `letter ${String(d.letterRef)}` : undefined].find(
     (v) => typeof v === 'string' && v !== '',
   );
-  const parts = [bothZones(entry.at, timeZone), entry.action, `by ${entry.actor}`];
+  const cause = entry.action === 'resolved' ? causeIn(d.cause) : undefined;
+  const parts = cause
+    ? [bothZones(entry.at, timeZone), resolvedWords({ cause }, (iso) => localTime(iso, timeZone))]
+    : [bothZones(entry.at, timeZone), entry.action, `by ${entry.actor}`];
   if (note !== undefined) parts.push(`— ${clip(unlink(String(note)), 200)}`);
   return parts.join(' ');
 }
@@ -143,6 +160,11 @@ export function composeAlertEmail(req: EmailRequest, opts: ComposeOptions): Comp
     `Site:      ${site}`,
   ];
   if (a.deviceId) lines.push(`Device:    ${a.deviceId}`);
+  // What closed it: "by the storm inspection by Pat Smith on …", "by the officer's approval of notice …".
+  if (a.resolvedAt && a.resolution?.cause) {
+    const how = resolvedWords(a.resolution, (iso) => localTime(iso, tz));
+    lines.push(`Resolved:  ${bothZones(a.resolvedAt, tz)}`, `           ${unlink(how)}`);
+  }
   lines.push(`Alert id:  ${a.id}`, `Event:     ${req.kind} (${req.eventId})`);
 
   const evidence = summarizeEvidence(a.evidence, tz);

@@ -6,6 +6,8 @@
  * summary counts the duties whose rule says they are duties, and the gaps.
  */
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
+import { causeWords } from '../../../../shared/src/api/resolutionWords.ts';
+import { formatLong } from '../../../../shared/src/time.ts';
 import { deadlineReadings, measureOf, reportOf, ruleLabel, ruleModule } from '../../rules/index.ts';
 import { type ReportSection as DutyList, REPORT_SECTIONS } from '../../rules/module.ts';
 import type { DeadlineReading, DutyRow, DutyStatus } from '../report.ts';
@@ -46,7 +48,14 @@ function workAt(a: AlertDto): string | undefined {
   return measureOf(a.rule) === 'submittal' && typeof at === 'string' ? at : undefined;
 }
 
-function row(a: AlertDto, now: number): DutyRow {
+/** What closed it, in words after "Resolved", times in the site's zone. */
+function resolutionOf(a: AlertDto, tz: string): Pick<DutyRow, 'cause' | 'resolution'> {
+  const cause = a.resolution?.cause;
+  if (!cause) return {};
+  return { cause, resolution: causeWords(cause, (iso) => formatLong(Date.parse(iso), tz)) };
+}
+
+function row(a: AlertDto, now: number, tz: string): DutyRow {
   const work = workAt(a);
   return {
     alertId: a.id,
@@ -57,6 +66,7 @@ function row(a: AlertDto, now: number): DutyRow {
     originalDueAt: a.originalDueAt ?? null,
     resolvedAt: a.resolvedAt ?? null,
     resolvedBy: a.resolution?.by ?? null,
+    ...resolutionOf(a, tz),
     status: dutyStatus(a, now),
     message: a.message,
     duty: reportOf(a.rule).duty,
@@ -78,7 +88,12 @@ export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
 
 /** When it was done: for a duty met by a submittal, the submittal and the work's time beside it. */
 function done(d: DutyRow, t: HtmlContext['t']): string {
-  const by = d.resolvedBy ? `<br><small>by ${esc(d.resolvedBy)}</small>` : '';
+  // What closed it ("by the storm inspection by …"); before causes were kept, who.
+  const by = d.resolution
+    ? `<br><small class="cause">${esc(d.resolution)}</small>`
+    : d.resolvedBy
+      ? `<br><small>by ${esc(d.resolvedBy)}</small>`
+      : '';
   return d.workAt
     ? `submitted ${t(d.resolvedAt)}<br><small>work done ${t(d.workAt)}</small>${by}`
     : `${t(d.resolvedAt)}${by}`;
@@ -107,10 +122,16 @@ function dutyTable(
   }`;
 }
 
+/** The CSV's detail of a duty: its message, when the work was done for a submittal, and what closed it. */
+function detail(d: DutyRow): string {
+  const text = d.workAt ? `${d.message} (submitted; work done ${d.workAt})` : d.message;
+  return d.resolution ? `${text} Resolved ${d.resolution}.` : text;
+}
+
 export const duties: ReportSection<DutyList | 'deadlineReadings'> = {
   id: 'duties',
   collect(i) {
-    const rows = listedAlerts(i.alerts).map((a) => row(a, i.now));
+    const rows = listedAlerts(i.alerts).map((a) => row(a, i.now, i.timezone));
     const list = (s: DutyList) => rows.filter((r) => reportOf(r.rule).section === s);
     const counted = rows.filter((r) => r.duty);
     const count = (s: DutyStatus) => counted.filter((r) => r.status === s).length;
@@ -164,7 +185,7 @@ export const duties: ReportSection<DutyList | 'deadlineReadings'> = {
           d.dueAt ?? '',
           d.resolvedAt ?? '',
           d.status,
-          d.workAt ? `${d.message} (submitted; work done ${d.workAt})` : d.message,
+          detail(d),
         ]),
       ];
     }),

@@ -27,6 +27,7 @@ import { v14 } from './v14.ts';
 import { v15 } from './v15.ts';
 import { v16 } from './v16.ts';
 import { v17 } from './v17.ts';
+import { v18 } from './v18.ts';
 
 export interface Migration {
   version: number;
@@ -84,6 +85,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "inspections' side (developer's or town's) and the practices they covered",
     up: v17,
   },
+  { version: 18, description: 'what closed an alert: the cause of its resolution', up: v18 },
 ];
 
 /** The last migration's version (versions are in order; a branch may leave a number to another). */
