@@ -112,8 +112,12 @@ function offBox(config: Sources): Capability {
   };
 }
 
-/** At start: one line for each optional part that is missing, saying why. */
-export function logMissingCapabilities(list: readonly Capability[], log: Pick<Log, 'warn'>): void {
+/**
+ * At start: one line for each optional part that is missing, saying why. At info level: a part left out
+ * is a choice of the deployment, not a fault (health and the log say so; a failure of one that is set is
+ * its stage's warning).
+ */
+export function logMissingCapabilities(list: readonly Capability[], log: Pick<Log, 'info'>): void {
   for (const c of list)
-    if (!c.available) log.warn({ capability: c.name }, `${c.label}: not available. ${c.words}`);
+    if (!c.available) log.info({ capability: c.name }, `${c.label}: not available. ${c.words}`);
 }
