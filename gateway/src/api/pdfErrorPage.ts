@@ -27,7 +27,7 @@ export function pdfErrorPage(code: string, requestUrl: string): string {
   const printable = `${u.pathname}${u.search}`;
   const why =
     code === 'PDF_UNAVAILABLE'
-      ? 'This gateway cannot make PDF files: Chromium, the program that prints its pages to PDF, is not installed on it. The gateway’s administrator can install it (its health page says what is missing).'
+      ? 'This gateway cannot make PDF files: Chromium, the program that prints its pages to PDF, is not installed on it. The gateway’s administrator can install it.'
       : code === 'REPORTS_BUSY'
         ? 'The gateway is busy printing other reports and notices. Try again in a few seconds.'
         : 'The gateway could not print this document to PDF this time. Try again in a minute.';
