@@ -3,6 +3,9 @@
  *
  * - `gateway_device_last_reading_age_seconds{site,device}`: seconds since the gateway last stored a
  *   reading of the device (devices never heard from have no series);
+ * - `gateway_device_never_reported{site,device}`: 1 for a registered device the gateway has never stored
+ *   a reading of, 0 once it has: what an alert on a device that never reported needs, as the age has no
+ *   series for it;
  * - `gateway_device_battery_volts{site,device}` and `gateway_device_rssi_dbm{site,device}`: the newest
  *   `batteryV` and `rssi` the device reported;
  * - `gateway_duties_open{site,rule,overdue}`: open and acknowledged duties, for each site and rule that
@@ -18,7 +21,7 @@ import type { DeviceRegistry } from './config/registry.ts';
 import type { Registry } from './metrics.ts';
 import type { DeviceStateRow } from './store/readings.ts';
 
-/** Devices with per-device series at most: three series each. */
+/** Devices with per-device series at most: four series each. */
 export const MAX_DEVICE_SERIES = 10_000;
 
 export interface DeviceMetricsSources {
@@ -43,6 +46,10 @@ export function deviceMetrics(
     'gateway_device_rssi_dbm',
     'The newest signal strength (RSSI, dBm) a device reported',
   );
+  const never = reg.gauge(
+    'gateway_device_never_reported',
+    'A registered device of which no reading was ever stored (1), or one that has reported (0)',
+  );
   const omitted = reg.gauge(
     'gateway_device_series_omitted',
     `Registered devices without per-device series (more than ${maxDevices})`,
@@ -54,6 +61,7 @@ export function deviceMetrics(
     age.clear();
     battery.clear();
     rssi.clear();
+    never.clear();
     const devices = src.registry
       .all()
       .map((d) => ({ site: d.siteId, device: d.deviceId }))
@@ -62,6 +70,8 @@ export function deviceMetrics(
     const now = src.now();
     for (const labels of devices.slice(0, maxDevices)) {
       const st = src.deviceState(labels.site, labels.device);
+      const heard = st !== undefined && st.lastReceivedAt !== null;
+      never.set(heard ? 0 : 1, labels);
       if (!st) continue;
       if (st.lastReceivedAt !== null) setAge(Math.max(0, (now - st.lastReceivedAt) / 1000), labels);
       const v = st.latest.batteryV?.value;

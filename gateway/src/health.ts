@@ -1,10 +1,15 @@
-/** The gateway's health: every stage's own report, in start order, and the overall status. */
+/**
+ * The gateway's health: every stage's own report, in start order, the overall status, and which optional
+ * parts work (capabilities.ts).
+ */
+import type { Capability } from '../../shared/src/api/system.ts';
 import type { HealthReport } from './api/context.ts';
 import type { ComponentHealth, Stage } from './pipeline.ts';
 
 export function healthReport(
   stages: ReadonlyArray<Pick<Stage<never[]>, 'health'>>,
   meta: { gatewayId: string; startedAt: number; now: number },
+  capabilities: (components: readonly ComponentHealth[]) => Capability[] = () => [],
 ): HealthReport {
   const components: ComponentHealth[] = [];
   for (const s of stages) {
@@ -17,5 +22,6 @@ export function healthReport(
     startedAt: new Date(meta.startedAt).toISOString(),
     uptimeSeconds: Math.round((meta.now - meta.startedAt) / 1000),
     components,
+    capabilities: capabilities(components),
   };
 }

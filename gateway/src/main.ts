@@ -18,6 +18,7 @@ import { INSPECTION_PHOTOS } from './alerts/stores/inspections.ts';
 import { STORM_READINGS } from './alerts/stores/storms.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
+import { capabilities, logMissingCapabilities } from './capabilities.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
@@ -318,7 +319,10 @@ async function compose(
     devices: ingest,
     storeReadOnly: () => store.gate.readOnly,
     storeFault: (e) => store.gate.failed(e, 'api'),
-    health: () => healthReport([...parts, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }),
+    health: () =>
+      healthReport([...parts, ...inputs], { gatewayId: config.gatewayId, startedAt, now: now() }, (c) =>
+        capabilities(config, c),
+      ),
     metrics,
     now,
     compliance: engine,
@@ -367,6 +371,7 @@ async function compose(
     throw e;
   }
   log.info({ httpPort: api.port(), mqttPort: mqttPort(), gatewayId: config.gatewayId }, 'gateway started');
+  logMissingCapabilities(capabilities(config, []), log);
   const setupLink = firstAdminLink(people, config, api.url(), log);
 
   let stopping: Promise<void> | undefined;

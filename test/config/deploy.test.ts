@@ -27,11 +27,34 @@ describe('the docker-compose deployment', () => {
 
   it('publishes MQTT over TLS only: the plain port stays inside the compose network', () => {
     const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
-    expect(compose).toContain('"8883:8883"');
-    expect(compose).not.toMatch(/"1883:1883"/);
+    expect(compose).toContain(':8883:8883"');
+    expect(compose).not.toMatch(/:1883"/);
     const mosquitto = readFileSync(join(ROOT, 'deploy/mosquitto.conf'), 'utf8');
     expect(mosquitto).toMatch(/^listener 8883$/m);
     expect(mosquitto).toMatch(/^certfile /m);
+  });
+
+  it('publishes only the dashboard and MQTT over TLS, on BIND_ADDRESS (default 127.0.0.1)', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+      services: Record<string, { ports?: string[]; profiles?: string[] }>;
+    };
+    const published = Object.fromEntries(
+      Object.entries(compose.services)
+        .filter(([, s]) => s.ports !== undefined && s.profiles === undefined)
+        .map(([name, s]) => [name, s.ports]),
+    );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own interpolation, as the file has it
+    const bind = '${BIND_ADDRESS:-127.0.0.1}';
+    expect(published).toEqual({
+      mosquitto: [`${bind}:8883:8883`],
+      gateway: [`${bind}:8080:8080`],
+    });
+    for (const s of Object.values(compose.services))
+      for (const p of s.ports ?? []) expect(p).toMatch(/^\$\{BIND_ADDRESS:-127\.0\.0\.1\}:\d+:\d+$/);
+    // Grafana only when asked, on the same address.
+    const grafana = parse(readFileSync(join(ROOT, 'deploy/compose.grafana.yml'), 'utf8'));
+    expect(grafana.services.grafana.ports).toEqual([`${bind}:3000:3000`]);
+    expect(readFileSync(join(ROOT, 'deploy/.env.example'), 'utf8')).toMatch(/^BIND_ADDRESS=127\.0\.0\.1$/m);
   });
 
   it('has a cluster profile: three NATS nodes with JetStream and MQTT over TLS, the gateway on all three', () => {

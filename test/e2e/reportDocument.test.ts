@@ -254,4 +254,22 @@ describe('format=pdf on a gateway without Chromium', () => {
     const html = await fetch(`${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&format=html`);
     expect(html.status).toBe(200);
   });
+
+  it('answers a browser following the PDF link with a page in words that links the printable page', async () => {
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const res = await fetch(`${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&format=pdf`, {
+      headers: { accept },
+    });
+    expect(res.status).toBe(501);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toMatch(/<h1>The PDF could not be made<\/h1>/);
+    expect(page).toMatch(/Chromium, the program that prints its pages to PDF, is not installed/);
+    expect(page).not.toMatch(/PDF_UNAVAILABLE|501/);
+    const link = /<a href="([^"]+)">open the printable page<\/a>/.exec(page)?.[1];
+    expect(link).toBe('/api/reports/compliance?siteId=maple-ridge&amp;format=html');
+    const printable = await fetch(`${gw.httpUrl}${link!.replaceAll('&amp;', '&')}`, { headers: { accept } });
+    expect(printable.status).toBe(200);
+    expect(printable.headers.get('content-type')).toMatch(/^text\/html/);
+  });
 });

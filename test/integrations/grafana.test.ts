@@ -52,16 +52,24 @@ const datasources = parse(readFileSync(join(GRAFANA, 'provisioning/datasources/i
 const providers = parse(readFileSync(join(GRAFANA, 'provisioning/dashboards/compliance.yaml'), 'utf8'));
 const queryPanels = dashboard.panels.filter((p) => p.type !== 'row');
 
+/** Grafana's built-in variables for the ends of the time range (epoch ms), as the queries name them. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax
+const FROM = '${__from}';
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax
+const TO = '${__to}';
+
 /** Grafana's escaping of a variable's value inside an InfluxQL regex, and its multi-value form. */
 const regexValue = (values: string[]) => {
   const esc = values.map((v) => v.replace(/[\\^$*+?.()|[\]{}/]/g, '\\$&'));
   return esc.length === 1 ? esc[0]! : `(${esc.join('|')})`;
 };
 
-/** A query as Grafana sends it: `$site`, `$timeFilter` and `$__interval` substituted. */
+/** A query as Grafana sends it: `$site`, `$timeFilter`, `${__from}`, `${__to}` and `$__interval` substituted. */
 function substitute(q: string, sites: string[], from: number, to: number): string {
   return q
     .replaceAll('$timeFilter', `time >= ${from}ms and time <= ${to}ms`)
+    .replaceAll(FROM, String(from))
+    .replaceAll(TO, String(to))
     .replaceAll('$__interval', '1m')
     .replaceAll('$site', regexValue(sites));
 }
@@ -120,6 +128,15 @@ describe('the Grafana provisioning and dashboard JSON', () => {
         expect(th.steps[0]!.value).toBeNull();
         const values = th.steps.slice(1).map((s) => s.value as number);
         expect(values).toEqual([...values].sort((a, b) => a - b));
+      }
+    }
+    // The duty counts read each site and rule's newest count up to the range's end, not the newest
+    // inside the range: a duty unchanged for longer than the range is still open.
+    for (const title of [/^Open duties$/, /^Overdue duties$/, /^Duties by site and rule$/]) {
+      const p = queryPanels.find((x) => title.test(x.title))!;
+      for (const t of p.targets!) {
+        expect(t.query, p.title).not.toContain('$timeFilter');
+        expect(t.query, p.title).toContain(`time <= ${TO}ms`);
       }
     }
     // Each site's row repeats over the site variable.
@@ -249,5 +266,35 @@ describe.runIf(haveBinary('influxd'))('every dashboard query against InfluxDB 1.
     );
     const open = rows(await run(q(/^Open duties$/)));
     expect(open[0]!.sum as number).toBeGreaterThanOrEqual(2);
+  });
+
+  it('counts the duties still open when the range starts after their last change', async () => {
+    const q = (title: RegExp) => queryPanels.find((p) => title.test(p.title))!.targets![0]!.query;
+    // A range that starts after the newest duty change: every duty is older than the range.
+    const newest = await influx.query('SELECT last("open_duties") FROM "alerts"', 'compliance');
+    const lastChange = newest.results[0]!.series![0]!.values[0]![0] as number;
+    expect(Number.isFinite(lastChange)).toBe(true);
+    const later = async (query: string) => {
+      const res = await influx.query(
+        substitute(query, ['maple-ridge', 'cedar-court'], lastChange + 1, lastChange + 3_600_000),
+        'compliance',
+      );
+      expect(res.results[0]!.error, query).toBeUndefined();
+      return rows(res.results[0]!.series ?? []);
+    };
+    // The same counts as over a range that holds every change.
+    for (const title of [/^Open duties$/, /^Overdue duties$/]) {
+      const now = rows(await run(q(title)))[0]!.sum as number;
+      expect((await later(q(title)))[0]!.sum, String(title)).toBe(now);
+    }
+    expect((await later(q(/^Open duties$/)))[0]!.sum as number).toBeGreaterThanOrEqual(2);
+    expect(await later(q(/^Duties by site and rule$/))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ site: 'cedar-court', rule: 'holding-tank-pumpout', open: 1 }),
+      ]),
+    );
+    // What the panels read before: the newest count inside the range, which has none.
+    const before = q(/^Open duties$/).replace(`time <= ${TO}ms`, '$timeFilter');
+    expect(await later(before)).toEqual([]);
   });
 });

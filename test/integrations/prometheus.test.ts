@@ -4,13 +4,18 @@
  * metrics` as the gateway serves it.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { deviceMetrics } from '../../gateway/src/deviceMetrics.ts';
 import { Registry } from '../../gateway/src/metrics.ts';
 import type { DeviceStateRow } from '../../gateway/src/store/readings.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
 
 const state = (
   siteId: string,
@@ -38,6 +43,24 @@ function series(text: string, name: string): Map<string, number> {
 }
 
 describe('deviceMetrics', () => {
+  it('counts a registered device never heard from as never reported, and no longer once it reports', () => {
+    const heard = new Map<string, DeviceStateRow>();
+    const reg = new Registry();
+    deviceMetrics(reg, {
+      registry: { all: () => [{ siteId: 'a', deviceId: 'x' }] as never },
+      deviceState: (s, d) => heard.get(`${s}/${d}`),
+      openDuties: () => [],
+      now: () => 5_000,
+    });
+    expect(series(reg.render(), 'gateway_device_never_reported').get('{device="x",site="a"}')).toBe(1);
+    expect(series(reg.render(), 'gateway_device_last_reading_age_seconds').size).toBe(0);
+    heard.set('a/x', state('a', 'x', 1_000));
+    expect(series(reg.render(), 'gateway_device_never_reported').get('{device="x",site="a"}')).toBe(0);
+    expect(series(reg.render(), 'gateway_device_last_reading_age_seconds').get('{device="x",site="a"}')).toBe(
+      4,
+    );
+  });
+
   it('caps the per-device series, counts what it left out, and drops a device no longer registered', () => {
     const devices = [
       { siteId: 'b', deviceId: 'x' },
@@ -67,6 +90,7 @@ describe('deviceMetrics', () => {
     ]);
     expect(series(text, 'gateway_device_last_reading_age_seconds').get('{device="y",site="a"}')).toBe(10);
     expect(series(text, 'gateway_device_series_omitted').get('')).toBe(1);
+    expect([...series(text, 'gateway_device_never_reported').values()]).toEqual([0, 0]);
     expect(series(text, 'gateway_duties_open')).toEqual(
       new Map([
         ['{overdue="false",rule="storm-inspection",site="a"}', 2],
@@ -124,10 +148,12 @@ describe('/metrics of a real gateway', () => {
     const age = series(text, 'gateway_device_last_reading_age_seconds').get(rg)!;
     expect(age).toBeGreaterThanOrEqual(0);
     expect(age).toBeLessThan(600);
-    // A device never heard from has no series.
-    expect(
-      series(text, 'gateway_device_last_reading_age_seconds').has('{device="rg-2",site="maple-ridge"}'),
-    ).toBe(false);
+    // A device never heard from has no age, and is counted as never reported.
+    const rg2 = '{device="rg-2",site="maple-ridge"}';
+    expect(series(text, 'gateway_device_last_reading_age_seconds').has(rg2)).toBe(false);
+    const never = series(text, 'gateway_device_never_reported');
+    expect(never.get(rg2)).toBe(1);
+    expect(never.get(rg)).toBe(0);
   });
 
   it.runIf(haveBinary('promtool'))('passes promtool check metrics', async () => {
@@ -136,5 +162,35 @@ describe('/metrics of a real gateway', () => {
     // promtool exits non-zero on a format error or a lint problem, printing them.
     const out = execFileSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(out.trim()).toBe('');
+  });
+
+  it('has every gateway metric the alerting rules of deploy/prometheus/alerts.yml name', async () => {
+    const text = await scrape();
+    const rules = parse(readFileSync(join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
+      groups: Array<{ rules: Array<{ alert: string; expr: string }> }>;
+    };
+    const named = rules.groups
+      .flatMap((g) => g.rules)
+      .flatMap((r) => [...r.expr.matchAll(/\bgateway_[a-z_]+/g)].map((m) => m[0]));
+    expect(named).toEqual(
+      expect.arrayContaining(['gateway_device_never_reported', 'gateway_device_last_reading_age_seconds']),
+    );
+    for (const name of named) expect(text, name).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
+  });
+});
+
+describe.runIf(haveBinary('promtool'))('the alerting rules (deploy/prometheus/alerts.yml)', () => {
+  it('pass promtool check rules and their unit tests: a device that never reported raises an alert', () => {
+    const dir = join(ROOT, 'deploy/prometheus');
+    const check = execFileSync('promtool', ['check', 'rules', 'alerts.yml'], { cwd: dir, encoding: 'utf8' });
+    expect(check).toMatch(/SUCCESS: 4 rules found/);
+    // promtool exits non-zero when an expected alert does not fire (or one not expected does).
+    const test = execFileSync('promtool', ['test', 'rules', 'alerts.test.yml'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(test).toMatch(/SUCCESS/);
+    const tests = readFileSync(join(dir, 'alerts.test.yml'), 'utf8');
+    expect(tests).toMatch(/alertname: DeviceNeverReported\n\s+exp_alerts:\n\s+- exp_labels:/);
   });
 });

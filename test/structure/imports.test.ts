@@ -49,8 +49,8 @@ const LAYERS: Layer[] = [
   { level: 11, modules: ['people/', 'admin/'] },
   // What is built on all of the above: reports, imports, the fleet, Home Assistant, device metrics.
   { level: 12, modules: ['reports/', 'import/', 'fleet/', 'homeassistant/', 'deviceMetrics.ts'] },
-  // The HTTP API and the health report.
-  { level: 13, modules: ['api/', 'health.ts'] },
+  // The HTTP API, the health report and the optional parts it lists.
+  { level: 13, modules: ['api/', 'health.ts', 'capabilities.ts'] },
   // The composition root, the command line and the tools.
   { level: 14, modules: ['main.ts', 'cli.ts', 'tools/'] },
 ];

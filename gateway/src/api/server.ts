@@ -13,6 +13,7 @@ import { boundBodies } from './bodyLimits.ts';
 import type { ApiContext } from './context.ts';
 import { dashboardBundlePlugin } from './dashboardBundle.ts';
 import { API_ERRORS, ApiError, errorBody } from './errors.ts';
+import { pdfErrorPage, wantsPdfErrorPage } from './pdfErrorPage.ts';
 import { adminPlugin } from './plugins/admin.ts';
 import { agendaPlugin } from './plugins/agenda.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
@@ -135,6 +136,8 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) {
       if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
+      if (wantsPdfErrorPage(err.code, req))
+        return reply.code(err.status).type('text/html; charset=utf-8').send(pdfErrorPage(err.code, req.url));
       return reply.code(err.status).send(errorBody(err.code, err.message, err.field));
     }
     if (err instanceof AlertError) return reply.code(err.httpStatus).send(errorBody(err.code, err.message));

@@ -13,12 +13,27 @@ export const componentHealthSchema = z.looseObject({
   detail: z.string().optional(),
 });
 
+/**
+ * An optional part of the gateway (PDF printing, e-mail, InfluxDB, copies of the checkpoints off the box):
+ * whether it works here, and in words what it does or why it does not and what would make it.
+ */
+export const capabilitySchema = z.object({
+  name: z.enum(['pdf', 'email', 'influxdb', 'offBox']),
+  /** What it is, in words ("Printing reports and notices to PDF"). */
+  label: z.string(),
+  available: z.boolean(),
+  /** What it does here, or why not and what to set. */
+  words: z.string(),
+});
+export type Capability = z.infer<typeof capabilitySchema>;
+
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   gatewayId: z.string(),
   startedAt: isoTime,
   uptimeSeconds: z.number(),
   components: z.array(componentHealthSchema),
+  capabilities: z.array(capabilitySchema),
 });
 export type Health = z.infer<typeof healthSchema>;
 

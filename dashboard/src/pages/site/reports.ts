@@ -44,7 +44,8 @@ function links(siteId: string, p: Period) {
   return [
     h('a', { href: href('html'), target: '_blank', rel: 'noopener' }, 'Printable report'),
     ' · ',
-    h('a', { href: href('pdf'), download: `compliance-${siteId}-${p.from}-${p.to}.pdf` }, 'PDF'),
+    // Opened, not downloaded: where the gateway cannot print a PDF, the tab says so in words.
+    h('a', { href: href('pdf'), target: '_blank', rel: 'noopener' }, 'PDF'),
     ' · ',
     h('a', { href: href('csv'), download: '' }, 'Spreadsheet (CSV)'),
     ' · ',
