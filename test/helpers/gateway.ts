@@ -45,6 +45,25 @@ export function testConfigInput(overrides: Partial<ConfigInput> = {}): ConfigInp
   };
 }
 
+/**
+ * Tests record the developer's inspections with the configuration's tokens and accounts: each site that
+ * does not list its inspectors acting for the developer (`developerInspectors`) lists every one of them.
+ * A site that lists its own (`[]` for none) keeps its list.
+ */
+function withDeveloperInspectors(input: ConfigInput): ConfigInput {
+  const people = [
+    ...(input.auth?.tokens ?? []).map((t) => t.name),
+    ...(input.auth?.users ?? []).map((u) => u.email),
+  ];
+  if (people.length === 0) return input;
+  return {
+    ...input,
+    sites: (input.sites ?? []).map((s) =>
+      s.developerInspectors === undefined ? { ...s, developerInspectors: people } : s,
+    ),
+  };
+}
+
 export interface TestGateway extends Gateway {
   dataDir: string;
   cleanup(): Promise<void>;
@@ -59,7 +78,7 @@ export async function startTestGateway(
   opts: { dataDir?: string; log?: Log; now?: () => number } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
-  const input = testConfigInput(overrides);
+  const input = withDeveloperInspectors(testConfigInput(overrides));
   const config: Config = parseConfig({
     ...input,
     dataDir,
