@@ -71,14 +71,16 @@ export interface TestGateway extends Gateway {
 
 /**
  * Starts a real gateway on free loopback ports with a temp data dir; `now` gives it a clock of its own
- * (e.g. the wall clock moved to a day in December), as `startGateway` takes it.
+ * (e.g. the wall clock moved to a day in December), as `startGateway` takes it; `sitesAsGiven` keeps the
+ * sites exactly as configured (no inspectors acting for the developer added).
  */
 export async function startTestGateway(
   overrides: Partial<ConfigInput> = {},
-  opts: { dataDir?: string; log?: Log; now?: () => number } = {},
+  opts: { dataDir?: string; log?: Log; now?: () => number; sitesAsGiven?: boolean } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
-  const input = withDeveloperInspectors(testConfigInput(overrides));
+  const given = testConfigInput(overrides);
+  const input = opts.sitesAsGiven ? given : withDeveloperInspectors(given);
   const config: Config = parseConfig({
     ...input,
     dataDir,
