@@ -6,7 +6,7 @@
  * them against the rule modules' own schemas.
  */
 import { z } from 'zod';
-import { PRACTICES_MAX, practiceSchema } from './api/findings.ts';
+import { developerInspectorsSchema, PRACTICES_MAX, practiceSchema } from './api/findings.ts';
 import { partySchema } from './api/violations.ts';
 import { boundedKeys, MAX, ruleParamValue, timeText } from './bounds.ts';
 import { lawOverridesSchema } from './lawFigures.ts';
@@ -180,6 +180,8 @@ const siteShape = z
     developer: partySchema.optional(),
     /** The address, or a description, of the land (law 001, Enforcement A(2)). */
     address: z.string().trim().min(1).max(500).optional(),
+    /** The town's accounts that inspect for the developer (their e-mail, or a configured token's name). */
+    developerInspectors: developerInspectorsSchema.optional(),
     /** Why a figure is set looser than the law, by the figure's id (`lawFigures.ts`). */
     lawOverrides: lawOverridesSchema.optional(),
   })

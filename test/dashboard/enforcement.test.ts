@@ -131,6 +131,27 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     await page.close();
   });
 
+  it("an admin lists the town accounts that inspect for the developer with the site's edit form", async () => {
+    const { page, problems } = await signedIn('ada@town.example', DESKTOP);
+    await sitePage(page);
+    await page.click('#parties-edit');
+    await page.locator('#site-edit').waitFor();
+    await page.click('#site-edit details[data-group^="Inspectors acting"] summary');
+    // The list on record, one a line; two people added, one on a line of its own, one after a comma.
+    const field = '#site-edit-developerInspectors';
+    const before = ((await api('/api/sites/maple-ridge')) as { developerInspectors?: string[] })
+      .developerInspectors;
+    expect(before?.length).toBeGreaterThan(0);
+    expect((await page.inputValue(field)).split('\n')).toEqual(before);
+    await page.fill(field, `${before!.join('\n')}\nuna@town.example, ivy@hired.example`);
+    await page.click('#site-edit button[type="submit"]');
+    await page.locator('#site-edit').waitFor({ state: 'hidden' });
+    const site = (await api('/api/sites/maple-ridge')) as { developerInspectors?: string[] };
+    expect(site.developerInspectors).toEqual([...before!, 'una@town.example', 'ivy@hired.example']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('an inspector issues a notice from the site page, in the site time zone, at 1366x900', async () => {
     const { page, problems } = await signedIn('pat@town.example', DESKTOP);
     await sitePage(page);

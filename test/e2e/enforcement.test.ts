@@ -90,6 +90,8 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
                 address: '200 Route 94, Chester NY 10918',
                 email: 'office@ridge-builders.test',
               },
+              // Ida inspects for the developer: the site lists her account as acting for the developer.
+              developerInspectors: ['ida@chester.test'],
               practices: [
                 { id: 'sf-north', label: 'Silt fence, north boundary', kind: 'silt-fence' as const },
                 {

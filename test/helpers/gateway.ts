@@ -45,6 +45,25 @@ export function testConfigInput(overrides: Partial<ConfigInput> = {}): ConfigInp
   };
 }
 
+/**
+ * Tests record the developer's inspections with the configuration's tokens and accounts: each site that
+ * does not list its inspectors acting for the developer (`developerInspectors`) lists every one of them.
+ * A site that lists its own (`[]` for none) keeps its list.
+ */
+function withDeveloperInspectors(input: ConfigInput): ConfigInput {
+  const people = [
+    ...(input.auth?.tokens ?? []).map((t) => t.name),
+    ...(input.auth?.users ?? []).map((u) => u.email),
+  ];
+  if (people.length === 0) return input;
+  return {
+    ...input,
+    sites: (input.sites ?? []).map((s) =>
+      s.developerInspectors === undefined ? { ...s, developerInspectors: people } : s,
+    ),
+  };
+}
+
 export interface TestGateway extends Gateway {
   dataDir: string;
   cleanup(): Promise<void>;
@@ -52,14 +71,16 @@ export interface TestGateway extends Gateway {
 
 /**
  * Starts a real gateway on free loopback ports with a temp data dir; `now` gives it a clock of its own
- * (e.g. the wall clock moved to a day in December), as `startGateway` takes it.
+ * (e.g. the wall clock moved to a day in December), as `startGateway` takes it; `sitesAsGiven` keeps the
+ * sites exactly as configured (no inspectors acting for the developer added).
  */
 export async function startTestGateway(
   overrides: Partial<ConfigInput> = {},
-  opts: { dataDir?: string; log?: Log; now?: () => number } = {},
+  opts: { dataDir?: string; log?: Log; now?: () => number; sitesAsGiven?: boolean } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
-  const input = testConfigInput(overrides);
+  const given = testConfigInput(overrides);
+  const input = opts.sitesAsGiven ? given : withDeveloperInspectors(given);
   const config: Config = parseConfig({
     ...input,
     dataDir,

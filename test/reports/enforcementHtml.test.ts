@@ -259,8 +259,19 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
 
   it('the CSV has a row per notice, per step and per order', () => {
     const rows = parseCsv(csv);
-    expect(rows[0]).toEqual(['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail']);
-    expect(rows.every((r) => r.length === 9)).toBe(true);
+    expect(rows[0]).toEqual([
+      'section',
+      'id',
+      'rule',
+      'device',
+      'began',
+      'due',
+      'done',
+      'status',
+      'detail',
+      'inspection',
+    ]);
+    expect(rows.every((r) => r.length === 10)).toBe(true);
     const v = rows.filter((r) => r[0] === 'violation');
     expect(v.map((r) => [r[1], r[2], r[4], r[5], r[6], r[7]])).toEqual([
       [ids.a, 'approved', at(T0), at(T0 + 3 * DAY), at(T0 + DAY), 'on-time'],

@@ -1,7 +1,7 @@
 /**
- * The report's inspections say whose each is and whether it covered every practice: a town inspection
- * is marked "Town inspection", a partial one "partial: 1 of 5 practices"; a complete one of the
- * developer's side is marked neither.
+ * The report's inspections say whose each is and whether it covered every practice: on the page a town
+ * inspection is marked "the town's inspection", a partial one "partial (1 of 5 practices)", a complete
+ * one of the developer's side neither; the CSV's `inspection` column says it of each in words.
  */
 import { describe, expect, it } from 'vitest';
 import type { ComplianceReport } from '../../gateway/src/reports/report.ts';
@@ -35,9 +35,27 @@ describe('report: inspections, whose and how complete', () => {
     ]);
     const rows = html.split('<tr>').filter((r) => r.includes('Walked it.'));
     expect(rows).toHaveLength(3);
-    expect(rows[0]).not.toMatch(/Town inspection|partial/);
-    expect(rows[1]).toContain('<small>Town inspection</small>');
-    expect(rows[2]).toContain('<small>partial: 1 of 5 practices</small>');
+    expect(rows[0]).not.toMatch(/town's inspection|partial/);
+    expect(rows[1]).toContain('<small>the town&#39;s inspection</small>');
+    expect(rows[2]).toContain('<small>partial (1 of 5 practices)</small>');
+  });
+
+  it('says in the CSV column whose each is and whether it covered every practice', () => {
+    const report = {
+      inspections: [
+        { ...base, id: 'i-dev', side: 'developer', coverage: { covered: 5, of: 5 } },
+        { ...base, id: 'i-town', side: 'town', coverage: { covered: 5, of: 5 } },
+        { ...base, id: 'i-part', side: 'developer', coverage: { covered: 3, of: 5 } },
+        { ...base, id: 'i-town-part', side: 'town', coverage: { covered: 1, of: 5 } },
+      ],
+      site: { kind: 'construction' },
+    } as unknown as ComplianceReport;
+    expect(inspections.csv(report).map((row) => row.at(-1))).toEqual([
+      "the developer's",
+      "the town's inspection",
+      "the developer's, partial (3 of 5 practices)",
+      "the town's inspection, partial (1 of 5 practices)",
+    ]);
   });
 
   it("says work is halted except stabilization while a violation's notice is not approved", () => {

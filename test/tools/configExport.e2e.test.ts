@@ -102,7 +102,8 @@ describe('npm run config:export', () => {
     expect(rg9.passwordHash).toMatch(/^scrypt\$/);
     expect(rg9.calibrations).toEqual([{ until: '2026-01-01T00:00:00.000Z', inchesPerTip: 0.01 }]);
 
-    const b = await startTestGateway(exported as never, { dataDir: join(dir, 'b') });
+    // The sites exactly as exported: the export is what is checked.
+    const b = await startTestGateway(exported as never, { dataDir: join(dir, 'b'), sitesAsGiven: true });
     started.push(b);
     const strip = (sites: unknown) =>
       (sites as Array<Record<string, unknown> & { devices: Array<Record<string, unknown>> }>).map((s) => ({

@@ -14,7 +14,8 @@ export type FieldType =
   | 'checkbox'
   | 'json'
   | 'datetime'
-  | 'checks';
+  | 'checks'
+  | 'lines';
 
 export type Field = {
   name: string;
@@ -115,6 +116,12 @@ function control(formId: string, f: Field) {
         : h('span', { class: 'muted small' }, 'none to choose from'),
     );
   }
+  if (f.type === 'lines')
+    return h(
+      'textarea',
+      { ...common, rows: 3, spellcheck: 'false' },
+      Array.isArray(f.value) ? f.value.map(String).join('\n') : '',
+    );
   if (f.type === 'json')
     return h(
       'textarea',
@@ -139,6 +146,12 @@ function read(f: Field, el: HTMLElement): unknown {
   const raw = (el as HTMLInputElement).value.trim();
   if (raw === '') return undefined;
   if (f.type === 'number') return Number(raw);
+  // One a line (or separated by commas), blanks dropped.
+  if (f.type === 'lines')
+    return raw
+      .split(/[\n,]/)
+      .map((x) => x.trim())
+      .filter(Boolean);
   if (f.type === 'json') {
     try {
       return JSON.parse(raw);

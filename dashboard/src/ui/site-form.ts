@@ -28,11 +28,13 @@ const OWN = [
   'landowner',
   'developer',
   'address',
+  'developerInspectors',
   'stopWork',
   'lawOverrides',
 ];
 const HISTORY = 'History on record (before the gateway)';
 const PARTIES = 'Landowner, developer and address (construction sites)';
+const INSPECTORS = 'Inspectors acting for the developer or owner';
 export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const siteParams = () => schemaNamed('siteParams');
@@ -77,7 +79,28 @@ export async function siteFields(site: Site | undefined, creating: boolean): Pro
   ];
   // A figure set looser than the law asks for its reason (`law-figures.ts`).
   const params = js ? withReasons(paramFields(js, OWN, site), await lawFigures(), site) : [];
-  return [...own, ...params, ...partyFields(site), ...(await historyFields(site, zone))];
+  return [
+    ...own,
+    ...params,
+    ...partyFields(site),
+    inspectorsField(site),
+    ...(await historyFields(site, zone)),
+  ];
+}
+
+/**
+ * The town's accounts that record the developer's (or owner's) inspections of the site: any other town
+ * account records the town's own, which meets none of the developer's duties.
+ */
+function inspectorsField(site: Site | undefined): Field {
+  return {
+    name: 'developerInspectors',
+    label: 'Town accounts that inspect for the developer or owner',
+    type: 'lines',
+    value: site?.developerInspectors,
+    hint: "One e-mail address a line: an inspector they hired, or a clerk entering their reports on paper. Only these (and the owner's and contractor's own accounts) record the developer's side of an inspection.",
+    group: INSPECTORS,
+  };
 }
 
 /**

@@ -7,16 +7,8 @@ import { type AlertDto, INSPECTION_KINDS, type InspectionDto } from '../../../sh
 import { MIN_SOURCE_TS } from '../../../shared/src/telemetry.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
-import {
-  allowsExtension,
-  manualResolveRefusal,
-  measureOf,
-  rulesClosedByInspection,
-  rulesFedBy,
-} from '../rules/index.ts';
+import { allowsExtension, manualResolveRefusal, rulesFedBy } from '../rules/index.ts';
 import type { RuleInput } from '../rules/types.ts';
-import { measuredAt } from '../rules/util.ts';
-import { inspectionCause } from './cause.ts';
 import { checkRemedied } from './deficiencies.ts';
 import { AlertError } from './errors.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -175,7 +167,7 @@ export class Commands {
     input: InspectionInput,
     actor: string,
   ): { inspection: InspectionDto; closedAlertIds: string[]; replayed: boolean } {
-    const { stores, rules, lifecycle, unit } = this.o;
+    const { stores, rules, unit } = this.o;
     if (!rules.hasSite(input.siteId)) throw new AlertError('UNKNOWN_SITE', `no site "${input.siteId}"`);
     const findings = canonicalJson(input.findings ?? []);
     const details = canonicalJson(input.details ?? {});
@@ -246,24 +238,8 @@ export class Commands {
       };
       const fed = rulesFedBy(facts);
       rules.feedSite(u, input.siteId, feed, (r) => r.rules.some((id) => fed.includes(id)));
-      const closing = rulesClosedByInspection(facts);
-      if (closing.length > 0) {
-        for (const row of stores.alerts.openBegunBy(input.siteId, closing, input.at)) {
-          lifecycle.resolve(u, row, {
-            how: 'auto',
-            by: actor,
-            at: measuredAt({ at: input.at, receivedAt: u.now }, measureOf(row.rule)),
-            sourceAt: input.at,
-            message: `Inspected by ${inspector} at ${toIso(input.at)}`,
-            // The inspection is named by its id (its record holds the rest); the message names who.
-            evidence: { inspectionId: id, kind: input.kind },
-            cause: inspectionCause(feed),
-          });
-          rules.feedClosed(u, row, 'auto', input.at);
-        }
-      }
-      // Every alert the inspection closed: those the engine closed above and those a rule closed itself
-      // on the inspection's feed (a routine period met, a storm inspected).
+      // Every alert the inspection closed: each rule closes its own on the inspection's feed (a routine
+      // period met, a storm inspected after its end).
       const closedAlertIds = [...new Set(u.resolved)];
       const inspection = inspectionDto(stores.inspections.byId(id)!);
       // The developer's report goes to the officer (law 001: "delivered to the Stormwater Management

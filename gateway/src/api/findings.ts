@@ -4,7 +4,7 @@
  * may cite (`photoAccess.ts`: uploaded by them, or already cited at a site they may see; any other is
  * refused as not stored). A refusal says what is wrong in words and names the part of the body in `field`.
  */
-import type { Finding, InspectionSide } from '../../../shared/src/api/findings.ts';
+import { actsForDeveloper, type Finding, type InspectionSide } from '../../../shared/src/api/findings.ts';
 import type { Caller } from './auth.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -70,10 +70,16 @@ export function checkFindings(
 /**
  * Whose inspection an account records. An owner's or contractor's account (limited to its sites) acts
  * for the developer: it records the developer's side only. The town's accounts record the town's own
- * inspection unless they say they enter one made for the developer (a report on paper, an inspector the
- * developer hired who has a town account).
+ * inspection; one the site lists among its inspectors acting for the developer (`developerInspectors`:
+ * an inspector the developer hired who has a town account, a clerk entering the developer's report on
+ * paper) records the developer's side when it asks for it. Any other town account asking for the
+ * developer's side is refused, so the town's visit never meets the developer's duty.
  */
-export function inspectionSide(caller: Caller, asked: InspectionSide | undefined): InspectionSide {
+export function inspectionSide(
+  caller: Caller,
+  asked: InspectionSide | undefined,
+  site: { name?: string | undefined; id: string; developerInspectors?: readonly string[] | undefined },
+): InspectionSide {
   if (caller.sites !== undefined) {
     if (asked === 'town')
       throw new ApiError(
@@ -84,5 +90,12 @@ export function inspectionSide(caller: Caller, asked: InspectionSide | undefined
       );
     return 'developer';
   }
+  if (asked === 'developer' && !actsForDeveloper(site.developerInspectors, caller))
+    throw new ApiError(
+      'FORBIDDEN',
+      `${caller.name} is not on record as an inspector acting for the developer at ${site.name ?? site.id}: record this inspection as the town's own, or ask an administrator to add ${caller.email ?? caller.name} to the site's inspectors acting for the developer.`,
+      undefined,
+      'side',
+    );
   return asked ?? 'town';
 }

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { entityId, recipientBody, USER_ROLES } from '../../../shared/src/admin.ts';
-import { PRACTICES_MAX, practiceSchema } from '../../../shared/src/api/findings.ts';
+import {
+  developerInspectorsSchema,
+  PRACTICES_MAX,
+  practiceSchema,
+} from '../../../shared/src/api/findings.ts';
 import { partySchema } from '../../../shared/src/api/violations.ts';
 import { lawOverridesSchema } from '../../../shared/src/lawFigures.ts';
 import { looseFigures, looserWords } from '../../../shared/src/looser.ts';
@@ -101,6 +105,11 @@ export const siteSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('The address, or a description, of the land (it appears on a notice of violation).'),
+  developerInspectors: developerInspectorsSchema
+    .optional()
+    .describe(
+      "The town's accounts that inspect for the developer or owner (an inspector they hired, a clerk entering their report on paper), each by its e-mail address or a configured API token's name: only these, and the accounts limited to the site, record the developer's side of an inspection; any other town account records the town's own.",
+    ),
   devices: z.array(deviceSchema).default([]).describe("The site's devices."),
   lawOverrides: lawOverridesSchema.optional(),
 });

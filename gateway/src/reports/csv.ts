@@ -21,11 +21,23 @@ export function csvText(rows: ReadonlyArray<readonly unknown[]>): string {
   return `${rows.map((cols) => cols.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
+/**
+ * The columns. `inspection`: an inspection row's side and coverage in words ("the town's inspection",
+ * "the developer's, partial (3 of 5 practices)"); empty in the other rows.
+ */
+const HEADER = ['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail', 'inspection'];
+
+/** A row with a cell for every column (empty ones added), as RFC 4180 asks. */
+const full = (row: readonly unknown[]): unknown[] => [
+  ...row,
+  ...Array.from({ length: Math.max(0, HEADER.length - row.length) }, () => ''),
+];
+
 export function reportToCsv(r: ComplianceReport): string {
   const cp = r.evidence.checkpoint;
   return csvText([
-    ['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail'],
-    ...SECTIONS.flatMap((s) => s.csv(r)),
+    HEADER,
+    ...SECTIONS.flatMap((s) => s.csv(r)).map(full),
     [
       'checkpoint',
       cp.origin,
@@ -36,6 +48,7 @@ export function reportToCsv(r: ComplianceReport): string {
       '',
       `${cp.size} entries`,
       `root ${cp.root}; key ${r.evidence.verifierKey}`,
+      '',
     ],
   ]);
 }

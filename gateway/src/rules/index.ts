@@ -59,14 +59,6 @@ export function rulesFedBy(insp: InspectionFacts): RuleId[] {
   });
 }
 
-/**
- * The rules whose open alerts an inspection closes at its site, every one raised at or before it (after
- * the evaluators had it).
- */
-export function rulesClosedByInspection(insp: InspectionFacts): RuleId[] {
-  return rulesMetBy(insp).filter((id) => byId.get(id)!.duty.closesBegunAlerts);
-}
-
 /** What time of an inspection meets a rule's deadline (`RuleDuty.measure`): the work's by default. */
 export function measureOf(id: string): DutyMeasure {
   return byId.get(id)?.duty.measure ?? 'work';

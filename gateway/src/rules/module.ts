@@ -52,12 +52,6 @@ export interface RuleDuty {
    */
   everyPractice?: boolean;
   /**
-   * The evaluator resolves the alerts an inspection meets. When this is true the engine then also
-   * closes every open alert of the rule at the site raised at or before the inspection. No rule asks it
-   * now: the storm rule's inspection must follow the storm, which only its evaluator knows.
-   */
-  closesBegunAlerts: boolean;
-  /**
    * What time of an inspection meets its deadline: `work`, when the inspection was made on the land (a
    * storm or routine inspection; the default), or `submittal`, when the gateway received its report (a
    * report to be submitted to the town: the annual inspection). Both are shown.

@@ -7,6 +7,7 @@
 import { stormFields } from '../../../shared/src/api/alertFields.ts';
 import type { StormBasis } from '../ledger/records.ts';
 import { type CitedBody, differences, pairsOf } from './checker.ts';
+import { meetsDeveloperDuty } from './inspected.ts';
 import type { LongStormJson, ReportDuty, ReportJson, ReportStorm } from './reportJson.ts';
 import type { DutyAt } from './shown.ts';
 import {
@@ -159,12 +160,16 @@ export function checkStorm(
     if (reached !== rec.qualified) out.push(qualifiedWrong());
   }
   if (s.qualified) {
-    // The inspection follows the storm: the first made after its last tip, once the storm has ended.
+    // The inspection follows the storm: the first made after its last tip, once the storm has ended, of
+    // the developer's side and covering every practice (`inspected.ts`).
     // Its due time is the last instant on time, as the engine counts an alert's (`resolved <= due`).
     const due = rec.dueAt as number | undefined;
     const met = rec.closed
       ? inspections
-          .filter((x) => (x.at as number) > end && x.kind !== 'annual' && x.kind !== 'cleanout')
+          .filter(
+            (x) =>
+              (x.at as number) > end && x.kind !== 'annual' && x.kind !== 'cleanout' && meetsDeveloperDuty(x),
+          )
           .sort((a, b) => (a.at as number) - (b.at as number))[0]
       : undefined;
     const status = met

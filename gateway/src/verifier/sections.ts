@@ -12,6 +12,7 @@ import { siteRecordFields } from '../../../shared/src/api/siteRecordFields.ts';
 import { stopWorkFields, violationFields } from '../../../shared/src/api/violationFields.ts';
 import { changeFields } from '../../../shared/src/changeFields.ts';
 import { type Context, checkSection, ms, type Says, type Section } from './checker.ts';
+import { checkClaims } from './inspected.ts';
 import { checkLate, checkNoticeCounts, noticeWhere, type ShownNotice } from './notices.ts';
 import { checkConfirmation, checkStatement, recordWhere, type ShownSiteRecord } from './records.ts';
 import type { ReportChange, ReportJson } from './reportJson.ts';
@@ -47,6 +48,8 @@ export const inspections: Section<ShownInspection> = {
   missing: LOGGED,
   numbered: { sentence: 'running', where: "The site's inspections in the report", one: 'inspection' },
   inPeriod: { at: 'at', period: 'stated' },
+  // Whose it is and what it covered are its entry's, and its entry's coverage is what its findings name.
+  law: (x, e, at) => checkClaims(x, e, at),
 };
 
 /** Extensions, each named by the duty it extends. */

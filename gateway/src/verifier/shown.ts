@@ -27,6 +27,9 @@ export interface ShownInspection {
   recordedBy?: string;
   /** What it found at each practice, with the photos' hashes. */
   findings?: unknown[];
+  /** Whose it is, and how many of the site's practices it covered (`inspected.ts`). */
+  side?: string;
+  coverage?: { covered: number; of: number };
   logIndex?: number;
 }
 

@@ -16,6 +16,7 @@ import { checkConsistency, checkRangeProof, runAsync } from '../ledger/proofs.ts
 import { leafHashOf, nodeHashOf } from '../ledger/webcrypto.ts';
 import { type CitedBody, periodOf } from './checker.ts';
 import { checkDuty, checkLongStorm, checkStorm, checkSummary } from './figures.ts';
+import { checkMet } from './inspected.ts';
 import type { ReportDuty, ReportJson } from './reportJson.ts';
 import { checkSections } from './sections.ts';
 import type { DutyAt } from './shown.ts';
@@ -224,6 +225,15 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
     ),
   );
   problems.push(...checkSections(report, duties, { cited, all, w, ...periodOf(report) }));
+  // What the inspections shown as meeting a storm's or a routine duty claim: the developer's, of every
+  // practice, after the storm.
+  const met = checkMet(
+    report,
+    duties.filter((d) => d.at.startsWith('routine[')),
+    { cited, all, w },
+  );
+  problems.push(...met.problems);
+  notes.push(...met.notes);
   return {
     ok: problems.length === 0,
     problems,

@@ -86,6 +86,31 @@ export type PhotoStored = z.infer<typeof photoStoredSchema>;
 
 export const inspectionSideSchema = z.enum(INSPECTION_SIDES);
 
+/** The most people a site lists as inspectors acting for its developer. */
+export const DEVELOPER_INSPECTORS_MAX = 50;
+
+/**
+ * The people of the town's accounts who inspect a site for its developer (or owner): an inspector the
+ * developer hired, a clerk entering the developer's report on paper. Each is named by the e-mail address
+ * of their account, or by the name of an API token of the configuration. Only they, and the accounts
+ * limited to the site (its owner's, its contractor's), record the developer's side of an inspection; any
+ * other town account records the town's own (configuration `sites[].developerInspectors`, admin API).
+ */
+export const developerInspectorsSchema = z
+  .array(z.string().trim().min(1).max(200))
+  .max(DEVELOPER_INSPECTORS_MAX);
+
+/** Whether a person named by an account's e-mail or a configured token's name is one of a site's list. */
+export function actsForDeveloper(
+  list: readonly string[] | undefined,
+  who: { email?: string | undefined; tokenName?: string | undefined },
+): boolean {
+  const email = who.email?.trim().toLowerCase();
+  return (list ?? []).some(
+    (n) => (email !== undefined && n.trim().toLowerCase() === email) || n === who.tokenName,
+  );
+}
+
 /**
  * How much of a construction site's practices an inspection covered: `covered` of the `of` practices the
  * site had when it was recorded (each with a finding). Only one covering every practice meets the

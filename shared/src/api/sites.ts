@@ -7,7 +7,7 @@ import { siteHistory } from '../admin.ts';
 import { lawOverridesSchema } from '../lawFigures.ts';
 import { REJECT_REASONS } from '../telemetry.ts';
 import { isoTime } from './common.ts';
-import { practiceSchema } from './findings.ts';
+import { developerInspectorsSchema, practiceSchema } from './findings.ts';
 import { partySchema, stopWorkDtoSchema, workHaltedSchema } from './violations.ts';
 
 const values = z.record(z.string(), z.number());
@@ -45,6 +45,8 @@ export const siteViewSchema = z.object({
   landowner: partySchema.optional(),
   developer: partySchema.optional(),
   address: z.string().optional(),
+  /** The town's accounts that record the developer's side of an inspection here (e-mail or token name). */
+  developerInspectors: developerInspectorsSchema.optional(),
   /** Why a figure is set looser than the law, by the figure's id, while it is. */
   lawOverrides: lawOverridesSchema.optional(),
   /** The stop-work order in effect, if any. */

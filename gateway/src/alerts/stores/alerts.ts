@@ -50,10 +50,6 @@ export class AlertStore {
         `SELECT * FROM alerts WHERE status != 'resolved' AND overdue_notified = 0 AND due_at < ?
          ORDER BY due_at`,
       ),
-      openBegunBy: db.prepare<[string, string, number], AlertRow>(
-        `SELECT * FROM alerts WHERE site_id = ? AND rule IN (SELECT value FROM json_each(?))
-           AND status != 'resolved' AND raised_at <= ? ORDER BY raised_at`,
-      ),
       openCounts: db.prepare<[], { rule: string; status: string; n: number }>(
         `SELECT rule, status, COUNT(*) AS n FROM alerts WHERE status != 'resolved' GROUP BY rule, status`,
       ),
@@ -119,11 +115,6 @@ export class AlertStore {
   /** Unresolved alerts past their due time that were not flagged overdue yet. */
   overdueCandidates(now: number): AlertRow[] {
     return this.stmts.overdueCandidates.all(now);
-  }
-
-  /** Open alerts of these rules at a site raised at or before `at`: the duties an inspection then meets. */
-  openBegunBy(siteId: string, rules: readonly string[], at: number): AlertRow[] {
-    return this.stmts.openBegunBy.all(siteId, JSON.stringify(rules), at);
   }
 
   openCounts(): Array<{ rule: string; status: string; n: number }> {

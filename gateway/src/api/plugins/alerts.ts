@@ -198,7 +198,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
       'POST /api/inspections',
       doc(
         'inspections',
-        "Record an inspection, with its findings at a construction site's practices, and whose it is (side: the developer's or the town's); closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock. The developer's storm and routine duties are met only by the developer's side with a finding for every practice; a partial inspection is recorded as partial. An inspection with nothing in it is refused (EMPTY_INSPECTION). The same clientId sent again answers the first inspection (200) and records nothing",
+        "Record an inspection, with its findings at a construction site's practices, and whose it is (side: the developer's or the town's); closes the open alerts whose duty it meets (storm inspections before it) and restarts the 7-day clock. The developer's storm and routine duties are met only by the developer's side with a finding for every practice; a partial inspection is recorded as partial. An owner's or contractor's account records the developer's side; a town account records it only when the site lists it among its inspectors acting for the developer (developerInspectors: its e-mail, or a configured token's name), and is refused (FORBIDDEN) otherwise. An inspection with nothing in it is refused (EMPTY_INSPECTION). The same clientId sent again answers the first inspection (200) and records nothing",
         {
           ...secured,
         },
@@ -213,8 +213,8 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
         if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings);
         checkWastewater(ctx, b);
         const details = inspectionDetails(b);
-        const side = inspectionSide(caller, b.side);
         const site = ctx.catalogue.site(b.siteId);
+        const side = inspectionSide(caller, b.side, site ?? { id: b.siteId });
         const practices = site?.kind === 'construction' ? (site.practices ?? []).map((p) => p.id) : [];
         const { replayed, ...res } = c.recordInspection(
           {

@@ -25,6 +25,7 @@ export function siteSummary(
     ...(site.landowner ? { landowner: site.landowner } : {}),
     ...(site.developer ? { developer: site.developer } : {}),
     ...(site.address ? { address: site.address } : {}),
+    ...(site.developerInspectors ? { developerInspectors: site.developerInspectors } : {}),
     ...(site.lawOverrides ? { lawOverrides: site.lawOverrides } : {}),
     retiredDevices: [...ctx.catalogue.retiredDevices(site.id)],
     devices: site.devices.map((d) => {

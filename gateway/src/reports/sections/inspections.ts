@@ -1,26 +1,40 @@
 /**
  * The inspections recorded in the period: a table on the page (a town inspection and a partial one say
- * so under their kind), an `inspection` row each in the CSV.
+ * so under their kind), an `inspection` row each in the CSV, whose it is and how complete in its column
+ * `inspection` ("the town's inspection", "the developer's, partial (3 of 5 practices)").
  */
 
-import { coverageWords, INSPECTION_SIDE_LABELS } from '../../../../shared/src/api/findings.ts';
+import { coverageWords } from '../../../../shared/src/api/findings.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { INSPECTION_KIND_WORDS, wordFor } from '../words.ts';
 import { detailSentences, pumpOutWord } from './inspectionDetails.ts';
+import { listTable, type ReportSection } from './section.ts';
+
+type Whose = { side?: 'developer' | 'town'; coverage?: { covered: number; of: number } };
 
 /**
- * Under an inspection's kind: a town inspection says so (it meets none of the developer's duties), and
- * one covering fewer than every practice is partial ("partial: 1 of 5 practices").
+ * A town inspection says so (it meets none of the developer's duties), and one covering fewer than
+ * every practice is partial ("partial (1 of 5 practices)"); a complete one of the developer's side is
+ * neither.
  */
-function whose(x: { side?: 'developer' | 'town'; coverage?: { covered: number; of: number } }): string {
-  const words = [
-    ...(x.side === 'town' ? [INSPECTION_SIDE_LABELS.town] : []),
-    ...(x.coverage && x.coverage.covered < x.coverage.of ? [`partial: ${coverageWords(x.coverage)}`] : []),
+export function whoseWords(x: Whose): string[] {
+  return [
+    ...(x.side === 'town' ? ["the town's inspection"] : []),
+    ...(x.coverage && x.coverage.covered < x.coverage.of ? [`partial (${coverageWords(x.coverage)})`] : []),
   ];
+}
+
+/** Under an inspection's kind on the page: whose it is and how complete, when it is not simply the developer's. */
+function whose(x: Whose): string {
+  const words = whoseWords(x);
   return words.length ? `<br><small>${esc(words.join(' · '))}</small>` : '';
 }
 
-import { listTable, type ReportSection } from './section.ts';
+/** The CSV's column in words: whose it is, and whether it covered every practice. */
+export function whoseColumn(x: Whose): string {
+  const words = whoseWords(x);
+  return [...(x.side === 'town' ? [] : ["the developer's"]), ...words].join(', ');
+}
 
 export const inspections: ReportSection<'inspections'> = {
   id: 'inspections',
@@ -48,5 +62,6 @@ export const inspections: ReportSection<'inspections'> = {
       x.recordedAt,
       'recorded',
       [`${x.inspector}: ${x.notes}`, ...detailSentences(x, r.site.kind)].join(' '),
+      whoseColumn(x),
     ]),
 };

@@ -42,7 +42,6 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
   duty: {
     meets: ANNUAL_INSPECTIONS,
     measure: MEASURE,
-    closesBegunAlerts: false,
     extendable: false,
     noExtension:
       "The annual inspection cannot be extended: the law sets its date (within 60 days of the town's letter, or before September 1).",

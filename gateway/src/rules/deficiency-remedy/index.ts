@@ -38,6 +38,6 @@ export const deficiencyRemedy: RuleModule<DeficiencyState, DeficiencyRule, typeo
   describeEvidence: describeDeficiencyEvidence,
   // The law lets a licensed engineer's letter extend a remedy deadline. A later inspection naming the
   // deficiency remedied meets it (the evaluator resolves it), or a person closing it.
-  duty: { meets: [], closesBegunAlerts: false, extendable: true, responsible: ['owner'] },
+  duty: { meets: [], extendable: true, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
 };

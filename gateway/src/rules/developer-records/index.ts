@@ -44,7 +44,6 @@ export const developerRecords: RuleModule<DeveloperRecordsState, DeveloperRule, 
   describeEvidence: describeDeveloperEvidence,
   duty: {
     meets: [],
-    closesBegunAlerts: false,
     extendable: false,
     noExtension: "The law sets these records' times; an engineer's letter does not extend them.",
     noManualResolve: "This duty closes when the record is entered on the site's page (Records), not by hand.",

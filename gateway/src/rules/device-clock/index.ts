@@ -20,7 +20,6 @@ export const deviceClock: RuleModule<ClockState, typeof RULE, typeof params> = {
   evaluator: clockEvaluator,
   duty: {
     meets: [],
-    closesBegunAlerts: false,
     extendable: false,
     responsible: ['owner', 'developer'],
   },

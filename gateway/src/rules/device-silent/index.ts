@@ -23,7 +23,6 @@ export const deviceSilent: RuleModule<SilentState, typeof RULE, typeof params> =
   describeEvidence: describeSilentEvidence,
   duty: {
     meets: [],
-    closesBegunAlerts: false,
     extendable: false,
     responsible: ['owner', 'developer'],
   },

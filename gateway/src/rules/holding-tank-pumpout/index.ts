@@ -20,7 +20,7 @@ export const holdingTankPumpout: RuleModule<HoldingState, typeof RULE, typeof pa
   state: { version: 1, upgrade: firstVersion },
   evaluator: holdingEvaluator,
   // The pump-out shows in the level; the law sets no deadline to extend.
-  duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['owner'] },
+  duty: { meets: [], extendable: false, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
   charts: holdingCharts,
 };

@@ -58,6 +58,6 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   evaluator: alarmEvaluator,
   describeEvidence: describeRemedyEvidence,
   // The law lets a licensed engineer's letter extend a remedy deadline.
-  duty: { meets: [], closesBegunAlerts: false, extendable: true, responsible: ['owner'] },
+  duty: { meets: [], extendable: true, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
 };

@@ -35,7 +35,6 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
     // The developer's duty: met by the developer's side only, and only by an inspection of every practice.
     sides: ['developer'],
     everyPractice: true,
-    closesBegunAlerts: false,
     extendable: false,
     noExtension: 'A routine inspection cannot be extended: the law sets the interval.',
     responsible: ['developer'],

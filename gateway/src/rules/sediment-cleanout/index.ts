@@ -25,7 +25,7 @@ export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof par
   evaluator: sedimentEvaluator,
   describeEvidence: describeSedimentEvidence,
   // "Whenever": no deadline to extend; a cleanout shows in the data, not as an inspection.
-  duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
+  duty: { meets: [], extendable: false, responsible: ['developer'] },
   report: { section: 'cleanouts', duty: true, pastDue: 'overdue' },
   charts: sedimentCharts,
 };

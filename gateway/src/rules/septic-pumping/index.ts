@@ -23,6 +23,6 @@ export const septicPumping: RuleModule<SepticState, typeof RULE, typeof params> 
   state: { version: 1, upgrade: firstVersion },
   evaluator: septicEvaluator,
   // A `cleanout` recorded at a septic site is a pump-out; a guideline has no deadline to extend.
-  duty: { meets: PUMPOUT_KINDS, closesBegunAlerts: false, extendable: false, responsible: ['owner'] },
+  duty: { meets: PUMPOUT_KINDS, extendable: false, responsible: ['owner'] },
   report: { section: 'remedies', duty: true, pastDue: 'overdue' },
 };

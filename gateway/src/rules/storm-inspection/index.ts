@@ -35,7 +35,6 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
     // The developer's duty: met by the developer's side only, and only by an inspection of every practice.
     sides: ['developer'],
     everyPractice: true,
-    closesBegunAlerts: false,
     extendable: false,
     noExtension: 'The 24-hour storm inspection cannot be extended: the law (001, A(2)) sets it.',
     responsible: ['developer'],

@@ -28,7 +28,7 @@ export const turbidityContrast: RuleModule<TurbidityState, typeof RULE, typeof p
   },
   state: { version: 1, upgrade: firstVersion },
   evaluator: turbidityEvaluator,
-  duty: { meets: [], closesBegunAlerts: false, extendable: false, responsible: ['developer'] },
+  duty: { meets: [], extendable: false, responsible: ['developer'] },
   report: { section: 'other', duty: true, pastDue: 'overdue' },
   charts: turbidityCharts,
 };

@@ -23,7 +23,6 @@ export const violationRemedy: RuleModule<ViolationRemedyState, typeof RULE, type
   describeEvidence: describeViolationEvidence,
   duty: {
     meets: [],
-    closesBegunAlerts: false,
     extendable: false,
     noExtension:
       "A notice of violation's schedule cannot be extended by an engineer's letter: the officer's notice sets it.",
