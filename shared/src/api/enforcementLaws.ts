@@ -117,8 +117,10 @@ export const ENFORCEMENT_LAWS = {
       appeal: 'Appeal to the Local Board of Health',
     },
     penalties:
-      'Any person who shall omit, neglect, or refuse to do any act required by this ordinance shall be subject ' +
-      'to a civil penalty of not more than ($1,000) to be recovered by the Town Board in any court of competent ' +
+      'Any person owning, controlling or managing any building, structure, land, or premises therein or whereon ' +
+      'there shall be placed on or there exists a structure or system in violation of this ordinance, … and any ' +
+      'person who shall omit, neglect, or refuse to do any act required by this ordinance, shall be subject to a ' +
+      'civil penalty of not more than ($1,000) to be recovered by the Town Board in any court of competent ' +
       'jurisdiction. Each such person shall be deemed guilty of a separate offense for each day that such ' +
       'violation, disobedience, omission, neglect or refusal shall continue. The penalty provisions of DEC ' +
       'regulations may also apply (Town law 000, Section 6.010).',
