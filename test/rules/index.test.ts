@@ -82,6 +82,9 @@ describe('rule registry', () => {
         'device-clock:panel-1',
         'remedy:panel-1',
         'septic-pumping:panel-1',
+        // The pumping duty is the owner's whatever sensors exist: bound to the site too, which keeps it
+        // while no tank device does (here the panel keeps it).
+        'septic-pumping:-',
         // The Enforcement Officer's orders (law 000, 5.100 B) are duties here too.
         'violation-remedy:-',
       ].sort(),

@@ -27,6 +27,7 @@ import {
   serialSchema,
   storageSchema,
 } from './sections.ts';
+import { enforcementSchema } from './town.ts';
 
 const id = entityId;
 
@@ -167,6 +168,7 @@ export const configSchema = z
     notify: notifySchema,
     evidence: evidenceSchema,
     reports: reportsSchema,
+    enforcement: enforcementSchema,
     sites: z
       .array(siteSchema)
       .default([])

@@ -3,7 +3,12 @@
  * its steps, its law, its first service and the appeal window that service started; a stop-work order
  * with its services and its lifting. A notice's status is derived from its steps (`statusOfSteps`).
  */
-import { lawIdOfSiteKind, lawOf, orderKindOf } from '../../../shared/src/api/enforcementLaws.ts';
+import {
+  lawAsWritten,
+  lawIdOfSiteKind,
+  lawOf,
+  orderKindOf,
+} from '../../../shared/src/api/enforcementLaws.ts';
 import { statusOfSteps } from '../../../shared/src/api/enforcementWords.ts';
 import type {
   Party,
@@ -29,6 +34,8 @@ export interface ServiceDetail {
   servedAt: number;
   /** The end of the appeal window were this service the first (the law's days from it, site's zone). */
   appealBy?: number;
+  /** The days to appeal it counted (the town's figure where the law names none; absent in older steps). */
+  appealDays?: number;
 }
 
 /** A hearing's details, as its step's `detail` keeps them. */
@@ -89,7 +96,7 @@ function eventDto(e: ViolationEventRow): ViolationEvent {
  */
 function windowOf(v: ViolationRow, rows: readonly ViolationEventRow[]) {
   const first = firstService(rows);
-  if (first) return { servedAt: first.servedAt, appealBy: first.appealBy };
+  if (first) return { servedAt: first.servedAt, appealBy: first.appealBy, appealDays: first.appealDays };
   if (v.appeal_by > 0) return { servedAt: v.at, appealBy: v.appeal_by };
   return {};
 }
@@ -115,6 +122,8 @@ export function violationDto(v: ViolationRow, rows: readonly ViolationEventRow[]
     issuedBy: v.issued_by,
     ...(w.servedAt !== undefined ? { servedAt: toIso(w.servedAt) } : {}),
     ...(w.appealBy !== undefined ? { appealBy: toIso(w.appealBy) } : {}),
+    // Served before services kept their days: the law's entry then (the town's choice came later).
+    appealDays: w.appealDays ?? (w.appealBy !== undefined ? lawAsWritten(law) : lawOf(law)).appealDays,
     ...(parties.landowner ? { landowner: parties.landowner } : {}),
     ...(parties.developer ? { developer: parties.developer } : {}),
     ...(parties.siteAddress ? { siteAddress: parties.siteAddress } : {}),

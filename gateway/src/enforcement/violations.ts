@@ -112,7 +112,14 @@ export class Violations {
         createdAt: u.now,
       });
       u.notified();
-      return { id, law: input.law, issuedAt: toIso(u.now), status: 'issued', documentUrl: documentUrlOf(id) };
+      return {
+        id,
+        law: input.law,
+        issuedAt: toIso(u.now),
+        appealDays: lawOf(input.law).appealDays,
+        status: 'issued',
+        documentUrl: documentUrlOf(id),
+      };
     });
   }
 
@@ -139,8 +146,15 @@ export class Violations {
         return d.method === 'email' && d.party === s.party;
       });
       if (again) return undefined;
-      const appealBy = withinDays(s.servedAt, lawOf(row.law).appealDays, this.tzOf(row.site_id));
-      const detail: ServiceDetail = { method: s.method, party: s.party, servedAt: s.servedAt, appealBy };
+      const appealDays = lawOf(row.law).appealDays;
+      const appealBy = withinDays(s.servedAt, appealDays, this.tzOf(row.site_id));
+      const detail: ServiceDetail = {
+        method: s.method,
+        party: s.party,
+        servedAt: s.servedAt,
+        appealBy,
+        appealDays,
+      };
       vs.appendEvent({
         violation_id: id,
         kind: 'served',

@@ -18,7 +18,7 @@ import { FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
 import { haId } from '../config/homeassistant.ts';
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
 import { ruleLabel } from '../rules/index.ts';
-import { ruleIdsOf } from '../rules/module.ts';
+import { ruleIdsOf, siteBinding } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 
 /** A discovery config payload, as the gateway writes it (Home Assistant's MQTT sensor and binary sensor). */
@@ -195,9 +195,8 @@ export function siteRules(site: SiteConfig): string[] {
   for (const m of RULE_MODULES) {
     const binds = m.binds;
     const applies =
-      'perSite' in binds
-        ? binds.perSite(site) !== undefined
-        : site.devices.some((d) => binds.perDevice(d, site));
+      siteBinding(binds, site) !== undefined ||
+      ('perDevice' in binds && site.devices.some((d) => binds.perDevice(d, site)));
     if (applies) out.push(...ruleIdsOf(m));
   }
   return out;

@@ -10,7 +10,7 @@
 import {
   appealSentence,
   elementHeadings,
-  lawOf,
+  lawOfNotice,
   orderKindOf,
 } from '../../../shared/src/api/enforcementLaws.ts';
 import { FINDING_STATUS_LABELS, VIOLATION_STATUS_LABELS } from '../../../shared/src/api/enforcementWords.ts';
@@ -59,8 +59,11 @@ const para = (text: string) =>
     .join('');
 
 /** The statement of the appeal element, with the last day to appeal (or that it has not started). */
-export function appealStatement(v: Pick<ViolationDto, 'appealBy' | 'law'>, tz: string): string {
-  const law = lawOf(v.law);
+export function appealStatement(
+  v: Pick<ViolationDto, 'appealBy' | 'law' | 'appealDays'>,
+  tz: string,
+): string {
+  const law = lawOfNotice(v);
   if (v.appealBy === undefined) return `${appealSentence(law, undefined)} ${NOT_SERVED}`;
   return appealSentence(law, endOfDay(v.appealBy, tz));
 }
@@ -94,7 +97,7 @@ function eventsPart(v: ViolationDto, tz: string): string {
 export function violationToHtml(v: ViolationDto, o: ViolationDocOptions): string {
   const tz = o.tz;
   const t = (iso: string) => esc(formatLong(Date.parse(iso), tz));
-  const law = lawOf(v.law);
+  const law = lawOfNotice(v);
   const HEADINGS = elementHeadings(law);
   const order = orderKindOf(law, v.orderKind);
   const title = law.orderKinds.length > 1 ? `${law.noticeTitle}: ${order.label}` : law.noticeTitle;

@@ -11,10 +11,11 @@
  * - ticks, inspections and alert-closed inputs: every binding of the site;
  * - effects: applied in the order returned.
  *
- * The modules say where they bind (`RuleModule.binds`); README.md has the table.
+ * The modules say where they bind (`RuleModule.binds`: per site, per device, or per device and once per
+ * site); README.md has the table.
  */
 import type { RuleParams, SiteFacts, SiteView } from './context.ts';
-import { type RuleModule, type RuleState, ruleIdsOf, stateKeyOf } from './module.ts';
+import { type RuleModule, type RuleState, ruleIdsOf, siteBinding, stateKeyOf } from './module.ts';
 import { RULE_MODULES, type RuleId } from './registry.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from './types.ts';
 
@@ -129,8 +130,7 @@ export function ruleContext<Site extends SiteView>(
 export function bindRules(modules: readonly RuleModule<unknown, RuleId>[], site: SiteView): SiteRule[] {
   const out: SiteRule[] = [];
   for (const m of modules) {
-    if (!('perSite' in m.binds)) continue;
-    const b = m.binds.perSite(site);
+    const b = siteBinding(m.binds, site);
     if (b) out.push(bindRule(m, site, undefined, b.devices));
   }
   for (const d of site.devices) {

@@ -17,6 +17,7 @@ import {
   type RuleReport,
   ruleIdsOf,
   sidesOf,
+  siteBinding,
   wordsOf,
 } from './module.ts';
 import { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
@@ -155,7 +156,7 @@ export function deadlineReadings(
         m.deadlineReading !== undefined &&
         (ruleIdsOf(m).some((id) => listed.includes(id)) ||
           site.devices.some((d) => appliesTo(m, d, site)) ||
-          ('perSite' in m.binds && m.binds.perSite(site) !== undefined)),
+          siteBinding(m.binds, site) !== undefined),
     )
     .map((m) => ({ rule: ruleIdsOf(m)[0]!, section: m.report.section, text: m.deadlineReading!(site) }));
 }

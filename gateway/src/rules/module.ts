@@ -15,13 +15,32 @@ import type { Evaluator } from './types.ts';
 
 export type { ParamShape, RuleParams } from './context.ts';
 
-/** Where a rule's evaluator is bound: once per site it applies to, or once per device it applies to. */
+/**
+ * Where a rule's evaluator is bound: once per site it applies to, once per device it applies to, or once
+ * per device and once per site (`andPerSite`).
+ */
 export type RuleBinds<P extends RuleParams = RuleParams> =
   | {
       /** Undefined when the rule does not apply; else the devices whose readings it needs ([] for none). */
       perSite(site: SiteView<P>): { devices: string[] } | undefined;
     }
-  | { perDevice(device: DeviceView<P['device']>, site: SiteView<P>): boolean };
+  | {
+      perDevice(device: DeviceView<P['device']>, site: SiteView<P>): boolean;
+      /**
+       * A duty of the site's whatever devices it has (the septic tank's pumping): bound once to the site
+       * too, with the devices it needs ([] for none); its evaluator says what it does while a device
+       * keeps the duty.
+       */
+      andPerSite?(site: SiteView<P>): { devices: string[] } | undefined;
+    };
+
+/** A module's binding to the site itself, if it has one there (`perSite`, `andPerSite`): the devices it needs. */
+export function siteBinding<P extends RuleParams>(
+  binds: RuleBinds<P>,
+  site: SiteView<P>,
+): { devices: string[] } | undefined {
+  return 'perSite' in binds ? binds.perSite(site) : binds.andPerSite?.(site);
+}
 
 /**
  * The version of a rule's stored state. The state carries it as `v`; a stored state without one is

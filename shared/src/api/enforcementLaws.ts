@@ -10,6 +10,19 @@
 export const NOTICE_ELEMENTS = ['parties', 'land', 'nature', 'remedy', 'penalties', 'appeal'] as const;
 export type NoticeElement = (typeof NOTICE_ELEMENTS)[number];
 
+/** The town's choice of the days to appeal where its law names none: the days, and its reason in words. */
+export interface TownAppeal {
+  days: number;
+  reason: string;
+}
+
+/** The town's choice unless its configuration says otherwise: the period of its stormwater notices. */
+export const TOWN_APPEAL_DEFAULT: TownAppeal = {
+  days: 15,
+  reason:
+    'the same period as the notices of its stormwater law (law 001, Enforcement, A(6): "within 15 days of service").',
+};
+
 export interface EnforcementLaw {
   /** The law's name as a notice names it, in a sentence ("… in accordance with its {title}"). */
   title: string;
@@ -19,8 +32,15 @@ export interface EnforcementLaw {
   elements: Record<NoticeElement, string>;
   /** The penalties statement a notice carries when the officer gives none. */
   penalties: string;
-  /** Days after service within which a notice may be appealed. */
+  /** Days after service within which a notice may be appealed (the town's setting where the law names none). */
   appealDays: number;
+  /**
+   * Set when the law names no period for an appeal: why the days are the town's choice, not the law's
+   * (printed with the appeal sentence, with the town's reason, `appealReason`).
+   */
+  appealDaysChosen?: string;
+  /** The town's reason for its figure, when the days are its choice (`TownAppeal`). */
+  appealReason?: string;
   /** The appeal element's sentence: `{days}` the days, `{by}` the last day to appeal, in words. */
   appealStatement: string;
   /** Who hears an appeal ("the Town", "the Local Board of Health"). */
@@ -97,14 +117,18 @@ export const ENFORCEMENT_LAWS = {
       appeal: 'Appeal to the Local Board of Health',
     },
     penalties:
-      'Any person who shall omit, neglect, or refuse to do any act required by this ordinance shall be subject ' +
-      'to a civil penalty of not more than ($1,000) to be recovered by the Town Board in any court of competent ' +
+      'Any person owning, controlling or managing any building, structure, land, or premises therein or whereon ' +
+      'there shall be placed on or there exists a structure or system in violation of this ordinance, … and any ' +
+      'person who shall omit, neglect, or refuse to do any act required by this ordinance, shall be subject to a ' +
+      'civil penalty of not more than ($1,000) to be recovered by the Town Board in any court of competent ' +
       'jurisdiction. Each such person shall be deemed guilty of a separate offense for each day that such ' +
       'violation, disobedience, omission, neglect or refusal shall continue. The penalty provisions of DEC ' +
       'regulations may also apply (Town law 000, Section 6.010).',
-    // Section 5.010 gives the appeal to the Local Board of Health without a period: the town's notices
-    // allow the same 15 days from service as its stormwater notices (law 001, Enforcement, C).
-    appealDays: 15,
+    // Section 5.010 gives the appeal to the Local Board of Health without a period: the days are the town's
+    // choice (`enforcement.wastewaterAppeal` of the configuration, `setTownAppeal`), 15 unless it says.
+    appealDays: TOWN_APPEAL_DEFAULT.days,
+    appealDaysChosen: 'Section 5.010 gives the appeal to the Local Board of Health but names no period',
+    appealReason: TOWN_APPEAL_DEFAULT.reason,
     appealStatement:
       'Persons adversely affected by this order may appeal to the Local Board of Health, which decides after a hearing (Section 5.010), by filing a written notice of appeal within {days} days of service, by {by}.',
     appealTo: 'the Local Board of Health',
@@ -155,9 +179,48 @@ export const LAW_OF_SITE_KIND: Readonly<Record<string, EnforcementLawId>> = {
 
 export const isEnforcementLaw = (id: string): id is EnforcementLawId => Object.hasOwn(ENFORCEMENT_LAWS, id);
 
-/** The law of a notice or order as stored (`null`: stored before notices named their law, so 001). */
+/**
+ * The town's choices of the days to appeal, by law, where the law names none (law 000): set once at the
+ * gateway's start from its configuration (`enforcement.wastewaterAppeal`); the law's entry gives the
+ * default.
+ */
+const townAppeal = new Map<EnforcementLawId, TownAppeal>();
+
+/** States the town's choice of the days to appeal under a law that names none (refused for one that does). */
+export function setTownAppeal(id: EnforcementLawId, choice: TownAppeal): void {
+  const law: EnforcementLaw = ENFORCEMENT_LAWS[id];
+  if (law.appealDaysChosen === undefined)
+    throw new Error(
+      `law ${id} sets its own days to appeal (${law.appealDays}): the town does not choose them`,
+    );
+  townAppeal.set(id, { days: choice.days, reason: choice.reason });
+}
+
+/** A law with the town's choices applied (the days to appeal and the reason, where the law names none). */
+function withChoices(id: EnforcementLawId): EnforcementLaw {
+  const law: EnforcementLaw = ENFORCEMENT_LAWS[id];
+  const choice = townAppeal.get(id);
+  return choice ? { ...law, appealDays: choice.days, appealReason: choice.reason } : law;
+}
+
+/**
+ * The law of a notice or order as stored (`null`: stored before notices named their law, so 001), with
+ * the town's choices applied.
+ */
 export const lawOf = (id: string | null | undefined): EnforcementLaw =>
+  id !== null && id !== undefined && isEnforcementLaw(id) ? withChoices(id) : NOTICE_LAW;
+
+/** A law's entry as written, without the town's choices (`NOTICE_LAW` for an id not listed). */
+export const lawAsWritten = (id: string | null | undefined): EnforcementLaw =>
   id !== null && id !== undefined && isEnforcementLaw(id) ? ENFORCEMENT_LAWS[id] : NOTICE_LAW;
+
+/** The law of a notice with the days to appeal it counted (`appealDays` of its answer, when given). */
+export const lawOfNotice = (v: { law?: string | null | undefined; appealDays?: number | undefined }) => {
+  const law = lawOf(v.law);
+  return v.appealDays === undefined || v.appealDays === law.appealDays
+    ? law
+    : { ...law, appealDays: v.appealDays };
+};
 
 /** The law of a site of kind `kind` (a kind not listed: 001's, the town's stormwater law). */
 export const lawIdOfSiteKind = (kind: string): EnforcementLawId =>
@@ -174,11 +237,32 @@ export const elementHeadings = (law: EnforcementLaw): Record<NoticeElement, stri
     string
   >;
 
+/** 1st, 2nd, 3rd, 4th, 11th, 21st, …: a day's number in words. */
+export function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 /**
  * The appeal element's sentence of a law, with its days and the last day to appeal (in words: "the end
  * of June 16, 2026"; before service "the end of the 15th day after the day of service").
  */
-export const appealSentence = (law: EnforcementLaw, by: string | undefined): string =>
-  law.appealStatement
+export const appealSentence = (law: EnforcementLaw, by: string | undefined): string => {
+  const sentence = law.appealStatement
     .replace('{days}', String(law.appealDays))
-    .replace('{by}', by ?? `the end of the ${law.appealDays}th day after the day of service`);
+    .replace('{by}', by ?? `the end of the ${ordinal(law.appealDays)} day after the day of service`);
+  const chosen = appealChoiceWords(law);
+  return chosen ? `${sentence} ${chosen}` : sentence;
+};
+
+/**
+ * Where the law names no period for an appeal, that the days are the town's choice and why ("The 15 days
+ * to appeal are the town's choice, not the law's: Section 5.010 … names no period; the town's reason: …");
+ * empty under a law that sets them.
+ */
+export function appealChoiceWords(law: EnforcementLaw): string {
+  if (law.appealDaysChosen === undefined) return '';
+  const reason = law.appealReason ? `; the town's reason: ${law.appealReason}` : '.';
+  return `The ${law.appealDays} days to appeal are the town's choice, not the law's: ${law.appealDaysChosen}${reason}`;
+}

@@ -6,7 +6,7 @@
  */
 import { dateInWords, endOfDayInWords, localDateOf } from '../days.ts';
 import { formatLong } from '../time.ts';
-import { lawOf } from './enforcementLaws.ts';
+import { lawOf, lawOfNotice } from './enforcementLaws.ts';
 import {
   HEARING_OUTCOME_LABELS,
   type HearingOutcome,
@@ -31,10 +31,15 @@ export const endOfDay = (deadlineIso: string, tz: string): string =>
 
 /** The appeal window of a notice as it stands, in words. */
 export function appealWindowWords(
-  v: { law?: string | undefined; servedAt?: string | undefined; appealBy?: string | undefined },
+  v: {
+    law?: string | undefined;
+    servedAt?: string | undefined;
+    appealBy?: string | undefined;
+    appealDays?: number | undefined;
+  },
   tz: string,
 ): string {
-  const law = lawOf(v.law);
+  const law = lawOfNotice(v);
   if (v.appealBy === undefined) return NOT_SERVED;
   if (v.servedAt === undefined)
     return `May be appealed to ${law.appealTo} within ${law.appealDays} days of service, until ${endOfDay(v.appealBy, tz)}.`;

@@ -60,6 +60,8 @@ export const violationIssuedSchema = z.object({
   law: z.string(),
   issuedAt: iso,
   appealBy: iso.optional(),
+  /** The days to appeal from service (law 000: the town's figure). */
+  appealDays: z.number().int().positive().optional(),
   status: violationStatusSchema,
   documentUrl: z.string(),
 });
@@ -149,6 +151,11 @@ export const violationDtoSchema = z.object({
   servedAt: iso.optional(),
   /** The end of the appeal window (the first late instant), from service; absent before service. */
   appealBy: iso.optional(),
+  /**
+   * The days to appeal: those its first service counted, else its law's (the town's figure where the law
+   * names none, law 000); absent in reports made before.
+   */
+  appealDays: z.number().int().positive().optional(),
   /** To whom it is directed, as the site had them at issue. */
   landowner: partySchema.optional(),
   developer: partySchema.optional(),

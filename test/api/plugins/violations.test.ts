@@ -172,6 +172,8 @@ describe('notices of violation and stop-work orders', () => {
       id: expect.stringMatching(/^nov-/),
       law: '001',
       issuedAt: at(T0),
+      // Law 001's own 15 days from service.
+      appealDays: 15,
       status: 'issued',
       documentUrl: `/api/violations/${first.id}/document`,
     });

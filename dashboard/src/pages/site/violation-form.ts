@@ -110,7 +110,7 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
           orderKind: orderKind.value,
         },
       });
-      const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It is sent by e-mail to the parties on file; the ${law.appealDays} days to appeal start when it is served${issued.appealBy ? `, until ${shortDate(issued.appealBy, site.timezone)}` : ''}.`;
+      const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It is sent by e-mail to the parties on file; the ${issued.appealDays ?? law.appealDays} days to appeal start when it is served${issued.appealBy ? `, until ${shortDate(issued.appealBy, site.timezone)}` : ''}.`;
       tell(result, words, 'ok');
       done(words);
     } catch (err) {

@@ -7,7 +7,7 @@
  * days of service) and report it corrected; an inspector records its service by mail or in person, the
  * appeal's hearing where the law has one, and approves.
  */
-import { lawOf, orderKindOf } from '../../../../shared/src/api/enforcementLaws.ts';
+import { lawOf, lawOfNotice, orderKindOf } from '../../../../shared/src/api/enforcementLaws.ts';
 import {
   isClosed,
   VIOLATION_STATUS_LABELS,
@@ -115,7 +115,7 @@ function eventItem(v: ViolationDto, e: ViolationEvent, tz: string) {
 function actions(site: Site, v: ViolationDto, now: number, done: (words: string) => void) {
   if (isClosed(v.status)) return [];
   const out: HTMLElement[] = [];
-  const law = lawOf(v.law);
+  const law = lawOfNotice(v);
   const key = v.id.replace(/[^A-Za-z0-9_-]/g, '-');
   if (isPartyOf(site)) {
     // An appeal is filed once: after that it is with the town.

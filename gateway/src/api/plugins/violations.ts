@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { UserRole } from '../../../../shared/src/admin.ts';
-import { ENFORCEMENT_LAWS, lawOf } from '../../../../shared/src/api/enforcementLaws.ts';
+import { ENFORCEMENT_LAWS, lawOfNotice } from '../../../../shared/src/api/enforcementLaws.ts';
 import { isClosed } from '../../../../shared/src/api/enforcementWords.ts';
 import { idParams, violationsPageQuery } from '../../../../shared/src/api/requests.ts';
 import { endOfDay } from '../../../../shared/src/api/serviceWords.ts';
@@ -216,7 +216,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
       if (v.events.some((x) => x.kind === 'appealed')) throw new ApiError('ALREADY_APPEALED');
       // The window runs from service: an appeal before any service is within it.
       if (v.appealBy !== undefined && !meets(now, Date.parse(v.appealBy))) {
-        const law = lawOf(v.law);
+        const law = lawOfNotice(v);
         throw new ApiError(
           'APPEAL_CLOSED',
           `The ${law.appealDays} days to appeal to ${law.appealTo} ended at ${endOfDay(v.appealBy, tzOf(v.siteId))}: the appeal cannot be recorded.`,

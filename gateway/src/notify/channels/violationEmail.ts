@@ -10,7 +10,7 @@
 import {
   appealSentence,
   elementHeadings,
-  lawOf,
+  lawOfNotice,
   orderKindOf,
 } from '../../../../shared/src/api/enforcementLaws.ts';
 import { endOfDay } from '../../../../shared/src/api/serviceWords.ts';
@@ -58,7 +58,7 @@ const partyLines = (role: string, p: ViolationDto['landowner']): string[] =>
 export function composeViolationEmail(req: NoticeEmailRequest, opts: ComposeOptions): ComposedEmail {
   const v = req.violation;
   const t = (iso: string) => formatLong(Date.parse(iso), req.timeZone);
-  const law = lawOf(v.law);
+  const law = lawOfNotice(v);
   const head = elementHeadings(law);
   const order = orderKindOf(law, v.orderKind);
   // The window runs from the first service: this message, unless the notice reached a party before.

@@ -10,7 +10,12 @@
  * the CSV a `violation` row per notice (its last step in the rule column; served, remedy due, approved;
  * on time, late, overdue or open) and a `violation-step` row per step, with the photos' SHA-256 in full.
  */
-import { ENFORCEMENT_LAWS, lawOf, orderKindOf } from '../../../../shared/src/api/enforcementLaws.ts';
+import {
+  ENFORCEMENT_LAWS,
+  lawOf,
+  lawOfNotice,
+  orderKindOf,
+} from '../../../../shared/src/api/enforcementLaws.ts';
 import { isClosed, statusOfSteps } from '../../../../shared/src/api/enforcementWords.ts';
 import {
   appealWindowWords,
@@ -145,7 +150,7 @@ function lawsCited(r: ComplianceReport): string {
 function violationBlock(r: ComplianceReport, v: ReportViolation, t: Time): string {
   const row = (label: string, value: string) => `<tr><th>${esc(label)}</th><td>${value}</td></tr>`;
   const tz = r.site.timezone;
-  const law = lawOf(v.law);
+  const law = lawOfNotice(v);
   const services = v.events.filter((e) => e.kind === 'served');
   return `<div class="nov"><h3>${esc(noticeName(v))}</h3>
 <table class="facts"><tbody>

@@ -6,19 +6,21 @@
 
 import { endOfDayInWords } from '../../../../shared/src/days.ts';
 import { alertKey, openAlert, resolveAlert } from '../effects.ts';
-import type { DeviceStateHead } from '../state.ts';
+import type { SiteStateHead } from '../state.ts';
 import type { Effect, RuleContext } from '../types.ts';
 import { formatLocal, iso } from '../util.ts';
 import type { PumpingClock } from './clock.ts';
 import type { Params } from './params.ts';
+import { capital } from './site.ts';
 
 const RULE = 'septic-pumping' as const;
 
 /** Opens the duty asking for the last pump-out (the state, the caller's copy, keeps it). */
 export function askLastPumpOut(
-  state: DeviceStateHead & { unknown?: { key: string; at: number } | null },
+  state: SiteStateHead & { deviceId?: string; unknown?: { key: string; at: number } | null },
   now: number,
-  label: string,
+  /** The tank in words (`tankWords`). */
+  tank: string,
   ctx: RuleContext<Params>,
 ): Effect<typeof RULE> {
   const key = alertKey(RULE, state, 'unknown', now);
@@ -27,7 +29,7 @@ export function askLastPumpOut(
     key,
     at: now,
     message:
-      `When was tank ${label} last pumped? No pump-out is on record: record its last pump-out (the date, the ` +
+      `When was ${tank} last pumped? No pump-out is on record: record its last pump-out (the date, the ` +
       `hauler and the hauler's DEC permit number), so a reminder comes before the next one is due ` +
       `(every ${ctx.site.septicPumping.maxYears} years at most, law 000, appendix VII).`,
     evidence: { lastPumpedAt: null, askedAt: iso(now), maxYears: ctx.site.septicPumping.maxYears },
@@ -40,21 +42,23 @@ export function answered(
   at: number,
   pumpedAt: number,
   how: Record<string, unknown>,
-  label: string,
+  /** The tank in words (`tankWords`). */
+  tank: string,
   ctx: RuleContext<Params>,
 ): Effect<typeof RULE> {
   return resolveAlert(unknown.key, at, {
-    message: `Tank ${label}: last pump-out recorded, ${formatLocal(pumpedAt, ctx.timezone)}.`,
+    message: `${capital(tank)}: last pump-out recorded, ${formatLocal(pumpedAt, ctx.timezone)}.`,
     evidence: { lastPumpedAt: iso(pumpedAt), answered: true, ...how },
   });
 }
 
 /** The time alert of the pump-out at `basis`: it opens at the reminder and is due at the end of the years. */
 export function timeAlert(
-  state: DeviceStateHead & { time: { key: string } | null },
+  state: SiteStateHead & { deviceId?: string; time: { key: string } | null },
   basis: number,
   clock: PumpingClock,
-  label: string,
+  /** The tank in words (`tankWords`). */
+  tank: string,
   ctx: RuleContext<Params>,
 ): Effect<typeof RULE> {
   const sp = ctx.site.septicPumping;
@@ -64,7 +68,7 @@ export function timeAlert(
     at: clock.remindAt,
     dueAt: clock.dueAt,
     message:
-      `Tank ${label} was last pumped ${formatLocal(basis, tz)}: pump it by ${endOfDayInWords(clock.dueAt, tz)}, ` +
+      `${capital(tank)} was last pumped ${formatLocal(basis, tz)}: pump it by ${endOfDayInWords(clock.dueAt, tz)}, ` +
       `${sp.maxYears} years after (every 2-3 years, law 000, appendix VII; the hauler must hold a NYS DEC permit).`,
     evidence: {
       lastPumpedAt: iso(basis),

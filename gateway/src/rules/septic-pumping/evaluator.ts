@@ -1,16 +1,18 @@
 /**
  * `septic-pumping`: "The contents of the septic tank should be pumped every 2-3 years or when the total
  * depth of sludge and scum exceeds one third of the liquid depth of the tank" (law 000, appendix VII). One
- * evaluator per tank device (septic-tank or septic-panel) on septic and alternative-system sites: a level
- * alert, a time alert, and the pump-out that resolves both. Details and edge cases: README.md in this folder.
+ * evaluator per tank device (septic-tank or septic-panel) on septic and alternative-system sites, and one
+ * for the site itself, which keeps the duty while no tank device does (`site.ts`): a level alert, a time
+ * alert, and the pump-out that resolves both. Details and edge cases: README.md in this folder.
  */
 import { alertKey, openAlert, resolveAlert, supersededAlert } from '../effects.ts';
-import { type DeviceStateHead, deviceState } from '../state.ts';
+import { deviceState, type SiteStateHead, siteState } from '../state.ts';
 import type { Effect, Evaluator, RuleContext, RuleInput } from '../types.ts';
-import { deviceLabel, deviceOf, formatLocal, iso, onRecord, recordId, round6 } from '../util.ts';
+import { deviceOf, formatLocal, iso, onRecord, recordId, round6 } from '../util.ts';
 import { answered, askLastPumpOut, timeAlert } from './asked.ts';
 import { pumpingClock } from './clock.ts';
 import type { Params } from './params.ts';
+import { capital, handOver, primaryTank, tankWords } from './site.ts';
 
 export const RULE = 'septic-pumping' as const;
 /** Inspection kinds that record a pump-out ('cleanout' is the engine's kind for it). */
@@ -24,7 +26,9 @@ export function isPumpOut(kind: string): boolean {
 export const PUMPED_FRACTION_OF_THRESHOLD = 0.25;
 export const SEPTIC_UPDATE_STEP = 0.05;
 
-export interface SepticState extends DeviceStateHead {
+export interface SepticState extends SiteStateHead {
+  /** The tank device; none for the site's own binding, which keeps the duty while no device does (`site.ts`). */
+  deviceId?: string;
   newestTs: number | null;
   sludge: number | null;
   scum: number | null;
@@ -39,13 +43,13 @@ export interface SepticState extends DeviceStateHead {
    * without it has none open).
    */
   unknown?: { key: string; at: number } | null;
+  /** The site's binding: how many times a tank device took its duties over (its time keys then differ). */
+  handovers?: number;
 }
 
-/** Whether this device runs the time-based part for its site. */
-export function isPrimaryTank(ctx: RuleContext<Params>, deviceId: string): boolean {
-  const tanks = ctx.site.devices.filter((d) => d.kind === 'septic-tank');
-  const pool = tanks.length ? tanks : ctx.site.devices.filter((d) => d.kind === 'septic-panel');
-  return pool[0]?.id === deviceId;
+/** Whether this device (none: the site itself, when it has no tank device) runs the time-based part. */
+export function isPrimaryTank(ctx: RuleContext<Params>, deviceId: string | undefined): boolean {
+  return primaryTank(ctx) === deviceId;
 }
 
 function lastPumped(state: SepticState, ctx: RuleContext<Params>): number | null {
@@ -71,17 +75,17 @@ function pumpedOut(
   /** When the pump-out became known (a record's time): the question of the last pump-out is answered then. */
   knownAt: number = at,
 ): void {
-  const label = deviceLabel(ctx.site, state.deviceId);
+  const tank = tankWords(ctx, state.deviceId);
   state.lastPumpedSeen = Math.max(state.lastPumpedSeen ?? at, at);
   const when = formatLocal(at, ctx.timezone);
   if (state.unknown) {
-    effects.push(answered(state.unknown, Math.max(knownAt, state.unknown.at), at, how, label, ctx));
+    effects.push(answered(state.unknown, Math.max(knownAt, state.unknown.at), at, how, tank, ctx));
     state.unknown = null;
   }
   const resolve = (a: { key: string }) =>
     effects.push(
       resolveAlert(a.key, at, {
-        message: `Tank ${label} pumped out ${when}.`,
+        message: `${capital(tank)} pumped out ${when}.`,
         evidence: { pumpedAt: iso(at), ...how },
       }),
     );
@@ -97,7 +101,7 @@ function pumpedOut(
       effects.push(
         supersededAlert(t.key, t.at, {
           message:
-            `Superseded by the record: tank ${label} was pumped out ${when}, before its ${ctx.site.septicPumping.maxYears} ` +
+            `Superseded by the record: ${tank} was pumped out ${when}, before its ${ctx.site.septicPumping.maxYears} ` +
             `years from ${formatLocal(t.basis, ctx.timezone)} were up; the clock runs from that pump-out.`,
           evidence: { pumpedAt: iso(at), lastPumpedAt: iso(t.basis), ...how },
         }),
@@ -121,7 +125,7 @@ function pumpOutOnRecord(state: SepticState, ctx: RuleContext<Params>, now: numb
 export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
   rule: RULE,
   init(ctx: RuleContext<Params>, deviceId?: string): SepticState {
-    return deviceState(RULE, ctx, deviceId, {
+    const fields = {
       newestTs: null,
       sludge: null,
       scum: null,
@@ -130,12 +134,15 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
       armed: true,
       level: null,
       time: null,
-    });
+    };
+    // The site's own binding (no device) keeps the duty while the site has no tank device.
+    return deviceId === undefined ? siteState(ctx, fields) : deviceState(RULE, ctx, deviceId, fields);
   },
   evaluate(prev: SepticState, input: RuleInput, ctx: RuleContext<Params>) {
     const effects: Effect<typeof RULE>[] = [];
     const sp = ctx.site.septicPumping;
-    const label = deviceLabel(ctx.site, prev.deviceId);
+    const tank = tankWords(ctx, prev.deviceId);
+    const label = capital(tank);
     switch (input.type) {
       case 'reading': {
         const r = input.reading;
@@ -185,7 +192,7 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
               type: 'update',
               key: state.level.key,
               at: r.ts,
-              message: `Tank ${label}: sludge + scum ${round6(sum)} in, ${Math.round(frac * 100)}% of the liquid depth: pump the tank.`,
+              message: `${label}: sludge + scum ${round6(sum)} in, ${Math.round(frac * 100)}% of the liquid depth: pump the tank.`,
               evidence: ev,
             });
           }
@@ -199,7 +206,7 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
             key,
             at: r.ts,
             message:
-              `Tank ${label}: sludge + scum ${round6(sum)} in is ${Math.round(frac * 100)}% of the ${depth} in liquid depth ` +
+              `${label}: sludge + scum ${round6(sum)} in is ${Math.round(frac * 100)}% of the ${depth} in liquid depth ` +
               `(one third or more): pump the tank (law 000, appendix VII).`,
             evidence: ev,
           }),
@@ -220,13 +227,20 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
             effects,
             input.now,
           );
-        if (state.time || !isPrimaryTank(ctx, state.deviceId)) return { state, effects };
+        const keeper = primaryTank(ctx);
+        if (state.deviceId === undefined && keeper !== undefined && (state.unknown || state.time)) {
+          // A tank device now keeps the site's duty: the site's open duties are handed over to it.
+          const next = state === prev ? structuredClone(prev) : state;
+          handOver(next, keeper, ctx, effects);
+          return { state: next, effects };
+        }
+        if (state.time || keeper !== state.deviceId) return { state, effects };
         const basis = lastPumped(state, ctx);
         if (basis === null) {
           // No pump-out on record: never silent, a duty asks for the last one at once.
           if (state.unknown) return { state, effects };
           const next = state === prev ? structuredClone(prev) : state;
-          effects.push(askLastPumpOut(next, input.now, label, ctx));
+          effects.push(askLastPumpOut(next, input.now, tank, ctx));
           return { state: next, effects };
         }
         if (state.unknown) {
@@ -238,9 +252,10 @@ export const septicEvaluator: Evaluator<SepticState, typeof RULE, Params> = {
         const clock = pumpingClock(basis, sp, ctx.timezone);
         if (input.now < clock.remindAt) return { state, effects };
         const next = state === prev ? structuredClone(prev) : state;
-        const key = alertKey(RULE, next, 'time', basis);
+        const handed = next.handovers ? [`h${next.handovers}`] : [];
+        const key = alertKey(RULE, next, 'time', basis, ...handed);
         next.time = { key, at: clock.remindAt, basis };
-        effects.push(timeAlert(next, basis, clock, label, ctx));
+        effects.push(timeAlert(next, basis, clock, tank, ctx));
         return { state: next, effects };
       }
       case 'inspection': {
