@@ -207,6 +207,21 @@ export const stopWorkDtoSchema = z.object({
 });
 export type StopWorkDto = z.infer<typeof stopWorkDtoSchema>;
 
+/** The document of a stop-work order, served by the API (printable; `?format=pdf` a PDF). */
+export const stopWorkDocumentUrl = (id: string): string =>
+  `/api/stop-work/${encodeURIComponent(id)}/document`;
+
+/**
+ * A stop-work order as it is served by e-mail (the notification outbox's payload): the order as it stood
+ * when issued (or lifted: `liftedAt` set, a notice that it is lifted), with the parties on file then.
+ */
+export const stopWorkServedSchema = stopWorkDtoSchema.extend({
+  landowner: partySchema.optional(),
+  developer: partySchema.optional(),
+  siteAddress: z.string().optional(),
+});
+export type StopWorkServed = z.infer<typeof stopWorkServedSchema>;
+
 /**
  * Work halted by a violation found at an inspection (001, inspection A(2): "no further work ... except
  * for site stabilization until any violations are corrected"): from the first inspection whose violation
