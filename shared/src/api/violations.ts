@@ -107,6 +107,18 @@ export const serviceSchema = z.object({
   servedAt: iso,
 });
 
+/**
+ * A service of a stop-work order, as its log entry has it: how, on whom, when it was made, when and by
+ * whom it was recorded ("e-mail delivery" for an e-mail the server accepted), with the officer's note.
+ */
+export const stopWorkServiceSchema = serviceSchema.extend({
+  at: iso,
+  by: z.string(),
+  note: z.string(),
+  logIndex: z.number().int().optional(),
+});
+export type StopWorkService = z.infer<typeof stopWorkServiceSchema>;
+
 /** One step of a notice after it was issued. */
 export const violationEventSchema = z.object({
   kind: z.enum(['served', 'appealed', 'heard', 'corrected', 'approved']),
@@ -201,7 +213,7 @@ export const stopWorkDtoSchema = z.object({
   /** The log entry of its lifting (the order's own is `logIndex`). */
   liftLogIndex: z.number().int().optional(),
   /** Its services on the parties, in the order recorded (empty or absent: not yet served). */
-  services: z.array(serviceSchema.extend({ logIndex: z.number().int().optional() })).optional(),
+  services: z.array(stopWorkServiceSchema).optional(),
   servedAt: iso.optional(),
   ...logged,
 });
