@@ -19,6 +19,7 @@ export {
   SERVICE_METHOD_LABELS,
   SERVICE_METHODS,
   type ServiceMethod,
+  stopWorkDocumentUrl,
   VIOLATION_STATUS_LABELS,
   VIOLATION_STATUSES,
   type ViolationStatus,
@@ -218,10 +219,6 @@ export const stopWorkDtoSchema = z.object({
   ...logged,
 });
 export type StopWorkDto = z.infer<typeof stopWorkDtoSchema>;
-
-/** The document of a stop-work order, served by the API (printable; `?format=pdf` a PDF). */
-export const stopWorkDocumentUrl = (id: string): string =>
-  `/api/stop-work/${encodeURIComponent(id)}/document`;
 
 /**
  * A stop-work order as it is served by e-mail (the notification outbox's payload): the order as it stood
