@@ -49,8 +49,10 @@ import type { Log, Stage } from './pipeline.ts';
 import { QuarantineRows } from './quarantine/rows.ts';
 import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
+import { stopWorkDocuments } from './reports/stopWorkDoc.ts';
 import { noticeDocuments } from './reports/violationDoc.ts';
 import { evaluatorsFor } from './rules/index.ts';
+import { stopWorkEventId } from './store/outbox.ts';
 import { StoreStage } from './store/stage.ts';
 
 export interface GatewayOptions {
@@ -152,15 +154,16 @@ async function compose(
     log,
     metrics,
     siteOf: (id) => withPeople(catalogue.site(id), people.accounts.ofSite(id)),
-    // A notice is served with its document attached; its first delivery to a party is its service.
+    // A notice or an order is served with its document attached; its first delivery to a party is its
+    // service (an order's lifting is told, not served).
     noticeDocument: async (v) => noticeDocumentOf(v),
+    stopWorkDocument: async (o) => stopWorkDocumentOf(o),
     onSent: (d, at) => {
-      if (d.kind === 'violation' && d.alertId !== null && d.channel === 'email')
-        enforcement.violations.serve(
-          d.alertId,
-          { method: 'email', party: d.target, servedAt: at, by: 'e-mail delivery' },
-          () => {},
-        );
+      if (d.alertId === null || d.channel !== 'email') return;
+      const service = { method: 'email', party: d.target, servedAt: at, by: 'e-mail delivery' } as const;
+      if (d.kind === 'violation') enforcement.violations.serve(d.alertId, service, () => {});
+      if (d.kind === 'stop-work' && d.eventId === stopWorkEventId(d.alertId, 'issued'))
+        enforcement.violations.serveOrder(d.alertId, service, () => {});
     },
   });
   const engine = new ComplianceEngine({
@@ -186,6 +189,11 @@ async function compose(
   const noticeDocumentOf = noticeDocuments({
     siteOf: (id) => catalogue.site(id),
     inspectionsOf: (id) => engine.listInspections({ siteId: id }),
+    timezone: config.timezone,
+  });
+  const stopWorkDocumentOf = stopWorkDocuments({
+    siteOf: (id) => catalogue.site(id),
+    noticeOf: (id) => enforcement.violations.get(id),
     timezone: config.timezone,
   });
   const influx = new InfluxOutput({

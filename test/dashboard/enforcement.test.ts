@@ -2,7 +2,8 @@
  * Notices of violation and stop-work orders in Chromium, against a real gateway, at a desktop and a phone
  * size: an inspector issues a notice from Maple Ridge's page (the due time entered in the site's zone,
  * the browser in another) and it is listed with its appeal date; the inspector orders work stopped and
- * the order shows on the overview's card and on the site's page; the site's owner appeals (and, with the
+ * the order shows on the overview's card and on the site's page, with "Print the order" (its document,
+ * opened in a new tab) and its service in person listed in the site's zone; the site's owner appeals (and, with the
  * browser's clock past the 15 days, is told why no more) and reports it corrected; the inspector is
  * refused a lift while the notice is open (and offered the override), approves, and lifts the order.
  * No console error, no blocked resource, no API code or notice id in the text (screenshots
@@ -229,19 +230,46 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     await page.locator('#site-stop-work .stop-work-banner').waitFor();
     const today = nyDay(Date.now());
     expect(await page.locator('#site-stop-work .stop-work-banner').textContent()).toBe(
-      `Stop-work order since ${today}: Sediment leaves the site at the north swale.`,
+      `Stop-work order since ${today}: Sediment leaves the site at the north swale. · Print the order`,
     );
     expect(await page.locator('#enforcement-result').textContent()).toMatch(
       /^Work is ordered stopped since /,
     );
+    expect(await page.locator('#site-stop-work .stop-work-served').textContent()).toMatch(/^Not yet served/);
+    // Served in person (the officer's record): the site page lists the service, how, on whom, when.
+    const [order] = (await api('/api/sites/maple-ridge/stop-work')) as Array<{ id: string }>;
+    const servedAt = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    const served = await fetch(`${gw.httpUrl}/api/stop-work/${order!.id}/service`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'in-person', party: 'Rita Landis', servedAt }),
+    });
+    expect(served.status).toBe(200);
+    await page.reload();
+    await page.locator('#site-stop-work .stop-work-services li').waitFor();
+    const services = await page.locator('#site-stop-work .stop-work-services li').allTextContents();
+    expect(services).toHaveLength(1);
+    // In the site's zone (New York), not the browser's (Chicago).
+    expect(services[0]).toMatch(/^In person on Rita Landis, \w{3} \d+, \d{4}, \d+:\d{2} [AP]M E[SD]T\.$/);
+    expect(services[0]).toContain(nyDay(servedAt));
+    // "Print the order" opens the order's document in a new tab.
+    const [doc] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.click('#site-stop-work [data-stop-work-document]'),
+    ]);
+    await doc.waitForLoadState('load');
+    expect(await doc.locator('h1').textContent()).toBe('Stop-work order');
+    expect(await doc.locator('body').textContent()).toContain('Rita Landis');
+    await doc.close();
     await page.evaluate(() => {
       location.hash = '#/overview';
     });
     const banner = page.locator('#overview-body [data-site="maple-ridge"] .stop-work-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toBe(
-      `Stop-work order since ${today}: Sediment leaves the site at the north swale.`,
+      `Stop-work order since ${today}: Sediment leaves the site at the north swale. · Print the order`,
     );
+    expect(await banner.locator('a').getAttribute('href')).toBe(`/api/stop-work/${order!.id}/document`);
     await screenshot(page, 'stop-work-overview-desktop');
     await plainWords(page);
     expect(problems).toEqual([]);

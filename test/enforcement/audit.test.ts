@@ -43,10 +43,17 @@ beforeEach(() => {
   e.step(id, 'approved', { text: 'Checked on site.', by: 'Ida Inspector' }, ok);
   e.stopWork(
     'site-a',
-    { reason: 'Sediment leaving the site.', violationIds: [id], by: 'Ida Inspector', law: '001' },
+    {
+      reason: 'Sediment leaving the site.',
+      violationIds: [id],
+      by: 'Ida Inspector',
+      law: '001',
+      parties: {},
+    },
     ok,
   );
-  e.lift('site-a', { note: 'Corrected and approved.', override: false, by: 'Ida Inspector' }, (o) => {
+  const lifting = { note: 'Corrected and approved.', override: false, by: 'Ida Inspector', parties: {} };
+  e.lift('site-a', lifting, (o) => {
     if (!o) throw new Error('no order in effect');
   });
 });

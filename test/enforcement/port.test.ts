@@ -76,6 +76,46 @@ describe('the enforcement port over the alert engine', () => {
     expect(auditAll(db).problems).toEqual([]);
   });
 
+  it('writes a stop-work order’s and its lifting’s notifications with the parties; an e-mail serves a party once', () => {
+    const parties = { landowner: { name: 'Pat', address: '1 Elm St', email: 'pat@land.example' } };
+    const ok = () => undefined;
+    const o = enforcement.violations.stopWork(
+      'site-a',
+      { reason: 'Sediment leaving the site.', violationIds: [], by: 'Ida Inspector', law: '001', parties },
+      ok,
+    );
+    const [issued] = notifications(db, 'stop-work');
+    expect(issued).toMatchObject({ event_id: `stop-work:${o.id}`, alert_id: o.id, site_id: 'site-a' });
+    expect(JSON.parse(issued!.payload)).toMatchObject({ id: o.id, landowner: parties.landowner });
+    expect(notified).toBe(1);
+    const email = {
+      method: 'email' as const,
+      party: 'pat@land.example',
+      servedAt: T0 + 1000,
+      by: 'e-mail delivery',
+    };
+    expect(enforcement.violations.serveOrder(o.id, email, ok)?.servedAt).toBe(
+      new Date(T0 + 1000).toISOString(),
+    );
+    // The same address delivered again (a resend after a crash): not a second service.
+    expect(enforcement.violations.serveOrder(o.id, { ...email, servedAt: T0 + 5000 }, ok)).toBeUndefined();
+    expect(enforcement.violations.order(o.id)!.services).toHaveLength(1);
+    const lifted = enforcement.violations.lift(
+      'site-a',
+      { note: 'Compliant.', override: false, by: 'Ida Inspector', parties },
+      (x) => {
+        if (!x) throw new Error('no order in effect');
+      },
+    );
+    const events = notifications(db, 'stop-work');
+    expect(events.map((e) => e.event_id)).toEqual([`stop-work:${o.id}`, `stop-work-lifted:${o.id}`]);
+    expect(JSON.parse(events[1]!.payload)).toMatchObject({
+      liftedAt: lifted.liftedAt,
+      services: [{ party: 'pat@land.example' }],
+    });
+    expect(auditAll(db).problems).toEqual([]);
+  });
+
   it('closes the remedy duty with the approval, in the approval’s transaction', () => {
     const { id } = issue();
     clock.now = T0 + DAY;

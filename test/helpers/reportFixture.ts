@@ -3,7 +3,7 @@
  * with every section populated: duties of each list (on time, late, missing, overdue, open, resolved,
  * superseded, extended), storms that did and did not reach the threshold, inspections, milestone notices
  * on time and late, notices of violation (approved on time and late, corrected, appealed, open, overdue,
- * one approved before the period and one approved after it), stop-work orders (lifted with an override,
+ * one approved before the period and one approved after it), stop-work orders (served, lifted with an override,
  * lifted after the period, in effect), extensions, a certification, the site's history and its changes,
  * and cited evidence with a long storm and a red audit. Texts carry quotes, markup and formula-like starts.
  * `emptyRecords` is the same site and period with nothing in them.
@@ -438,6 +438,28 @@ const STOP_WORK: StopWorkDto[] = [
     override: true,
     logIndex: 52,
     liftLogIndex: 54,
+    // Served by e-mail in the period, in person after it (left out of the period's report).
+    services: [
+      {
+        method: 'email',
+        party: 'dev@ridge.test',
+        servedAt: '2026-11-06T16:00:05.000Z',
+        at: '2026-11-06T16:00:05.000Z',
+        by: 'e-mail delivery',
+        note: '',
+        logIndex: 53,
+      },
+      {
+        method: 'in-person',
+        party: 'Pat "Landowner"',
+        servedAt: '2026-12-01T15:00:00.000Z',
+        at: '2026-12-01T15:10:00.000Z',
+        by: 'Ian Inspector',
+        note: 'Handed over at the gate.',
+        logIndex: 98,
+      },
+    ],
+    servedAt: '2026-11-06T16:00:05.000Z',
   },
   {
     id: 'sw-lifted-after',

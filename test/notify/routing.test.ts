@@ -52,6 +52,28 @@ describe('routeEvent', () => {
     expect(routeEvent(ev, site, false).map((t) => t.channel)).toEqual(['email', 'webhook']);
   });
 
+  it('serves a stop-work order and its lifting by e-mail on the developer, the owner and the parties named', () => {
+    const parties = makeConfig({
+      recipients: [
+        { role: 'officer', email: 'officer@town.example' },
+        { role: 'developer', email: 'dev@site.example', webhook: 'https://dev.example/hook' },
+        { role: 'owner', email: 'OWNER@home.example' },
+      ],
+    }).sites[0]!;
+    const payload = JSON.stringify({
+      id: 'stop-1',
+      landowner: { name: 'Pat', address: '1 Elm St', email: 'owner@home.example' },
+      developer: { name: 'Ridge LLC', address: '9 Main St', email: 'ridge@builders.example' },
+    });
+    const order = { site_id: 'maple-ridge', rule: '', kind: 'stop-work', payload };
+    // No MQTT, no webhook, not the officer; the same address (any case) once.
+    expect(routeEvent(order, parties, true)).toEqual([
+      { channel: 'email', target: 'dev@site.example' },
+      { channel: 'email', target: 'OWNER@home.example' },
+      { channel: 'email', target: 'ridge@builders.example' },
+    ]);
+  });
+
   it('gives a site missing from the configuration its MQTT topic only', () => {
     expect(routeEvent(ev, undefined, true)).toEqual([
       { channel: 'mqtt', target: 'alerts/maple-ridge/storm-inspection' },

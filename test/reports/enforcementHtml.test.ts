@@ -1,10 +1,11 @@
 /**
  * The compliance report's enforcement sections as people read them, against a real gateway and store:
  * notices of violation issued, appealed, corrected (with a photo), approved on time and late, and one
- * still open; a stop-work order lifted with an override and one in effect at the period's end. The page
+ * still open; a stop-work order served by mail and lifted with an override, and one in effect at the
+ * period's end. The page
  * shows the header's line, the counts in a sentence, each notice by its number with its schedule, steps,
  * standing and log entry, and the orders; a period with none says so in a line; no field ids anywhere.
- * The CSV carries a row per notice, step and order. The days pass by restarting the gateway on the same
+ * The CSV carries a row per notice, step, order and service of an order. The days pass by restarting the gateway on the same
  * store with its clock moved (a clock jump while running is held back as a fault).
  */
 import { execFileSync } from 'node:child_process';
@@ -123,9 +124,14 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     const b = await issue('Inlet protection missing at the north inlet.', 10);
     const c = await issue('Concrete washout into the swale.', 2);
     ids = { a: a.id, b: b.id, c: c.id };
-    await post(
+    const order = await post(
       '/api/sites/maple-ridge/stop-work',
       { reason: 'Sediment leaving the site.', violationId: c.id },
+      insp,
+    );
+    await post(
+      `/api/stop-work/${order.id}/service`,
+      { method: 'mail', party: 'Pat Landowner', servedAt: at(T0) },
       insp,
     );
 
@@ -228,11 +234,12 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     const text = textOf(html);
     const orders = text.slice(text.indexOf('Stop-work orders Since'), text.indexOf('Evidence Every record'));
     expect(orders).toContain(
-      'Jun 10, 2026, 10:00 AM EDT Sediment leaving the site. Notice of violation no. 3 Ian Inspector Jun 11, 2026, 10:00 AM EDT, by Ian Inspector Lifted for the emergency repair. Yes Lifted Jun 11, 2026, 10:00 AM EDT by Ian Inspector, with an override',
+      'Jun 10, 2026, 10:00 AM EDT Sediment leaving the site. Notice of violation no. 3 Ian Inspector By mail on Pat Landowner, Jun 10, 2026, 10:00 AM EDT Jun 11, 2026, 10:00 AM EDT, by Ian Inspector Lifted for the emergency repair. Yes Lifted Jun 11, 2026, 10:00 AM EDT by Ian Inspector, with an override',
     );
     expect(orders).toContain(
-      'Jun 14, 2026, 10:00 AM EDT Inlet still unprotected. Notice of violation no. 2 Ian Inspector Not lifted — In effect since Jun 14, 2026, 10:00 AM EDT',
+      'Jun 14, 2026, 10:00 AM EDT Inlet still unprotected. Notice of violation no. 2 Ian Inspector Not yet served Not lifted — In effect since Jun 14, 2026, 10:00 AM EDT',
     );
+    expect(orders).toMatch(/a service: log entry \d+/);
   });
 
   it('shows no field ids or codes', () => {
@@ -298,6 +305,12 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
       `no. 1, issued by Ian Inspector: Sediment leaving the site.; notices ${ids.c}`,
     );
     expect(orders[0]![8]).toContain('lifted by Ian Inspector: Lifted for the emergency repair.');
+    expect(orders[0]![8]).toContain(`first served ${at(T0)}`);
+    const services = rows.filter((r) => r[0] === 'stop-work-service');
+    expect(services.map((r) => [r[2], r[4]])).toEqual([['mail', at(T0)]]);
+    expect(services[0]![8]).toMatch(
+      /^served by mail on Pat Landowner, recorded by Ian Inspector \(log entry \d+\)$/,
+    );
   });
 
   it('a period with none says so in one line each', async () => {

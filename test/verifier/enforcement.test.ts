@@ -2,10 +2,10 @@
  * The verifier's checks of notices of violation and stop-work orders, on a real report of a real gateway
  * (its clock moved by restarting it on the same store): three notices issued on a day of June, five days
  * later the first corrected with a photo and approved on time, the second approved late, the third
- * appealed; an order naming the third lifted with an override, one naming the first lifted without, and a
+ * appealed; an order naming the third served in person and lifted with an override, one naming the first lifted without, and a
  * third order in effect at the period's end. The report verifies; copies of it changed one way each (a
  * remedy due, a step taken out, on time flipped, a notice taken out, a notice renumbered, a lifting's
- * override, a count) are each refused with the notice or order named in words, as is a report made from
+ * override, an order's service changed or left out, a count) are each refused with the notice or order named in words, as is a report made from
  * a copy of the store with a notice taken out; the reports of shorter periods verify; and verify.html
  * says the same of one change in real Chromium.
  */
@@ -108,9 +108,15 @@ describe('the verifier and the notices of violation and stop-work orders of a re
       });
       ids.push(v.id);
     }
-    await call('/api/sites/maple-ridge/stop-work', {
+    const first = await call<{ id: string }>('/api/sites/maple-ridge/stop-work', {
       reason: 'Washout into the swale.',
       violationId: ids[2],
+    });
+    await call(`/api/stop-work/${first.id}/service`, {
+      method: 'in-person',
+      party: 'Pat Landowner',
+      servedAt: iso(T0),
+      note: 'Handed over at the gate.',
     });
 
     await startAt(T0 + 5 * DAY);
@@ -306,6 +312,35 @@ describe('the verifier and the notices of violation and stop-work orders of a re
       'stopWork[0].override: The stop-work order no. 1 of Maple Ridge: whether it was lifted with an override is not what its log entry says (the report shows no, the log entry yes)',
       'stopWork[0].override: The stop-work order no. 1 of Maple Ridge: it was lifted Jun 15, 2026, 10:00 AM EDT without an override, but the notice of violation no. 3 of Maple Ridge it names was not approved before then',
     ]);
+  });
+
+  it('lists an order’s service, and names one changed, left out or cited from its lifting', async () => {
+    const shown = copy().stopWork![0]!;
+    expect(shown.servedAt).toBe(iso(T0));
+    expect(shown.services!.map((x) => [x.method, x.party, x.servedAt, x.by, x.note])).toEqual([
+      ['in-person', 'Pat Landowner', iso(T0), 'Ian Inspector', 'Handed over at the gate.'],
+    ]);
+    const changed = copy();
+    changed.stopWork![0]!.services![0]!.party = 'Someone Else';
+    expect(await problems(changed)).toEqual([
+      'stopWork[0].services[0].party: The stop-work order no. 1 of Maple Ridge: its service on Someone Else of Jun 10, 2026, 10:00 AM EDT: on whom it was served is not what its log entry says (the report shows "Someone Else", the log entry "Pat Landowner")',
+    ]);
+    const left = copy();
+    left.stopWork![0]!.services = [];
+    const found = await problems(left);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(
+      /^stopWork\[0\]\.services: The stop-work order no\. 1 of Maple Ridge: its service on Pat Landowner of Jun 10, 2026, 10:00 AM EDT is logged \(log entry \d+\) but the report does not list it$/,
+    );
+    const moved = copy();
+    moved.stopWork![0]!.servedAt = iso(T0 + DAY);
+    expect(await problems(moved)).toEqual([
+      'stopWork[0].servedAt: The stop-work order no. 1 of Maple Ridge: the report gives its first service as Jun 11, 2026, 10:00 AM EDT, but its logged services make it Jun 10, 2026, 10:00 AM EDT',
+    ]);
+    const lifting = copy();
+    const o = lifting.stopWork![0]!;
+    o.services![0]!.logIndex = o.liftLogIndex;
+    expect((await problems(lifting)).some((p) => /is its lifted step, not a service$/.test(p))).toBe(true);
   });
 
   it('names an order shown in effect whose lifting is logged, and the order in effect at the end', async () => {

@@ -141,7 +141,15 @@ export function stopWorkDto(o: StopWorkRow, events: readonly StopWorkEventRow[])
     .filter((e) => e.kind === 'served')
     .map((e) => {
       const d = detailOf(e.detail) as ServiceDetail;
-      return { method: d.method, party: d.party, servedAt: toIso(d.servedAt), logIndex: e.log_idx };
+      return {
+        method: d.method,
+        party: d.party,
+        servedAt: toIso(d.servedAt),
+        at: toIso(e.at),
+        by: e.by,
+        note: e.note,
+        logIndex: e.log_idx,
+      };
     });
   const first = firstService(events);
   return {

@@ -12,6 +12,7 @@
 import { ENFORCEMENT_LAWS, type EnforcementLawId, lawOf } from '../../../shared/src/api/enforcementLaws.ts';
 import type {
   StopWorkDto,
+  StopWorkServed,
   ViolationDto,
   ViolationIssued,
   ViolationStatus,
@@ -19,7 +20,7 @@ import type {
 import { withinDays } from '../../../shared/src/days.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import { ulid } from '../alerts/ulid.ts';
-import { recordViolationEvent } from '../store/outbox.ts';
+import { recordStopWorkEvent, recordViolationEvent } from '../store/outbox.ts';
 import type { Page } from '../store/page.ts';
 import type { Db } from '../store/types.ts';
 import {
@@ -269,10 +270,20 @@ export class Violations {
     return vs.query(q).map((r) => violationDto(r, vs.events(r.id)));
   }
 
-  /** Issues a stop-work order now; `guard` sees the order in effect (if any) and throws to refuse. */
+  /**
+   * Issues a stop-work order now and writes its notification event (served by e-mail on the parties on
+   * file, `parties`, the site's as they are now); `guard` sees the order in effect (if any) and throws to
+   * refuse.
+   */
   stopWork(
     siteId: string,
-    o: { reason: string; violationIds: readonly string[]; by: string; law: EnforcementLawId },
+    o: {
+      reason: string;
+      violationIds: readonly string[];
+      by: string;
+      law: EnforcementLawId;
+      parties: Parties;
+    },
     guard: (inEffect: StopWorkDto | undefined) => void,
   ): StopWorkDto {
     const vs = this.store;
@@ -288,14 +299,29 @@ export class Violations {
         issued_by: o.by,
         law: o.law,
       });
-      return this.order(id)!;
+      const order = this.order(id)!;
+      this.toServe('issued', order, o.parties, u.now);
+      u.notified();
+      return order;
     });
   }
 
-  /** Lifts the site's order in effect now; `guard` sees it (undefined when none) and throws to refuse. */
+  /** The order's notification event (its service, or the notice of its lifting), in the unit of work. */
+  private toServe(step: 'issued' | 'lifted', order: StopWorkDto, parties: Parties, now: number): void {
+    recordStopWorkEvent(this.db, {
+      step,
+      order: { ...order, ...parties } satisfies StopWorkServed,
+      createdAt: now,
+    });
+  }
+
+  /**
+   * Lifts the site's order in effect now and writes the notice that it is lifted (e-mailed to the parties
+   * on file, `parties`); `guard` sees the order (undefined when none) and throws to refuse.
+   */
   lift(
     siteId: string,
-    l: { note: string; override: boolean; by: string },
+    l: { note: string; override: boolean; by: string; parties: Parties },
     guard: (inEffect: StopWorkDto | undefined) => asserts inEffect is StopWorkDto,
   ): StopWorkDto {
     const vs = this.store;
@@ -311,11 +337,18 @@ export class Violations {
         override: l.override ? 1 : 0,
         detail: null,
       });
-      return this.order(current.id)!;
+      const order = this.order(current.id)!;
+      this.toServe('lifted', order, l.parties, u.now);
+      u.notified();
+      return order;
     });
   }
 
-  /** Records a service of a stop-work order on a party; `guard` sees the order and throws to refuse. */
+  /**
+   * Records a service of a stop-work order on a party; `guard` sees the order and throws to refuse. A
+   * second e-mail service on the same party is not recorded again (undefined returned then, as for an
+   * order not found).
+   */
   serveOrder(
     id: string,
     s: ServiceInput,
@@ -326,6 +359,10 @@ export class Violations {
       const current = this.order(id);
       if (!current) return undefined;
       guard(current, u.now);
+      const again =
+        s.method === 'email' &&
+        (current.services ?? []).some((x) => x.method === 'email' && x.party === s.party);
+      if (again) return undefined;
       const detail: ServiceDetail = { method: s.method, party: s.party, servedAt: s.servedAt };
       vs.appendOrderEvent({
         order_id: id,

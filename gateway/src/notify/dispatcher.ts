@@ -31,6 +31,7 @@ import { type ComponentHealth, type Log, type Output, silentLog } from '../pipel
 import type { NotificationChannel } from './channels/channel.ts';
 import { type EmailSender, emailChannel } from './channels/email.ts';
 import { type MqttPublisher, mqttChannel } from './channels/mqtt.ts';
+import type { StopWorkDocument } from './channels/stopWorkEmail.ts';
 import type { NoticeDocument } from './channels/violationEmail.ts';
 import { type WebhookSender, webhookChannel } from './channels/webhook.ts';
 import { type Delivery, readDelivery } from './delivery.ts';
@@ -76,9 +77,11 @@ export interface NotificationDispatcherOptions {
   random?: () => number;
   /** A notice's document, attached to the e-mail that serves it (`violationEmail.ts`). */
   noticeDocument?: NoticeDocument;
+  /** A stop-work order's document, attached to the e-mail that serves it (`stopWorkEmail.ts`). */
+  stopWorkDocument?: StopWorkDocument;
   /**
-   * Told of each delivery sent, with the time its sent mark records (a notice's first delivery to a
-   * party is its service: `main.ts` records it). A throw is logged; the delivery stays sent.
+   * Told of each delivery sent, with the time its sent mark records (a notice's or a stop-work order's
+   * first delivery to a party is its service: `main.ts` records it). A throw is logged; the delivery stays sent.
    */
   onSent?: (d: Delivery, at: number) => void;
 }
@@ -129,6 +132,7 @@ export class NotificationDispatcher implements Output {
       email: emailChannel(opts.channels.email, opts.config, opts.siteOf, {
         now: opts.now ?? Date.now,
         ...(opts.noticeDocument ? { noticeDocument: opts.noticeDocument } : {}),
+        ...(opts.stopWorkDocument ? { stopWorkDocument: opts.stopWorkDocument } : {}),
       }),
     };
     this.routesMqtt = opts.channels.mqtt !== undefined;

@@ -46,9 +46,9 @@ export function routeRecipients(site: SiteConfig | undefined, kind: string, rule
 const SERVED_ROLES: readonly string[] = ['developer', 'owner'];
 
 /**
- * A notice of violation is served by e-mail on the site's recipients with role developer or owner, and
- * on the landowner's and developer's own addresses as the notice names them; not on MQTT or webhooks
- * (they carry alerts).
+ * A notice of violation, and a stop-work order (and its lifting), is served by e-mail on the site's
+ * recipients with role developer or owner, and on the landowner's and developer's own addresses as the
+ * notice or order names them; not on MQTT or webhooks (they carry alerts).
  */
 function routeViolation(site: SiteConfig | undefined, payload: string | undefined): DeliveryTarget[] {
   const out: DeliveryTarget[] = [];
@@ -108,7 +108,7 @@ export function routeEvent(
   site: SiteConfig | undefined,
   mqtt: boolean,
 ): DeliveryTarget[] {
-  if (ev.kind === 'violation') return routeViolation(site, ev.payload);
+  if (ev.kind === 'violation' || ev.kind === 'stop-work') return routeViolation(site, ev.payload);
   if (ev.kind === 'inspection-report') return routeReport(site);
   const out: DeliveryTarget[] = mqtt ? [{ channel: 'mqtt', target: alertTopic(ev.site_id, ev.rule) }] : [];
   out.push(...routeRecipients(site, ev.kind, ev.rule));

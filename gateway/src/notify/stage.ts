@@ -10,6 +10,7 @@ import type { Registry } from '../metrics.ts';
 import type { Log, Output } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
 import { SmtpEmailSender } from './channels/email.ts';
+import type { StopWorkDocument } from './channels/stopWorkEmail.ts';
 import type { NoticeDocument } from './channels/violationEmail.ts';
 import { HttpWebhookSender } from './channels/webhook.ts';
 import type { Delivery } from './delivery.ts';
@@ -43,7 +44,9 @@ export class NotificationStage implements Output {
       siteOf: (siteId: string) => SiteConfig | undefined;
       /** A notice's document, attached to the e-mail that serves it. */
       noticeDocument?: NoticeDocument;
-      /** Told of each delivery sent (a notice's first delivery to a party is its service). */
+      /** A stop-work order's document, attached to the e-mail that serves it (or tells of its lifting). */
+      stopWorkDocument?: StopWorkDocument;
+      /** Told of each delivery sent (a notice's or an order's first delivery to a party is its service). */
       onSent?: (d: Delivery, at: number) => void;
     },
   ) {
@@ -78,6 +81,7 @@ export class NotificationStage implements Output {
       log: deps.log,
       metrics: deps.metrics,
       ...(deps.noticeDocument ? { noticeDocument: deps.noticeDocument } : {}),
+      ...(deps.stopWorkDocument ? { stopWorkDocument: deps.stopWorkDocument } : {}),
       ...(deps.onSent ? { onSent: deps.onSent } : {}),
     });
   }

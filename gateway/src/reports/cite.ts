@@ -103,6 +103,8 @@ export async function reportCitations(
   for (const x of r.records ?? []) if (x.logIndex !== undefined) idx.push(x.logIndex);
   for (const v of r.violations) for (const e of v.events) if (e.logIndex !== undefined) idx.push(e.logIndex);
   for (const o of r.stopWork) if (o.liftLogIndex !== undefined) idx.push(o.liftLogIndex);
+  for (const o of r.stopWork)
+    for (const s of o.services ?? []) if (s.logIndex !== undefined) idx.push(s.logIndex);
   for (const x of [...r.inspections, ...r.notices, ...r.violations, ...r.stopWork, ...r.extensions])
     if (x.logIndex !== undefined) idx.push(x.logIndex);
   for (const c of [...r.certifications, ...r.changes]) idx.push(c.logIndex);

@@ -47,7 +47,7 @@ export interface ViolationDocOptions {
   practiceLabel(id: string): string;
 }
 
-const party = (role: string, p: Party | undefined) =>
+export const party = (role: string, p: Party | undefined) =>
   p
     ? `<tr><th>${esc(role)}</th><td>${esc(p.name)}<br>${esc(p.address)}${p.email ? `<br>${esc(p.email)}` : ''}</td></tr>`
     : `<tr><th>${esc(role)}</th><td>none on record</td></tr>`;

@@ -69,6 +69,38 @@ export function recordViolationEvent(
   return r.changes === 1;
 }
 
+/**
+ * The event id of a stop-work order served on the parties (`issued`: its first delivery to a party is its
+ * service) or of the notice that it is lifted (`lifted`).
+ */
+export const stopWorkEventId = (orderId: string, step: 'issued' | 'lifted'): string =>
+  step === 'issued' ? `stop-work:${orderId}` : `stop-work-lifted:${orderId}`;
+
+/**
+ * Appends a stop-work order (or its lifting) to the outbox, to be served by e-mail on the site's developer
+ * and owner and the parties on file (kind `stop-work`, `alert_id` the order's id, no rule; the payload is
+ * the order as served, with the parties). Call it inside the transaction that records the order or its
+ * lifting. Returns false when already recorded.
+ */
+export function recordStopWorkEvent(
+  db: Database.Database,
+  ev: { step: 'issued' | 'lifted'; order: { id: string; siteId: string }; createdAt: number },
+): boolean {
+  const r = db
+    .prepare(
+      `INSERT OR IGNORE INTO notification_events (event_id, kind, alert_id, site_id, rule, payload, created_at)
+       VALUES (?, 'stop-work', ?, ?, '', ?, ?)`,
+    )
+    .run(
+      stopWorkEventId(ev.order.id, ev.step),
+      ev.order.id,
+      ev.order.siteId,
+      JSON.stringify(ev.order),
+      ev.createdAt,
+    );
+  return r.changes === 1;
+}
+
 /** The event id of an inspection's report delivered to the officer. */
 export const inspectionReportEventId = (inspectionId: string): string => `inspection-report:${inspectionId}`;
 

@@ -24,7 +24,7 @@ import {
   type ShownExtension,
   type ShownInspection,
 } from './shown.ts';
-import { checkInEffect, checkLifting, hasOrders } from './stopWork.ts';
+import { checkInEffect, checkLifting, checkServices, hasOrders } from './stopWork.ts';
 import { checkEnforcementCounts, checkSteps, type ShownStopWork, type ShownViolation } from './violations.ts';
 import { capital, dutyWords, noticeName, orderName, type Problem, when } from './words.ts';
 
@@ -100,7 +100,7 @@ export const violations: Section<ShownViolation> = {
   law: checkSteps,
 };
 
-/** Stop-work orders: their liftings (`stopWork.ts`). */
+/** Stop-work orders: their liftings and services (`stopWork.ts`). */
 export const stopWork = (r: ReportJson): Section<ShownStopWork> => ({
   list: 'stopWork',
   record: 'stop-work',
@@ -109,7 +109,7 @@ export const stopWork = (r: ReportJson): Section<ShownStopWork> => ({
   where: (o, b, { w }) => capital(orderName(o.id, b, w)),
   numbered: { sentence: 'site', one: 'stop-work order', many: 'stop-work orders' },
   inPeriod: { at: 'at', period: 'open', name: (b, w) => orderName(String(b.id), b, w) },
-  law: (o, e, at, ctx) => checkLifting(r, o, e, at, ctx),
+  law: (o, e, at, ctx) => [...checkLifting(r, o, e, at, ctx), ...checkServices(o, at, ctx)],
 });
 
 /**

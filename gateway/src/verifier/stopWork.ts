@@ -1,12 +1,19 @@
 /**
- * The law of stop-work orders (town law 001, "Enforcement") that no table says: an order's lifting is
- * its logged lifting and one logged before the period's end is not left out; an order lifted without an
+ * The law of stop-work orders (town law 001, "Enforcement"; town law 000, Section 5.030 A 7) that no table
+ * says: an order's lifting is its logged lifting and one logged before the period's end is not left out;
+ * each service it shows is its logged service, none logged before the period's end is left out, and its
+ * first service is the earliest; an order lifted without an
  * override names only notices approved before the lifting; the order the report names as in effect at
  * the period's end is the last one not lifted by then. The orders themselves (each against its entry,
  * numbered without a gap, every one issued in the period listed) are the table `stopWork` of
  * `sections.ts`. Pure, no Node API (it is bundled into verify.html).
  */
-import { stopWorkFields, stopWorkLiftFields } from '../../../shared/src/api/violationFields.ts';
+import {
+  stopWorkFields,
+  stopWorkLiftFields,
+  stopWorkServiceFields,
+} from '../../../shared/src/api/violationFields.ts';
+import type { StopWorkService } from '../../../shared/src/api/violations.ts';
 import {
   type CitedBody,
   type Context,
@@ -43,11 +50,79 @@ const lifting: Listed<ShownStopWork> = {
   missing: 'the log entry of its lifting is not in the report',
 };
 
-/** The logged lifting of an order before the period's end. */
-const liftOf = (id: string, ctx: Context) =>
-  ctx.all.find(
-    (e) => e.kind === 'stop-work-event' && e.body.orderId === id && (e.body.at as number) < ctx.to,
+/** An order's logged steps of a kind (`lifted`, `served`) before the period's end, in log order. */
+const stepsOf = (id: string, kind: string, ctx: Context) =>
+  ctx.all.filter(
+    (e) =>
+      e.kind === 'stop-work-event' &&
+      e.body.orderId === id &&
+      e.body.kind === kind &&
+      (e.body.at as number) < ctx.to,
   );
+
+/** The logged lifting of an order before the period's end (a service is a step too, not a lifting). */
+const liftOf = (id: string, ctx: Context) => stepsOf(id, 'lifted', ctx)[0];
+
+/** A service an order shows, against its own log entry (a step of that order). */
+const service: Listed<StopWorkService> = {
+  record: 'stop-work-event',
+  cites: 'logIndex',
+  of: 'orderId',
+  fields: stopWorkServiceFields,
+  says: { compare: 'all', sentence: 'differs' },
+  where: (s, _b, ctx, order) => `${order ?? ''}: its service on ${s.party} of ${when(ms(s.servedAt), ctx.w)}`,
+  missing: 'its log entry is not in the report',
+};
+
+/**
+ * A listed order's services: each shown one is its logged service (not its lifting); none logged before
+ * the period's end is left out; its first service (`servedAt`) is the earliest logged one.
+ */
+export function checkServices(
+  o: ShownStopWork,
+  { base, where }: { base: string; where: string },
+  ctx: Context,
+): Problem[] {
+  const { w } = ctx;
+  const out: Problem[] = [];
+  const shown = o.services ?? [];
+  shown.forEach((s, j) => {
+    const at = `${base}.services[${j}]`;
+    const { e, problems } = checkListed(service, s, at, ctx, { id: o.id, where });
+    out.push(...problems);
+    if (e && e.body.kind !== 'served')
+      out.push(
+        problem(
+          `${at}.logIndex`,
+          `${where}: the report shows a service on ${s.party}, but the log entry it cites (${e.index}) is its ${String(e.body.kind)} step, not a service`,
+        ),
+      );
+  });
+  const logged = stepsOf(o.id, 'served', ctx);
+  const listed = new Set(shown.map((s) => s.logIndex));
+  for (const c of logged)
+    if (!listed.has(c.index))
+      out.push(
+        problem(
+          `${base}.services`,
+          `${where}: its service on ${String(c.body.party)} of ${when(c.body.servedAt, w)} is logged (log entry ${c.index}) but the report does not list it`,
+        ),
+      );
+  const first = logged.reduce<CitedBody | undefined>(
+    (a, c) => (a === undefined || (c.body.servedAt as number) < (a.body.servedAt as number) ? c : a),
+    undefined,
+  );
+  const expected = first?.body.servedAt as number | undefined;
+  const given = ms(o.servedAt);
+  if ((given ?? null) !== (expected ?? null))
+    out.push(
+      problem(
+        `${base}.servedAt`,
+        `${where}: the report gives its first service as ${given === undefined ? 'none (not yet served)' : when(given, w)}, but its logged services make it ${expected === undefined ? 'none (not yet served)' : when(expected, w)}`,
+      ),
+    );
+  return out;
+}
 
 /** A listed order's lifting, and that one lifted without an override names only approved notices. */
 export function checkLifting(

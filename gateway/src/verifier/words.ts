@@ -84,7 +84,9 @@ export function entryWords(body: Json | undefined, w: Words): string {
     case 'stop-work':
       return `the stop-work order no. ${String(body.siteSeq)} issued ${when(body.at, w)} by ${String(body.issuedBy)}`;
     case 'stop-work-event':
-      return `the lifting of a stop-work order recorded ${when(body.at, w)} by ${String(body.by)}`;
+      return body.kind === 'served'
+        ? `a service of a stop-work order on ${String(body.party)} recorded ${when(body.at, w)} by ${String(body.by)}`
+        : `the lifting of a stop-work order recorded ${when(body.at, w)} by ${String(body.by)}`;
     default:
       return `a record of type ${String(body.type)}`;
   }

@@ -219,6 +219,8 @@ export type ExtensionDto = z.infer<typeof extensionDtoSchema>;
 /**
  * `violation`: a notice of violation served on the site's developer and owner (its payload is the notice).
  * `inspection-report`: an inspection's report delivered to the site's officer (its payload is the inspection).
+ * `stop-work`: a stop-work order served on the site's developer and owner, or the notice that it is lifted
+ * (its payload is the order with the parties on file: `stopWorkServedSchema`).
  */
 export const NOTIFICATION_KINDS = [
   'raise',
@@ -228,6 +230,7 @@ export const NOTIFICATION_KINDS = [
   'resolve',
   'violation',
   'inspection-report',
+  'stop-work',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -53,8 +53,11 @@ export interface EnforcementLaw {
   orderKinds: readonly { id: string; label: string; words: string }[];
   /** What follows when the order is not met by the time fixed, in words (a sentence). */
   whenNotMet: string;
-  /** The stop-work order of this law: its section and its words. */
-  stopWork: { section: string; words: string };
+  /**
+   * The stop-work order of this law: its section, the officer's power in its words, what the order is
+   * called on its document, what it orders (the law's words), and how long it stays in effect.
+   */
+  stopWork: { section: string; words: string; title: string; order: string; until: string };
   /** What the stop-work order is issued to halt, in words ("land development activity", …). */
   stopWorkOf: string;
   /** The officer who issues notices under it, as a notice names them. */
@@ -100,6 +103,11 @@ export const ENFORCEMENT_LAWS = {
       section: 'Town law 001, Enforcement, B',
       words:
         'The Stormwater Management Officer may require that land development activities be stopped; the order stays in effect until the Town confirms that the land development activity is in compliance.',
+      title: 'Stop-work order',
+      order:
+        'Persons receiving a stop-work order shall be required to halt all land development activities, except those activities that address the violations leading to the stop-work order.',
+      until:
+        'The stop-work order shall be in effect until the Town confirms that the land development activity is in compliance and the violation has been satisfactorily addressed. Failure to address a stop-work order in a timely manner may result in civil, criminal or monetary penalties in accordance with the enforcement measures authorized in this article (Town law 001, Enforcement, B).',
     },
     stopWorkOf: 'land development activity',
     officer: 'the Stormwater Management Officer',
@@ -154,6 +162,11 @@ export const ENFORCEMENT_LAWS = {
       section: 'Town law 000, Section 5.030 A 7',
       words:
         'The Enforcement Officer may, by written notice, order all further work stopped on any wastewater treatment system which is being constructed or installed in violation of this local law.',
+      title: 'Stop-work order of the Enforcement Officer',
+      order:
+        'The Enforcement Officer, by this written notice, orders all further work stopped on the wastewater treatment system, which is being constructed or installed in violation of this local law (Section 5.030 A 7).',
+      until:
+        'The order stays in effect until the Enforcement Officer lifts it in writing. Any person who shall omit, neglect, or refuse to do any act required by this ordinance shall be subject to a civil penalty of not more than ($1,000), each day a separate offense (Section 6.010).',
     },
     stopWorkOf: 'work on the wastewater treatment system',
     officer: 'the Enforcement Officer',

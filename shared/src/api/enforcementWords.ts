@@ -122,3 +122,7 @@ export const INSPECTION_SIDE_LABELS: Record<InspectionSide, string> = {
 export function coverageWords(c: { covered: number; of: number }): string {
   return `${c.covered} of ${c.of} practice${c.of === 1 ? '' : 's'}`;
 }
+
+/** The document of a stop-work order, served by the API (printable; `?format=pdf` a PDF). */
+export const stopWorkDocumentUrl = (id: string): string =>
+  `/api/stop-work/${encodeURIComponent(id)}/document`;

@@ -198,7 +198,7 @@ export const certifyBody = z.strictObject({
     .default('I certify that these records are true and complete.'),
 });
 
-/** GET /api/violations/{id}/document. */
+/** GET /api/violations/{id}/document and GET /api/stop-work/{id}/document. */
 export const violationDocumentQuery = z.strictObject({ format: z.enum(['html', 'pdf']).default('html') });
 
 /** GET /api/changes: a site's change records (or every one the caller sees) in a range, a page at a time. */

@@ -213,6 +213,7 @@ export const ROUTES = {
   'POST /api/violations/:id/hearing': { params: idParams, body: hearingBody, response: violationDtoSchema },
   'POST /api/stop-work/:id/service': { params: idParams, body: serviceBody, response: stopWorkDtoSchema },
   'GET /api/violations/:id/document': { params: idParams, query: violationDocumentQuery, response: null },
+  'GET /api/stop-work/:id/document': { params: idParams, query: violationDocumentQuery, response: null },
   'POST /api/sites/:id/stop-work': {
     params: idParams,
     body: stopWorkBody,

@@ -1,9 +1,10 @@
 /**
  * The field rows (`fieldRows.ts`) of enforcement's DTOs (`violations.ts`): a notice of violation, each
- * step after it, a stop-work order and its lifting, in the order a report's reader meets them.
+ * step after it, a stop-work order, its lifting and its services, in the order a report's reader meets
+ * them.
  */
 import type { FieldRowOf } from './fieldRows.ts';
-import type { StopWorkDto, ViolationDto, ViolationEvent } from './violations.ts';
+import type { StopWorkDto, StopWorkService, ViolationDto, ViolationEvent } from './violations.ts';
 
 /**
  * A notice of violation: the law's elements, who issued it and when, to whom it is directed. Its law, its
@@ -56,4 +57,14 @@ export const stopWorkLiftFields: FieldRowOf<StopWorkDto>[] = [
   ['liftedBy', 'who lifted it', 'text', 'by'],
   ['liftNote', 'the note of its lifting', 'text', 'note'],
   ['override', 'whether it was lifted with an override', 'flag'],
+];
+
+/** A service of a stop-work order, against its own log entry (a step `served` of the order). */
+export const stopWorkServiceFields: FieldRowOf<StopWorkService>[] = [
+  ['method', 'how it was served', 'text'],
+  ['party', 'on whom it was served', 'text'],
+  ['servedAt', 'the time it was served', 'time'],
+  ['at', 'the time it was recorded', 'time'],
+  ['by', 'who recorded it', 'text'],
+  ['note', 'what it says', 'text'],
 ];

@@ -19,6 +19,7 @@ export {
   SERVICE_METHOD_LABELS,
   SERVICE_METHODS,
   type ServiceMethod,
+  stopWorkDocumentUrl,
   VIOLATION_STATUS_LABELS,
   VIOLATION_STATUSES,
   type ViolationStatus,
@@ -108,6 +109,18 @@ export const serviceSchema = z.object({
   party: z.string(),
   servedAt: iso,
 });
+
+/**
+ * A service of a stop-work order, as its log entry has it: how, on whom, when it was made, when and by
+ * whom it was recorded ("e-mail delivery" for an e-mail the server accepted), with the officer's note.
+ */
+export const stopWorkServiceSchema = serviceSchema.extend({
+  at: iso,
+  by: z.string(),
+  note: z.string(),
+  logIndex: z.number().int().optional(),
+});
+export type StopWorkService = z.infer<typeof stopWorkServiceSchema>;
 
 /** One step of a notice after it was issued. */
 export const violationEventSchema = z.object({
@@ -208,11 +221,22 @@ export const stopWorkDtoSchema = z.object({
   /** The log entry of its lifting (the order's own is `logIndex`). */
   liftLogIndex: z.number().int().optional(),
   /** Its services on the parties, in the order recorded (empty or absent: not yet served). */
-  services: z.array(serviceSchema.extend({ logIndex: z.number().int().optional() })).optional(),
+  services: z.array(stopWorkServiceSchema).optional(),
   servedAt: iso.optional(),
   ...logged,
 });
 export type StopWorkDto = z.infer<typeof stopWorkDtoSchema>;
+
+/**
+ * A stop-work order as it is served by e-mail (the notification outbox's payload): the order as it stood
+ * when issued (or lifted: `liftedAt` set, a notice that it is lifted), with the parties on file then.
+ */
+export const stopWorkServedSchema = stopWorkDtoSchema.extend({
+  landowner: partySchema.optional(),
+  developer: partySchema.optional(),
+  siteAddress: z.string().optional(),
+});
+export type StopWorkServed = z.infer<typeof stopWorkServedSchema>;
 
 /**
  * Work halted by a violation found at an inspection (001, inspection A(2): "no further work ... except

@@ -2,8 +2,10 @@
  * Stop-work orders (town law 001, Enforcement; town law 000, 5.030 A 7): the banner wherever a site is shown ("Stop-work order
  * since Nov 30: <reason>"), and on a construction site's page, for inspectors, "Stop work" (a reason, the
  * notice it rests on if any) and "Lift the stop-work order" (a note; when the town refuses because a
- * notice it names is not approved, "Lift anyway (recorded as an override)").
+ * notice it names is not approved, "Lift anyway (recorded as an override)"). The order in effect shows
+ * "Print the order" (its document) and each of its services: how, on whom, when.
  */
+import { stepDetailWords } from '../../../../shared/src/api/serviceWords.ts';
 import type { ViolationDto } from '../../../../shared/src/api/violations.ts';
 import { ApiError, describeError, post } from '../../api.js';
 import type { Site } from '../../state.js';
@@ -111,14 +113,31 @@ export function stopWorkPanel(
   const form = mayOrderStop() ? (inEffect ? liftForm(site, done) : orderForm(site, notices, done)) : null;
   const halted = workHaltedBanner(site.workHalted, site.timezone);
   if (!banner && !form && !halted) return null;
-  // The order in effect is served as a notice is: by mail or in person, recorded by the officer.
+  // The order in effect is served as a notice is: by e-mail on the parties on file when issued, or by
+  // mail or in person, recorded by the officer. Each service: how, on whom, when.
   const order = site.stopWork;
+  const services = order?.services ?? [];
   const served =
     order && !order.liftedAt
       ? h(
-          'p',
+          'div',
           { class: 'small muted stop-work-served' },
-          order.servedAt ? `Served ${formatTime(order.servedAt, site.timezone)}.` : 'Not yet served.',
+          h(
+            'p',
+            null,
+            order.servedAt
+              ? `First served ${formatTime(order.servedAt, site.timezone)}.`
+              : 'Not yet served: the order is e-mailed to the parties on file; record a service by mail or in person below.',
+          ),
+          services.length
+            ? h(
+                'ul',
+                { class: 'stop-work-services', 'aria-label': 'Services of the stop-work order' },
+                services.map((x) =>
+                  h('li', null, `${stepDetailWords({ kind: 'served', ...x }, order.law, site.timezone)}.`),
+                ),
+              )
+            : null,
         )
       : null;
   const service =

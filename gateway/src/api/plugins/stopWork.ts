@@ -2,12 +2,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import { idParams } from '../../../../shared/src/api/requests.ts';
 import { stopWorkBody, stopWorkLiftBody } from '../../../../shared/src/api/violations.ts';
 import { formatDay, localDay } from '../../../../shared/src/time.ts';
-import { lawIdOf } from '../../enforcement/dto.ts';
+import type { SiteConfig } from '../../config/schema.ts';
+import { lawIdOf, type Parties } from '../../enforcement/dto.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
 import { enforcedSite, OFFICER_ROLES, requireOneOf } from './violations.ts';
+
+/** The parties on file of a site, as an order is served on them. */
+const partiesOf = (site: Pick<SiteConfig, 'landowner' | 'developer' | 'address'>): Parties => ({
+  ...(site.landowner ? { landowner: site.landowner } : {}),
+  ...(site.developer ? { developer: site.developer } : {}),
+  ...(site.address ? { siteAddress: site.address } : {}),
+});
 
 /** What the stop-work routes use. */
 export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcement'>;
@@ -18,7 +26,9 @@ export type StopWorkServices = Pick<ApiContext, 'auth' | 'catalogue' | 'enforcem
  * all further work stopped on any wastewater treatment system which is being constructed or installed in
  * violation"): issued by the officer, one in effect per site; lifting is refused while a notice of
  * violation the order names is not approved, unless the officer overrides (recorded). Served as notices
- * are (`violationService.ts`).
+ * are: by e-mail on the parties on file when issued (its lifting told the same way), through the
+ * notification outbox, its first delivery to a party its service; by mail or in person as the officer
+ * records (`violationService.ts`). Its document: `stopWorkDocument.ts`.
  */
 export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, ctx) => {
   const e = ctx.enforcement.violations;
@@ -50,6 +60,7 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
             violationIds: b.violationId ? [b.violationId] : [],
             by: caller.actor,
             law: lawIdOf(site),
+            parties: partiesOf(site),
           },
           (inEffect) => {
             if (inEffect)
@@ -82,7 +93,8 @@ export const stopWorkPlugin: FastifyPluginAsync<StopWorkServices> = async (app, 
         const b = parseWith(stopWorkLiftBody, req.body);
         const site = enforcedSite(ctx, caller, id);
         const override = b.override === true;
-        return e.lift(site.id, { note: b.note, override, by: caller.actor }, (inEffect) => {
+        const lifting = { note: b.note, override, by: caller.actor, parties: partiesOf(site) };
+        return e.lift(site.id, lifting, (inEffect) => {
           if (!inEffect)
             throw new ApiError('NO_STOP_WORK', `No stop-work order is in effect at ${site.name}.`);
           if (override) return;

@@ -15,6 +15,7 @@ import nodemailer from 'nodemailer';
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
 import type { ResolutionCause } from '../../../../shared/src/api/resolutionCause.ts';
 import { resolvedWords } from '../../../../shared/src/api/resolutionWords.ts';
+import { stopWorkDocumentUrl } from '../../../../shared/src/api/violations.ts';
 import { formatLocal, formatUtc } from '../../../../shared/src/time.ts';
 import type { Config, SiteConfig } from '../../config/schema.ts';
 import { type Delivery, storedAlert } from '../delivery.ts';
@@ -22,6 +23,12 @@ import { DeliveryError, outcomeOf, safeErrorText, secretForms } from '../errors.
 import { type NotificationChannel, unconfiguredChannel } from './channel.ts';
 import { type ComposedEmail, type ComposeOptions, messageIdFor } from './emailMessage.ts';
 import { composeReportEmail, type ReportEmailRequest, storedInspection } from './reportEmail.ts';
+import {
+  composeStopWorkEmail,
+  type StopWorkDocument,
+  type StopWorkEmailRequest,
+  storedStopWork,
+} from './stopWorkEmail.ts';
 import {
   composeViolationEmail,
   type NoticeDocument,
@@ -47,6 +54,8 @@ export interface EmailSender {
   sendNotice?(req: NoticeEmailRequest): Promise<void>;
   /** Delivers an inspection's report to the officer (`reportEmail.ts`); a sender without it cannot. */
   sendReport?(req: ReportEmailRequest): Promise<void>;
+  /** Serves a stop-work order or its lifting (`stopWorkEmail.ts`); a sender without it cannot. */
+  sendStopWork?(req: StopWorkEmailRequest): Promise<void>;
   close?(): void;
 }
 
@@ -265,6 +274,10 @@ export class SmtpEmailSender implements EmailSender {
     await this.deliver(composeReportEmail(req, this.composeOptions()));
   }
 
+  async sendStopWork(req: StopWorkEmailRequest): Promise<void> {
+    await this.deliver(composeStopWorkEmail(req, this.composeOptions()));
+  }
+
   private composeOptions(): ComposeOptions {
     return { from: this.from, ...(this.gatewayId !== undefined ? { gatewayId: this.gatewayId } : {}) };
   }
@@ -304,7 +317,7 @@ export function emailChannel(
   sender: EmailSender | undefined,
   config: Config,
   siteOf: (siteId: string) => SiteConfig | undefined,
-  opts: { now?: () => number; noticeDocument?: NoticeDocument } = {},
+  opts: { now?: () => number; noticeDocument?: NoticeDocument; stopWorkDocument?: StopWorkDocument } = {},
 ): NotificationChannel {
   const now = opts.now ?? Date.now;
   if (!sender) return unconfiguredChannel('no e-mail channel is configured (notify.smtp)');
@@ -324,6 +337,24 @@ export function emailChannel(
       siteName: site?.name ?? violation.siteId,
       timeZone: site?.timezone ?? config.timezone,
       documentUrl: `${base}${violation.documentUrl}`,
+      sentAt: now(),
+      ...(document ? { document } : {}),
+    });
+  };
+  const stopWork = async (d: Delivery) => {
+    const order = storedStopWork(d);
+    if (!sender.sendStopWork) throw new DeliveryError('this e-mail channel cannot serve orders', true);
+    const site = sites.get(order.siteId);
+    const toName = site?.recipients.find((r) => r.email === d.target)?.name;
+    const document = opts.stopWorkDocument ? await opts.stopWorkDocument(order) : undefined;
+    await sender.sendStopWork({
+      to: d.target,
+      ...(toName ? { toName } : {}),
+      eventId: d.eventId,
+      order,
+      siteName: site?.name ?? order.siteId,
+      timeZone: site?.timezone ?? config.timezone,
+      documentUrl: `${base}${stopWorkDocumentUrl(order.id)}`,
       sentAt: now(),
       ...(document ? { document } : {}),
     });
@@ -348,6 +379,7 @@ export function emailChannel(
       outcomeOf(async () => {
         if (d.kind === 'violation') return serve(d);
         if (d.kind === 'inspection-report') return report(d);
+        if (d.kind === 'stop-work') return stopWork(d);
         const alert = storedAlert(d);
         const site = sites.get(alert.siteId);
         const toName = site?.recipients.find((r) => r.email === d.target)?.name;

@@ -1,12 +1,13 @@
 /**
  * The stop-work orders (town law 001, Enforcement) in effect at some time in the period: since when, why,
- * the notices they name, lifted when and by whom (only if before the period's end), with an override or
- * not. The order in effect at the period's end is named in the site's header on the page and in the JSON
+ * the notices they name, each service (how, on whom, when, in the site's time zone; those recorded by the
+ * period's end), lifted when and by whom (only if before the period's end), with an override or not. The order in effect at the period's end is named in the site's header on the page and in the JSON
  * (`stopWorkInEffect`). In the CSV a `stop-work` row per order (since, lifted; in effect, lifted, or
- * lifted with an override). The header also says when work was halted by a violation found at an
+ * lifted with an override) and a `stop-work-service` row per service. The header also says when work was halted by a violation found at an
  * inspection of the period and not approved by its end.
  */
-import { WORK_HALTED_WORDS } from '../../../../shared/src/api/enforcementWords.ts';
+import { SERVICE_METHOD_LABELS, WORK_HALTED_WORDS } from '../../../../shared/src/api/enforcementWords.ts';
+import { serviceWords } from '../../../../shared/src/api/serviceWords.ts';
 import type { StopWorkDto } from '../../../../shared/src/api/violations.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
 import { workHalted } from '../../enforcement/halted.ts';
@@ -17,10 +18,31 @@ import { capital, entry, logged, noticeName, seq } from './violations.ts';
 
 const ms = Date.parse;
 
+/** An order as it stood at the period's end: its services recorded by then, its lifting if before it. */
 function orderAsOf(o: StopWorkDto, to: number): StopWorkDto {
-  if (o.liftedAt === undefined || ms(o.liftedAt) < to) return o;
-  const { liftedAt: _a, liftedBy: _b, liftNote: _n, override: _o, liftLogIndex: _l, ...rest } = o;
+  const services = (o.services ?? []).filter((s) => ms(s.at) < to);
+  const first = services.reduce<(typeof services)[number] | undefined>(
+    (a, s) => (a === undefined || ms(s.servedAt) < ms(a.servedAt) ? s : a),
+    undefined,
+  );
+  const { servedAt: _s, ...unserved } = o;
+  const served: StopWorkDto = {
+    ...unserved,
+    ...(o.services ? { services } : {}),
+    ...(first ? { servedAt: first.servedAt } : {}),
+  };
+  if (served.liftedAt === undefined || ms(served.liftedAt) < to) return served;
+  const { liftedAt: _a, liftedBy: _b, liftNote: _n, override: _o, liftLogIndex: _l, ...rest } = served;
   return rest;
+}
+
+/** Its services in words, each with its entry ("By e-mail on …, Jun 10, 2026, 10:00 AM EDT"). */
+function servicesCell(o: ReportStopWork, tz: string): string {
+  const services = o.services ?? [];
+  if (services.length === 0) return 'Not yet served';
+  return services
+    .map((s) => `${esc(capital(serviceWords(s, tz)))}${s.note ? `<br><small>${esc(s.note)}</small>` : ''}`)
+    .join('<br>');
 }
 
 function standing(o: StopWorkDto, tz: string): string {
@@ -52,7 +74,7 @@ function namedNotices(r: ComplianceReport, o: ReportStopWork): string {
     .join('<br>');
 }
 
-function stopWorkRow(r: ComplianceReport, o: ReportStopWork, t: Time): string {
+function stopWorkRow(r: ComplianceReport, o: ReportStopWork, t: Time, tz: string): string {
   const lifted =
     o.liftedAt === undefined
       ? 'Not lifted'
@@ -60,9 +82,10 @@ function stopWorkRow(r: ComplianceReport, o: ReportStopWork, t: Time): string {
   const override = o.liftedAt === undefined ? '—' : o.override ? 'Yes' : 'No';
   const cited = [
     entry(o.logIndex),
+    ...(o.services ?? []).map((s) => `a service: ${entry(s.logIndex)}`),
     ...(o.liftLogIndex === undefined ? [] : [`its lifting: ${entry(o.liftLogIndex)}`]),
   ];
-  return `<tr><td>${t(o.since)}</td><td>${esc(o.reason)}</td><td>${namedNotices(r, o)}</td><td>${esc(o.issuedBy)}</td><td>${lifted}</td><td>${override}</td><td>${esc(capital(o.standing))}</td><td><small>${cited.join('<br>')}</small></td></tr>`;
+  return `<tr><td>${t(o.since)}</td><td>${esc(o.reason)}</td><td>${namedNotices(r, o)}</td><td>${esc(o.issuedBy)}</td><td>${servicesCell(o, tz)}</td><td>${lifted}</td><td>${override}</td><td>${esc(capital(o.standing))}</td><td><small>${cited.join('<br>')}</small></td></tr>`;
 }
 
 /**
@@ -73,7 +96,17 @@ function haltedAtEnd(r: ComplianceReport) {
   return workHalted(r.inspections, r.violations);
 }
 
-const HEAD = ['Since', 'Why', 'Notices it names', 'Issued by', 'Lifted', 'Override', 'Standing', 'Cited'];
+const HEAD = [
+  'Since',
+  'Why',
+  'Notices it names',
+  'Issued by',
+  'Served',
+  'Lifted',
+  'Override',
+  'Standing',
+  'Cited',
+];
 
 export const stopWork: ReportSection<'stopWork' | 'stopWorkInEffect'> = {
   id: 'stop-work',
@@ -107,18 +140,29 @@ export const stopWork: ReportSection<'stopWork' | 'stopWorkInEffect'> = {
         r.stopWork.length
           ? table(
               HEAD,
-              r.stopWork.map((o) => stopWorkRow(r, o, t)),
+              r.stopWork.map((o) => stopWorkRow(r, o, t, r.site.timezone)),
             )
           : '<p class="none">No stop-work order was in effect in this period.</p>'
       }`,
   },
   csv: (r) =>
-    r.stopWork.map((o) => {
+    r.stopWork.flatMap((o) => {
       const lifted =
         o.liftedAt === undefined
           ? ''
           : `; lifted by ${o.liftedBy ?? ''}: ${o.liftNote ?? ''}${logged(o.liftLogIndex)}`;
-      return [
+      const services = (o.services ?? []).map((s) => [
+        'stop-work-service',
+        o.id,
+        s.method,
+        '',
+        s.servedAt,
+        '',
+        s.at,
+        'recorded',
+        `served ${SERVICE_METHOD_LABELS[s.method]} on ${s.party}, recorded by ${s.by}${s.note ? `: ${s.note}` : ''}${logged(s.logIndex)}`,
+      ]);
+      const row = [
         'stop-work',
         o.id,
         '',
@@ -127,7 +171,8 @@ export const stopWork: ReportSection<'stopWork' | 'stopWorkInEffect'> = {
         '',
         o.liftedAt ?? '',
         o.liftedAt === undefined ? 'in-effect' : o.override ? 'lifted-override' : 'lifted',
-        `${seq(o.siteSeq)}issued by ${o.issuedBy}: ${o.reason}; notices ${o.violationIds.join(' ') || 'none'}${logged(o.logIndex)}${lifted}`,
+        `${seq(o.siteSeq)}issued by ${o.issuedBy}: ${o.reason}; notices ${o.violationIds.join(' ') || 'none'}${logged(o.logIndex)}; ${o.servedAt ? `first served ${o.servedAt}` : 'not yet served'}${lifted}`,
       ];
+      return [row, ...services];
     }),
 };
