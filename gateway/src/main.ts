@@ -9,7 +9,6 @@
  * its live feed, the importer its policy).
  */
 
-import { setTownAppeal } from '../../shared/src/api/enforcementLaws.ts';
 import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
@@ -179,12 +178,12 @@ async function compose(
   catalogue.onChange(engine.siteEvent);
   engine.onNotify(() => notifications.notify());
   // Notices and orders, each change one unit of work of the engine.
-  // The town's choice of the days to appeal an order under law 000 (Section 5.010 names none).
-  setTownAppeal('000', config.enforcement.wastewaterAppeal);
   const enforcement = openEnforcement(
     db,
     enginePort(engine),
     (id) => catalogue.site(id)?.timezone ?? config.timezone,
+    // The town's choice of the days to appeal an order under law 000 (Section 5.010 names none).
+    config.enforcement.wastewaterAppeal,
   );
   const noticeDocumentOf = noticeDocuments({
     siteOf: (id) => catalogue.site(id),

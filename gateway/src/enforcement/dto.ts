@@ -4,7 +4,7 @@
  * with its services and its lifting. A notice's status is derived from its steps (`statusOfSteps`).
  */
 import {
-  lawAsWritten,
+  type EnforcementLaw,
   lawIdOfSiteKind,
   lawOf,
   orderKindOf,
@@ -101,7 +101,27 @@ function windowOf(v: ViolationRow, rows: readonly ViolationEventRow[]) {
   return {};
 }
 
-export function violationDto(v: ViolationRow, rows: readonly ViolationEventRow[]): ViolationDto {
+/**
+ * A notice as the API answers it; `townLaw` gives its law with the town's choices of today applied (the
+ * days to appeal where the law names none), for a notice not yet served.
+ */
+/** The days to appeal a notice and, where they are the town's choice of today, its reason. */
+function appealOf(
+  w: { appealBy?: number | undefined; appealDays?: number | undefined },
+  written: EnforcementLaw,
+  town: EnforcementLaw,
+): { appealDays: number; appealReason?: string } {
+  const days = w.appealDays ?? (w.appealBy !== undefined ? written : town).appealDays;
+  return town.appealDaysChosen !== undefined && town.appealReason !== undefined && days === town.appealDays
+    ? { appealDays: days, appealReason: town.appealReason }
+    : { appealDays: days };
+}
+
+export function violationDto(
+  v: ViolationRow,
+  rows: readonly ViolationEventRow[],
+  townLaw: (id: string) => EnforcementLaw = lawOf,
+): ViolationDto {
   const parties = JSON.parse(v.parties) as Parties;
   const approved = rows.find((e) => e.kind === 'approved');
   const law = v.law ?? '001';
@@ -123,7 +143,7 @@ export function violationDto(v: ViolationRow, rows: readonly ViolationEventRow[]
     ...(w.servedAt !== undefined ? { servedAt: toIso(w.servedAt) } : {}),
     ...(w.appealBy !== undefined ? { appealBy: toIso(w.appealBy) } : {}),
     // Served before services kept their days: the law's entry then (the town's choice came later).
-    appealDays: w.appealDays ?? (w.appealBy !== undefined ? lawAsWritten(law) : lawOf(law)).appealDays,
+    ...appealOf(w, lawOf(law), townLaw(law)),
     ...(parties.landowner ? { landowner: parties.landowner } : {}),
     ...(parties.developer ? { developer: parties.developer } : {}),
     ...(parties.siteAddress ? { siteAddress: parties.siteAddress } : {}),

@@ -3,6 +3,7 @@
  * with their steps, and stop-work orders, with their stores, on the alert engine's unit of work through a small port (`port.ts`). Built
  * once in `main.ts` and handed to the API, the fleet view and the reports.
  */
+import type { TownAppeal } from '../../../shared/src/api/enforcementLaws.ts';
 import { LoggedRows } from '../alerts/stores/logged.ts';
 import type { Db } from '../store/types.ts';
 import { Notices } from './notices.ts';
@@ -38,11 +39,13 @@ export function openEnforcement(
   db: Db,
   port: EnforcementPort,
   tzOf: (siteId: string) => string = () => 'UTC',
+  /** The town's choice of the days to appeal where the law names none (law 000); 15 unless given. */
+  appeal?: TownAppeal,
 ): Enforcement {
   const logged = new LoggedRows(db, { append: port.appendEvidence }, ENFORCEMENT_LOGGED);
   return {
     notices: new Notices(new NoticeStore(db, logged), port),
-    violations: new Violations(new ViolationStore(db, logged), port, db, tzOf),
+    violations: new Violations(new ViolationStore(db, logged), port, db, tzOf, appeal),
     records: new SiteRecords(new SiteRecordStore(db, logged), port),
   };
 }

@@ -9,7 +9,15 @@
  * transaction, against the state as it is there, and refuse by throwing.
  */
 
-import { ENFORCEMENT_LAWS, type EnforcementLawId, lawOf } from '../../../shared/src/api/enforcementLaws.ts';
+import {
+  ENFORCEMENT_LAWS,
+  type EnforcementLaw,
+  type EnforcementLawId,
+  lawOf,
+  TOWN_APPEAL_DEFAULT,
+  type TownAppeal,
+  withTownAppeal,
+} from '../../../shared/src/api/enforcementLaws.ts';
 import type {
   StopWorkDto,
   StopWorkServed,
@@ -32,7 +40,7 @@ import {
   violationDto,
 } from './dto.ts';
 import type { EnforcementPort, ViolationFeed } from './port.ts';
-import type { ViolationStore } from './stores/violations.ts';
+import type { ViolationEventRow, ViolationRow, ViolationStore } from './stores/violations.ts';
 
 export { documentUrlOf, type Parties, statusOf, stopWorkDto, violationDto } from './dto.ts';
 
@@ -68,7 +76,20 @@ export class Violations {
     private readonly db: Db,
     /** A site's time zone (the appeal window's days are its local days). */
     private readonly tzOf: (siteId: string) => string,
+    /** The town's choice of the days to appeal where the law names none (law 000, Section 5.010). */
+    private readonly appeal: TownAppeal = TOWN_APPEAL_DEFAULT,
   ) {}
+
+  /** A law with the town's choices applied (the days to appeal, where the law names none). */
+  private readonly townLaw = (id: string | null | undefined): EnforcementLaw => {
+    const law = lawOf(id);
+    return law.appealDaysChosen === undefined ? law : withTownAppeal(law, this.appeal);
+  };
+
+  /** A notice as the API answers it, with the town's choices of today. */
+  private dto(row: ViolationRow, events: readonly ViolationEventRow[]): ViolationDto {
+    return violationDto(row, events, this.townLaw);
+  }
 
   /**
    * Issues a notice now under its law; opens its remedy duty and writes its notification event (served by
@@ -109,7 +130,7 @@ export class Violations {
       const row = this.store.byId(id)!;
       recordViolationEvent(this.db, {
         eventId: `violation:${id}`,
-        violation: violationDto(row, []),
+        violation: this.dto(row, []),
         createdAt: u.now,
       });
       u.notified();
@@ -117,7 +138,7 @@ export class Violations {
         id,
         law: input.law,
         issuedAt: toIso(u.now),
-        appealDays: lawOf(input.law).appealDays,
+        appealDays: this.townLaw(input.law).appealDays,
         status: 'issued',
         documentUrl: documentUrlOf(id),
       };
@@ -140,14 +161,14 @@ export class Violations {
       const row = vs.byId(id);
       if (!row) return undefined;
       const events = vs.events(id);
-      guard(violationDto(row, events), u.now);
+      guard(this.dto(row, events), u.now);
       const again = events.some((e) => {
         if (e.kind !== 'served' || s.method !== 'email') return false;
         const d = JSON.parse(e.detail ?? '{}') as Partial<ServiceDetail>;
         return d.method === 'email' && d.party === s.party;
       });
       if (again) return undefined;
-      const appealDays = lawOf(row.law).appealDays;
+      const appealDays = this.townLaw(row.law).appealDays;
       const appealBy = withinDays(s.servedAt, appealDays, this.tzOf(row.site_id));
       const detail: ServiceDetail = {
         method: s.method,
@@ -165,7 +186,7 @@ export class Violations {
         photos: '[]',
         detail: JSON.stringify(detail),
       });
-      return violationDto(row, vs.events(id));
+      return this.dto(row, vs.events(id));
     });
   }
 
@@ -182,7 +203,7 @@ export class Violations {
     return this.port.run((u) => {
       const row = vs.byId(id);
       if (!row) return undefined;
-      guard(violationDto(row, vs.events(id)), u.now);
+      guard(this.dto(row, vs.events(id)), u.now);
       const detail: HearingDetail = { heldOn: h.heldOn, outcome: h.outcome };
       vs.appendEvent({
         violation_id: id,
@@ -205,7 +226,7 @@ export class Violations {
           by: h.by,
           ...(row.site_seq != null ? { number: row.site_seq } : {}),
         });
-      return violationDto(row, vs.events(id));
+      return this.dto(row, vs.events(id));
     });
   }
 
@@ -223,7 +244,7 @@ export class Violations {
     return this.port.run((u) => {
       const row = vs.byId(id);
       if (!row) return undefined;
-      guard(violationDto(row, vs.events(id)), u.now);
+      guard(this.dto(row, vs.events(id)), u.now);
       vs.appendEvent({
         violation_id: id,
         kind,
@@ -245,14 +266,14 @@ export class Violations {
           by: s.by,
           ...(row.site_seq != null ? { number: row.site_seq } : {}),
         });
-      return violationDto(row, vs.events(id));
+      return this.dto(row, vs.events(id));
     });
   }
 
   get(id: string): ViolationDto | undefined {
     const vs = this.store;
     const row = vs.byId(id);
-    return row ? violationDto(row, vs.events(id)) : undefined;
+    return row ? this.dto(row, vs.events(id)) : undefined;
   }
 
   /** Notices issued in the range (inclusive), of one site or every site, in time order. */
@@ -267,7 +288,7 @@ export class Violations {
     } = {},
   ): ViolationDto[] {
     const vs = this.store;
-    return vs.query(q).map((r) => violationDto(r, vs.events(r.id)));
+    return vs.query(q).map((r) => this.dto(r, vs.events(r.id)));
   }
 
   /**

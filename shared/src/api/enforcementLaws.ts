@@ -133,7 +133,7 @@ export const ENFORCEMENT_LAWS = {
       'violation, disobedience, omission, neglect or refusal shall continue. The penalty provisions of DEC ' +
       'regulations may also apply (Town law 000, Section 6.010).',
     // Section 5.010 gives the appeal to the Local Board of Health without a period: the days are the town's
-    // choice (`enforcement.wastewaterAppeal` of the configuration, `setTownAppeal`), 15 unless it says.
+    // choice (`enforcement.wastewaterAppeal` of the configuration, `withTownAppeal`), 15 unless it says.
     appealDays: TOWN_APPEAL_DEFAULT.days,
     appealDaysChosen: 'Section 5.010 gives the appeal to the Local Board of Health but names no period',
     appealReason: TOWN_APPEAL_DEFAULT.reason,
@@ -193,46 +193,42 @@ export const LAW_OF_SITE_KIND: Readonly<Record<string, EnforcementLawId>> = {
 export const isEnforcementLaw = (id: string): id is EnforcementLawId => Object.hasOwn(ENFORCEMENT_LAWS, id);
 
 /**
- * The town's choices of the days to appeal, by law, where the law names none (law 000): set once at the
- * gateway's start from its configuration (`enforcement.wastewaterAppeal`); the law's entry gives the
- * default.
+ * A law with the town's choice of the days to appeal (and its reason) applied, where the law names none
+ * (law 000: `enforcement.wastewaterAppeal` of the configuration, handed to the enforcement module at
+ * start); a law that names its days is refused.
  */
-const townAppeal = new Map<EnforcementLawId, TownAppeal>();
-
-/** States the town's choice of the days to appeal under a law that names none (refused for one that does). */
-export function setTownAppeal(id: EnforcementLawId, choice: TownAppeal): void {
-  const law: EnforcementLaw = ENFORCEMENT_LAWS[id];
+export function withTownAppeal(law: EnforcementLaw, choice: TownAppeal): EnforcementLaw {
   if (law.appealDaysChosen === undefined)
     throw new Error(
-      `law ${id} sets its own days to appeal (${law.appealDays}): the town does not choose them`,
+      `${law.title} sets its own days to appeal (${law.appealDays}): the town does not choose them`,
     );
-  townAppeal.set(id, { days: choice.days, reason: choice.reason });
-}
-
-/** A law with the town's choices applied (the days to appeal and the reason, where the law names none). */
-function withChoices(id: EnforcementLawId): EnforcementLaw {
-  const law: EnforcementLaw = ENFORCEMENT_LAWS[id];
-  const choice = townAppeal.get(id);
-  return choice ? { ...law, appealDays: choice.days, appealReason: choice.reason } : law;
+  return { ...law, appealDays: choice.days, appealReason: choice.reason };
 }
 
 /**
- * The law of a notice or order as stored (`null`: stored before notices named their law, so 001), with
- * the town's choices applied.
+ * The law of a notice or order as stored (`null`: stored before notices named their law, so 001), as
+ * written (a town's choice comes with the notice: `lawOfNotice`).
  */
 export const lawOf = (id: string | null | undefined): EnforcementLaw =>
-  id !== null && id !== undefined && isEnforcementLaw(id) ? withChoices(id) : NOTICE_LAW;
-
-/** A law's entry as written, without the town's choices (`NOTICE_LAW` for an id not listed). */
-export const lawAsWritten = (id: string | null | undefined): EnforcementLaw =>
   id !== null && id !== undefined && isEnforcementLaw(id) ? ENFORCEMENT_LAWS[id] : NOTICE_LAW;
 
-/** The law of a notice with the days to appeal it counted (`appealDays` of its answer, when given). */
-export const lawOfNotice = (v: { law?: string | null | undefined; appealDays?: number | undefined }) => {
+/**
+ * The law of a notice with the days to appeal it counted (`appealDays` of its answer) and, where those
+ * days are the town's choice, the town's reason (`appealReason`; none when the notice does not carry it).
+ */
+export const lawOfNotice = (v: {
+  law?: string | null | undefined;
+  appealDays?: number | undefined;
+  appealReason?: string | undefined;
+}): EnforcementLaw => {
   const law = lawOf(v.law);
-  return v.appealDays === undefined || v.appealDays === law.appealDays
-    ? law
-    : { ...law, appealDays: v.appealDays };
+  if (v.appealDays === undefined || (v.appealDays === law.appealDays && v.appealReason === undefined))
+    return law;
+  const { appealReason: _written, ...rest } = law;
+  const days = { ...rest, appealDays: v.appealDays };
+  return law.appealDaysChosen !== undefined && v.appealReason !== undefined
+    ? { ...days, appealReason: v.appealReason }
+    : days;
 };
 
 /** The law of a site of kind `kind` (a kind not listed: 001's, the town's stormwater law). */

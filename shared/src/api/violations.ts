@@ -169,6 +169,8 @@ export const violationDtoSchema = z.object({
    * names none, law 000); absent in reports made before.
    */
   appealDays: z.number().int().positive().optional(),
+  /** Where the days are the town's choice (law 000) and its current figure: the town's reason, in words. */
+  appealReason: z.string().optional(),
   /** To whom it is directed, as the site had them at issue. */
   landowner: partySchema.optional(),
   developer: partySchema.optional(),
