@@ -30,6 +30,7 @@ import {
   STOP_WORK_READINGS,
   VIOLATION_READINGS,
 } from './enforcement/index.ts';
+import { servedByEmail } from './enforcement/served.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage, mqttCheckpoints } from './evidence/compose.ts';
 import { FleetStage } from './fleet/stage.ts';
@@ -51,7 +52,6 @@ import { reportCitations } from './reports/cite.ts';
 import { stopWorkDocuments } from './reports/stopWorkDoc.ts';
 import { noticeDocuments } from './reports/violationDoc.ts';
 import { evaluatorsFor } from './rules/index.ts';
-import { stopWorkEventId } from './store/outbox.ts';
 import { StoreStage } from './store/stage.ts';
 
 export interface GatewayOptions {
@@ -157,13 +157,7 @@ async function compose(
     // service (an order's lifting is told, not served).
     noticeDocument: async (v) => noticeDocumentOf(v),
     stopWorkDocument: async (o) => stopWorkDocumentOf(o),
-    onSent: (d, at) => {
-      if (d.alertId === null || d.channel !== 'email') return;
-      const service = { method: 'email', party: d.target, servedAt: at, by: 'e-mail delivery' } as const;
-      if (d.kind === 'violation') enforcement.violations.serve(d.alertId, service, () => {});
-      if (d.kind === 'stop-work' && d.eventId === stopWorkEventId(d.alertId, 'issued'))
-        enforcement.violations.serveOrder(d.alertId, service, () => {});
-    },
+    onSent: servedByEmail(() => enforcement.violations),
   });
   const engine = new ComplianceEngine({
     db,
