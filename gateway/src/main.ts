@@ -20,6 +20,7 @@ import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
+import { publicViewOn } from './config/sections.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
 import { workHalted } from './enforcement/halted.ts';
 import {
@@ -305,7 +306,7 @@ async function compose(
     config,
     auth: new Auth(
       config.auth.tokens,
-      config.http.authenticateReads,
+      publicViewOn(config.http),
       () => throttled.inc({ transport: 'http' }),
       people,
     ),

@@ -7,6 +7,7 @@ import { type Gateway, startGateway } from '../../gateway/src/main.ts';
 import { type Log, silentLog } from '../../gateway/src/pipeline.ts';
 import { hashPassword } from '../../shared/src/password.ts';
 import { freePort } from './env.ts';
+import { carryViewerToken, forgetGateway, testViewerToken } from './viewerFetch.ts';
 
 /** Password hashes are slow by design; tests share one per password. */
 const hashes = new Map<string, string>();
@@ -66,15 +67,19 @@ export async function startTestGateway(
     // Every answer a test reads is checked against the API's published schemas.
     http: { port: await freePort(), host: '127.0.0.1', validateResponses: true, ...(input.http ?? {}) },
     mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
+    // Reads need a token: the test's own requests carry this viewer's (viewerFetch.ts).
+    auth: { ...input.auth, tokens: [...(input.auth?.tokens ?? []), testViewerToken] },
   });
   const gw = await startGateway(config, {
     log: opts.log ?? silentLog,
     ...(opts.now ? { now: opts.now } : {}),
   });
+  carryViewerToken(gw.httpUrl);
   return {
     ...gw,
     dataDir,
     cleanup: async () => {
+      forgetGateway(gw.httpUrl);
       await gw.stop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
