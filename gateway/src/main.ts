@@ -18,6 +18,7 @@ import { INSPECTION_PHOTOS } from './alerts/stores/inspections.ts';
 import { STORM_READINGS } from './alerts/stores/storms.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
+import { refuseExposedDemoSecrets } from './config/demoSecrets.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { publicViewOn } from './config/sections.ts';
@@ -131,6 +132,11 @@ async function compose(
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
   catalogue.onChange(registry.refresh);
+  // Nothing listens beyond this machine while a demo secret is in place (the store's devices included).
+  await refuseExposedDemoSecrets(
+    config,
+    registry.all().map((d) => ({ siteId: d.siteId, siteName: d.site.name, device: d.device })),
+  );
   const throttled = metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked');
   const checked = metrics.counter(
     'gateway_password_checks_total',
