@@ -172,8 +172,11 @@ async function reloadAll() {
     summary.textContent = describeError(e);
     summary.title = errorDetail(e);
     summary.className = 'text-bad';
-    // Reads need a sign-in here: the sign-in page, not an empty overview.
+    // Reads need a sign-in here: the sign-in page, not an empty overview, and no live feed to retry.
     if (e instanceof ApiError && e.status === 401 && !session.me) {
+      live?.close();
+      live = undefined;
+      showLive('signed-out', '');
       if (parseRoute().name !== 'signin') location.hash = '#/signin';
       else await route();
     }
@@ -201,10 +204,15 @@ function toast(text: string) {
   while (box.children.length > 4) box.firstElementChild?.remove();
 }
 
-function showLive(s: 'connecting' | 'live' | 'reconnecting', detail: string) {
+function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out', detail: string) {
   const el = byId('live');
   el.dataset.state = s;
-  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' }[s];
+  const text = {
+    connecting: 'Connecting…',
+    live: 'Live',
+    reconnecting: 'Reconnecting…',
+    'signed-out': 'Sign in to see the sites',
+  }[s];
   byId('live-text').textContent = detail ? `${text} (${detail})` : text;
 }
 

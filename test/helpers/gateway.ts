@@ -53,11 +53,13 @@ export interface TestGateway extends Gateway {
 
 /**
  * Starts a real gateway on free loopback ports with a temp data dir; `now` gives it a clock of its own
- * (e.g. the wall clock moved to a day in December), as `startGateway` takes it.
+ * (e.g. the wall clock moved to a day in December), as `startGateway` takes it. Reads need a token (the
+ * default): the gateway holds a viewer token the test's `fetch` carries (viewerFetch.ts), unless
+ * `viewerToken: false` (a first start with neither account nor token).
  */
 export async function startTestGateway(
   overrides: Partial<ConfigInput> = {},
-  opts: { dataDir?: string; log?: Log; now?: () => number } = {},
+  opts: { dataDir?: string; log?: Log; now?: () => number; viewerToken?: boolean } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
   const input = testConfigInput(overrides);
@@ -68,13 +70,15 @@ export async function startTestGateway(
     http: { port: await freePort(), host: '127.0.0.1', validateResponses: true, ...(input.http ?? {}) },
     mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
     // Reads need a token: the test's own requests carry this viewer's (viewerFetch.ts).
-    auth: { ...input.auth, tokens: [...(input.auth?.tokens ?? []), testViewerToken] },
+    ...(opts.viewerToken === false
+      ? {}
+      : { auth: { ...input.auth, tokens: [...(input.auth?.tokens ?? []), testViewerToken] } }),
   });
   const gw = await startGateway(config, {
     log: opts.log ?? silentLog,
     ...(opts.now ? { now: opts.now } : {}),
   });
-  carryViewerToken(gw.httpUrl);
+  if (opts.viewerToken !== false) carryViewerToken(gw.httpUrl);
   return {
     ...gw,
     dataDir,

@@ -1,7 +1,7 @@
 /**
  * Reads need a signed-in person or a token (the gateway's default): a test gateway (`gateway.ts`) holds a
- * viewer token, and `fetch` to it (and `openFeed`, sse.ts) carries that token unless the request brings
- * its own Authorization or Cookie header. A test about what a visitor without credentials gets uses
+ * viewer token, and a read (GET or HEAD) by `fetch` of it (and `openFeed`, sse.ts) carries that token
+ * unless the request brings its own Authorization or Cookie header. A test about what a visitor without credentials gets uses
  * `fetchAnonymous`.
  */
 import { createHash } from 'node:crypto';
@@ -48,7 +48,9 @@ export function withViewerToken(url: string, headers: Headers): Headers {
 
 globalThis.fetch = (input, init) => {
   const url = urlOf(input);
-  if (!toTestGateway(url)) return fetchAnonymous(input, init);
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  // Reads only: a write always needed credentials, and a test of one without them means it.
+  if (!toTestGateway(url) || (method !== 'GET' && method !== 'HEAD')) return fetchAnonymous(input, init);
   const headers = new Headers(input instanceof Request ? input.headers : undefined);
   for (const [k, v] of new Headers(init?.headers)) headers.set(k, v);
   return fetchAnonymous(input, { ...init, headers: withViewerToken(url, headers) });
