@@ -19,7 +19,7 @@ import { loadPeople } from './pages/people/people.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
-import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
+import { isAdmin, notSignedIn, onSessionChange, refreshMe, session } from './session.js';
 import {
   state as appState,
   changed,
@@ -192,6 +192,12 @@ function openLive() {
 /** Signed in, out, or a token changed: what the page shows is read again, as this person. */
 function identityChanged() {
   appState.loaded = false;
+  if (notSignedIn()) {
+    live?.close();
+    live = undefined;
+    showLive('signed-out', '');
+    return;
+  }
   openLive();
   void reloadAll();
 }
@@ -368,13 +374,14 @@ function start() {
     if (view === 'overview') renderOverview(openAlert);
     else if (view === 'alerts') renderAlertsTable();
   }, 30_000);
-  setInterval(
-    () => void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e)),
-    5 * 60_000,
-  );
+  setInterval(() => {
+    if (!notSignedIn())
+      void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e));
+  }, 5 * 60_000);
   // Followed gateways publish at least every minute; their view is fetched again as often.
   setInterval(
     () =>
+      !notSignedIn() &&
       void loadFleet()
         .then(() => {
           if (view === 'overview') renderFleetOverview();
@@ -386,11 +393,18 @@ function start() {
   renderAccount();
   void refreshMe()
     .catch((e) => console.warn('reading /api/auth/me failed', e))
-    .then(() => {
+    .then(async () => {
+      // Nobody signed in: reads need a sign-in, so nothing is asked for until someone signs in.
+      if (notSignedIn()) {
+        showLive('signed-out', '');
+        if (parseRoute().name !== 'signin') location.hash = '#/signin';
+        else await route();
+        return;
+      }
       openLive();
-      return route();
-    })
-    .then(reloadAll);
+      await route();
+      await reloadAll();
+    });
 }
 
 start();

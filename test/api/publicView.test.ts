@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_VIEW_ROUTES } from '../../gateway/src/api/publicView.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import { publicViewOn } from '../../gateway/src/config/sections.ts';
 import { ROUTES } from '../../shared/src/api/routes.ts';
@@ -187,6 +188,10 @@ describe('the public view (http.publicView: true)', () => {
       'GET /metrics',
     ])
       expect(refused.map((r) => r.split(': ')[0])).toContain(k);
+  });
+
+  it('is the list the gateway documents', () => {
+    expect([...PUBLIC_VIEW_ROUTES].sort()).toEqual([...PUBLIC].sort());
   });
 
   it("answers /api/health's status alone", async () => {
