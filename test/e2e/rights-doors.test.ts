@@ -164,7 +164,11 @@ describe('a first-admin setup code', { timeout: 240_000 }, () => {
     for (const g of gateways.reverse()) await g.cleanup();
   });
   const start = async (dataDir?: string, env: Record<string, string> = {}) => {
-    const g = await startGatewayChild(faultConfig(), { ...(dataDir ? { dataDir } : {}), env });
+    const g = await startGatewayChild(faultConfig(), {
+      ...(dataDir ? { dataDir } : {}),
+      env,
+      viewerToken: false,
+    });
     gateways.push(g);
     return g;
   };
