@@ -89,7 +89,7 @@ export const notSignedIn = () => !getToken() && !remembered();
 
 /**
  * Asks the gateway who we are (the saved token, else the session cookie); nobody is `null`. A visitor who
- * never signed in is not asked about: reads may be open to all.
+ * never signed in is not asked about (`notSignedIn`): the page shows the sign-in page.
  */
 export async function refreshMe() {
   const token = getToken();
