@@ -19,7 +19,7 @@ import { loadPeople } from './pages/people/people.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
-import { isAdmin, onSessionChange, refreshMe, session } from './session.js';
+import { isAdmin, notSignedIn, onSessionChange, refreshMe, session } from './session.js';
 import {
   state as appState,
   changed,
@@ -172,8 +172,11 @@ async function reloadAll() {
     summary.textContent = describeError(e);
     summary.title = errorDetail(e);
     summary.className = 'text-bad';
-    // Reads need a sign-in here: the sign-in page, not an empty overview.
+    // Reads need a sign-in here: the sign-in page, not an empty overview, and no live feed to retry.
     if (e instanceof ApiError && e.status === 401 && !session.me) {
+      live?.close();
+      live = undefined;
+      showLive('signed-out', '');
       if (parseRoute().name !== 'signin') location.hash = '#/signin';
       else await route();
     }
@@ -189,6 +192,12 @@ function openLive() {
 /** Signed in, out, or a token changed: what the page shows is read again, as this person. */
 function identityChanged() {
   appState.loaded = false;
+  if (notSignedIn()) {
+    live?.close();
+    live = undefined;
+    showLive('signed-out', '');
+    return;
+  }
   openLive();
   void reloadAll();
 }
@@ -201,10 +210,15 @@ function toast(text: string) {
   while (box.children.length > 4) box.firstElementChild?.remove();
 }
 
-function showLive(s: 'connecting' | 'live' | 'reconnecting', detail: string) {
+function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out', detail: string) {
   const el = byId('live');
   el.dataset.state = s;
-  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' }[s];
+  const text = {
+    connecting: 'Connecting…',
+    live: 'Live',
+    reconnecting: 'Reconnecting…',
+    'signed-out': 'Sign in to see the sites',
+  }[s];
   byId('live-text').textContent = detail ? `${text} (${detail})` : text;
 }
 
@@ -360,13 +374,14 @@ function start() {
     if (view === 'overview') renderOverview(openAlert);
     else if (view === 'alerts') renderAlertsTable();
   }, 30_000);
-  setInterval(
-    () => void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e)),
-    5 * 60_000,
-  );
+  setInterval(() => {
+    if (!notSignedIn())
+      void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e));
+  }, 5 * 60_000);
   // Followed gateways publish at least every minute; their view is fetched again as often.
   setInterval(
     () =>
+      !notSignedIn() &&
       void loadFleet()
         .then(() => {
           if (view === 'overview') renderFleetOverview();
@@ -378,11 +393,18 @@ function start() {
   renderAccount();
   void refreshMe()
     .catch((e) => console.warn('reading /api/auth/me failed', e))
-    .then(() => {
+    .then(async () => {
+      // Nobody signed in: reads need a sign-in, so nothing is asked for until someone signs in.
+      if (notSignedIn()) {
+        showLive('signed-out', '');
+        if (parseRoute().name !== 'signin') location.hash = '#/signin';
+        else await route();
+        return;
+      }
       openLive();
-      return route();
-    })
-    .then(reloadAll);
+      await route();
+      await reloadAll();
+    });
 }
 
 start();

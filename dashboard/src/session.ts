@@ -82,8 +82,14 @@ function remembered() {
 }
 
 /**
+ * A visitor who never signed in and holds no token: the gateway's reads need one, so the page reads
+ * nothing and shows the sign-in page.
+ */
+export const notSignedIn = () => !getToken() && !remembered();
+
+/**
  * Asks the gateway who we are (the saved token, else the session cookie); nobody is `null`. A visitor who
- * never signed in is not asked about: reads may be open to all.
+ * never signed in is not asked about (`notSignedIn`): the page shows the sign-in page.
  */
 export async function refreshMe() {
   const token = getToken();

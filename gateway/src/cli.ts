@@ -7,6 +7,7 @@
  * plain line, not JSON, on the same stream: the one-time link to create the first administrator. It
  * comes after the notices waiting at start were tried (at most SETTLE_MS), so their lines come before it.
  */
+import { DemoSecretsExposed } from './config/demoSecrets.ts';
 import { ConfigError, loadConfig } from './config/load.ts';
 import type { Config } from './config/schema.ts';
 import { createLog } from './log.ts';
@@ -101,7 +102,7 @@ try {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 } catch (e) {
-  if (e instanceof ConfigError) {
+  if (e instanceof ConfigError || e instanceof DemoSecretsExposed) {
     process.stderr.write(`${e.message}\n`);
     process.exit(2);
   }

@@ -19,8 +19,10 @@ import { STORM_READINGS } from './alerts/stores/storms.ts';
 import { Auth } from './api/auth.ts';
 import { ApiStage } from './api/stage.ts';
 import { capabilities, logMissingCapabilities } from './capabilities.ts';
+import { refuseExposedDemoSecrets } from './config/demoSecrets.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
+import { publicViewOn } from './config/sections.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
 import { workHalted } from './enforcement/halted.ts';
 import {
@@ -45,7 +47,7 @@ import { processMetrics, Registry } from './metrics.ts';
 import { NotificationStage } from './notify/stage.ts';
 import { InfluxOutput } from './outputs/influx/index.ts';
 import { firstAdminLink, openPeople, withPeople } from './people/index.ts';
-import type { Log, Stage } from './pipeline.ts';
+import { type Log, type Stage, startInOrder } from './pipeline.ts';
 import { QuarantineRows } from './quarantine/rows.ts';
 import { QuarantineService } from './quarantine/service.ts';
 import { reportCitations } from './reports/cite.ts';
@@ -133,6 +135,11 @@ async function compose(
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
   catalogue.onChange(registry.refresh);
+  // Nothing listens beyond this machine while a demo secret is in place (the store's devices included).
+  await refuseExposedDemoSecrets(
+    config,
+    registry.all().map((d) => ({ siteId: d.siteId, siteName: d.site.name, device: d.device })),
+  );
   const throttled = metrics.counter('gateway_login_throttled_total', 'Logins refused unchecked');
   const checked = metrics.counter(
     'gateway_password_checks_total',
@@ -310,7 +317,7 @@ async function compose(
     config,
     auth: new Auth(
       config.auth.tokens,
-      config.http.authenticateReads,
+      publicViewOn(config.http),
       () => throttled.inc({ transport: 'http' }),
       people,
     ),
@@ -352,28 +359,10 @@ async function compose(
   const viaBroker: Stage<never[]>[] = [fleet, notifications];
   const stages: Stage<never[]>[] = [...parts.filter((p) => !viaBroker.includes(p)), api];
 
-  const started: Array<Pick<Stage, 'stop'>> = [];
-  const stopAll = async (what: string) => {
-    for (const s of started.splice(0).reverse())
-      await s.stop().catch((e: Error) => log.error({ err: e.message }, what));
-  };
-  try {
-    for (const s of stages) {
-      await s.start();
-      started.push(s);
-    }
-    for (const i of inputs) {
-      await i.start(ingest);
-      started.push(i);
-    }
-    for (const s of viaBroker) {
-      await s.start();
-      started.push(s);
-    }
-  } catch (e) {
-    await stopAll('error while stopping after a failed start');
-    throw e;
-  }
+  const stopAll = await startInOrder(
+    [...stages, ...inputs.map((i) => ({ start: () => i.start(ingest), stop: () => i.stop() })), ...viaBroker],
+    log,
+  );
   log.info({ httpPort: api.port(), mqttPort: mqttPort(), gatewayId: config.gatewayId }, 'gateway started');
   logMissingCapabilities(capabilities(config, []), log);
   const setupLink = firstAdminLink(people, config, api.url(), log);

@@ -91,3 +91,34 @@ export interface Log {
 }
 
 export const silentLog: Log = { info() {}, warn() {}, error() {}, debug() {} };
+
+/** Something started and stopped in the gateway's order (a stage, an input with its sink bound). */
+export interface Startable {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts each in the order given; when one fails, stops those started, in reverse, and throws. Answers
+ * the stop of them all, in reverse (each failure logged, none stops the rest).
+ */
+export async function startInOrder(
+  items: readonly Startable[],
+  log: Log,
+): Promise<(what: string) => Promise<void>> {
+  const started: Startable[] = [];
+  const stopAll = async (what: string) => {
+    for (const s of started.splice(0).reverse())
+      await s.stop().catch((e: Error) => log.error({ err: e.message }, what));
+  };
+  try {
+    for (const s of items) {
+      await s.start();
+      started.push(s);
+    }
+  } catch (e) {
+    await stopAll('error while stopping after a failed start');
+    throw e;
+  }
+  return stopAll;
+}

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../../gateway/src/rules/index.ts';
 import { type RuleInfo, rulesResponseSchema } from '../../shared/src/rules.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { fetchAnonymous } from '../helpers/viewerFetch.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const VIEWER = 'tok-rules-viewer';
@@ -15,12 +16,12 @@ describe('GET /api/rules', () => {
   const byId = (id: string) => rules.find((r) => r.id === id)!;
 
   beforeAll(async () => {
-    open = await startTestGateway();
+    // The public view answers the rules to anyone; by default reads need a sign-in or a token.
+    open = await startTestGateway({ http: { publicView: true } });
     closed = await startTestGateway({
-      http: { authenticateReads: true },
       auth: { tokens: [{ name: 'Vera Viewer', role: 'viewer', tokenSha256: sha(VIEWER) }] },
     });
-    const res = await fetch(`${open.httpUrl}/api/rules`);
+    const res = await fetchAnonymous(`${open.httpUrl}/api/rules`);
     expect(res.status).toBe(200);
     rules = rulesResponseSchema.parse(await res.json());
   }, 60_000);
@@ -99,13 +100,13 @@ describe('GET /api/rules', () => {
     expect(doc.paths['/api/rules']?.get?.responses?.['200']?.content).toBeDefined();
   });
 
-  it('is read as the alerts are: behind a token when reads are', async () => {
-    expect((await fetch(`${closed.httpUrl}/api/rules`)).status).toBe(401);
-    const res = await fetch(`${closed.httpUrl}/api/rules`, {
+  it('is read as the alerts are: behind a sign-in or a token unless the public view is on', async () => {
+    expect((await fetchAnonymous(`${closed.httpUrl}/api/rules`)).status).toBe(401);
+    const res = await fetchAnonymous(`${closed.httpUrl}/api/rules`, {
       headers: { authorization: `Bearer ${VIEWER}` },
     });
     expect(res.status).toBe(200);
     expect(rulesResponseSchema.parse(await res.json())).toEqual(rules);
-    expect((await fetch(`${closed.httpUrl}/api/alerts`)).status).toBe(401);
+    expect((await fetchAnonymous(`${closed.httpUrl}/api/alerts`)).status).toBe(401);
   });
 });

@@ -1,11 +1,13 @@
 /**
- * The API's doors: security headers on every answer, reads behind a token with http.authenticateReads
+ * The API's doors: security headers on every answer, reads behind a sign-in or a token by default
  * (/metrics and the details of /api/health too; a liveness probe gets the status alone, never the data
- * directory), and wrong tokens slowing their address down.
+ * directory), and wrong tokens slowing their address down. The public view: publicView.test.ts.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../shared/src/api/routes.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { fetchAnonymous } from '../helpers/viewerFetch.ts';
 
 const VIEWER = 'api-security-viewer-token';
 const tokens = [
@@ -41,20 +43,35 @@ describe('security headers', () => {
 
   it('keeps the data directory out of health', async () => {
     const text = await (await fetch(`${gw.httpUrl}/api/health`)).text();
+    expect(text).toContain('components');
     expect(text).not.toContain(gw.dataDir);
   });
 });
 
-describe('with http.authenticateReads', () => {
+describe('reads, by default', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ http: { authenticateReads: true }, auth: { tokens } });
+    gw = await startTestGateway({ auth: { tokens } });
   });
   afterAll(async () => {
     await gw?.cleanup();
   });
   const get = (path: string, token?: string) =>
-    fetch(`${gw.httpUrl}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    fetchAnonymous(`${gw.httpUrl}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+  it('refuses every read of the API without a sign-in or a token, but the public key and health', async () => {
+    const open: string[] = [];
+    for (const key of Object.keys(ROUTES).filter((k) => k.startsWith('GET '))) {
+      const path = key.slice(4).replace(':sha256', '0'.repeat(64)).replace(':id', 'maple-ridge');
+      const res = await get(`${path}?siteId=maple-ridge`);
+      await res.body?.cancel();
+      if (res.status !== 401) open.push(`${key}: ${res.status}`);
+    }
+    expect(open.sort()).toEqual(['GET /api/evidence/key: 200', 'GET /api/health: 200']);
+    const site = await get('/api/sites/maple-ridge', VIEWER);
+    expect(site.status).toBe(200);
+    expect(((await site.json()) as { id: string }).id).toBe('maple-ridge');
+  });
 
   it('needs a token for /metrics', async () => {
     expect((await get('/metrics')).status).toBe(401);

@@ -11,7 +11,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StormDto } from '../../shared/src/api.ts';
-import { launchChromium, SCREENSHOTS, screenshot, watchCsp } from '../helpers/browser.ts';
+import { asViewer, launchChromium, SCREENSHOTS, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -55,7 +55,9 @@ describe.skipIf(!haveBinary('chromium'))('charts that show the law', () => {
   }
 
   async function open(width: number, height: number, hash: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height }, timezoneId: 'America/Chicago' });
+    const page = await asViewer(
+      await browser.newPage({ viewport: { width, height }, timezoneId: 'America/Chicago' }),
+    );
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(`console: ${m.text()}`);
     });

@@ -4,11 +4,18 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReportJson, verifyReport } from '../../gateway/src/verifier/verify.ts';
-import { type AlertJson, launchChromium, screenshot, watchCsp as watchCspInto } from '../helpers/browser.ts';
+import {
+  type AlertJson,
+  asViewer,
+  launchChromium,
+  screenshot,
+  watchCsp as watchCspInto,
+} from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';
 
 const TOKEN = 'dashboard-inspector-token';
+const VIEWER = { name: 'Vic Viewer', email: 'vic@town.example', password: 'a long viewer password' };
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
@@ -64,6 +71,10 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   beforeAll(async () => {
     gw = await startTestGateway({
       auth: {
+        // Reads need a sign-in: the page signs in as a viewer (its report links need the session).
+        users: [
+          { name: VIEWER.name, email: VIEWER.email, role: 'viewer', passwordHash: testHash(VIEWER.password) },
+        ],
         tokens: [
           { name: 'Insp', role: 'inspector', tokenSha256: createHash('sha256').update(TOKEN).digest('hex') },
         ],
@@ -100,6 +111,12 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
 
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
+    await page.goto(gw.httpUrl);
+    await page.waitForURL(/#\/signin$/);
+    await page.fill('#signin-email', VIEWER.email);
+    await page.fill('#signin-password', VIEWER.password);
+    await page.click('#signin-form button[type="submit"]');
+    await page.waitForSelector('#who-name');
     page.on('pageerror', (e) => pageErrors.push(e.message));
     watchCsp(page);
   });
@@ -384,13 +401,13 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   });
 
   it('shows a lost live connection and reconnects by itself', async () => {
-    const p = await browser.newPage();
+    const p = await asViewer(await browser.newPage());
     try {
-      await p.route('**/api/events', (route) => route.fulfill({ status: 503, body: 'down' }));
+      await p.route('**/api/events?*', (route) => route.fulfill({ status: 503, body: 'down' }));
       await p.goto(gw.httpUrl);
       await p.waitForSelector('#live[data-state="reconnecting"]');
       expect(await p.locator('#live-text').textContent()).toMatch(/Reconnecting/);
-      await p.unroute('**/api/events');
+      await p.unroute('**/api/events?*');
       await p.waitForSelector('#live[data-state="live"]', { timeout: 10_000 });
     } finally {
       await p.close();
@@ -398,11 +415,9 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   });
 
   it('fits a phone screen', async () => {
-    const phone = await browser.newPage({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    });
+    const phone = await asViewer(
+      await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }),
+    );
     watchCsp(phone);
     try {
       await phone.goto(gw.httpUrl);

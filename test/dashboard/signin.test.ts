@@ -14,7 +14,6 @@ describe.skipIf(!haveBinary('chromium'))('dashboard where reads need a sign-in',
 
   beforeAll(async () => {
     gw = await startTestGateway({
-      http: { authenticateReads: true },
       auth: {
         tokens: [
           {

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withinDays } from '../../shared/src/days.ts';
 import { formatLong, zonedTime } from '../../shared/src/time.ts';
-import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
+import { asViewer, launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { completeInspection } from '../helpers/inspections.ts';
@@ -133,7 +133,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: a site added with its histo
         notes: 'entered from the site logbook',
       }),
     );
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await asViewer(await browser.newPage({ viewport: { width: 1280, height: 900 } }));
     watchCsp(page, csp);
     await page.goto(`${gw.httpUrl}/#/alerts/${first.id}`);
     await page.waitForSelector('#alert-dialog[open] .badge:has-text("superseded by the record")');

@@ -5,6 +5,7 @@ import { parseCheckpoint, parseVerifierKey, verifyNote } from '../../gateway/src
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { completeInspection } from '../helpers/inspections.ts';
+import { fetchAnonymous } from '../helpers/viewerFetch.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const TOKENS = { viewer: 'tok-viewer', inspector: 'tok-inspector', engineer: 'tok-engineer' };
@@ -255,26 +256,29 @@ describe('HTTP API', () => {
   });
 });
 
-describe('reads behind tokens (http.authenticateReads)', () => {
+describe('reads behind tokens (the default)', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({
-      http: { port: 0, host: '127.0.0.1', authenticateReads: true },
+      http: { port: 0, host: '127.0.0.1' },
       auth: { tokens: [{ name: 'Vic Viewer', role: 'viewer', tokenSha256: sha(TOKENS.viewer) }] },
     });
   });
   afterAll(async () => gw?.cleanup());
 
   it('refuses reads without a token and serves them with one', async () => {
-    expect((await fetch(`${gw.httpUrl}/api/sites`)).status).toBe(401);
+    expect((await fetchAnonymous(`${gw.httpUrl}/api/sites`)).status).toBe(401);
     expect(
-      (await fetch(`${gw.httpUrl}/api/sites`, { headers: { authorization: `Bearer ${TOKENS.viewer}` } }))
-        .status,
+      (
+        await fetchAnonymous(`${gw.httpUrl}/api/sites`, {
+          headers: { authorization: `Bearer ${TOKENS.viewer}` },
+        })
+      ).status,
     ).toBe(200);
   });
 
   it('lets the live feed take the token as access_token, since EventSource cannot send a header', async () => {
-    expect((await fetch(`${gw.httpUrl}/api/events`)).status).toBe(401);
+    expect((await fetchAnonymous(`${gw.httpUrl}/api/events`)).status).toBe(401);
     expect((await fetch(`${gw.httpUrl}/api/events?access_token=wrong`)).status).toBe(401);
     const ctl = new AbortController();
     const res = await fetch(`${gw.httpUrl}/api/events?access_token=${TOKENS.viewer}`, { signal: ctl.signal });

@@ -248,7 +248,7 @@ describe('people: sessions, tokens, scopes and named actions', () => {
 describe('first start with neither account nor token', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway();
+    gw = await startTestGateway({}, { viewerToken: false });
   });
   afterAll(async () => gw?.cleanup());
 

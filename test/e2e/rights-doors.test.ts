@@ -164,7 +164,11 @@ describe('a first-admin setup code', { timeout: 240_000 }, () => {
     for (const g of gateways.reverse()) await g.cleanup();
   });
   const start = async (dataDir?: string, env: Record<string, string> = {}) => {
-    const g = await startGatewayChild(faultConfig(), { ...(dataDir ? { dataDir } : {}), env });
+    const g = await startGatewayChild(faultConfig(), {
+      ...(dataDir ? { dataDir } : {}),
+      env,
+      viewerToken: false,
+    });
     gateways.push(g);
     return g;
   };
@@ -189,8 +193,11 @@ describe('a first-admin setup code', { timeout: 240_000 }, () => {
     const withToken = await start(first.dataDir, { GATEWAY_ADMIN_TOKEN: ADMIN });
     expect((await setup(withToken, code, 'eve@evil.example')).status).toBe(410);
     expect((await fetch(`${withToken.httpUrl}/setup?code=${code}`)).status).toBe(410);
-    // Reads are open to all here: without a header they answer, with one that is not a bearer they do not.
-    expect((await fetch(`${withToken.httpUrl}/api/sites`)).status).toBe(200);
+    // Reads need a sign-in or a token: without a header they are refused, with the admin's token they
+    // answer, and with a header that is not a bearer they do not.
+    expect((await fetch(`${withToken.httpUrl}/api/sites`)).status).toBe(401);
+    const bearer = { authorization: `Bearer ${ADMIN}` };
+    expect((await fetch(`${withToken.httpUrl}/api/sites`, { headers: bearer })).status).toBe(200);
     const basic = await fetch(`${withToken.httpUrl}/api/sites`, { headers: { authorization: 'Basic x' } });
     expect(basic.status).toBe(401);
     const api = peopleApi(withToken.httpUrl, ADMIN);

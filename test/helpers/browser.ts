@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { TEST_VIEWER_TOKEN } from './viewerFetch.ts';
 
 /** Headless Chromium from the system (Debian's chromium package). */
 export function launchChromium(): Promise<Browser> {
@@ -32,6 +33,20 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
     copyFileSync(path, join(also, `${name}.png`));
   }
   return path;
+}
+
+/**
+ * Reads need a sign-in or a token: the page reads as the test gateway's viewer, its token saved in the
+ * tab as a pasted one (`gateway.token`) until the page saves another (a test pasting its own token).
+ */
+export async function asViewer(page: Page): Promise<Page> {
+  await page.addInitScript(
+    ([key, token]) => {
+      if (!sessionStorage.getItem(key!)) sessionStorage.setItem(key!, token!);
+    },
+    ['gateway.token', TEST_VIEWER_TOKEN],
+  );
+  return page;
 }
 
 /** Collects what the Content-Security-Policy blocked on a page, into `into`. */

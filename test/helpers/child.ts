@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigInput } from '../../gateway/src/config/schema.ts';
 import { freePort, waitFor } from './env.ts';
+import { carryViewerToken, forgetGateway, testViewerToken } from './viewerFetch.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -39,6 +40,11 @@ export interface GatewayChild {
 
 export interface ChildOptions {
   dataDir?: string;
+  /**
+   * Reads need a token: the gateway holds a viewer token the test's reads carry (viewerFetch.ts); false:
+   * none (a first start with neither account nor token).
+   */
+  viewerToken?: boolean;
   /** Wait until /api/health answers at all (default true). */
   waitReady?: boolean;
   env?: Record<string, string>;
@@ -148,6 +154,7 @@ export async function startGatewayChild(
       port: httpPort,
     },
     mqtt: { host: '127.0.0.1', ...((config.mqtt as object) ?? {}), port: mqttPort },
+    ...(opts.viewerToken === false ? {} : { auth: withViewer(config.auth) }),
   };
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify(full));
@@ -170,11 +177,19 @@ export async function startGatewayChild(
     mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
     dataDir,
     cleanup: async () => {
+      forgetGateway(child.httpUrl);
       await run.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  if (opts.viewerToken !== false) carryViewerToken(child.httpUrl);
   return child;
+}
+
+/** The configuration's `auth` with the test viewer's token added. */
+function withViewer(auth: unknown): Record<string, unknown> {
+  const a = (auth ?? {}) as { tokens?: unknown[] };
+  return { ...a, tokens: [...(a.tokens ?? []), testViewerToken] };
 }
 
 /** Whether `mqtt` runs the embedded broker with its plain listener (no shared broker, plaintext not off). */

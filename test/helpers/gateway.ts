@@ -7,6 +7,7 @@ import { type Gateway, startGateway } from '../../gateway/src/main.ts';
 import { type Log, silentLog } from '../../gateway/src/pipeline.ts';
 import { hashPassword } from '../../shared/src/password.ts';
 import { freePort } from './env.ts';
+import { carryViewerToken, forgetGateway, testViewerToken } from './viewerFetch.ts';
 
 /** Password hashes are slow by design; tests share one per password. */
 const hashes = new Map<string, string>();
@@ -72,11 +73,19 @@ export interface TestGateway extends Gateway {
 /**
  * Starts a real gateway on free loopback ports with a temp data dir; `now` gives it a clock of its own
  * (e.g. the wall clock moved to a day in December), as `startGateway` takes it; `sitesAsGiven` keeps the
- * sites exactly as configured (no inspectors acting for the developer added).
+ * sites exactly as configured (no inspectors acting for the developer added). Reads need a token (the
+ * default): the gateway holds a viewer token the test's `fetch` carries (viewerFetch.ts), unless
+ * `viewerToken: false` (a first start with neither account nor token).
  */
 export async function startTestGateway(
   overrides: Partial<ConfigInput> = {},
-  opts: { dataDir?: string; log?: Log; now?: () => number; sitesAsGiven?: boolean } = {},
+  opts: {
+    dataDir?: string;
+    log?: Log;
+    now?: () => number;
+    sitesAsGiven?: boolean;
+    viewerToken?: boolean;
+  } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
   const given = testConfigInput(overrides);
@@ -87,15 +96,21 @@ export async function startTestGateway(
     // Every answer a test reads is checked against the API's published schemas.
     http: { port: await freePort(), host: '127.0.0.1', validateResponses: true, ...(input.http ?? {}) },
     mqtt: { port: await freePort(), host: '127.0.0.1', ...(input.mqtt ?? {}) },
+    // Reads need a token: the test's own requests carry this viewer's (viewerFetch.ts).
+    ...(opts.viewerToken === false
+      ? {}
+      : { auth: { ...input.auth, tokens: [...(input.auth?.tokens ?? []), testViewerToken] } }),
   });
   const gw = await startGateway(config, {
     log: opts.log ?? silentLog,
     ...(opts.now ? { now: opts.now } : {}),
   });
+  if (opts.viewerToken !== false) carryViewerToken(gw.httpUrl);
   return {
     ...gw,
     dataDir,
     cleanup: async () => {
+      forgetGateway(gw.httpUrl);
       await gw.stop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

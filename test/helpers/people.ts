@@ -9,11 +9,10 @@ import { faultConfig } from './faults.ts';
 export const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 export const PASSWORD = 'correct horse battery';
 
-/** A gateway process whose reads need a sign-in, with one admin token (named Ada Admin). */
+/** A gateway process (reads need a sign-in, the default), with one admin token (named Ada Admin). */
 export function signedInGateway(adminToken: string): Promise<GatewayChild> {
   return startGatewayChild(
     faultConfig({
-      http: { authenticateReads: true },
       auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha(adminToken) }] },
     }),
   );

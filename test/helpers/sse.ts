@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import { z } from 'zod';
 import { liveEventSchemas } from '../../shared/src/api.ts';
+import { withViewerToken } from './viewerFetch.ts';
 
 export interface FeedEvent {
   type: string;
@@ -38,10 +39,14 @@ export class FeedRefused extends Error {
   }
 }
 
-/** Opens the feed; resolves once its `hello` event arrived, rejects with FeedRefused on an error answer. */
+/**
+ * Opens the feed (to a test gateway with its viewer token unless `headers` or the URL bring credentials);
+ * resolves once its `hello` event arrived, rejects with FeedRefused on an error answer.
+ */
 export function openFeed(url: string, headers: Record<string, string> = {}): Promise<LiveFeed> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { accept: 'text/event-stream', ...headers } });
+    const sent = withViewerToken(url, new Headers({ accept: 'text/event-stream', ...headers }));
+    const req = request(url, { headers: Object.fromEntries(sent) });
     req.once('error', reject);
     req.once('response', (res) => {
       res.setEncoding('utf8');

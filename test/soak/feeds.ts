@@ -33,7 +33,7 @@ export interface FeedFigures {
 export async function feedsSoak(asked: number): Promise<FeedFigures> {
   const gw = await startGatewayChild(
     faultConfig({
-      http: { authenticateReads: true, liveFeeds: TOTAL, liveFeedsPerAccount: PER_ACCOUNT },
+      http: { liveFeeds: TOTAL, liveFeedsPerAccount: PER_ACCOUNT },
       auth: {
         tokens: Array.from({ length: TOKENS }, (_, i) => ({
           name: `Viewer ${i}`,

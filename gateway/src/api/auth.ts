@@ -76,7 +76,7 @@ export class Auth {
   private readonly seen = new WeakMap<FastifyRequest, Caller | undefined>();
   constructor(
     tokens: Config['auth']['tokens'],
-    private readonly authenticateReads: boolean,
+    private readonly publicView: boolean,
     private readonly onThrottled: () => void = () => {},
     private readonly people?: People,
   ) {
@@ -91,9 +91,9 @@ export class Auth {
       });
   }
 
-  /** Whether reads need a token (http.authenticateReads). */
-  get readsNeedToken(): boolean {
-    return this.authenticateReads;
+  /** Whether visitors who are not signed in see the public view (http.publicView). */
+  get publicViewOn(): boolean {
+    return this.publicView;
   }
 
   /** The caller of a request; throws 401 for an Authorization header that is not a working bearer token. */
@@ -179,17 +179,25 @@ export class Auth {
     return c;
   }
 
-  /** Reads are open unless `http.authenticateReads` is set; returns the caller when there is one. */
-  requireRead(req: FastifyRequest): Caller | undefined {
-    if (this.authenticateReads) return this.require(req, 'viewer');
-    return this.caller(req);
+  /** A read: it needs a signed-in person or an API token (a viewer at least). */
+  requireRead(req: FastifyRequest): Caller {
+    return this.require(req, 'viewer');
+  }
+
+  /**
+   * A read the public view answers too: with `http.publicView`, a visitor who is not signed in gets
+   * undefined (the route then answers the public view, `publicView.ts`); otherwise as `requireRead`.
+   */
+  readPublic(req: FastifyRequest): Caller | undefined {
+    if (this.publicView && this.caller(req) === undefined) return undefined;
+    return this.requireRead(req);
   }
 
   /**
    * For server-sent events only: a browser's EventSource cannot send a header, so the token may also come
    * as `?access_token=` (or the session cookie is used). The gateway logs no URLs.
    */
-  requireReadStream(req: FastifyRequest): Caller | undefined {
+  requireReadStream(req: FastifyRequest): Caller {
     const q = (req.query ?? {}) as Record<string, unknown>;
     if (typeof q.access_token === 'string' && !req.headers.authorization)
       return this.presented(q.access_token, req.ip);

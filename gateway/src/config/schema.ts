@@ -197,6 +197,13 @@ export const configSchema = z
     });
     for (const { path, message } of configCollisions(c.sites, c.mqtt.users))
       ctx.addIssue({ code: 'custom', path, message });
+    if (c.http.authenticateReads === true && c.http.publicView)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['http', 'authenticateReads'],
+        message:
+          'authenticateReads: true (reads need a sign-in) contradicts publicView: true; remove authenticateReads, the former setting',
+      });
     if (c.mqtt.url !== undefined && c.mqtt.urls !== undefined)
       ctx.addIssue({
         code: 'custom',

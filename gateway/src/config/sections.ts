@@ -33,11 +33,17 @@ export const httpSchema = z
         'Address to listen on: this machine only by default; `0.0.0.0` (or HTTP_HOST=0.0.0.0) for every network interface.',
       ),
     tls: tlsSchema.optional().describe('HTTPS instead of HTTP.'),
-    authenticateReads: z
+    publicView: z
       .boolean()
       .default(false)
       .describe(
-        'Require a viewer token for reads too (writes always need one): /api reads, /metrics and the details of /api/health.',
+        "Let visitors who are not signed in see the public view: the sites' names and devices, the duties' states, storms, charts and readings, never a party's name, postal or e-mail address, a photo, an inspection or a report. Off by default: every read needs a signed-in person or an API token.",
+      ),
+    authenticateReads: z
+      .boolean()
+      .optional()
+      .describe(
+        'The former setting: `false` is read as `publicView: true` (the public view, no longer every record); `true` is the default now.',
       ),
     liveFeeds: z
       .number()
@@ -54,9 +60,7 @@ export const httpSchema = z
       .min(1)
       .max(1000)
       .default(8)
-      .describe(
-        'Live feeds one account, token or (reads open to all) address may hold open at once; beyond, 429 with Retry-After.',
-      ),
+      .describe('Live feeds one account or token may hold open at once; beyond, 429 with Retry-After.'),
     validateResponses: z
       .boolean()
       .default(false)
@@ -66,6 +70,14 @@ export const httpSchema = z
   })
   .prefault({})
   .describe('The HTTP server.');
+
+/**
+ * Whether visitors who are not signed in see the public view: `publicView`, or the former
+ * `authenticateReads: false`.
+ */
+export function publicViewOn(http: z.infer<typeof httpSchema>): boolean {
+  return http.publicView || http.authenticateReads === false;
+}
 
 export const mqttSchema = z
   .strictObject({

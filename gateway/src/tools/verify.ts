@@ -6,7 +6,7 @@
  * With --api (the gateway, or any copy of its API) it also checks that today's log extends the report's
  * checkpoint; with --checkpoint, a later checkpoint note held by a witness, that this one does (the
  * consistency proof comes from --api, unless the two checkpoints are the same size). A gateway that keeps
- * its reads behind a sign-in (http.authenticateReads) needs an API token: --token, or GATEWAY_TOKEN.
+ * its reads behind a sign-in (the default) needs an API token: --token, or GATEWAY_TOKEN.
  * Exits 0 when everything holds, 1 with the reasons otherwise (each a sentence, then the field of the
  * report's JSON it is about, in brackets), 2 on a usage error. The checks are `verifier/verify.ts`, the
  * same module verify.html runs in a browser.

@@ -18,7 +18,7 @@ describe.skipIf(!haveBinary('chromium'))('the first admin setup form', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    gw = await startTestGateway();
+    gw = await startTestGateway({}, { viewerToken: false });
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ const ADA = { name: 'Ada Administrator', email: 'ada@town.example', password: 'a
 describe('the setup form without a browser', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway();
+    gw = await startTestGateway({}, { viewerToken: false });
   });
   afterAll(async () => gw?.cleanup());
 

@@ -39,7 +39,7 @@ describe('live feeds at their caps', () => {
 
   beforeAll(async () => {
     gw = await startTestGateway({
-      http: { authenticateReads: true, liveFeeds: TOTAL, liveFeedsPerAccount: PER_ACCOUNT },
+      http: { liveFeeds: TOTAL, liveFeedsPerAccount: PER_ACCOUNT },
       auth: {
         tokens: ['a', 'b', 'c'].map((n) => ({
           name: `Viewer ${n}`,

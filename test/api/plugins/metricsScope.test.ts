@@ -14,7 +14,6 @@ describe('/metrics, scoped to the staff', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({
-      http: { authenticateReads: true },
       auth: {
         tokens: [
           { name: 'Ada Admin', role: 'admin', tokenSha256: sha('tok-admin') },

@@ -17,6 +17,7 @@ import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkFindings, inspectionSide } from '../findings.ts';
 import { pageOf, sendPage } from '../paging.ts';
+import { publicAlert } from '../publicView.ts';
 import { parseWith } from '../query.ts';
 import { withDeliveries } from '../reportDeliveries.ts';
 import { type RouteDoc, route } from '../routes.ts';
@@ -99,7 +100,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
         narrow: knownRules,
       }),
       async (req, reply) => {
-        const caller = ctx.auth.requireRead(req);
+        const caller = ctx.auth.readPublic(req);
         const q = parseWith(knownRules.query, req.query);
         knownSite(q.siteId, caller);
         const page = pageOf(q);
@@ -114,16 +115,18 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
           ...theirs(caller),
           page,
         });
-        return sendPage(req, reply, rows, page, (a) => [Date.parse(a.raisedAt), a.id]).map(shown);
+        const view = caller ? shown : (a: AlertDto) => publicAlert(shown(a));
+        return sendPage(req, reply, rows, page, (a) => [Date.parse(a.raisedAt), a.id]).map(view);
       },
     ),
   );
 
   app.route(
     route('GET /api/alerts/:id', doc('alerts', 'One alert with its full history', {}), async (req) => {
-      const caller = ctx.auth.requireRead(req);
+      const caller = ctx.auth.readPublic(req);
       const { id } = parseWith(idParams, req.params);
-      return shown(visibleAlert(id, caller));
+      const a = shown(visibleAlert(id, caller));
+      return caller ? a : publicAlert(a);
     }),
   );
 
@@ -262,7 +265,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
         {},
       ),
       async (req, reply) => {
-        const caller = ctx.auth.requireRead(req);
+        const caller = ctx.auth.readPublic(req);
         const q = parseWith(rangeQuery, req.query);
         knownSite(q.siteId, caller);
         const { page, filter } = ranged(q, caller);

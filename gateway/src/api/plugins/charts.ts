@@ -31,7 +31,7 @@ export const chartsPlugin: FastifyPluginAsync<ChartsServices> = async (app, ctx)
         },
       },
       async (req) => {
-        const caller = ctx.auth.requireRead(req);
+        const caller = ctx.auth.readPublic(req);
         const q = parseWith(chartsQuery, req.query);
         mustSee(caller, q.siteId);
         const site = ctx.catalogue.site(q.siteId);

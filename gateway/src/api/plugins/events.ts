@@ -21,7 +21,7 @@ function scoped(caller: Caller | undefined, data: unknown): unknown {
 const RETRY_ACCOUNT_SEC = 10;
 const RETRY_FULL_SEC = 60;
 
-/** Whose feeds count together: an account, a configured token, or (reads open to all) an address. */
+/** Whose feeds count together: an account or a configured token (an address, for a caller without either). */
 function holder(caller: Caller | undefined, address: string): string {
   if (caller?.userId !== undefined) return `user:${caller.userId}`;
   if (caller) return `token:${caller.tokenName ?? caller.name}`;
@@ -116,7 +116,7 @@ export const eventsPlugin: FastifyPluginAsync<EventsServices> = async (app, ctx)
           res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
           return false;
         };
-        // A feed opened without credentials (reads open to all) has no rights to lose.
+        // The feed's rights, checked again while it stays open.
         const stillAllowed = (opened: Caller) => () => {
           let now: Caller | undefined;
           try {

@@ -4,8 +4,8 @@ import { ApiError } from '../errors.ts';
 import { route } from '../routes.ts';
 
 /**
- * GET /api/health and GET /metrics. With `http.authenticateReads` both need a viewer token for their
- * details; /api/health still answers an unauthenticated liveness probe with its status alone. /metrics
+ * GET /api/health and GET /metrics. Both need a signed-in person or a viewer token for their details;
+ * /api/health answers a liveness probe without credentials with its status alone (the public view too). /metrics
  * covers every site's devices and duties: an owner's or contractor's account (which sees its own sites
  * only) is refused it.
  */
@@ -25,7 +25,7 @@ export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx)
       async (req, reply) => {
         const h = ctx.health();
         reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
-        if (ctx.auth.readsNeedToken && !ctx.auth.caller(req)) return { status: h.status };
+        if (!ctx.auth.caller(req)) return { status: h.status };
         return h;
       },
     ),

@@ -20,7 +20,7 @@ export const rulesPlugin: FastifyPluginAsync<RulesServices> = async (app, ctx) =
         },
       },
       async (req) => {
-        ctx.auth.requireRead(req);
+        ctx.auth.readPublic(req);
         return catalogue;
       },
     ),

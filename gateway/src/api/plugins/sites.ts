@@ -6,6 +6,7 @@ import { deviceParams } from '../../rules/index.ts';
 import { maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { publicSite } from '../publicView.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
 
@@ -90,11 +91,11 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
         },
       },
       async (req) => {
-        const caller = ctx.auth.requireRead(req);
+        const caller = ctx.auth.readPublic(req);
         return ctx.catalogue
           .sites()
           .filter((s) => maySee(caller, s.id))
-          .map((s) => view(s, false));
+          .map((s) => (caller ? view(s, false) : publicSite(view(s, false))));
       },
     ),
   );
@@ -108,12 +109,12 @@ export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) =
         },
       },
       async (req) => {
-        const caller = ctx.auth.requireRead(req);
+        const caller = ctx.auth.readPublic(req);
         const { id } = parseWith(idParams, req.params);
         mustSee(caller, id);
         const site = ctx.catalogue.site(id);
         if (!site) throw new ApiError('NOT_FOUND', `no site ${id}`);
-        return view(site, true);
+        return caller ? view(site, true) : publicSite(view(site, true));
       },
     ),
   );

@@ -85,7 +85,7 @@ export const telemetryPlugin: FastifyPluginAsync<TelemetryServices> = async (app
         },
       },
       async (req) => {
-        const caller = ctx.auth.requireRead(req);
+        const caller = ctx.auth.readPublic(req);
         const q = parseWith(telemetryQuery, req.query);
         mustSee(caller, q.siteId);
         if (!ctx.catalogue.site(q.siteId)) throw new ApiError('NOT_FOUND', `no site ${q.siteId}`);
