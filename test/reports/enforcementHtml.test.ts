@@ -20,6 +20,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../helpers/people.ts';
 import { PNG_1X1 } from '../helpers/photos.ts';
 import { parseCsv, textOf } from '../helpers/reportText.ts';
+import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const DAY = 86_400_000;
@@ -328,7 +329,11 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
   it.skipIf(!haveBinary('chromium'))('opens in Chromium with no console error or CSP violation', async () => {
     const browser = await launchChromium();
     try {
-      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      // Reads need a token: the page is opened as the test gateway's viewer.
+      const page = await browser.newPage({
+        viewport: { width: 1200, height: 900 },
+        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      });
       const csp: string[] = [];
       const errors: string[] = [];
       watchCsp(page, csp);

@@ -3,14 +3,15 @@
  * loopback (`http.host`, or the embedded broker's `mqtt.host`, other than 127.0.0.1, ::1 or localhost),
  * naming each secret and what to change. The demo secrets: a device password of the samples
  * (`demo-<deviceId>` in gateway/config/sample.yaml, `sim-<siteId>-<deviceId>` in the simulator's
- * configuration), and the `change-me…` placeholders of deploy/.env.example (the broker login, the
- * InfluxDB token, the admin token, a password hash of one of them).
+ * configuration), and the `change-me…` placeholders earlier copies of deploy/.env.example carried (the
+ * broker login, the InfluxDB token, the admin token, a password hash of one of them); today's leaves every
+ * secret empty and `npm run deploy:env` fills them.
  */
 import { createHash } from 'node:crypto';
 import { verifyPasswordAsync } from '../../../shared/src/password.ts';
 import type { Config, DeviceConfig } from './schema.ts';
 
-/** The placeholders of deploy/.env.example (a test keeps this list and the file in step). */
+/** The placeholders earlier copies of deploy/.env.example carried (a deployment may still hold them). */
 export const ENV_PLACEHOLDERS = [
   'change-me',
   'change-me-too',
@@ -73,27 +74,27 @@ export async function demoSecrets(config: Config, devices: readonly DeviceOfSite
   found.sort();
   if (config.mqtt.password !== undefined && isPlaceholder(config.mqtt.password))
     found.push(
-      "The gateway's broker password (mqtt.password, MQTT_PASSWORD; GATEWAY_MQTT_PASSWORD in .env) is still the placeholder of deploy/.env.example: set a long random one.",
+      "The gateway's broker password (mqtt.password, MQTT_PASSWORD; GATEWAY_MQTT_PASSWORD in .env) is still a placeholder of an earlier deploy/.env.example: set a long random one.",
     );
   if (config.influx.token !== undefined && isPlaceholder(config.influx.token))
     found.push(
-      'The InfluxDB token (influx.token, INFLUX_TOKEN in .env) is still the placeholder of deploy/.env.example: set a long random one.',
+      'The InfluxDB token (influx.token, INFLUX_TOKEN in .env) is still a placeholder of an earlier deploy/.env.example: set a long random one.',
     );
   const placeholderHashes = new Set(ENV_PLACEHOLDERS.map(sha256));
   for (const t of config.auth.tokens)
     if (placeholderHashes.has(t.tokenSha256))
       found.push(
-        `The API token "${t.name}" (GATEWAY_ADMIN_TOKEN in .env, or auth.tokens) is still a placeholder of deploy/.env.example: set a long random one.`,
+        `The API token "${t.name}" (GATEWAY_ADMIN_TOKEN in .env, or auth.tokens) is still a placeholder of an earlier deploy/.env.example: set a long random one.`,
       );
   for (const u of config.mqtt.users)
     if (await matchesAny(u.passwordHash, ENV_PLACEHOLDERS))
       found.push(
-        `The broker login "${u.username}" (mqtt.users) still has a placeholder password of deploy/.env.example: hash a password of its own (npm run hash-password -- <password>).`,
+        `The broker login "${u.username}" (mqtt.users) still has a placeholder password of an earlier deploy/.env.example: hash a password of its own (npm run hash-password -- <password>).`,
       );
   for (const u of config.auth.users)
     if (await matchesAny(u.passwordHash, ENV_PLACEHOLDERS))
       found.push(
-        `The account ${u.email} (auth.users) still has a placeholder password of deploy/.env.example: hash a password of its own (npm run hash-password -- <password>).`,
+        `The account ${u.email} (auth.users) still has a placeholder password of an earlier deploy/.env.example: hash a password of its own (npm run hash-password -- <password>).`,
       );
   return found;
 }
