@@ -9,6 +9,7 @@ import type { Config } from '../../gateway/src/config/schema.ts';
 import { startGateway } from '../../gateway/src/main.ts';
 import { silentLog } from '../../gateway/src/pipeline.ts';
 import { freePort } from '../helpers/env.ts';
+import { TEST_VIEWER_TOKEN, testViewerToken } from '../helpers/viewerFetch.ts';
 import { PRODUCT_SCENARIOS } from '../sim/helpers.ts';
 
 const run = promisify(execFile);
@@ -31,6 +32,8 @@ describe('simulator scenarios against the real gateway (--check)', () => {
       {
         ...config,
         dataDir,
+        // Reads need a token: --check reads the alerts as the test viewer.
+        auth: { ...config.auth, tokens: [...config.auth.tokens, testViewerToken] },
         http: { ...config.http, port: await freePort(), host: '127.0.0.1' },
         mqtt: { ...config.mqtt, port: await freePort(), host: '127.0.0.1' },
       },
@@ -52,6 +55,8 @@ describe('simulator scenarios against the real gateway (--check)', () => {
           '--check',
           '--api',
           gw.httpUrl,
+          '--token',
+          TEST_VIEWER_TOKEN,
           '--check-timeout',
           '20s',
         ],
