@@ -12,7 +12,6 @@ import {
   refreshAlertRow,
   renderAlertsTable,
 } from './pages/alerts/alerts.js';
-import { initChangeFilters, loadChanges } from './pages/changes/changes.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './pages/fleet/fleet.js';
 import { renderOverview } from './pages/overview/overview.js';
 import { loadPeople } from './pages/people/people.js';
@@ -147,9 +146,13 @@ async function route() {
   else if (name === 'site') {
     if (arg) await loadSite(arg);
   } else if (name === 'people') await loadPeople();
-  else if (name === 'changes') await loadChanges();
   // Pages few people open (an administrator's) load with their first visit.
-  else if (name === 'manage') await (await import('./pages/manage-sites/manage-sites.js')).loadManageSites();
+  else if (name === 'changes') {
+    const changes = await import('./pages/changes/changes.js');
+    changes.initChangeFilters();
+    await changes.loadChanges();
+  } else if (name === 'manage')
+    await (await import('./pages/manage-sites/manage-sites.js')).loadManageSites();
   else if (name === 'devices') await (await import('./pages/devices/devices.js')).loadDevices(arg);
   else if (name === 'quarantine') await (await import('./pages/quarantine/quarantine.js')).loadQuarantine();
   else if (name === 'tokens') await (await import('./pages/tokens/tokens.js')).loadTokens();
@@ -159,7 +162,6 @@ function initForms() {
   initAlertFilters();
   initStormSites();
   sitesChanged();
-  initChangeFilters();
 }
 
 async function reloadAll() {
@@ -345,7 +347,7 @@ function start() {
   });
   byId('changes-filters').addEventListener('submit', (e) => {
     e.preventDefault();
-    void loadChanges();
+    void import('./pages/changes/changes.js').then((c) => c.loadChanges());
   });
   byId('s-site').addEventListener('change', () => {
     history.replaceState(null, '', `#/storms/${encodeURIComponent(stormSite())}`);

@@ -43,7 +43,20 @@ export const siteById = (id: string) => state.sites.find((s) => s.id === id);
 /** A site as people know it: its name, or its id when the page knows no such site. */
 export const siteName = (id: string) => siteById(id)?.name ?? id;
 
-export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? 'UTC';
+export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? homeZone();
+
+/**
+ * The zone of what belongs to no site (the overview's "updated", tokens, gateway-wide changes): the zone
+ * most of the sites keep, which is the gateway's configured zone unless a site sets its own; the
+ * browser's with no site. Every time is shown with its zone's name ("EST"), so it is labelled.
+ */
+export function homeZone(): string {
+  const count = new Map<string, number>();
+  for (const s of state.sites) count.set(s.timezone, (count.get(s.timezone) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [tz, n] of count) if (best === undefined || n > (count.get(best) ?? 0)) best = tz;
+  return best ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 
 /**
  * Overdue now (the flag from the API is as of the moment it was fetched).

@@ -8,6 +8,28 @@ import { RECIPIENT_ROLES } from './admin.ts';
 import { inspectionSideSchema } from './api/findings.ts';
 import { lawFigureSchema } from './lawFigures.ts';
 
+/**
+ * One site parameter of a rule in words, as its module states them (`rules/<id>/params.ts`): what it is
+ * ("Rain that calls for a storm inspection"), its unit ("in"), and a choice's options in words.
+ */
+export const paramWordsSchema = z.strictObject({
+  /** The site parameter, dotted (e.g. `storm.thresholdIn`). */
+  param: z.string(),
+  label: z.string(),
+  /** Its unit in words ("in", "days", "share of the design depth, 0 to 1"); empty for none. */
+  unit: z.string(),
+  /** A choice's options in words, by value. */
+  options: z.array(z.strictObject({ value: z.string(), label: z.string() })).optional(),
+});
+export type ParamWords = z.infer<typeof paramWordsSchema>;
+
+/** A module's site parameters in words, and the kinds of site they apply to. */
+export const siteParamWordsSchema = z.strictObject({
+  kinds: z.array(z.string()),
+  params: z.array(paramWordsSchema),
+});
+export type SiteParamWords = z.infer<typeof siteParamWordsSchema>;
+
 /** The lists of the compliance report; `gaps` holds the gaps in the evidence (a silent device). */
 export const REPORT_SECTIONS = ['routine', 'cleanouts', 'remedies', 'gaps', 'other'] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
@@ -56,6 +78,11 @@ export const ruleInfoSchema = z.strictObject({
    * sets one looser than the law only with a reason for the override.
    */
   lawFigures: z.array(lawFigureSchema),
+  /**
+   * Its site parameters in words (its module's, so a module's rule ids share them) and the kinds of site
+   * they apply to: a form shows a site only the parameters of its kind.
+   */
+  siteParams: siteParamWordsSchema,
 });
 export type RuleInfo = z.infer<typeof ruleInfoSchema>;
 

@@ -28,6 +28,7 @@ const rule = (over: Partial<Rule>): Rule => ({
   responsible: [],
   section: 'routine',
   lawFigures: [],
+  siteParams: { kinds: [], params: [] },
   ...over,
 });
 const alert = (over: Partial<Alert>): Alert => ({

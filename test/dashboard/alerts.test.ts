@@ -283,8 +283,9 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
       `Rain that calls for a storm inspection at 'Maple Ridge subdivision' set to 0.75 in, looser than the law's 0.5 in, for this reason: "A threshold above the law, with its reason." by ${OFFICER.name}`,
     );
     expect(text).toContain("Site '12 Oak Lane' was set up from the configuration file");
-    // An account is the gateway's, not a site's: its time is in UTC, and says so.
-    expect(text).toMatch(/The account of Pat Officer was added, .+ UTC \(a gateway-wide change\)/);
+    // An account is the gateway's, not a site's: its time is in the gateway's zone (the sites'), and says so.
+    expect(text).toMatch(/The account of Pat Officer was added, .+ E[SD]T \(a gateway-wide change\)/);
+    expect(text).not.toMatch(/\bUTC\b/);
     // A device's parameter, by its label and unit.
     expect(text).toContain(
       `Device trap-1 at 'Maple Ridge subdivision' design depth changed from 24 in to 30 in by ${OFFICER.name}`,
@@ -292,7 +293,7 @@ describe.skipIf(!haveBinary('chromium'))('the alerts page and dialog', () => {
     // The raw record is there, folded: not in the words on screen.
     expect(text).not.toMatch(/\{"|\bnull\b|thresholdIn/);
     expect(await desk.locator('#changes-list details.recorded').count()).toBeGreaterThanOrEqual(3);
-    expect(await desk.locator('#c-from-label').textContent()).toBe('From (day, UTC)');
+    expect(await desk.locator('#c-from-label').textContent()).toBe(`From (day, ${NY})`);
     await desk.selectOption('#c-site', 'maple-ridge');
     expect(await desk.locator('#c-from-label').textContent()).toBe(`From (day, ${NY})`);
     await screenshot(desk, `changes-desktop${suffix}`);

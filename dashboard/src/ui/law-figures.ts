@@ -49,7 +49,7 @@ export function withReasons(fields: Field[], figures: readonly LawFigure[], site
       value: reasons[f.id],
       placeholder: 'e.g. agreed with the town engineer on (date), because …',
       ...(field.group ? { group: field.group } : {}),
-      when: (v) => isLooser(f, entered(f, v, site)),
+      when: (v) => (field.when?.(v) ?? true) && isLooser(f, entered(f, v, site)),
     };
     return [field, reason];
   });

@@ -6,6 +6,51 @@
 import { getPath, schemas } from './form.js';
 
 type Field = import('./form.js').Field;
+type Rule = import('../state.js').Rule;
+
+/** A site parameter in its rules' words: label, unit, options, the laws it comes from, the site kinds. */
+export interface Said {
+  label: string;
+  unit: string;
+  options?: Array<{ value: string; label: string }>;
+  laws: string[];
+  kinds: string[];
+}
+
+/**
+ * The site parameters in words, by dotted name, from the rules (GET /api/rules: each module's
+ * `siteParams`): a parameter two modules share (the remedy days) names both laws and both kinds.
+ */
+export function paramWordsOf(rules: readonly Rule[]): Map<string, Said> {
+  const out = new Map<string, Said>();
+  for (const r of rules)
+    for (const p of r.siteParams.params) {
+      const had = out.get(p.param);
+      const said: Said = had ?? { label: p.label, unit: p.unit, laws: [], kinds: [] };
+      if (p.options && !said.options) said.options = p.options;
+      if (!said.laws.includes(r.law)) said.laws.push(r.law);
+      for (const k of r.siteParams.kinds) if (!said.kinds.includes(k)) said.kinds.push(k);
+      out.set(p.param, said);
+    }
+  return out;
+}
+
+/** A parameter's field as its rules say it: its label with its unit, the law, shown for its site kinds. */
+function spoken(f: Field, said: Said | undefined, kind: string | undefined): Field {
+  if (!said) return f;
+  const options = f.options?.map(([v, l]): [string, string] => [
+    v,
+    said.options?.find((o) => o.value === v)?.label ?? l,
+  ]);
+  const { hint: _described, ...rest } = f;
+  return {
+    ...rest,
+    label: said.unit ? `${said.label} (${said.unit})` : said.label,
+    hint: `From the law: ${said.laws.join('; ')}.`,
+    ...(options ? { options } : {}),
+    when: (v) => said.kinds.includes(String(v.kind ?? kind ?? '')),
+  };
+}
 
 /**
  * @returns "thresholdIn" -> "threshold in"
@@ -81,7 +126,8 @@ function fieldsOf(js: any, prefix: string, values: unknown, label: string): Fiel
 }
 
 /**
- * The fields for a schema's properties except `omit`.
+ * The fields for a schema's properties except `omit`, each in its rules' words (`said`) when they give
+ * them: labelled with its unit and its law, shown only for the kinds of site it applies to.
  * @param js JSON Schema of an object
  * @param [group] the fold they are shown in
  */
@@ -90,10 +136,12 @@ export function paramFields(
   omit: string[],
   values?: unknown,
   group: string = 'Rule parameters',
+  said: ReadonlyMap<string, Said> = new Map(),
 ): Field[] {
   const props = unwrap(js)?.properties ?? {};
+  const kind = (values as { kind?: string } | undefined)?.kind;
   return Object.entries(props)
     .filter(([k]) => !omit.includes(k))
     .flatMap(([k, v]) => fieldsOf(v, k, values, words(k)))
-    .map((f) => ({ ...f, group }));
+    .map((f) => ({ ...spoken(f, said.get(f.name), kind), group }));
 }

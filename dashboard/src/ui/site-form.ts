@@ -2,14 +2,14 @@
  * A site's form: its kind, name, time zone, rule parameters, parties and history on record, to add a site
  * (the Sites page) or edit one in the edit dialog (the Sites page, a construction site's page).
  */
-import { type Body, getPage, patch } from '../api.js';
-import { loadAll } from '../state.js';
+import { type Body, get, getPage, patch } from '../api.js';
+import { loadAll, state } from '../state.js';
 import { closeEditor, openEditor } from './dialogs.js';
 import { h, SITE_KINDS } from './dom.js';
 import { buildForm, schemaNamed } from './form.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from './format.js';
 import { lawFigures, reasonsCheck, withReasons } from './law-figures.js';
-import { jsonSchemaOf, paramFields, words } from './params.js';
+import { jsonSchemaOf, paramFields, paramWordsOf, words } from './params.js';
 
 export type Site = import('../state.js').Site;
 export type Field = import('./form.js').Field;
@@ -78,7 +78,9 @@ export async function siteFields(site: Site | undefined, creating: boolean): Pro
     },
   ];
   // A figure set looser than the law asks for its reason (`law-figures.ts`).
-  const params = js ? withReasons(paramFields(js, OWN, site), await lawFigures(), site) : [];
+  const rules = state.rules.length ? state.rules : await get('GET /api/rules');
+  const said = paramWordsOf(rules);
+  const params = js ? withReasons(paramFields(js, OWN, site, undefined, said), await lawFigures(), site) : [];
   return [
     ...own,
     ...params,

@@ -28,6 +28,7 @@
  * fault contact (the remedy rules and the holding-tank rule): each declares `holdParams`.
  */
 import { z } from 'zod';
+import type { ParamWords } from '../../../shared/src/rules.ts';
 
 /** The site parameter of every rule that debounces an input. */
 export const holdParams = {
@@ -36,6 +37,13 @@ export const holdParams = {
     .min(0)
     .default(60)
     .describe('Seconds an alarm input must hold before it counts (a bouncing float counts nothing).'),
+};
+
+/** `alarmHoldSeconds` in words (GET /api/rules). */
+export const holdWords: ParamWords = {
+  param: 'alarmHoldSeconds',
+  label: 'How long an alarm must hold before it counts',
+  unit: 'seconds',
 };
 
 export type Sample = [ts: number, value: 0 | 1];

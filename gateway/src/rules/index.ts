@@ -137,6 +137,13 @@ export function ruleCatalogue(): RuleInfo[] {
       responsible: [...m.duty.responsible],
       section: m.report.section,
       lawFigures: [...(m.lawFigures ?? [])],
+      siteParams: {
+        kinds: [...(m.siteParamWords?.kinds ?? [])],
+        params: (m.siteParamWords?.params ?? []).map((p) => ({
+          ...p,
+          ...(p.options ? { options: p.options.map((o) => ({ ...o })) } : {}),
+        })),
+      },
     })),
   );
 }

@@ -7,7 +7,7 @@
 
 import { INSPECTION_SIDES, type InspectionSide } from '../../../shared/src/api/findings.ts';
 import type { LawFigure } from '../../../shared/src/lawFigures.ts';
-import type { DutyMeasure, ReportSection } from '../../../shared/src/rules.ts';
+import type { DutyMeasure, ReportSection, SiteParamWords } from '../../../shared/src/rules.ts';
 import type { FactLine } from '../../../shared/src/words.ts';
 import type { RuleCharts } from './charts.ts';
 import type { DeviceView, ParamShape, RecipientRole, RuleContext, RuleParams, SiteView } from './context.ts';
@@ -134,6 +134,8 @@ export interface RuleModule<S = unknown, Id extends string = string, P extends R
    * looser only with a reason for the override (`shared/src/lawFigures.ts`).
    */
   lawFigures?: readonly LawFigure[];
+  /** Its site parameters in words, and the kinds of site they apply to (`params.ts`). */
+  siteParamWords?: SiteParamWords;
   /** Checks a device needs for this rule, reported with the key's path (e.g. a trap's design depth). */
   checkDevice?(device: DeviceView<P['device']>, problem: (key: string, message: string) => void): void;
   /** The device parameters in effect, defaults applied: the API shows them with the device. */

@@ -1,7 +1,7 @@
 /**
  * Change records as sentences: "Site 'Maple Ridge' storm threshold changed from 0.5 in to 0.75 in by Pat
  * Officer, Nov 30, 2026, 6:53 AM EST". A site's changes are told in the site's zone; a gateway-wide one
- * (an account, a token) in UTC, and says so. Nested values are compared key by key, with labels for
+ * (an account, a token) in the gateway's zone, and says so. Nested values are compared key by key, with labels for
  * people; the record as stored is behind a fold, with its evidence log entry.
  */
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
@@ -13,7 +13,7 @@ import { getPage } from '../../api.js';
 /** The change records the page shows at once, the newest. */
 const CHANGES_PAGE = 500;
 
-import { deviceOf, siteById, siteZone } from '../../state.js';
+import { deviceOf, homeZone, siteById, siteZone } from '../../state.js';
 import { byId, h } from '../../ui/dom.js';
 import { fill, table } from '../../ui/form.js';
 import { formatTime } from '../../ui/format.js';
@@ -108,7 +108,7 @@ export function diffText(d: Diff, tz: string, alone = false): string {
 
 /** The zone a change is told in, and whether it is the gateway's (no site). */
 function zoneOf(c: Change) {
-  return c.siteId ? { tz: siteZone(c.siteId), wide: false } : { tz: 'UTC', wide: true };
+  return c.siteId ? { tz: siteZone(c.siteId), wide: false } : { tz: homeZone(), wide: true };
 }
 
 /**
@@ -165,7 +165,7 @@ export function initChangeFilters() {
   const sel = byId('c-site') as HTMLSelectElement;
   fillSiteFilter(sel);
   const zoneLabel = () => {
-    const tz = sel.value ? siteZone(sel.value) : 'UTC';
+    const tz = sel.value ? siteZone(sel.value) : homeZone();
     byId('c-from-label').textContent = `From (day, ${tz})`;
     byId('c-to-label').textContent = `To (day, ${tz})`;
   };
@@ -189,7 +189,7 @@ function dayBound(day: string, tz: string, end: boolean) {
 export async function loadChanges() {
   const v = (id: string) => (byId(id) as HTMLInputElement).value;
   const siteId = v('c-site') || undefined;
-  const tz = siteId ? siteZone(siteId) : 'UTC';
+  const tz = siteId ? siteZone(siteId) : homeZone();
   await fill(byId('changes-list'), async () => {
     const page = await getPage('GET /api/changes', {
       query: {

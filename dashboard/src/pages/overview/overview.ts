@@ -1,6 +1,6 @@
 /** The officer's page: every site, its devices (gaps shown as gaps) and its open and overdue duties. */
 
-import { isOverdue, ruleOf, state } from '../../state.js';
+import { homeZone, isOverdue, ruleOf, state } from '../../state.js';
 import { badge, byId, h, replace, SITE_KINDS } from '../../ui/dom.js';
 import { dutyItem, sortDuties } from '../../ui/duties.js';
 import { formatTime, isSilent, relativePast } from '../../ui/format.js';
@@ -73,7 +73,7 @@ export function renderOverview(openAlert: (id: string) => void) {
           `${totalOverdue} overdue ${totalOverdue === 1 ? 'duty' : 'duties'}`,
         )
       : h('strong', { class: 'text-ok' }, 'Nothing overdue'),
-    ` · ${all.length} open across ${state.sites.length} sites · updated ${formatTime(now, Intl.DateTimeFormat().resolvedOptions().timeZone)}`,
+    ` · ${all.length} open across ${state.sites.length} sites · updated ${formatTime(now, homeZone())}`,
   );
   replace(
     root,

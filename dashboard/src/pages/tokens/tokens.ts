@@ -2,15 +2,18 @@
 import type { z } from 'zod';
 import type { tokenResponse } from '../../../../shared/src/admin.ts';
 import { type Body, del, describeError, get, post } from '../../api.js';
+import { homeZone } from '../../state.js';
 import { showSecret } from '../../ui/dialogs.js';
 import { badge, byId, h } from '../../ui/dom.js';
 import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
-import { formatTime } from '../../ui/format.js';
+import { formatTime, utcToZonedInput, zonedToUtc } from '../../ui/format.js';
 
 /** A token as GET /api/tokens answers (the contract's shape). */
 export type TokenRow = z.infer<typeof tokenResponse> & { revoked?: boolean };
 
-const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** Tokens belong to no site: their times are in the gateway's zone (`homeZone`), named. */
+const zone = () => homeZone();
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 const when = (t: string | null | undefined) => (t ? formatTime(t, zone()) : '—');
 
 function state(t: TokenRow) {
@@ -30,12 +33,19 @@ export async function loadTokens() {
         name: 'expiresAt',
         label: 'Expires',
         type: 'datetime',
-        value: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10).concat('T00:00'),
-        hint: 'in your time zone',
+        value: utcToZonedInput(Date.now() + 90 * 86_400_000, zone())
+          .slice(0, 10)
+          .concat('T00:00'),
+        hint: `${zone()} time`,
       },
     ],
     submit: async (v) => {
-      const r = await post('POST /api/tokens', { body: v as Body<'POST /api/tokens'> });
+      // The field's wall-clock time, read by the form as the browser's, is meant in the gateway's zone.
+      const at = typeof v.expiresAt === 'string' ? Date.parse(v.expiresAt) : Number.NaN;
+      const body = Number.isFinite(at)
+        ? { ...v, expiresAt: new Date(zonedToUtc(utcToZonedInput(at, browserZone()), zone())).toISOString() }
+        : v;
+      const r = await post('POST /api/tokens', { body: body as Body<'POST /api/tokens'> });
       showSecret(
         `API token ${r.name}`,
         [['Token', r.token]],

@@ -14,7 +14,7 @@ import {
   type RULE,
   upgradeAnnualState,
 } from './evaluator.ts';
-import { lawFigures, params } from './params.ts';
+import { lawFigures, params, paramWords } from './params.ts';
 import { reportReading } from './reading.ts';
 import { describeAnnualEvidence } from './words.ts';
 
@@ -31,6 +31,7 @@ export const annualInspection: RuleModule<AnnualState, typeof RULE, typeof param
     "An alternative system or a holding tank needs a licensed engineer's inspection every year, submitted by the town's deadline.",
   law: '000, 5.030 B 1 d',
   params,
+  siteParamWords: { kinds: [...ANNUAL_SITE_KINDS], params: paramWords },
   lawFigures,
   // Holding tanks are advanced systems too (5.030 B 1 b): they need the engineer's annual inspection.
   binds: { perSite: (site) => (ANNUAL_SITE_KINDS.includes(site.kind) ? { devices: [] } : undefined) },

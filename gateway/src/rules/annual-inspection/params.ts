@@ -1,6 +1,7 @@
 /** The `annual-inspection` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
 import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
 
 export const params = {
   site: {
@@ -55,5 +56,30 @@ export const lawFigures: readonly LawFigure[] = [
     looser: 'later',
     unit: '',
     why: 'law 000, 5.030 B 1 d: "within 60 days or prior to September 1st"',
+  },
+];
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  {
+    param: 'annualInspection.letterMonth',
+    label: "Month of the town's annual letter",
+    unit: 'month, 1 to 12',
+  },
+  { param: 'annualInspection.letterDay', label: "Day of the town's annual letter", unit: 'day of the month' },
+  { param: 'annualInspection.withinDays', label: "Days after the letter's day to inspect", unit: 'days' },
+  {
+    param: 'annualInspection.notAfter',
+    label: 'Date of the year the inspection is due before',
+    unit: 'month and day, MM-DD',
+  },
+  {
+    param: 'annualInspection.rule',
+    label: 'Which of the two dates is the deadline',
+    unit: '',
+    options: [
+      { value: 'earlier', label: 'the earlier date' },
+      { value: 'later', label: 'the later date' },
+    ],
   },
 ];

@@ -8,7 +8,7 @@ import { ADVANCED_SYSTEM_SITE_KINDS } from '../../../../shared/src/api/findings.
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { type DeficiencyRule, type DeficiencyState, deficiencyEvaluator } from './evaluator.ts';
-import { params } from './params.ts';
+import { params, paramWords } from './params.ts';
 import { describeDeficiencyEvidence } from './words.ts';
 
 const advanced: readonly string[] = ADVANCED_SYSTEM_SITE_KINDS;
@@ -32,6 +32,7 @@ export const deficiencyRemedy: RuleModule<DeficiencyState, DeficiencyRule, typeo
   },
   law: '000, 5.030 B 1 d',
   params,
+  siteParamWords: { kinds: [...advanced], params: paramWords },
   binds: { perSite: (site) => (advanced.includes(site.kind) ? { devices: [] } : undefined) },
   state: { version: 1, upgrade: firstVersion },
   evaluator: deficiencyEvaluator,

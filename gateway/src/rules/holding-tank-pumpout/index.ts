@@ -7,7 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { holdingCharts } from './charts.ts';
 import { type HoldingState, holdingEvaluator, type RULE } from './evaluator.ts';
-import { params } from './params.ts';
+import { params, paramWords } from './params.ts';
 
 export const holdingTankPumpout: RuleModule<HoldingState, typeof RULE, typeof params> = {
   name: 'holding-tank-pumpout',
@@ -16,6 +16,7 @@ export const holdingTankPumpout: RuleModule<HoldingState, typeof RULE, typeof pa
     'A holding tank is to be pumped out before it overflows, once it reaches its high level or its float alarms.',
   law: '000, definitions and 2.010 B',
   params,
+  siteParamWords: { kinds: ['holding-tank'], params: paramWords },
   binds: { perDevice: (d) => d.kind === 'holding-tank' },
   state: { version: 1, upgrade: firstVersion },
   evaluator: holdingEvaluator,

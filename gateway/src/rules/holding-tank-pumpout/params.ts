@@ -1,6 +1,7 @@
 /** The `holding-tank-pumpout` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
-import { holdParams } from '../hold.ts';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
+import { holdParams, holdWords } from '../hold.ts';
 
 export const params = {
   site: holdParams,
@@ -14,3 +15,6 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [holdWords];

@@ -15,7 +15,7 @@ import {
   type RemedyRule,
   upgradeAlarmState,
 } from './evaluator.ts';
-import { lawFigures, params } from './params.ts';
+import { lawFigures, params, paramWords } from './params.ts';
 import { describeRemedyEvidence } from './words.ts';
 
 /**
@@ -50,6 +50,7 @@ export const remedy: RuleModule<AlarmState, RemedyRule, typeof params> = {
   },
   law: '000, 5.030 B 1 d',
   params,
+  siteParamWords: { kinds: [...new Set(REMEDY_DEVICES.flatMap((d) => d.sites))], params: paramWords },
   lawFigures,
   binds: {
     perDevice: (d, site) => REMEDY_DEVICES.some((b) => b.device === d.kind && b.sites.includes(site.kind)),

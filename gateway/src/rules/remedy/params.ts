@@ -1,7 +1,8 @@
 /** The `remedy` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
 import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
-import { holdParams } from '../hold.ts';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
+import { holdParams, holdWords } from '../hold.ts';
 
 export const params = {
   site: {
@@ -48,4 +49,11 @@ export const lawFigures: readonly LawFigure[] = [
     unit: 'days',
     why: 'law 000, 5.030 B 1 d: remedial measures "within … 30 days if related to absorption field"',
   },
+];
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  holdWords,
+  { param: 'equipmentRemedyDays', label: 'Days to remedy an equipment fault', unit: 'days' },
+  { param: 'fieldRemedyDays', label: 'Days to remedy an absorption field fault', unit: 'days' },
 ];

@@ -12,7 +12,7 @@ import {
   routineEvaluator,
   upgradeRoutineState,
 } from './evaluator.ts';
-import { lawFigures, params } from './params.ts';
+import { lawFigures, params, paramWords } from './params.ts';
 import { describeRoutineEvidence } from './words.ts';
 
 export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof params> = {
@@ -22,6 +22,7 @@ export const routineInspection: RuleModule<RoutineState, typeof RULE, typeof par
     'An active construction site needs an erosion and sediment control inspection report every 7 days.',
   law: '001, maintenance during construction, A(2)',
   params,
+  siteParamWords: { kinds: ['construction'], params: paramWords },
   lawFigures,
   binds: { perSite: (site) => (site.kind === 'construction' ? { devices: [] } : undefined) },
   state: { version: ROUTINE_STATE_VERSION, upgrade: upgradeRoutineState },

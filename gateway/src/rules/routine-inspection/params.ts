@@ -1,6 +1,7 @@
 /** The `routine-inspection` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
 import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
 
 export const params = {
   site: {
@@ -29,4 +30,9 @@ export const lawFigures: readonly LawFigure[] = [
     unit: 'days',
     why: 'law 001 says "inspection reports shall be completed every seven days"',
   },
+];
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  { param: 'routineInspectionDays', label: 'Days between routine inspections', unit: 'days' },
 ];

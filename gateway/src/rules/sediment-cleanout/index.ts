@@ -7,7 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { sedimentCharts } from './charts.ts';
 import { type RULE, type SedimentState, sedimentEvaluator } from './evaluator.ts';
-import { params } from './params.ts';
+import { params, paramWords } from './params.ts';
 import { describeSedimentEvidence } from './words.ts';
 
 export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof params> = {
@@ -16,6 +16,7 @@ export const sedimentCleanout: RuleModule<SedimentState, typeof RULE, typeof par
   description: 'Sediment is to be removed from a trap or pond once it has lost half of its design capacity.',
   law: '001, maintenance during construction, A(1)',
   params,
+  siteParamWords: { kinds: ['construction'], params: paramWords },
   checkDevice(d, problem) {
     if (d.kind === 'sediment-trap' && d.designDepthIn === undefined && d.stageStorage === undefined)
       problem('designDepthIn', 'a sediment trap needs designDepthIn or stageStorage');

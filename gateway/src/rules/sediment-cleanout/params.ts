@@ -1,5 +1,6 @@
 /** The `sediment-cleanout` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
 
 /** A stage-storage table: depth of sediment (in) to stored volume (any unit), ascending depths. */
 const stageStorage = z
@@ -37,3 +38,17 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  {
+    param: 'sedimentCleanoutFraction',
+    label: "Share of a trap's capacity filled with sediment that calls for a cleanout",
+    unit: 'share of the design capacity, 0 to 1',
+  },
+  {
+    param: 'cleanoutDropFraction',
+    label: 'Drop in sediment depth that shows a cleanout was done',
+    unit: 'share of the design depth, 0 to 1',
+  },
+];

@@ -6,7 +6,7 @@
 import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { PUMPOUT_KINDS, type RULE, type SepticState, septicEvaluator } from './evaluator.ts';
-import { params } from './params.ts';
+import { params, paramWords } from './params.ts';
 import { TANK_DEVICE_KINDS, TANK_SITE_KINDS } from './site.ts';
 
 export const septicPumping: RuleModule<SepticState, typeof RULE, typeof params> = {
@@ -16,6 +16,7 @@ export const septicPumping: RuleModule<SepticState, typeof RULE, typeof params> 
     'A septic tank should be pumped every few years, or once sludge and scum reach a third of its liquid depth.',
   law: '000, appendix VII',
   params,
+  siteParamWords: { kinds: [...TANK_SITE_KINDS], params: paramWords },
   // Per tank device, and once per site: the duty is the owner's whatever sensors exist; the site's own
   // binding keeps it while no tank device does (`site.ts`).
   binds: {

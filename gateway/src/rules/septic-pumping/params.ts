@@ -1,5 +1,6 @@
 /** The `septic-pumping` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
 
 export const params = {
   site: {
@@ -39,3 +40,19 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  {
+    param: 'septicPumping.fraction',
+    label: "Share of the tank's liquid depth sludge and scum may fill",
+    unit: 'share of the liquid depth, 0 to 1',
+  },
+  { param: 'septicPumping.maxYears', label: 'Most years between pump-outs', unit: 'years' },
+  {
+    param: 'septicPumping.reminderYears',
+    label: 'Years after a pump-out when the reminder opens',
+    unit: 'years',
+  },
+  { param: 'septicPumping.lastPumpedAt', label: 'Last pump-out before the gateway', unit: 'date and time' },
+];

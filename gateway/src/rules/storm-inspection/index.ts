@@ -11,7 +11,7 @@ import { EROSION_INSPECTIONS } from '../util.ts';
 import { stormCharts } from './charts.ts';
 import { stormEvaluator } from './evaluator.ts';
 import { type RULE, STORM_STATE_VERSION, type StormState } from './events.ts';
-import { lawFigures, params } from './params.ts';
+import { lawFigures, params, paramWords } from './params.ts';
 import { upgradeStormState } from './upgrade.ts';
 import { describeStormEvidence } from './words.ts';
 
@@ -22,6 +22,7 @@ export const stormInspection: RuleModule<StormState, typeof RULE, typeof params>
     'A storm of 0.5 in or more at an active construction site calls for an erosion and sediment control inspection within 24 h.',
   law: '001, maintenance during construction, A(2)',
   params,
+  siteParamWords: { kinds: ['construction'], params: paramWords },
   lawFigures,
   binds: { perDevice: (d) => d.kind === 'rain-gauge' },
   state: { version: STORM_STATE_VERSION, upgrade: upgradeStormState },

@@ -1,6 +1,7 @@
 /** The `storm-inspection` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
 import type { LawFigure } from '../../../../shared/src/lawFigures.ts';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
 
 export const params = {
   site: {
@@ -83,4 +84,21 @@ export const lawFigures: readonly LawFigure[] = [
     unit: 'hours',
     why: 'law 001 asks for an inspection "within 24 hours of any storm event"',
   },
+];
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  { param: 'storm.thresholdIn', label: 'Rain that calls for a storm inspection', unit: 'in' },
+  { param: 'storm.interEventHours', label: 'Dry spell that separates two storms', unit: 'hours' },
+  {
+    param: 'storm.dueFrom',
+    label: 'The hours to inspect count from',
+    unit: '',
+    options: [
+      { value: 'end', label: 'the last rain of the storm' },
+      { value: 'threshold', label: 'the moment the rain reached the threshold' },
+    ],
+  },
+  { param: 'storm.dueHours', label: 'Hours to inspect after a storm', unit: 'hours' },
+  { param: 'storm.settleMinutes', label: 'Wait for late readings before raising the alert', unit: 'minutes' },
 ];

@@ -7,7 +7,7 @@ import type { RuleModule } from '../module.ts';
 import { firstVersion } from '../state.ts';
 import { turbidityCharts } from './charts.ts';
 import { type RULE, type TurbidityState, turbidityEvaluator, turbidityIds } from './evaluator.ts';
-import { params } from './params.ts';
+import { params, paramWords } from './params.ts';
 
 export const turbidityContrast: RuleModule<TurbidityState, typeof RULE, typeof params> = {
   name: 'turbidity-contrast',
@@ -16,6 +16,7 @@ export const turbidityContrast: RuleModule<TurbidityState, typeof RULE, typeof p
     'Outlet water must not be much more turbid than the upstream background (an NTU margin stands in for the visual test).',
   law: '001, water quality standards',
   params,
+  siteParamWords: { kinds: ['construction'], params: paramWords },
   binds: {
     // Site-level: it compares the outlet readings with the background readings.
     perSite: (site) => {

@@ -1,5 +1,6 @@
 /** The `turbidity-contrast` rule's parameters: its site's keys and its devices' keys of the configuration. */
 import { z } from 'zod';
+import type { ParamWords } from '../../../../shared/src/rules.ts';
 
 export const params = {
   site: {
@@ -23,3 +24,12 @@ export const params = {
 };
 
 export type Params = typeof params;
+
+/** Its site parameters in words, with their units (GET /api/rules; the site forms' labels). */
+export const paramWords: ParamWords[] = [
+  {
+    param: 'turbidity.marginNtu',
+    label: 'Outlet turbidity above the upstream background that counts as a contrast',
+    unit: 'NTU',
+  },
+];
