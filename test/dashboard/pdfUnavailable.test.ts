@@ -4,9 +4,10 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from '../helpers/browser.ts';
+import { asViewer, launchChromium, screenshot } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
+import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
 
 describe.skipIf(!haveBinary('chromium'))('a report PDF link where the gateway has no Chromium', () => {
   let gw: TestGateway;
@@ -25,9 +26,14 @@ describe.skipIf(!haveBinary('chromium'))('a report PDF link where the gateway ha
     ['phone', { width: 390, height: 844 }],
   ] as const)
     it(`opens a page in words with the printable page's link (${name})`, async () => {
-      const ctx = await browser.newContext({ viewport });
+      // Reads need a token: the page reads as the test viewer, and its tabs send the viewer's token
+      // (a plain link carries no pasted token; a signed-in person's cookie does the same).
+      const ctx = await browser.newContext({
+        viewport,
+        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      });
       try {
-        const page = await ctx.newPage();
+        const page = await asViewer(await ctx.newPage());
         await page.goto(`${gw.httpUrl}/#/site/maple-ridge`);
         const link = page.locator('#site-reports a:has-text("PDF")');
         await link.waitFor();

@@ -19,6 +19,7 @@ import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { type InfluxdServer, startInfluxd } from '../helpers/influxd.ts';
 import { completeInspection } from '../helpers/inspections.ts';
 import { forgeLog, type Tampering, tamper } from '../helpers/tamper.ts';
+import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TOKEN = 'evidence-admin';
@@ -28,9 +29,15 @@ const sha = (s: string) =>
     `process.stdout.write(require('crypto').createHash('sha256').update(${JSON.stringify(s)}).digest('hex'))`,
   ]).toString();
 const M = 60_000;
-/** The verifier as its own process; asynchronous, so the gateway in this process keeps answering it. */
+/**
+ * The verifier as its own process; asynchronous, so the gateway in this process keeps answering it. Reads
+ * need a token: it reads the live log as the test viewer (GATEWAY_TOKEN).
+ */
 const verifyCli = (...args: string[]) =>
-  promisify(execFile)('npx', ['tsx', 'gateway/src/tools/verify.ts', ...args], { cwd: ROOT }).then(
+  promisify(execFile)('npx', ['tsx', 'gateway/src/tools/verify.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, GATEWAY_TOKEN: TEST_VIEWER_TOKEN },
+  }).then(
     (r) => ({ code: 0, out: r.stdout }),
     (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, out: String(e.stdout ?? '') }),
   );

@@ -9,14 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../gateway/src/log.ts';
 import { freePort, haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
 
 const ADMIN_TOKEN = 'very-secret-admin-token-4242';
 const INFLUX_TOKEN = 'very-secret-influx-token-1717';
 
 /** GET over HTTPS trusting only the test's own certificate. */
+/** A read over HTTPS as the test viewer (reads need a token). */
 function httpsGet(url: string, ca: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    request(url, { ca }, (res) => {
+    request(url, { ca, headers: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` } }, (res) => {
       let body = '';
       res.on('data', (d) => {
         body += d;

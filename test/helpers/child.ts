@@ -355,7 +355,8 @@ export async function onFixedPorts<C extends ConfigInput>(
 
 /**
  * Runs the gateway with `config` as given (its data directory and ports included), written to `file`,
- * with `env` added to the test's environment, on `opts.clock` when given, until /api/health answers 200.
+ * with `env` added to the test's environment, on `opts.clock` when given, until /api/health answers 200;
+ * the test viewer's token is added, and the test's reads of it carry it (viewerFetch.ts).
  * A restart with the same `config` and `file` is the same gateway again.
  */
 export async function spawnGateway(
@@ -364,7 +365,9 @@ export async function spawnGateway(
   env: NodeJS.ProcessEnv = {},
   opts: { clock?: DrivenClock } = {},
 ): Promise<GatewayProcess> {
-  writeFileSync(file, JSON.stringify(config));
+  // Reads need a token: the gateway holds the test viewer's, which the test's reads carry.
+  writeFileSync(file, JSON.stringify({ ...config, auth: withViewer(config.auth) }));
+  carryViewerToken(`http://127.0.0.1:${config.http.port}`);
   const run = await runGateway(file, `http://127.0.0.1:${config.http.port}`, {
     root: ROOT,
     env: { LOG_LEVEL: 'warn', ...(env as Record<string, string>) },
