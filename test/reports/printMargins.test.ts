@@ -174,6 +174,62 @@ function boxes(p: Page): { open: string[]; closed: number } {
   return { open, closed };
 }
 
+/** The texts of a page's headings (h2 to h4), as pdftotext gives them. */
+function headings(html: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of html.matchAll(/<h[234][^>]*>([\s\S]*?)<\/h[234]>/g)) {
+    const text = m[1]!
+      .replace(/<[^>]+>/g, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&')
+      .trim();
+    out.add(text);
+  }
+  return out;
+}
+
+/** How far down the page its body's ink goes (0 to 1), the footer's band left out. */
+function bodyDepth(p: Page): number {
+  const footer = Math.floor(p.h * (1 - 18 / 279.4));
+  for (let y = footer - 1; y >= 0; y--) for (let x = 0; x < p.w; x++) if (at(p, x, y) < 200) return y / p.h;
+  return 0;
+}
+
+describe.skipIf(!can)('printed documents: headings with their content, no near-empty page', () => {
+  for (const [name, html] of [
+    ['report', reportHtml],
+    ['notice', noticeHtml],
+  ] as const) {
+    it(`the ${name}: no page ends on a heading or a label; every page but the last is at least half full`, async () => {
+      const page = html();
+      const heads = headings(page);
+      expect(heads.size).toBeGreaterThan(3);
+      const { pages: ps, text } = await pages(`flow_${name}`, page, 40);
+      const texts = text.split('\f').slice(0, ps.length);
+      const ends = texts.map((t, i) => {
+        const lines = t
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '' && !/^Page \d+ of \d+$/.test(l) && !/\s{2,}Page \d+ of \d+$/.test(l));
+        const last = lines.at(-1) ?? '';
+        return { page: i + 1, last };
+      });
+      const orphaned = ends
+        .slice(0, -1)
+        .filter((e) => [...heads].some((h) => h !== '' && e.last.startsWith(h)) || e.last.endsWith(':'));
+      expect(orphaned).toEqual([]);
+      const shallow = ps
+        .slice(0, -1)
+        .map((p, i) => ({ page: i + 1, depth: bodyDepth(p) }))
+        .filter((d) => d.depth < 0.5);
+      expect(shallow).toEqual([]);
+    }, 180_000);
+  }
+});
+
 describe.skipIf(!can)('printed documents: nothing clipped at the right margin', () => {
   for (const [name, html, footer] of [
     ['report', reportHtml, 'Compliance report'],

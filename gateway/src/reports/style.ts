@@ -2,8 +2,9 @@
  * The compliance report's stylesheet, served as GET /report.css (the gateway's Content-Security-Policy
  * allows the gateway's own stylesheets, not inline ones), and written into the page that Chromium prints
  * to PDF. On screen: a readable document with bordered tables. In print: US Letter pages with the site
- * and period at the top of every page and "Page N of M" at the bottom (CSS page margin boxes), each
- * major section on a new page, tables and charts not cut in two.
+ * and period at the top of every page and "Page N of M" at the bottom (CSS page margin boxes), sections
+ * following on (no forced page break, so no near-empty page), headings and labels kept with what
+ * follows, tables rows, charts and boxes not cut in two.
  *
  * The running header names the report's site and period, and the footer the document ("Compliance
  * report", or a notice's or order's own title), so they are the page's own small rules (`pageHeaderCss`,
@@ -65,9 +66,8 @@ a{color:#174ea6}
   th,td{padding:3px 5px}
   header.report-head h1{font-size:20pt}
   h2{break-after:avoid;page-break-after:avoid}
-  section.page{break-before:page;page-break-before:always}
   thead{display:table-header-group}
-  tr,figure,.cert,.warn,.stop-work{break-inside:avoid;page-break-inside:avoid}
+  tr,figure,.cert,.warn,.stop-work,.keep,pre{break-inside:avoid;page-break-inside:avoid}
   h3,h4{break-after:avoid;page-break-after:avoid}
   th,.st,.warn,.stop-work,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
   a{color:inherit;text-decoration:none}
