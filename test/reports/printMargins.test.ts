@@ -3,7 +3,8 @@
  * real Chromium, each page rendered to a grey image by pdftoppm, and read pixel by pixel. Nothing is
  * drawn in the page's right margin, and every bordered box is closed on the right as it is on the left
  * (a box cut at the page's edge loses its right border, or draws it fainter than its left one), with
- * long unbroken ids, hashes and words in the texts. Each document's footer names that document.
+ * long unbroken ids, hashes and words in the texts. Each document's footer names that document. No page
+ * but the last ends on a heading or a label (a line ending in a colon), or is less than half full.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
