@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
 import { parseMail, startSmtp, type TestSmtpServer } from '../notify/support.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -178,7 +179,9 @@ describe('a stop-work order served', () => {
     });
 
     it('opens styled, with the order, the parties and its services; no console error or CSP violation', async () => {
-      const page = await browser.newPage();
+      const page = await browser.newPage({
+        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      });
       const csp: string[] = [];
       const errors: string[] = [];
       watchCsp(page, csp);
@@ -190,6 +193,10 @@ describe('a stop-work order served', () => {
       expect(res?.status()).toBe(200);
       await page.waitForLoadState('load');
       expect(await page.locator('h1').textContent()).toBe('Stop-work order');
+      // Its printed footer is its own title, in a style rule the page's nonce allows.
+      expect(await page.locator('head style').textContent()).toContain(
+        '@bottom-left{content:"Stop-work order"',
+      );
       const text = await page.locator('body').textContent();
       expect(text).toContain('Ridge Builders LLC');
       expect(text).toContain('9 Main St, Chester NY');

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
 import { parseMail, startSmtp, type TestSmtpServer } from '../notify/support.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -166,7 +167,9 @@ describe('a notice of violation served', () => {
     });
 
     it('opens styled with its six elements, the inspection and the log entry; no console error or CSP violation', async () => {
-      const page = await browser.newPage();
+      const page = await browser.newPage({
+        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      });
       const csp: string[] = [];
       const errors: string[] = [];
       watchCsp(page, csp);

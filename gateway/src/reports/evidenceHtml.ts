@@ -29,7 +29,7 @@ Audit of the gateway's records against its log when this report was made: ${
 <tr><th>Signing key</th><td><code>${esc(r.evidence.verifierKey)}</code><br><small>key id ${esc(keyId)}: it must be the town's public key, obtained from the town, not from this page</small></td></tr>
 <tr><th>Cited records</th><td>${r.evidence.entries.length}</td></tr>
 </tbody></table>${long.length ? `<p>${long.join(' ')}</p>` : ''}
-<p class="small">Signed checkpoint:</p><pre>${esc(cp.note)}</pre>
+<div class="keep"><p class="small">Signed checkpoint:</p><pre>${esc(cp.note)}</pre></div>
 <p class="verify"><b>Verify this report offline:</b> download the verifier page from
 <a href="${esc(links.verify)}">${esc(links.verify)}</a> (also shipped as <code>dist/verify.html</code>), open it,
 drop this report's JSON file on it (<a class="url" href="${esc(links.json)}">this report as JSON</a>) and paste the

@@ -17,7 +17,7 @@ import type { ComplianceReport } from './report.ts';
 import { SECTIONS } from './sections/index.ts';
 import type { HtmlContext, HtmlRegion } from './sections/section.ts';
 import { escapeXml as esc } from './stormChart.ts';
-import { pageHeaderCss, REPORT_CSS } from './style.ts';
+import { pageFooterCss, pageHeaderCss, REPORT_CSS } from './style.ts';
 import { SITE_KIND_WORDS, wordFor } from './words.ts';
 
 export interface HtmlOptions {
@@ -53,6 +53,8 @@ const REGIONS: ReadonlyArray<[HtmlRegion, string | undefined]> = [
   ['enforcement', 'enforcement page'],
 ];
 
+const FOOTER = pageFooterCss('Compliance report');
+
 export function reportToHtml(r: ComplianceReport, options: Partial<HtmlOptions> = {}): string {
   const o = { ...DEFAULTS, ...options };
   const c: HtmlContext = {
@@ -65,8 +67,8 @@ export function reportToHtml(r: ComplianceReport, options: Partial<HtmlOptions> 
   const site = r.site.name === r.site.id ? r.site.name : `${r.site.name} (${r.site.id})`;
   const style =
     'inline' in o.style
-      ? `<style>${REPORT_CSS}\n${pageHeaderCss(site, periodWords(r))}</style>`
-      : `<link rel="stylesheet" href="${esc(o.style.href)}"><style nonce="${esc(o.style.nonce)}">${pageHeaderCss(site, periodWords(r))}</style>`;
+      ? `<style>${REPORT_CSS}\n${pageHeaderCss(site, periodWords(r))}${FOOTER}</style>`
+      : `<link rel="stylesheet" href="${esc(o.style.href)}"><style nonce="${esc(o.style.nonce)}">${pageHeaderCss(site, periodWords(r))}${FOOTER}</style>`;
   const headerLines = SECTIONS.map((s) => s.html.header?.(r, c) ?? '').join('');
   const regions = REGIONS.map(([region, cls]) => {
     const parts = SECTIONS.filter((s) => s.html.region === region)

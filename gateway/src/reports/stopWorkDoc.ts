@@ -14,11 +14,11 @@ import type { StopWorkDto, StopWorkServed, ViolationDto } from '../../../shared/
 import { formatLong } from '../../../shared/src/time.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import { escapeXml as esc } from './stormChart.ts';
-import { REPORT_CSS } from './style.ts';
+import { type DocumentStyle, documentStyle } from './style.ts';
 import { party } from './violationDoc.ts';
 
 export interface StopWorkDocOptions {
-  style: { href: string } | { inline: true };
+  style: DocumentStyle;
   siteName: string;
   tz: string;
   /** The parties on file (as the order was served on them, or the site's now). */
@@ -74,10 +74,7 @@ export function stopWorkToHtml(o: StopWorkDto, opt: StopWorkDocOptions): string 
   const t = (iso: string) => esc(formatLong(Date.parse(iso), tz));
   const law = lawOf(o.law);
   const title = stopWorkTitle(o);
-  const style =
-    'inline' in opt.style
-      ? `<style>${REPORT_CSS}</style>`
-      : `<link rel="stylesheet" href="${esc(opt.style.href)}">`;
+  const style = documentStyle(opt.style, title);
   const p = opt.parties;
   const standing = o.liftedAt === undefined ? `In effect since ${t(o.since)}` : `Lifted ${t(o.liftedAt)}`;
   return `<!doctype html>

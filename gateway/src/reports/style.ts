@@ -2,13 +2,18 @@
  * The compliance report's stylesheet, served as GET /report.css (the gateway's Content-Security-Policy
  * allows the gateway's own stylesheets, not inline ones), and written into the page that Chromium prints
  * to PDF. On screen: a readable document with bordered tables. In print: US Letter pages with the site
- * and period at the top of every page and "Page N of M" at the bottom (CSS page margin boxes), each
- * major section on a new page, tables and charts not cut in two.
+ * and period at the top of every page and "Page N of M" at the bottom (CSS page margin boxes), sections
+ * following on (no forced page break, so no near-empty page), headings and labels kept with what
+ * follows, tables rows, charts and boxes not cut in two.
  *
- * The running header names the report's site and period, so it is the page's own small rule
- * (`pageHeaderCss`): inline in the PDF's page, and allowed by the response's CSP nonce on the served one.
+ * The running header names the report's site and period, and the footer the document ("Compliance
+ * report", or a notice's or order's own title), so they are the page's own small rules (`pageHeaderCss`,
+ * `pageFooterCss`): inline in the PDF's page, and allowed by the response's CSP nonce on the served one.
+ * In print, long ids, hashes and addresses wrap anywhere and the body keeps a hair's breadth inside the
+ * page's margins, so no bordered table or box loses its right side at the page's edge.
  */
 import { createHash } from 'node:crypto';
+import { escapeXml } from './stormChart.ts';
 
 export const REPORT_CSS = `
 :root{--ink:#1d1d1f;--muted:#5f6368;--line:#9aa0a6;--soft:#f1f3f4;--red:#b00020}
@@ -20,7 +25,7 @@ header.report-head .site{font-size:18px;margin:0}
 h2{font-size:19px;margin:1.6em 0 .5em;border-bottom:1px solid var(--line);padding-bottom:.2em}
 h3{font-size:15px;margin:1.2em 0 .4em}
 table{border-collapse:collapse;width:100%;margin:.4em 0 1.2em}
-th,td{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top}
+th,td{border:1px solid var(--line);padding:4px 7px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 thead th,table.facts th{background:var(--soft)}
 table.facts th{width:13em;font-weight:600}
 table.summary th{background:var(--soft);font-weight:600}
@@ -52,17 +57,17 @@ table.sign td.line{border-bottom:1px solid var(--ink);min-width:16em}
 .verify{border-left:4px solid var(--line);padding:.4em .8em;background:var(--soft)}
 a{color:#174ea6}
 @page{size:Letter;margin:20mm 16mm 18mm;
-  @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,sans-serif;color:#5f6368}
-  @bottom-left{content:"Compliance report";font:9pt system-ui,sans-serif;color:#5f6368}}
+  @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,sans-serif;color:#5f6368}}
 @media print{
-  body{padding:0;max-width:none;font-size:10.5pt}
+  body{padding:0 1.5pt;max-width:none;font-size:10.5pt}
+  p,li,dd{overflow-wrap:anywhere}
+  table,pre,figure,.cert,.warn,.stop-work,.verify,svg{max-width:100%}
   table{font-size:9.5pt}
   th,td{padding:3px 5px}
   header.report-head h1{font-size:20pt}
   h2{break-after:avoid;page-break-after:avoid}
-  section.page{break-before:page;page-break-before:always}
   thead{display:table-header-group}
-  tr,figure,.cert,.warn,.stop-work{break-inside:avoid;page-break-inside:avoid}
+  tr,figure,.cert,.warn,.stop-work,.keep,pre{break-inside:avoid;page-break-inside:avoid}
   h3,h4{break-after:avoid;page-break-after:avoid}
   th,.st,.warn,.stop-work,svg{-webkit-print-color-adjust:exact;print-color-adjust:exact}
   a{color:inherit;text-decoration:none}
@@ -79,8 +84,29 @@ export function cssString(s: string): string {
   return `"${s.replace(/[\\"<>\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
 }
 
+const MARGIN_FONT = 'font:9pt system-ui,sans-serif;color:#5f6368';
+
 /** The running header of every printed page: the site and the period. */
 export function pageHeaderCss(site: string, period: string): string {
-  const font = 'font:9pt system-ui,sans-serif;color:#5f6368';
-  return `@page{@top-left{content:${cssString(site)};${font}}@top-right{content:${cssString(period)};${font}}}`;
+  return `@page{@top-left{content:${cssString(site)};${MARGIN_FONT}}@top-right{content:${cssString(period)};${MARGIN_FONT}}}`;
+}
+
+/** The footer of every printed page: the document's own name ("Compliance report", the notice's title). */
+export function pageFooterCss(document: string): string {
+  return `@page{@bottom-left{content:${cssString(document)};${MARGIN_FONT}}}`;
+}
+
+/** A document's look: its stylesheet inline (the PDF's page, an e-mail's attachment) or linked. */
+export type DocumentStyle = { href: string; nonce?: string } | { inline: true };
+
+/**
+ * The `<head>` tags of a notice's or order's look, with its own footer: inline, or linked with the
+ * footer under the response's CSP nonce (without a nonce, the linked page prints with page numbers only).
+ */
+export function documentStyle(style: DocumentStyle, footer: string): string {
+  if ('inline' in style) return `<style>${REPORT_CSS}\n${pageFooterCss(footer)}</style>`;
+  const link = `<link rel="stylesheet" href="${escapeXml(style.href)}">`;
+  return style.nonce === undefined
+    ? link
+    : `${link}<style nonce="${escapeXml(style.nonce)}">${pageFooterCss(footer)}</style>`;
 }

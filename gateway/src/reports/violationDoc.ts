@@ -25,7 +25,7 @@ import type { InspectionDto } from '../../../shared/src/api.ts';
 import { formatLong } from '../../../shared/src/time.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import { escapeXml as esc } from './stormChart.ts';
-import { REPORT_CSS } from './style.ts';
+import { type DocumentStyle, documentStyle } from './style.ts';
 import { INSPECTION_KIND_WORDS, wordFor } from './words.ts';
 
 /** Each step after a notice, in words. */
@@ -38,7 +38,7 @@ export const VIOLATION_STEP_WORDS: Record<ViolationDto['events'][number]['kind']
 };
 
 export interface ViolationDocOptions {
-  style: { href: string } | { inline: true };
+  style: DocumentStyle;
   siteName: string;
   tz: string;
   /** The inspection the notice rests on, if it names one. */
@@ -101,10 +101,7 @@ export function violationToHtml(v: ViolationDto, o: ViolationDocOptions): string
   const HEADINGS = elementHeadings(law);
   const order = orderKindOf(law, v.orderKind);
   const title = law.orderKinds.length > 1 ? `${law.noticeTitle}: ${order.label}` : law.noticeTitle;
-  const style =
-    'inline' in o.style
-      ? `<style>${REPORT_CSS}</style>`
-      : `<link rel="stylesheet" href="${esc(o.style.href)}">`;
+  const style = documentStyle(o.style, title);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}: ${esc(o.siteName)}</title>${style}</head>
 <body>

@@ -63,6 +63,8 @@ export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServic
     route(
       'GET /api/violations/:id/document',
       {
+        // The document's footer (its own title) is its own small style rule, allowed by a nonce.
+        helmet: { enableCSPNonces: true },
         schema: {
           tags: ['violations'],
           summary:
@@ -107,7 +109,7 @@ export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServic
           return pdf;
         }
         reply.type('text/html; charset=utf-8');
-        return violationToHtml(v, { ...options, style: STYLESHEET });
+        return violationToHtml(v, { ...options, style: { ...STYLESHEET, nonce: reply.cspNonce.style } });
       },
     ),
   );
@@ -116,6 +118,8 @@ export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServic
     route(
       'GET /api/stop-work/:id/document',
       {
+        // The document's footer (its own title) is its own small style rule, allowed by a nonce.
+        helmet: { enableCSPNonces: true },
         schema: {
           tags: ['violations'],
           summary:
@@ -162,7 +166,7 @@ export const violationDocumentPlugin: FastifyPluginAsync<ViolationDocumentServic
           return pdf;
         }
         reply.type('text/html; charset=utf-8');
-        return stopWorkToHtml(o, { ...options, style: STYLESHEET });
+        return stopWorkToHtml(o, { ...options, style: { ...STYLESHEET, nonce: reply.cspNonce.style } });
       },
     ),
   );
