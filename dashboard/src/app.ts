@@ -67,6 +67,7 @@ const VIEWS = [
   'changes',
   'quarantine',
   'tokens',
+  'inspection',
 ];
 /** Views for admins only. */
 const ADMIN_VIEWS = new Set(['people', 'manage', 'devices', 'changes', 'quarantine']);
@@ -78,6 +79,7 @@ const TITLES = {
   changes: 'Change records',
   quarantine: 'Quarantine',
   tokens: 'My API tokens',
+  inspection: 'Inspection',
 } as Record<string, string>;
 let view = 'overview';
 
@@ -96,8 +98,8 @@ function debounce(key: string, ms: number, fn: () => void) {
   );
 }
 
-/** Other names of views in links: #/sites/<id> is a site's page, as #/site/<id> is. */
-const ALIASES: Record<string, string> = { sites: 'site', alert: 'alerts' };
+/** Other names of views in links: #/sites/<id> is a site's page, as #/site/<id> is; #/inspections/<id> one inspection's. */
+const ALIASES: Record<string, string> = { sites: 'site', alert: 'alerts', inspections: 'inspection' };
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
@@ -156,6 +158,8 @@ async function route() {
   else if (name === 'devices') await (await import('./pages/devices/devices.js')).loadDevices(arg);
   else if (name === 'quarantine') await (await import('./pages/quarantine/quarantine.js')).loadQuarantine();
   else if (name === 'tokens') await (await import('./pages/tokens/tokens.js')).loadTokens();
+  else if (name === 'inspection' && arg)
+    await (await import('./pages/inspection/inspection.js')).loadInspection(arg);
 }
 
 function initForms() {

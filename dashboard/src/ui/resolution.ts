@@ -21,9 +21,9 @@ export function resolvedSentence(r: { how?: unknown; by?: string; cause?: unknow
 }
 
 /**
- * For a resolution that rests on a record (an inspection, a notice of violation): a link to the site's
- * page, naming the record (`data-inspection`, `data-notice`); none for the readings, a person or the
- * schedule.
+ * For a resolution that rests on a record: a link to the inspection's page (`#/inspections/<id>`), or to
+ * the site's page where its notices are kept, naming the record (`data-inspection`, `data-notice`); none
+ * for the readings, a person or the schedule.
  */
 export function causeLink(siteId: string, cause: unknown) {
   const c = causeOf(cause);
@@ -33,9 +33,11 @@ export function causeLink(siteId: string, cause: unknown) {
     'a',
     {
       class: 'cause-link',
-      href: `#/sites/${encodeURIComponent(siteId)}`,
+      href: inspectionId
+        ? `#/inspections/${encodeURIComponent(inspectionId)}`
+        : `#/sites/${encodeURIComponent(siteId)}`,
       ...(inspectionId ? { 'data-inspection': inspectionId } : { 'data-notice': noticeId }),
     },
-    inspectionId ? "Open the site's page" : "Open the site's page, where its notices are kept",
+    inspectionId ? 'Open the inspection' : "Open the site's page, where its notices are kept",
   );
 }

@@ -375,6 +375,7 @@ export class ComplianceEngine {
   getAlert: Queries['getAlert'] = (id) => this.settled().getAlert(id);
   listStorms: Queries['listStorms'] = (q) => this.settled().listStorms(q);
   listInspections: Queries['listInspections'] = (q) => this.settled().listInspections(q);
+  getInspection: Queries['getInspection'] = (id) => this.settled().getInspection(id);
   violationInspections: Queries['violationInspections'] = (siteId) =>
     this.settled().violationInspections(siteId);
   listExtensions: Queries['listExtensions'] = (q) => this.settled().listExtensions(q);

@@ -10,7 +10,7 @@ import {
 import { meetsStormInspection, stormInspectionSides } from '../rules/index.ts';
 import { alertDto, extensionDto, inspectionDto, stormDto } from './mapping.ts';
 import type { AlertStores } from './stores/index.ts';
-import type { AlertQuery, HistoryRow, RangeQuery, StormRow } from './types.ts';
+import type { AlertQuery, HistoryRow, InspectionQuery, RangeQuery, StormRow } from './types.ts';
 
 export class Queries {
   /** The inspection kinds that meet a storm's inspection duty (the storm rule's module says which). */
@@ -72,8 +72,13 @@ export class Queries {
     return this.stores.inspections.withViolations(siteId).map(inspectionDto);
   }
 
-  listInspections(q: RangeQuery = {}): InspectionDto[] {
+  listInspections(q: InspectionQuery = {}): InspectionDto[] {
     return this.stores.inspections.query(q).map(inspectionDto);
+  }
+
+  getInspection(id: string): InspectionDto | undefined {
+    const row = this.stores.inspections.byId(id);
+    return row ? inspectionDto(row) : undefined;
   }
 
   listExtensions(q: RangeQuery & { alertId?: string } = {}): ExtensionDto[] {

@@ -173,6 +173,13 @@ export interface RangeQuery {
   siteIds?: readonly string[];
 }
 
+/** GET /api/inspections: a range with the inspection's kind and whose it is. */
+export interface InspectionQuery extends RangeQuery {
+  kind?: string;
+  /** The developer's or the town's (rows recorded before sides were kept are the developer's). */
+  side?: string;
+}
+
 /** What the engine reports to live listeners (server-sent events), after the change is committed. */
 export type AlertEvent =
   | { type: 'alert'; action: HistoryAction; alert: AlertDto }

@@ -64,6 +64,7 @@ export interface ApiContext {
     | 'recordInspection'
     | 'listStorms'
     | 'listInspections'
+    | 'getInspection'
     | 'violationInspections'
     | 'listExtensions'
   >;

@@ -13,7 +13,8 @@ import {
   lawOfNotice,
   orderKindOf,
 } from '../../../shared/src/api/enforcementLaws.ts';
-import { FINDING_STATUS_LABELS, VIOLATION_STATUS_LABELS } from '../../../shared/src/api/enforcementWords.ts';
+import { VIOLATION_STATUS_LABELS } from '../../../shared/src/api/enforcementWords.ts';
+import { FINDING_STATUS_LABELS } from '../../../shared/src/api/inspectionWords.ts';
 import {
   endOfDay,
   NOT_SERVED,

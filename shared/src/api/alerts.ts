@@ -11,6 +11,7 @@ import {
   inspectionDetailsSchema,
   inspectionSideSchema,
 } from './findings.ts';
+import { INSPECTION_KIND_LABELS, INSPECTION_KINDS } from './inspectionWords.ts';
 import { resolutionCauseSchema } from './resolutionCause.ts';
 
 /** One labelled sentence of an alert's evidence: "Storm" / "0.62 in, Nov 30 6:53 AM to Dec 1 5:17 AM". */
@@ -50,7 +51,7 @@ export type HistoryAction = z.infer<typeof historyActionSchema>;
 export const RESOLUTIONS = ['auto', 'manual'] as const;
 export const resolutionSchema = z.enum(RESOLUTIONS);
 
-export const INSPECTION_KINDS = ['routine', 'storm', 'annual', 'cleanout', 'other'] as const;
+export { INSPECTION_KIND_LABELS, INSPECTION_KINDS };
 export const inspectionKindSchema = z.enum(INSPECTION_KINDS);
 export type InspectionKind = z.infer<typeof inspectionKindSchema>;
 

@@ -37,14 +37,6 @@ export const PRACTICE_KIND_LABELS: Record<PracticeKind, string> = {
 };
 
 /** What the inspector found at a practice. */
-export const FINDING_STATUSES = ['ok', 'maintenance', 'violation'] as const;
-export type FindingStatus = (typeof FINDING_STATUSES)[number];
-export const FINDING_STATUS_LABELS: Record<FindingStatus, string> = {
-  ok: 'In order',
-  maintenance: 'Needs maintenance',
-  violation: 'Violation',
-};
-
 /** The image types POST /api/photos accepts, and the largest photo it keeps. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
@@ -105,23 +97,6 @@ export const DEFAULT_PENALTIES = NOTICE_LAW.penalties;
  * wherever the stop-work order is.
  */
 export const WORK_HALTED_WORDS = 'Work halted except site stabilization';
-
-/**
- * Whose inspection it is: the developer's side (the developer, a contractor, an owner, or an inspector
- * acting for them) or the town's. Only the sides a rule's duty names meet it (the rule modules' `duty`);
- * the town's own visit is recorded and shown as the town's, and meets none of the developer's duties.
- */
-export const INSPECTION_SIDES = ['developer', 'town'] as const;
-export type InspectionSide = (typeof INSPECTION_SIDES)[number];
-export const INSPECTION_SIDE_LABELS: Record<InspectionSide, string> = {
-  developer: "Developer's inspection",
-  town: 'Town inspection',
-};
-
-/** "3 of 5 practices": how many of a site's practices an inspection covered. */
-export function coverageWords(c: { covered: number; of: number }): string {
-  return `${c.covered} of ${c.of} practice${c.of === 1 ? '' : 's'}`;
-}
 
 /** The document of a stop-work order, served by the API (printable; `?format=pdf` a PDF). */
 export const stopWorkDocumentUrl = (id: string): string =>

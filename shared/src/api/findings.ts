@@ -7,25 +7,12 @@
  */
 import { z } from 'zod';
 import { idText, MAX } from '../bounds.ts';
-import {
-  FINDING_NOTE_MAX,
-  FINDING_STATUSES,
-  FINDINGS_MAX,
-  INSPECTION_SIDES,
-  PHOTO_TYPES,
-  PRACTICE_KINDS,
-} from './enforcementWords.ts';
+import { FINDING_NOTE_MAX, FINDINGS_MAX, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
+import { FINDING_STATUSES, INSPECTION_SIDES } from './inspectionWords.ts';
 
 export {
-  coverageWords,
   FINDING_NOTE_MAX,
-  FINDING_STATUS_LABELS,
-  FINDING_STATUSES,
   FINDINGS_MAX,
-  type FindingStatus,
-  INSPECTION_SIDE_LABELS,
-  INSPECTION_SIDES,
-  type InspectionSide,
   PHOTO_MAX_BYTES,
   PHOTO_TYPES,
   PRACTICE_KIND_LABELS,
@@ -33,6 +20,15 @@ export {
   PRACTICES_MAX,
   type PracticeKind,
 } from './enforcementWords.ts';
+export {
+  coverageWords,
+  FINDING_STATUS_LABELS,
+  FINDING_STATUSES,
+  type FindingStatus,
+  INSPECTION_SIDE_LABELS,
+  INSPECTION_SIDES,
+  type InspectionSide,
+} from './inspectionWords.ts';
 
 export const practiceKindSchema = z.enum(PRACTICE_KINDS);
 

@@ -9,9 +9,10 @@ import { idText, MAX } from '../bounds.ts';
 import { quarantineQuery } from '../quarantine.ts';
 import { READING_NAMES, REJECT_REASONS } from '../telemetry.ts';
 import { AGENDA_MAX_DAYS, daySchema } from './agenda.ts';
-import { ALERT_STATUSES } from './alerts.ts';
+import { ALERT_STATUSES, INSPECTION_KINDS } from './alerts.ts';
 import { CHART_RANGES } from './chartRanges.ts';
 import { photoHashSchema } from './findings.ts';
+import { INSPECTION_SIDES } from './inspectionWords.ts';
 import { violationsQuery } from './violations.ts';
 
 /** A page of a list: PAGE_DEFAULT items unless `limit` asks for fewer or more, PAGE_MAX at most. */
@@ -90,6 +91,11 @@ export const rangeQuery = z.strictObject({
   from: timeParam.optional(),
   to: timeParam.optional(),
   ...pageShape,
+});
+/** GET /api/inspections: a range, of one kind, and whose (the developer's or the town's). */
+export const inspectionsQuery = rangeQuery.extend({
+  kind: z.enum(INSPECTION_KINDS).optional(),
+  side: z.enum(INSPECTION_SIDES).optional(),
 });
 /** GET /api/notifications. */
 export const notificationsQuery = z.strictObject({

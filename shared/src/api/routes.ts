@@ -65,6 +65,7 @@ import {
   idParams,
   importQuery,
   inclusionQuery,
+  inspectionsQuery,
   noticesQuery,
   notificationsQuery,
   photoParams,
@@ -179,7 +180,8 @@ export const ROUTES = {
   'POST /api/alerts/:id/resolve': { params: idParams, body: resolveBody, response: alertDtoSchema },
   'POST /api/alerts/:id/extend': { params: idParams, body: extendBody, response: alertDtoSchema },
   'POST /api/inspections': { body: inspectionBody, response: inspectionRecordedSchema, status: [200, 201] },
-  'GET /api/inspections': { query: rangeQuery, response: z.array(inspectionDtoSchema), paged: true },
+  'GET /api/inspections': { query: inspectionsQuery, response: z.array(inspectionDtoSchema), paged: true },
+  'GET /api/inspections/:id': { params: idParams, response: inspectionDtoSchema },
   'GET /api/storms': { query: rangeQuery, response: z.array(stormDtoSchema), paged: true },
   'GET /api/extensions': { query: rangeQuery, response: z.array(extensionDtoSchema), paged: true },
   'GET /api/notifications': {

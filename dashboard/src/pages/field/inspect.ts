@@ -5,7 +5,7 @@
  * answered that it stored it.
  */
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
-import { INSPECTION_SIDE_LABELS, type InspectionSide } from '../../../../shared/src/api/enforcementWords.ts';
+import { INSPECTION_SIDE_LABELS, type InspectionSide } from '../../../../shared/src/api/inspectionWords.ts';
 import { errorDetail } from '../../api.js';
 import { type FieldSite, keptFieldSites } from '../../field-sites.js';
 import { noConnection, refreshMe, session } from '../../session.js';

@@ -3,14 +3,13 @@
  * protection, entrance, traps), with what the inspector found (In order / Needs maintenance / Violation,
  * big enough to tap with a glove on), a note, and photos taken on the spot.
  */
+import { FINDING_NOTE_MAX, PRACTICE_KIND_LABELS } from '../../../../shared/src/api/enforcementWords.ts';
+import type { Practice } from '../../../../shared/src/api/findings.ts';
 import {
-  FINDING_NOTE_MAX,
   FINDING_STATUS_LABELS,
   FINDING_STATUSES,
   type FindingStatus,
-  PRACTICE_KIND_LABELS,
-} from '../../../../shared/src/api/enforcementWords.ts';
-import type { Practice } from '../../../../shared/src/api/findings.ts';
+} from '../../../../shared/src/api/inspectionWords.ts';
 import { h, replace } from '../../ui/dom.js';
 import type { QueuedFinding, QueuedPhoto } from './outbox.js';
 import { formatBytes, PHOTO_MAX_SIDE, preparePhoto, UnreadablePhoto } from './photos.js';

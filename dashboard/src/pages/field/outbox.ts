@@ -6,8 +6,8 @@
  * person to fix or discard; a network failure or a gateway that cannot store just now leaves it waiting.
  */
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
-import type { FindingStatus } from '../../../../shared/src/api/enforcementWords.ts';
 import type { InspectionBody, InspectionSide } from '../../../../shared/src/api/findings.ts';
+import type { FindingStatus } from '../../../../shared/src/api/inspectionWords.ts';
 import { ApiError, describeError, errorDetail, post, postBytes } from '../../api.js';
 import { FIELD_STORE, fieldDb } from '../../waiting.js';
 

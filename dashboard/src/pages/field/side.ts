@@ -4,7 +4,7 @@
  * every practice is partial.
  */
 import type { InspectionDto } from '../../../../shared/src/api/alerts.ts';
-import { coverageWords } from '../../../../shared/src/api/enforcementWords.ts';
+import { coverageWords } from '../../../../shared/src/api/inspectionWords.ts';
 import { session } from '../../session.js';
 import { byId } from '../../ui/dom.js';
 

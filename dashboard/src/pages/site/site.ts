@@ -16,6 +16,8 @@ import { badge, byId, h, replace, SITE_KINDS } from '../../ui/dom.js';
 const enforcement = () => import('./enforcement.js');
 /** The developer's records part loads with the site page, as the enforcement part does. */
 const records = () => import('./records.js');
+/** The site's inspections, as a part loaded with the page. */
+const inspections = () => import('./inspections.js');
 
 import { session } from '../../session.js';
 import { state } from '../../state.js';
@@ -259,4 +261,5 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   drawCharts(site.devices, slots, charts);
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
   void records().then((m) => m.renderRecords(site, () => loadSite(site.id)));
+  void inspections().then((m) => m.renderInspections(site));
 }

@@ -1,7 +1,7 @@
 /** The inspections: append-only, each row logged (`logged.ts`). */
 import { loggedRowsInRange } from '../../store/page.ts';
 import type { PhotoCitation } from '../../store/photos.ts';
-import type { Db, InspectionRow, RangeQuery } from '../types.ts';
+import type { Db, InspectionQuery, InspectionRow } from '../types.ts';
 import type { LoggedRows } from './logged.ts';
 
 /** An inspection's findings cite photos: the photo store asks this (`main.ts` registers it). */
@@ -104,7 +104,14 @@ export class InspectionStore {
     return this.stmts.within.all(siteId, from, to, JSON.stringify(kinds));
   }
 
-  query(q: RangeQuery): InspectionRow[] {
-    return loggedRowsInRange(this.db, 'inspections', q, { time: 'at', order: 'at, seq' });
+  query(q: InspectionQuery): InspectionRow[] {
+    return loggedRowsInRange(this.db, 'inspections', q, {
+      time: 'at',
+      order: 'at, seq',
+      extra: [
+        ['kind = ?', q.kind],
+        ["coalesce(side, 'developer') = ?", q.side],
+      ],
+    });
   }
 }

@@ -7,6 +7,7 @@ import {
   alertsQuery,
   extendBody,
   idParams,
+  inspectionsQuery,
   notificationsQuery,
   rangeQuery,
   resolveBody,
@@ -243,15 +244,41 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
   app.route(
     route(
       'GET /api/inspections',
-      doc('inspections', 'Inspections of a site in a time range; newest first, a page at a time', {}),
+      doc(
+        'inspections',
+        "Inspections of a site in a time range, of one kind and whose (the developer's or the town's); newest first, a page at a time",
+        {},
+      ),
       async (req, reply) => {
         const caller = ctx.auth.requireRead(req);
-        const q = parseWith(rangeQuery, req.query);
+        const q = parseWith(inspectionsQuery, req.query);
         knownSite(q.siteId, caller);
         const { page, filter } = ranged(q, caller);
-        const list = c.listInspections(filter);
+        const list = c.listInspections({
+          ...filter,
+          ...(q.kind ? { kind: q.kind } : {}),
+          ...(q.side ? { side: q.side } : {}),
+        });
         const delivered = list.map((i) => withDeliveries(i, (q) => ctx.notifications.list(q)));
         return sendPage(req, reply, delivered, page, (i) => [Date.parse(i.at), i.id]);
+      },
+    ),
+  );
+
+  app.route(
+    route(
+      'GET /api/inspections/:id',
+      doc(
+        'inspections',
+        'One inspection: its findings with their photos, who recorded it, when, its log entry',
+        {},
+      ),
+      async (req) => {
+        const caller = ctx.auth.requireRead(req);
+        const { id } = parseWith(idParams, req.params);
+        const i = c.getInspection(id);
+        if (!i || !maySee(caller, i.siteId)) throw new ApiError('NOT_FOUND', `no inspection ${id}`);
+        return withDeliveries(i, (q) => ctx.notifications.list(q));
       },
     ),
   );
