@@ -26,7 +26,17 @@ export function startFuzzGateway(): Promise<GatewayChild> {
   );
 }
 
-const RESULTS = new Set(['stored', 'duplicate', 'rejected', 'refused', 'dropped', 'status', 'ignored']);
+// Every outcome the gateway counts (a message held in the quarantine is one: docs/quarantine.md).
+const RESULTS = new Set([
+  'stored',
+  'duplicate',
+  'rejected',
+  'refused',
+  'dropped',
+  'status',
+  'ignored',
+  'quarantined',
+]);
 
 /** The gateway's memory from one scrape of its /metrics, in MB: resident, the V8 heap committed, and outside it. */
 export interface FuzzMemory {
