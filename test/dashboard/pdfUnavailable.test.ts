@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asViewer, launchChromium, screenshot } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
-import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
+import { VIEWER_HEADERS } from '../helpers/viewerFetch.ts';
 
 describe.skipIf(!haveBinary('chromium'))('a report PDF link where the gateway has no Chromium', () => {
   let gw: TestGateway;
@@ -30,7 +30,7 @@ describe.skipIf(!haveBinary('chromium'))('a report PDF link where the gateway ha
       // (a plain link carries no pasted token; a signed-in person's cookie does the same).
       const ctx = await browser.newContext({
         viewport,
-        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+        extraHTTPHeaders: VIEWER_HEADERS,
       });
       try {
         const page = await asViewer(await ctx.newPage());

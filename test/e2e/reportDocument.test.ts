@@ -14,11 +14,11 @@ import mqtt from 'mqtt';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_IDS } from '../../gateway/src/rules/index.ts';
-import { launchChromium, SCREENSHOTS, screenshot, watchCsp } from '../helpers/browser.ts';
+import { launchChromium, SCREENSHOTS, screenshot, watchPage } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
 import { sha256 } from '../helpers/reports.ts';
-import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
+import { VIEWER_HEADERS } from '../helpers/viewerFetch.ts';
 
 const HOUR = 3_600_000;
 const INSPECTOR = 'report-document-inspector';
@@ -99,15 +99,9 @@ describe.skipIf(!canRun)('the compliance report as a document', () => {
   it('opens in Chromium styled, with no console error or CSP violation, its chart at the threshold', async () => {
     const page = await browser.newPage({
       viewport: { width: 1200, height: 900 },
-      extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+      extraHTTPHeaders: VIEWER_HEADERS,
     });
-    const csp: string[] = [];
-    const errors: string[] = [];
-    watchCsp(page, csp);
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { csp, errors } = watchPage(page);
     const res = await page.goto(`${gw.httpUrl}/api/reports/compliance?${query}&format=html`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toMatch(/style-src 'self' 'nonce-/);

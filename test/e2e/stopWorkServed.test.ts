@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, watchCsp } from '../helpers/browser.ts';
+import { launchChromium, watchPage } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
+import { VIEWER_HEADERS } from '../helpers/viewerFetch.ts';
 import { parseMail, startSmtp, type TestSmtpServer } from '../notify/support.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
@@ -180,15 +180,9 @@ describe('a stop-work order served', () => {
 
     it('opens styled, with the order, the parties and its services; no console error or CSP violation', async () => {
       const page = await browser.newPage({
-        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+        extraHTTPHeaders: VIEWER_HEADERS,
       });
-      const csp: string[] = [];
-      const errors: string[] = [];
-      watchCsp(page, csp);
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
+      const { csp, errors } = watchPage(page);
       const res = await page.goto(`${gw.httpUrl}/api/stop-work/${id}/document`);
       expect(res?.status()).toBe(200);
       await page.waitForLoadState('load');

@@ -49,6 +49,18 @@ export async function asViewer(page: Page): Promise<Page> {
   return page;
 }
 
+/** What a page logs as an error (console errors, uncaught exceptions) and what its CSP blocked, collected. */
+export function watchPage(page: Page): { errors: string[]; csp: string[] } {
+  const csp: string[] = [];
+  const errors: string[] = [];
+  watchCsp(page, csp);
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { errors, csp };
+}
+
 /** Collects what the Content-Security-Policy blocked on a page, into `into`. */
 export function watchCsp(page: Page, into: string[]): void {
   page.on('console', (m) => {

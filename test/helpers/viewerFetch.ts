@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 
 /** The viewer token every test gateway holds (a configured token, stored as its SHA-256). */
 export const TEST_VIEWER_TOKEN = 'test-viewer-token';
+/** The headers of a request (a browser page's, a tab's) made as the test viewer. */
+export const VIEWER_HEADERS = { authorization: `Bearer ${TEST_VIEWER_TOKEN}` };
 export const testViewerToken = {
   name: 'Test viewer',
   role: 'viewer' as const,

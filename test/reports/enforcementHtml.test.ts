@@ -14,13 +14,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
+import { launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../helpers/people.ts';
 import { PNG_1X1 } from '../helpers/photos.ts';
 import { parseCsv, textOf } from '../helpers/reportText.ts';
-import { TEST_VIEWER_TOKEN } from '../helpers/viewerFetch.ts';
+import { VIEWER_HEADERS } from '../helpers/viewerFetch.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const DAY = 86_400_000;
@@ -332,15 +332,9 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
       // Reads need a token: the page is opened as the test gateway's viewer.
       const page = await browser.newPage({
         viewport: { width: 1200, height: 900 },
-        extraHTTPHeaders: { authorization: `Bearer ${TEST_VIEWER_TOKEN}` },
+        extraHTTPHeaders: VIEWER_HEADERS,
       });
-      const csp: string[] = [];
-      const errors: string[] = [];
-      watchCsp(page, csp);
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(m.text());
-      });
-      page.on('pageerror', (e) => errors.push(e.message));
+      const { csp, errors } = watchPage(page);
       const res = await page.goto(
         `${gw.httpUrl}/api/reports/compliance?siteId=maple-ridge&from=2026-06-01&to=2026-06-30&format=html`,
       );

@@ -4,6 +4,7 @@ import { isClosed } from '../../../../shared/src/api/enforcementWords.ts';
 import { idParams } from '../../../../shared/src/api/requests.ts';
 import { hearingBody, serviceBody } from '../../../../shared/src/api/violations.ts';
 import { dateInWords, localDateOf } from '../../../../shared/src/days.ts';
+import { localDay } from '../../../../shared/src/time.ts';
 import { maySee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -104,9 +105,7 @@ export const violationServicePlugin: FastifyPluginAsync<ViolationServiceServices
             `Under the ${law.title} an appeal goes to ${law.appealTo}, with no hearing recorded here.`,
           );
         const tz = tzOf(found.siteId);
-        const today = localDateOf(ctx.now(), tz);
-        const todayIso = `${today.year}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`;
-        if (b.heldOn > todayIso)
+        if (b.heldOn > localDay(ctx.now(), tz))
           throw new ApiError(
             'BAD_REQUEST',
             'The hearing cannot be in the future: record it once held.',
@@ -122,8 +121,7 @@ export const violationServicePlugin: FastifyPluginAsync<ViolationServiceServices
             if (v.events.some((x) => x.kind === 'heard')) throw new ApiError('ALREADY_HEARD');
             const appealed = v.events.find((x) => x.kind === 'appealed')!;
             const appealedOn = localDateOf(Date.parse(appealed.at), tz);
-            const appealedIso = `${appealedOn.year}-${String(appealedOn.month).padStart(2, '0')}-${String(appealedOn.day).padStart(2, '0')}`;
-            if (b.heldOn < appealedIso)
+            if (b.heldOn < localDay(Date.parse(appealed.at), tz))
               throw new ApiError(
                 'BAD_REQUEST',
                 `The hearing cannot be before the appeal was filed (${dateInWords(appealedOn)}).`,
