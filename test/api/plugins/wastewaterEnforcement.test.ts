@@ -193,6 +193,17 @@ describe('orders under the wastewater law (000)', () => {
       insp,
     );
     expect([future.status, future.body.field]).toEqual([400, 'heldOn']);
+    // Appealed at 23:45 on November 4 in New York (04:45 UTC on the 5th): the day before is refused.
+    const beforeAppeal = await call(
+      'POST',
+      `/api/violations/${ids[0]}/hearing`,
+      { heldOn: '2026-11-03', outcome: 'upheld', note: 'Upheld.' },
+      insp,
+    );
+    expect([beforeAppeal.status, beforeAppeal.body.field]).toEqual([400, 'heldOn']);
+    expect(beforeAppeal.body.message).toBe(
+      'The hearing cannot be before the appeal was filed (November 4, 2026).',
+    );
     const byOwner = await call(
       'POST',
       `/api/violations/${ids[0]}/hearing`,
