@@ -5,6 +5,7 @@ import { chartMarkingRules } from '../../rules/index.ts';
 import { mustSee } from '../auth.ts';
 import { buildCharts } from '../charts/build.ts';
 import type { ApiContext } from '../context.ts';
+import { deviceServices } from '../deviceService.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
@@ -63,6 +64,7 @@ export const chartsPlugin: FastifyPluginAsync<ChartsServices> = async (app, ctx)
             storms,
             alerts,
             inspections: ctx.compliance.listInspections({ siteId: site.id, from, to }),
+            services: deviceServices(ctx, site.id),
           },
         );
       },

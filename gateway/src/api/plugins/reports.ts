@@ -24,6 +24,7 @@ import { violationsInForce } from '../../reports/sections/violations.ts';
 import { REPORT_CSS, REPORT_CSS_TAG } from '../../reports/style.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
+import { deviceServices } from '../deviceService.ts';
 import { API_ERRORS, ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
@@ -162,6 +163,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         longStorms: cited.longStorms,
         audit: ctx.evidence.health(),
       },
+      services: deviceServices(ctx, site.id),
     });
   };
 

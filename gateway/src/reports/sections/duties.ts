@@ -3,14 +3,22 @@
  * on time, late, missing, overdue or still open, in the list its rule module puts it in
  * (`RuleModule.report`: routine inspections, cleanouts, remedies, gaps, other), never by its rule's id
  * here. The storm rule's alerts are its storms' inspection status (`storms.ts`), not listed twice. The
- * summary counts the duties whose rule says they are duties, and the gaps.
+ * summary counts the duties whose rule says they are duties, and the gaps: those where their device was
+ * expected to report in the period (`gapExpected`, the same test as the charts').
  */
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
 import { causeWords } from '../../../../shared/src/api/resolutionWords.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
-import { deadlineReadings, measureOf, reportOf, ruleLabel, ruleModule } from '../../rules/index.ts';
+import {
+  deadlineReadings,
+  gapExpected,
+  measureOf,
+  reportOf,
+  ruleLabel,
+  ruleModule,
+} from '../../rules/index.ts';
 import { type ReportSection as DutyList, REPORT_SECTIONS } from '../../rules/module.ts';
-import type { DeadlineReading, DutyRow, DutyStatus } from '../report.ts';
+import type { DeadlineReading, DutyRow, DutyStatus, ReportInputs } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { badge, type HtmlContext, none, type ReportSection, table } from './section.ts';
 
@@ -86,6 +94,18 @@ export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
   return alerts.filter((a) => ruleModule(a.rule)?.storms !== true);
 }
 
+/**
+ * Whether a gap falls where its device was expected to report in the period (the charts' test): not
+ * after the device was retired, nor before it was added. From its start to its end (still open: for ever).
+ */
+function gapInService(d: DutyRow, i: Pick<ReportInputs, 'services' | 'period'>): boolean {
+  const service = d.deviceId === null ? undefined : i.services?.get(d.deviceId);
+  if (!service) return true;
+  const from = Date.parse(d.began);
+  const to = d.resolvedAt === null ? Number.POSITIVE_INFINITY : Date.parse(d.resolvedAt);
+  return gapExpected({ from, to: Math.max(to, from + 1) }, service, i.period);
+}
+
 /** When it was done: for a duty met by a submittal, the submittal and the work's time beside it. */
 function done(d: DutyRow, t: HtmlContext['t']): string {
   // What closed it ("by the storm inspection by …"); before causes were kept, who.
@@ -135,7 +155,7 @@ export const duties: ReportSection<DutyList | 'deadlineReadings'> = {
     const list = (s: DutyList) => rows.filter((r) => reportOf(r.rule).section === s);
     const counted = rows.filter((r) => r.duty);
     const count = (s: DutyStatus) => counted.filter((r) => r.status === s).length;
-    const gaps = list('gaps');
+    const gaps = list('gaps').filter((d) => gapInService(d, i));
     return {
       fields: {
         routine: list('routine'),
