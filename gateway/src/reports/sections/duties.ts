@@ -95,15 +95,24 @@ export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
 }
 
 /**
- * Whether a gap falls where its device was expected to report in the period (the charts' test): not
- * after the device was retired, nor before it was added. From its start to its end (still open: for ever).
+ * Whether an alert of the gaps list falls where its device was expected to report in the period (the
+ * charts' test): not after the device was retired, nor before it was added. From its start to its end
+ * (still open: for ever). An alert of another list, or of no known device: yes.
  */
-function gapInService(d: DutyRow, i: Pick<ReportInputs, 'services' | 'period'>): boolean {
-  const service = d.deviceId === null ? undefined : i.services?.get(d.deviceId);
-  if (!service) return true;
-  const from = Date.parse(d.began);
-  const to = d.resolvedAt === null ? Number.POSITIVE_INFINITY : Date.parse(d.resolvedAt);
+function inService(a: AlertDto, i: Pick<ReportInputs, 'services' | 'period'>): boolean {
+  const service = a.deviceId === undefined ? undefined : i.services?.get(a.deviceId);
+  if (!service || reportOf(a.rule).section !== 'gaps') return true;
+  const from = Date.parse(a.raisedAt);
+  const to = a.resolvedAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(a.resolvedAt);
   return gapExpected({ from, to: Math.max(to, from + 1) }, service, i.period);
+}
+
+/** The alerts a report may list: a gap only where its device was expected to report in the period. */
+export function alertsInService(
+  alerts: AlertDto[],
+  i: Pick<ReportInputs, 'services' | 'period'>,
+): AlertDto[] {
+  return alerts.filter((a) => inService(a, i));
 }
 
 /** When it was done: for a duty met by a submittal, the submittal and the work's time beside it. */
@@ -151,11 +160,11 @@ function detail(d: DutyRow): string {
 export const duties: ReportSection<DutyList | 'deadlineReadings'> = {
   id: 'duties',
   collect(i) {
-    const rows = listedAlerts(i.alerts).map((a) => row(a, i.now, i.timezone));
+    const rows = listedAlerts(alertsInService(i.alerts, i)).map((a) => row(a, i.now, i.timezone));
     const list = (s: DutyList) => rows.filter((r) => reportOf(r.rule).section === s);
     const counted = rows.filter((r) => r.duty);
     const count = (s: DutyStatus) => counted.filter((r) => r.status === s).length;
-    const gaps = list('gaps').filter((d) => gapInService(d, i));
+    const gaps = list('gaps');
     return {
       fields: {
         routine: list('routine'),
