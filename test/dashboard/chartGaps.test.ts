@@ -13,16 +13,19 @@ import mqtt from 'mqtt';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComplianceReport } from '../../gateway/src/reports/report.ts';
+import type { ChartsAnswer } from '../../shared/src/api/charts.ts';
 import { localDay } from '../../shared/src/time.ts';
 import { asViewer, launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testHash } from '../helpers/gateway.ts';
+import { sha } from '../helpers/people.ts';
 import { VIEWER_HEADERS } from '../helpers/viewerFetch.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 const TZ = 'America/New_York';
+const ADMIN = 'admin-token-chart-gaps';
 
 interface Guides {
   bands: Array<{ kind: string; x0: number; x1: number }>;
@@ -38,16 +41,15 @@ describe.skipIf(!haveBinary('chromium'))('chart gaps only where a device was exp
         id: 'maple-ridge',
         kind: 'construction' as const,
         timezone: TZ,
-        devices: [
-          {
-            id: 'trap-1',
-            kind: 'sediment-trap' as const,
-            designDepthIn: 24,
-            passwordHash: testHash('pw-trap-1'),
-          },
-        ],
+        devices: ['trap-1', 'trap-2'].map((id) => ({
+          id,
+          kind: 'sediment-trap' as const,
+          designDepthIn: 24,
+          passwordHash: testHash(`pw-${id}`),
+        })),
       },
     ],
+    auth: { tokens: [{ name: 'Ada Admin', role: 'admin' as const, tokenSha256: sha(ADMIN) }] },
   };
   let gw: TestGateway;
   let browser: Browser;
@@ -70,20 +72,15 @@ describe.skipIf(!haveBinary('chromium'))('chart gaps only where a device was exp
     );
     db.close();
     gw = await startTestGateway(overrides, { dataDir, sitesAsGiven: true });
-    const c = await mqtt.connectAsync(gw.mqttUrl, {
-      clientId: 'maple-ridge/trap-1',
-      username: 'maple-ridge/trap-1',
-      password: 'pw-trap-1',
-      reconnectPeriod: 0,
+    await publish('trap-1', times);
+    // trap-2 reports for three minutes, then is retired: charted up to then, "Retired" after.
+    await publish('trap-2', [now - 3 * MIN, now - 2 * MIN, now - MIN]);
+    const retire = await fetch(`${gw.httpUrl}/api/sites/maple-ridge/devices/trap-2`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ retired: true }),
     });
-    let seq = 0;
-    for (const ts of times)
-      await c.publishAsync(
-        'sites/maple-ridge/devices/trap-1/telemetry',
-        JSON.stringify({ ts, seq: ++seq, sedimentIn: 4 + seq * 0.05 }),
-        { qos: 1 },
-      );
-    await c.endAsync();
+    expect(retire.status).toBe(200);
     // The rule records the ten silent hours once the reading after them arrives.
     await waitFor(async () => ((await report()).gaps.length > 0 ? true : undefined), 15_000, 'the gap');
     browser = await launchChromium();
@@ -94,6 +91,23 @@ describe.skipIf(!haveBinary('chromium'))('chart gaps only where a device was exp
     await gw?.cleanup();
     rmSync(dataDir, { recursive: true, force: true });
   });
+
+  async function publish(deviceId: string, at: readonly number[]) {
+    const c = await mqtt.connectAsync(gw.mqttUrl, {
+      clientId: `maple-ridge/${deviceId}`,
+      username: `maple-ridge/${deviceId}`,
+      password: `pw-${deviceId}`,
+      reconnectPeriod: 0,
+    });
+    let seq = 0;
+    for (const ts of at)
+      await c.publishAsync(
+        `sites/maple-ridge/devices/${deviceId}/telemetry`,
+        JSON.stringify({ ts, seq: ++seq, sedimentIn: 4 + seq * 0.05 }),
+        { qos: 1 },
+      );
+    await c.endAsync();
+  }
 
   /** The compliance report over the days of the chart's week, as JSON. */
   async function report(): Promise<ComplianceReport> {
@@ -153,6 +167,21 @@ describe.skipIf(!haveBinary('chromium'))('chart gaps only where a device was exp
       expect(summary).toMatch(/No data \(a gap in the evidence\) [A-Z][a-z]{2} \d+ /);
       expect(summary).not.toMatch(/\d+ gaps without data/);
       expect(await panel.locator('.chart-key').textContent()).toContain('shaded: Not yet installed');
+      // The retired trap: its chart up to its retirement, "Retired" after, no gap.
+      const retired = page.locator('[data-panel="trap-2/sediment"]');
+      await retired.locator('canvas').waitFor();
+      expect(await page.locator('[data-device="trap-2"] .card-head').textContent()).toContain('Retired');
+      const answer = (await (
+        await fetch(`${gw.httpUrl}/api/charts?siteId=maple-ridge&range=week`)
+      ).json()) as ChartsAnswer;
+      const bands = answer.panels.find((p) => p.id === 'trap-2/sediment')!.bands;
+      expect(bands.map((b) => [b.kind, b.label])).toEqual([
+        ['absent', 'Not yet installed'],
+        ['absent', 'Retired'],
+      ]);
+      const rs = (await retired.locator('.chart-summary').textContent()) ?? '';
+      expect(rs).toMatch(/Not yet installed .*\. Retired [A-Z][a-z]{2} \d+ \d+:\d\d [AP]M to /);
+      expect(rs).not.toMatch(/gap/);
       // The report for the same days: the same number of gaps as the chart, in its summary and its list.
       const r = await report();
       expect(r.summary.gaps).toBe(gaps.length);

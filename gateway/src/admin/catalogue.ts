@@ -131,6 +131,11 @@ export class Catalogue implements SiteCatalogue {
     return this.rows.serviceTimes(siteId);
   }
 
+  /** A site's retired devices as configured when they were retired. */
+  retiredConfigs(siteId: string): DeviceConfig[] {
+    return this.rows.retiredConfigs(siteId);
+  }
+
   onChange(listener: (e: SiteChange) => void): void {
     this.listeners.push(listener);
   }

@@ -5,7 +5,7 @@
  * the configuration's schema, so the rules see exactly what a YAML file would have given them.
  */
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
-import { siteSchema } from '../config/schema.ts';
+import { deviceSchema, siteSchema } from '../config/schema.ts';
 import type { Db } from '../store/types.ts';
 
 interface SiteRow {
@@ -163,6 +163,14 @@ export class CatalogueRows {
     return this.stmts.service
       .all(siteId)
       .map((r) => ({ id: r.id, addedAt: r.created_at, retiredAt: r.retired_at }));
+  }
+
+  /** A site's retired devices as configured when they were retired (their charts up to then). */
+  retiredConfigs(siteId: string): DeviceConfig[] {
+    return this.stmts.devices
+      .all()
+      .filter((d) => d.site_id === siteId && d.retired_at !== null)
+      .map((d) => deviceSchema.parse(JSON.parse(d.config)));
   }
 
   insertSite(site: SiteConfig, at: number): void {
