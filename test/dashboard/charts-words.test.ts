@@ -99,4 +99,29 @@ describe("a chart's words", () => {
     // 7:40: the buckets of 6:45, 7:00 and 7:15).
     expect(battery).toEqual([3.6, undefined, 3.59, null, null, null, 3.58, undefined]);
   });
+
+  it('say when the device was not yet installed or retired, no gap, and break the line there', () => {
+    const p = rainPanel();
+    p.bands = [
+      {
+        kind: 'absent',
+        from: iso('2026-11-30T06:00:00-05:00'),
+        to: iso('2026-11-30T06:20:00-05:00'),
+        label: 'Not yet installed',
+      },
+      {
+        kind: 'absent',
+        from: iso('2026-11-30T07:40:00-05:00'),
+        to: iso('2026-11-30T08:00:00-05:00'),
+        label: 'Retired',
+      },
+    ];
+    const text = summary(p, TZ);
+    expect(text).toContain('Not yet installed Nov 30 6:00 AM to 6:20 AM.');
+    expect(text).toContain('Retired Nov 30 7:40 AM to 8:00 AM.');
+    expect(text).not.toMatch(/gap/);
+    const [, , , battery] = alignedData(p);
+    // 6:00 holds a reading; 6:15 (not yet installed) breaks, 7:45 (retired) breaks.
+    expect(battery).toEqual([3.6, null, 3.59, undefined, undefined, undefined, 3.58, null]);
+  });
 });

@@ -3,7 +3,8 @@
  * one row per series. A series in larger buckets (rain per hour over quarter hours) has its values at the
  * first bucket of each of its own and nothing between. A bucket without a reading is drawn through
  * (`undefined`: a device reporting less often than the buckets are long) unless it lies in a gap in the
- * evidence, where the line breaks (`null`); a storm's running rain breaks outside its storms.
+ * evidence or a time the device was not in service, where the line breaks (`null`); a storm's running
+ * rain breaks outside its storms.
  */
 import type { ChartPanel, ChartSeries } from '../../../shared/src/api/charts.ts';
 
@@ -15,9 +16,11 @@ export function bucketTimes(p: ChartPanel): number[] {
   return Array.from({ length: p.count }, (_, i) => start + i * p.bucketMs);
 }
 
-/** The spans of the panel's gaps in the evidence, epoch ms. */
+/** The spans of the panel's gaps in the evidence and of the times out of service, epoch ms. */
 export function gapSpans(p: ChartPanel): Array<[number, number]> {
-  return p.bands.filter((b) => b.kind === 'gap').map((b) => [Date.parse(b.from), Date.parse(b.to)]);
+  return p.bands
+    .filter((b) => b.kind === 'gap' || b.kind === 'absent')
+    .map((b) => [Date.parse(b.from), Date.parse(b.to)]);
 }
 
 /** The index in the panel's buckets of a series' bucket j. */

@@ -1,5 +1,6 @@
 /**
- * The law drawn on a chart, in uPlot's hooks: the bands (storms, alarm episodes, gaps in the evidence)
+ * The law drawn on a chart, in uPlot's hooks: the bands (storms, alarm episodes, gaps in the evidence,
+ * the times a device was not in service)
  * under the grid and the series (`drawClear`), the legal lines with their words and the markers over
  * them (`draw`). Each drawing records where it went, computed with the plot's own valToPos, on the
  * chart's element (`data-guides`, canvas pixels), so what is drawn can be checked against the scales.
@@ -24,7 +25,7 @@ export function scaleOf(p: ChartPanel, measure: string): string | undefined {
   return s === undefined ? undefined : s.axis === 1 ? 'y2' : 'y';
 }
 
-const BAND_COLOR = { storm: 'storm', alarm: 'alarm', gap: 'gap' } as const;
+const BAND_COLOR = { storm: 'storm', alarm: 'alarm', gap: 'gap', absent: 'absent' } as const;
 
 export function guideHooks(p: ChartPanel, theme: () => Theme, record: (g: DrawnGuides) => void) {
   const empty = (u: uPlot): DrawnGuides => ({
@@ -49,8 +50,8 @@ export function guideHooks(p: ChartPanel, theme: () => Theme, record: (g: DrawnG
     ctx.beginPath();
     ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
     ctx.clip();
-    // Gaps first: a storm or an alarm over a gap still shows.
-    for (const kind of ['gap', 'storm', 'alarm'] as const)
+    // The times out of service and the gaps first: a storm or an alarm over them still shows.
+    for (const kind of ['absent', 'gap', 'storm', 'alarm'] as const)
       for (const b of bands.filter((x) => x.kind === kind)) {
         const x0 = u.valToPos(b.a, 'x', true);
         const x1 = Math.max(u.valToPos(b.z, 'x', true), x0 + 2 * devicePixelRatio);

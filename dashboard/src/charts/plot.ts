@@ -112,10 +112,13 @@ function key(p: ChartPanel): HTMLElement | null {
   const items: HTMLElement[] = [];
   for (const l of p.lines)
     items.push(h('li', null, h('span', { class: 'chart-swatch swatch-line' }), l.label));
-  const kinds = new Map<string, string>();
-  for (const b of p.bands)
-    if (!kinds.has(b.kind)) kinds.set(b.kind, b.kind === 'storm' ? 'Storm event' : b.label);
-  for (const [kind, label] of kinds)
+  // One entry a kind; the times a device was not in service one a reason ("Not yet installed", "Retired").
+  const kinds = new Map<string, { kind: string; label: string }>();
+  for (const b of p.bands) {
+    const k = b.kind === 'absent' ? `${b.kind}:${b.label}` : b.kind;
+    if (!kinds.has(k)) kinds.set(k, { kind: b.kind, label: b.kind === 'storm' ? 'Storm event' : b.label });
+  }
+  for (const { kind, label } of kinds.values())
     items.push(h('li', null, h('span', { class: `chart-swatch swatch-${kind}` }), `shaded: ${label}`));
   for (const label of new Set(p.markers.map((m) => m.label)))
     items.push(h('li', null, h('span', { class: 'chart-swatch swatch-marker' }), label));

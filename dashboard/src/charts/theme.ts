@@ -16,6 +16,8 @@ export interface Theme {
   storm: string;
   alarm: string;
   gap: string;
+  /** A device not yet installed, or retired: no gap. */
+  absent: string;
   marker: string;
   font: string;
 }
@@ -37,6 +39,7 @@ export function readTheme(el: Element): Theme {
     storm: v('--chart-storm', 'rgba(31, 95, 168, 0.14)'),
     alarm: v('--chart-alarm', 'rgba(192, 20, 43, 0.16)'),
     gap: v('--chart-gap', 'rgba(91, 58, 140, 0.16)'),
+    absent: v('--chart-absent', 'rgba(86, 96, 107, 0.12)'),
     marker: v('--chart-marker', '#c0142b'),
     font: `12px ${css.fontFamily || 'system-ui, sans-serif'}`,
   };

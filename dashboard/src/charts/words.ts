@@ -77,6 +77,8 @@ export function summary(p: ChartPanel, tz: string): string {
     parts.push(text);
   }
   for (const b of p.bands.filter((x) => x.kind === 'alarm')) parts.push(stretch(b, tz));
+  // Not yet installed, or retired: said, and never a gap.
+  for (const b of p.bands.filter((x) => x.kind === 'absent')) parts.push(stretch(b, tz));
   p.markers.forEach((m, i) => {
     if (!used.has(i)) parts.push(`${m.label} at ${when(Date.parse(m.at), tz)}`);
   });

@@ -126,6 +126,16 @@ export class Catalogue implements SiteCatalogue {
     return this.retired.get(siteId) ?? [];
   }
 
+  /** When each device of a site (retired ones too) was added to it, and retired (null: in service). */
+  serviceTimes(siteId: string): Array<{ id: string; addedAt: number; retiredAt: number | null }> {
+    return this.rows.serviceTimes(siteId);
+  }
+
+  /** A site's retired devices as configured when they were retired. */
+  retiredConfigs(siteId: string): DeviceConfig[] {
+    return this.rows.retiredConfigs(siteId);
+  }
+
   onChange(listener: (e: SiteChange) => void): void {
     this.listeners.push(listener);
   }

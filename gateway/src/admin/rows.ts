@@ -5,7 +5,7 @@
  * the configuration's schema, so the rules see exactly what a YAML file would have given them.
  */
 import type { DeviceConfig, SiteConfig } from '../config/schema.ts';
-import { siteSchema } from '../config/schema.ts';
+import { deviceSchema, siteSchema } from '../config/schema.ts';
 import type { Db } from '../store/types.ts';
 
 interface SiteRow {
@@ -62,6 +62,9 @@ export class CatalogueRows {
         'SELECT site_id, id, config, retired_at FROM devices ORDER BY rowid',
       ),
       device: db.prepare<[string, string], DeviceRow>('SELECT * FROM devices WHERE site_id = ? AND id = ?'),
+      service: db.prepare<[string], { id: string; created_at: number; retired_at: number | null }>(
+        'SELECT id, created_at, retired_at FROM devices WHERE site_id = ? ORDER BY rowid',
+      ),
       recipients: db.prepare<[], RecipientRow>('SELECT * FROM recipients ORDER BY site_id, pos'),
       secrets: db.prepare<[], { site_id: string; device_id: string; password_hash: string }>(
         'SELECT site_id, device_id, password_hash FROM device_secrets WHERE revoked_at IS NULL ORDER BY id',
@@ -153,6 +156,21 @@ export class CatalogueRows {
 
   deviceRow(siteId: string, deviceId: string): DeviceRow | undefined {
     return this.stmts.device.get(siteId, deviceId);
+  }
+
+  /** When each device of a site (retired ones too) was added, and retired. */
+  serviceTimes(siteId: string): Array<{ id: string; addedAt: number; retiredAt: number | null }> {
+    return this.stmts.service
+      .all(siteId)
+      .map((r) => ({ id: r.id, addedAt: r.created_at, retiredAt: r.retired_at }));
+  }
+
+  /** A site's retired devices as configured when they were retired (their charts up to then). */
+  retiredConfigs(siteId: string): DeviceConfig[] {
+    return this.stmts.devices
+      .all()
+      .filter((d) => d.site_id === siteId && d.retired_at !== null)
+      .map((d) => deviceSchema.parse(JSON.parse(d.config)));
   }
 
   insertSite(site: SiteConfig, at: number): void {

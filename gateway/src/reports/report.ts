@@ -13,6 +13,7 @@ import type { StopWorkDto, ViolationDto } from '../../../shared/src/api/violatio
 import type { ReportSection as DutyList } from '../../../shared/src/rules.ts';
 import type { SiteConfig } from '../config/schema.ts';
 import type { Citations } from '../evidence/citations.ts';
+import type { DeviceService } from '../rules/index.ts';
 import type { LongStorm } from './cite.ts';
 
 export type DutyStatus = 'on-time' | 'late' | 'missing' | 'overdue' | 'open' | 'resolved' | 'superseded';
@@ -168,4 +169,9 @@ export interface ReportInputs {
   certifications: Certification[];
   changes: ChangeResponse[];
   evidence: ComplianceReport['evidence'];
+  /**
+   * Each device's time in service (retired ones too): a gap is listed and counted only where its device
+   * was expected to report within the period, as the charts show it. A device not in it: all along.
+   */
+  services?: ReadonlyMap<string, DeviceService>;
 }

@@ -33,6 +33,19 @@ export {
   type SiteRule,
 } from './binding.ts';
 export type { ChartDerivation, ChartMark, ChartReference, ChartRuleLine, DeviceCharts } from './charts.ts';
+/**
+ * When a device is expected to report (its time in service): the silence rule's answer, which the
+ * charts' gaps and the report's gap count use too, so the three agree.
+ */
+export {
+  type DeviceService,
+  expectedSpans,
+  gapExpected,
+  gapsIn,
+  type OutOfService,
+  outOfService,
+  type Span,
+} from './device-silent/expected.ts';
 export { RULE_IDS, RULE_MODULES, type RuleId } from './registry.ts';
 
 const byId = new Map<string, RuleModule>(RULE_MODULES.flatMap((m) => ruleIdsOf(m).map((id) => [id, m])));

@@ -271,6 +271,15 @@ export class ReadingStore {
     return row ? rowToReading(row) : undefined;
   }
 
+  /** The source time of a device's first reading on record, or null (none). */
+  firstTs(siteId: string, deviceId: string): number | null {
+    const row = this.stmt('SELECT MIN(ts) AS ts FROM readings WHERE site_id = ? AND device_id = ?').get(
+      siteId,
+      deviceId,
+    ) as { ts: number | null } | undefined;
+    return row?.ts ?? null;
+  }
+
   /** Readings after a row id, in id order (replay for the rules after a restart). */
   after(id: number, limit: number): StoredReading[] {
     return (

@@ -2,7 +2,7 @@
  * GET /api/charts: a site's charts over a range of a day to a year, downsampled into at most
  * `MAX_CHART_BUCKETS` time buckets per series, with the guides that show the law on them, in generic
  * terms: lines (a storm threshold, half of a trap's capacity, a tank's high level), bands (storm events,
- * alarm episodes, gaps in the evidence) and markers (the moment a storm crossed its threshold, a cleanout).
+ * alarm episodes, gaps in the evidence, the times a device was not yet installed or retired) and markers (the moment a storm crossed its threshold, a cleanout).
  * The rules say which lines and markers a device's charts carry; the dashboard draws whatever it is given.
  */
 import { z } from 'zod';
@@ -18,10 +18,14 @@ export const chartLineSchema = z.object({
 });
 export type ChartLine = z.infer<typeof chartLineSchema>;
 
-export const CHART_BAND_KINDS = ['storm', 'alarm', 'gap'] as const;
+export const CHART_BAND_KINDS = ['storm', 'alarm', 'gap', 'absent'] as const;
 export type ChartBandKind = (typeof CHART_BAND_KINDS)[number];
 
-/** A stretch of time: a storm event, an alarm episode, or a gap in the evidence (no readings). */
+/**
+ * A stretch of time: a storm event, an alarm episode, a gap in the evidence (no readings while the
+ * device was expected to report), or a time the device was not expected to (`absent`: not yet installed,
+ * or retired), which is no gap.
+ */
 export const chartBandSchema = z.object({
   kind: z.enum(CHART_BAND_KINDS),
   from: isoTime,

@@ -81,7 +81,7 @@ function zoomOf(c: ChartHandle): { min: number; max: number } | undefined {
 
 /** The device's charts into its slot: those already drawn from this answer, else new ones. */
 function drawCharts(
-  devices: readonly Device[],
+  devices: ReadonlyArray<Pick<Device, 'id'>>,
   slots: readonly HTMLElement[],
   charts: ChartsAnswer | string,
 ) {
@@ -245,10 +245,16 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
         )
       : h('p', { class: 'muted' }, 'No open duties.'),
   );
-  const slots = site.devices.map(() => h('div', { class: 'device-charts' }));
-  replace(
-    byId('site-devices'),
-    site.devices.map((d, i) =>
+  // A device retired within the chart's period: its charts up to then, under its id and "Retired".
+  const inService = new Set(site.devices.map((d) => d.id));
+  const retired =
+    typeof charts === 'string'
+      ? []
+      : [...new Set(charts.panels.map((p) => p.deviceId))].filter((id) => !inService.has(id));
+  const shown = [...site.devices, ...retired.map((id) => ({ id }))];
+  const slots = shown.map(() => h('div', { class: 'device-charts' }));
+  replace(byId('site-devices'), [
+    ...site.devices.map((d, i) =>
       h(
         'article',
         { class: 'card device-card', 'data-device': d.id },
@@ -257,8 +263,20 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
         slots[i]!,
       ),
     ),
-  );
-  drawCharts(site.devices, slots, charts);
+    ...retired.map((id, i) =>
+      h(
+        'article',
+        { class: 'card device-card', 'data-device': id },
+        h(
+          'header',
+          { class: 'card-head' },
+          h('h3', null, id, h('span', { class: 'muted small' }, ' Retired: charted up to then')),
+        ),
+        slots[site.devices.length + i]!,
+      ),
+    ),
+  ]);
+  drawCharts(shown, slots, charts);
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
   void records().then((m) => m.renderRecords(site, () => loadSite(site.id)));
   void inspections().then((m) => m.renderInspections(site));

@@ -7,7 +7,7 @@ import type { AlertDto, InspectionDto, StormDto } from '../../../../shared/src/a
 import type { ChartRange } from '../../../../shared/src/api/chartRanges.ts';
 import type { ChartsAnswer } from '../../../../shared/src/api/charts.ts';
 import type { SiteConfig } from '../../config/schema.ts';
-import { type ChartMark, chartMarksOf } from '../../rules/index.ts';
+import { type ChartMark, chartMarksOf, type DeviceService } from '../../rules/index.ts';
 import type { StoredReading } from '../../store/readings.ts';
 import { gridOf } from './buckets.ts';
 import { devicePanels } from './panels.ts';
@@ -32,6 +32,8 @@ export interface ChartSources {
   /** Alerts of the rules that mark charts, of the site. */
   alerts: readonly AlertDto[];
   inspections: readonly InspectionDto[];
+  /** Each device's time in service (a device not in it: expected all along). */
+  services?: ReadonlyMap<string, DeviceService>;
 }
 
 /** How far back readings are read: a day before the range, or the start of a storm still going at its start. */
@@ -49,6 +51,7 @@ export function buildCharts(q: ChartQuery, src: ChartSources): ChartsAnswer {
     src.storms,
     src.readings(readFrom(q.from, src.storms), q.to),
     Math.min(q.to, q.now),
+    src.services,
   );
   const marks = new Map<string, ChartMark[]>();
   for (const a of src.alerts) {

@@ -3,7 +3,7 @@
  * (bars per hour at least, the running rain of each storm, the threshold, the storms as bands, the
  * crossings), sediment (a share of the capacity with the cleanout line and the cleanouts), a level (with
  * the high level and the alarm episodes), turbidity (with the background plus the margin), and battery
- * and signal. Every panel carries the device's gaps in the evidence. The rules' lines and marks name the
+ * and signal. Every panel carries the device's gaps in the evidence and the times it was not in service. The rules' lines and marks name the
  * measure they belong to; a panel takes those of its series.
  */
 import type { InspectionDto, StormDto } from '../../../../shared/src/api/alerts.ts';
@@ -17,7 +17,7 @@ import {
 } from '../../../../shared/src/api/measures.ts';
 import { FIELDS_BY_KIND, type ReadingName } from '../../../../shared/src/telemetry.ts';
 import { toIso } from '../../../../shared/src/time.ts';
-import type { ChartMark } from '../../rules/index.ts';
+import { type ChartMark, outOfService } from '../../rules/index.ts';
 import { type BucketSeries, type Grid, round } from './buckets.ts';
 import { type DeviceTrack, joinSpans } from './tracks.ts';
 
@@ -176,6 +176,10 @@ export function devicePanels(t: DeviceTrack, inp: PanelInputs): ChartPanel[] {
   const gaps = joinSpans(t.gaps, grid.bucketMs).map((g) =>
     band('gap', g.from, g.to, 'No data (no evidence)'),
   );
+  // Before it was added and after it was retired it was not expected to report: no gap, said so.
+  const absent = outOfService(t.service, { from, to }).map((s) =>
+    band('absent', s.from, s.to, s.why === 'retired' ? 'Retired' : 'Not yet installed'),
+  );
   const alarms = ALARM_MEASURES.flatMap((m) =>
     joinSpans(t.alarms.get(m) ?? [], grid.bucketMs).map((a) => band('alarm', a.from, a.to, measureLabel(m))),
   );
@@ -232,6 +236,7 @@ export function devicePanels(t: DeviceTrack, inp: PanelInputs): ChartPanel[] {
       bands: [
         ...(measures.includes('stormRain') ? stormBands(storms) : []),
         ...(withAlarms ? alarms : []),
+        ...absent,
         ...gaps,
       ],
       markers: marks.filter((m) => measures.includes(m.measure as MeasureId)),

@@ -2,14 +2,22 @@
  * One pass over a site's readings in time order, each device's readings into its buckets: the measures
  * the rules derive (rain in inches from a tip counter, a share of a trap's capacity), the others as they
  * are; the running rain of each storm; the alarm inputs' episodes; and the silences longer than the
- * device's gap interval. Readings before the range only set a counter's base, a storm's rain so far and
- * the time of the last reading.
+ * device's gap interval, counted as gaps only while the device was expected to report (its time in
+ * service: `expectedSpans` of the device-silent rule). Readings before the range only set a counter's
+ * base, a storm's rain so far and the time of the last reading.
  */
 import type { StormDto } from '../../../../shared/src/api/alerts.ts';
 import type { MeasureId } from '../../../../shared/src/api/measures.ts';
 import type { ReadingName } from '../../../../shared/src/telemetry.ts';
 import type { DeviceConfig, SiteConfig } from '../../config/schema.ts';
-import { type ChartDerivation, type DeviceCharts, deviceCharts } from '../../rules/index.ts';
+import {
+  type ChartDerivation,
+  type DeviceCharts,
+  type DeviceService,
+  deviceCharts,
+  gapsIn,
+  type Span,
+} from '../../rules/index.ts';
 import type { StoredReading } from '../../store/readings.ts';
 import { BucketSeries, type Grid } from './buckets.ts';
 
@@ -17,10 +25,7 @@ import { BucketSeries, type Grid } from './buckets.ts';
 const DEFAULT_GAP_MS = 2 * 3_600_000;
 
 /** A stretch of time (epoch ms) on a device's chart. */
-export interface Span {
-  from: number;
-  to: number;
-}
+export type { Span };
 
 /** A storm of the device, with its running rain. */
 interface StormTrack {
@@ -38,7 +43,10 @@ export class DeviceTrack {
   private readonly counts = new Map<ReadingName, number>();
   /** The time of the newest reading so far. */
   private prev: number | undefined;
-  readonly gaps: Span[] = [];
+  /** Silences of the gap interval or longer ending in the range (from -Infinity: none before). */
+  private readonly silences: Span[] = [];
+  /** The gaps in the evidence within the range, once `finish` has run. */
+  gaps: Span[] = [];
   readonly alarms = new Map<MeasureId, Span[]>();
   private readonly alarmSince = new Map<MeasureId, number>();
   readonly storms: StormTrack[];
@@ -50,6 +58,8 @@ export class DeviceTrack {
     private readonly grid: Grid,
     private readonly range: Span,
     storms: readonly StormDto[],
+    /** Its time in service (unknown: expected all along). */
+    readonly service: DeviceService = { addedAt: null, retiredAt: null, firstReadingAt: null },
   ) {
     this.parts = deviceCharts(device, site);
     for (const p of this.parts) for (const d of p.derive ?? []) this.derive.set(d.from, d);
@@ -76,16 +86,18 @@ export class DeviceTrack {
   }
 
   add(r: StoredReading): void {
-    const { from } = this.range;
-    if (r.ts >= from) {
-      const since = this.prev ?? from;
-      if (r.ts - since > this.gapMs) this.gaps.push({ from: Math.max(since, from), to: r.ts });
-    }
+    if (r.ts >= this.range.from) this.silence(r.ts);
     this.prev = this.prev === undefined ? r.ts : Math.max(this.prev, r.ts);
     for (const [name, v] of Object.entries(r.values) as Array<[ReadingName, number]>)
       this.value(name, v, r.ts);
     for (const [name, on] of Object.entries(r.alarms ?? {}))
       this.alarm(`alarms.${name}` as MeasureId, on, r.ts);
+  }
+
+  /** The silence before `ts`, kept when it is as long as a gap. */
+  private silence(ts: number): void {
+    const since = this.prev ?? Number.NEGATIVE_INFINITY;
+    if (ts - since >= this.gapMs) this.silences.push({ from: since, to: ts });
   }
 
   private value(name: ReadingName, v: number, ts: number): void {
@@ -135,10 +147,13 @@ export class DeviceTrack {
     list.push({ from: Math.max(from, this.range.from), to: Math.min(to, this.range.to) });
   }
 
-  /** After the last reading: the silence to the end of the range, and the alarms still raised. */
+  /**
+   * After the last reading: the silence to the end of the range, the gaps (the silences' parts in the
+   * device's time in service), and the alarms still raised.
+   */
   finish(end: number): void {
-    const since = this.prev ?? this.range.from;
-    if (end - since > this.gapMs) this.gaps.push({ from: Math.max(since, this.range.from), to: end });
+    this.silence(end);
+    this.gaps = gapsIn(this.silences, this.service, this.range, this.gapMs);
     for (const [measure, from] of this.alarmSince) this.episode(measure, from, end);
     this.alarmSince.clear();
   }
@@ -158,9 +173,12 @@ export function trackDevices(
   storms: readonly StormDto[],
   readings: Iterable<StoredReading>,
   end: number,
+  services: ReadonlyMap<string, DeviceService> = new Map(),
 ): Map<string, DeviceTrack> {
   const tracks = new Map(
-    site.devices.map((d) => [d.id, new DeviceTrack(d, site, grid, range, storms)] as const),
+    site.devices.map(
+      (d) => [d.id, new DeviceTrack(d, site, grid, range, storms, services.get(d.id))] as const,
+    ),
   );
   for (const r of readings) tracks.get(r.deviceId)?.add(r);
   for (const t of tracks.values()) t.finish(end);

@@ -5,6 +5,7 @@ import { chartMarkingRules } from '../../rules/index.ts';
 import { mustSee } from '../auth.ts';
 import { buildCharts } from '../charts/build.ts';
 import type { ApiContext } from '../context.ts';
+import { deviceServices } from '../deviceService.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
@@ -44,13 +45,20 @@ export const chartsPlugin: FastifyPluginAsync<ChartsServices> = async (app, ctx)
         const from = q.range ? to - CHART_RANGE_MS[q.range] : (q.from ?? to - CHART_RANGE_MS.week);
         if (from >= to) throw new ApiError('BAD_REQUEST', 'from is not before to');
         if (to - from > MAX_CHART_SPAN_MS) throw new ApiError('BAD_REQUEST', 'a chart spans a year at most');
+        const services = deviceServices(ctx, site.id);
+        // A device retired within the range keeps its charts up to then.
+        const retired = q.deviceId
+          ? []
+          : ctx.catalogue
+              .retiredConfigs(site.id)
+              .filter((d) => (services.get(d.id)?.retiredAt ?? Number.NEGATIVE_INFINITY) > from);
         const storms = ctx.compliance.listStorms({ siteId: site.id, from, to });
         const alerts = chartMarkingRules().flatMap((rule) =>
           ctx.compliance.listAlerts({ siteId: site.id, rule, status: 'resolved', to }),
         );
         return buildCharts(
           {
-            site,
+            site: retired.length ? { ...site, devices: [...site.devices, ...retired] } : site,
             timezone: site.timezone ?? ctx.config.timezone,
             from,
             to,
@@ -63,6 +71,7 @@ export const chartsPlugin: FastifyPluginAsync<ChartsServices> = async (app, ctx)
             storms,
             alerts,
             inspections: ctx.compliance.listInspections({ siteId: site.id, from, to }),
+            services,
           },
         );
       },

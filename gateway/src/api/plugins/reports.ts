@@ -18,12 +18,13 @@ import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
 import type { Certification, ComplianceReport } from '../../reports/report.ts';
 import { overrideInEffect } from '../../reports/sections/changes.ts';
-import { listedAlerts, openDuring } from '../../reports/sections/duties.ts';
+import { alertsInService, listedAlerts, openDuring } from '../../reports/sections/duties.ts';
 import { ordersInEffect } from '../../reports/sections/stopWork.ts';
 import { violationsInForce } from '../../reports/sections/violations.ts';
 import { REPORT_CSS, REPORT_CSS_TAG } from '../../reports/style.ts';
 import { type Caller, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
+import { deviceServices } from '../deviceService.ts';
 import { API_ERRORS, ApiError } from '../errors.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
@@ -83,10 +84,13 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
   ): Promise<ComplianceReport> => {
     const { from, to } = period;
     const c = ctx.compliance;
-    // Every duty open at some time in the period, whenever it was raised.
-    const alerts = c
-      .listAlerts({ siteId: site.id, to, limit: 100_000 })
-      .filter((a) => openDuring(a, from, to));
+    // Every duty open at some time in the period, whenever it was raised; a gap only where its device
+    // was expected to report in it (not after it was retired).
+    const services = deviceServices(ctx, site.id);
+    const alerts = alertsInService(
+      c.listAlerts({ siteId: site.id, to, limit: 100_000 }).filter((a) => openDuring(a, from, to)),
+      { services, period },
+    );
     // The extensions of the period's duties, whenever the letter was recorded.
     const ids = new Set(alerts.map((a) => a.id));
     const extensions = c.listExtensions({ siteId: site.id }).filter((e) => ids.has(e.alertId));
@@ -162,6 +166,7 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
         longStorms: cited.longStorms,
         audit: ctx.evidence.health(),
       },
+      services,
     });
   };
 

@@ -3,14 +3,22 @@
  * on time, late, missing, overdue or still open, in the list its rule module puts it in
  * (`RuleModule.report`: routine inspections, cleanouts, remedies, gaps, other), never by its rule's id
  * here. The storm rule's alerts are its storms' inspection status (`storms.ts`), not listed twice. The
- * summary counts the duties whose rule says they are duties, and the gaps.
+ * summary counts the duties whose rule says they are duties, and the gaps: those where their device was
+ * expected to report in the period (`gapExpected`, the same test as the charts').
  */
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
 import { causeWords } from '../../../../shared/src/api/resolutionWords.ts';
 import { formatLong } from '../../../../shared/src/time.ts';
-import { deadlineReadings, measureOf, reportOf, ruleLabel, ruleModule } from '../../rules/index.ts';
+import {
+  deadlineReadings,
+  gapExpected,
+  measureOf,
+  reportOf,
+  ruleLabel,
+  ruleModule,
+} from '../../rules/index.ts';
 import { type ReportSection as DutyList, REPORT_SECTIONS } from '../../rules/module.ts';
-import type { DeadlineReading, DutyRow, DutyStatus } from '../report.ts';
+import type { DeadlineReading, DutyRow, DutyStatus, ReportInputs } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { badge, type HtmlContext, none, type ReportSection, table } from './section.ts';
 
@@ -86,6 +94,27 @@ export function listedAlerts(alerts: AlertDto[]): AlertDto[] {
   return alerts.filter((a) => ruleModule(a.rule)?.storms !== true);
 }
 
+/**
+ * Whether an alert of the gaps list falls where its device was expected to report in the period (the
+ * charts' test): not after the device was retired, nor before it was added. From its start to its end
+ * (still open: for ever). An alert of another list, or of no known device: yes.
+ */
+function inService(a: AlertDto, i: Pick<ReportInputs, 'services' | 'period'>): boolean {
+  const service = a.deviceId === undefined ? undefined : i.services?.get(a.deviceId);
+  if (!service || reportOf(a.rule).section !== 'gaps') return true;
+  const from = Date.parse(a.raisedAt);
+  const to = a.resolvedAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(a.resolvedAt);
+  return gapExpected({ from, to: Math.max(to, from + 1) }, service, i.period);
+}
+
+/** The alerts a report may list: a gap only where its device was expected to report in the period. */
+export function alertsInService(
+  alerts: AlertDto[],
+  i: Pick<ReportInputs, 'services' | 'period'>,
+): AlertDto[] {
+  return alerts.filter((a) => inService(a, i));
+}
+
 /** When it was done: for a duty met by a submittal, the submittal and the work's time beside it. */
 function done(d: DutyRow, t: HtmlContext['t']): string {
   // What closed it ("by the storm inspection by …"); before causes were kept, who.
@@ -131,7 +160,7 @@ function detail(d: DutyRow): string {
 export const duties: ReportSection<DutyList | 'deadlineReadings'> = {
   id: 'duties',
   collect(i) {
-    const rows = listedAlerts(i.alerts).map((a) => row(a, i.now, i.timezone));
+    const rows = listedAlerts(alertsInService(i.alerts, i)).map((a) => row(a, i.now, i.timezone));
     const list = (s: DutyList) => rows.filter((r) => reportOf(r.rule).section === s);
     const counted = rows.filter((r) => r.duty);
     const count = (s: DutyStatus) => counted.filter((r) => r.status === s).length;
