@@ -81,6 +81,10 @@ export const API_ERRORS = {
     status: 400,
     message: 'A finding names a practice this site does not have.',
   },
+  RETIRED_PRACTICE: {
+    status: 400,
+    message: 'A finding is for a practice retired by the time of the inspection: it is no longer inspected.',
+  },
   UNKNOWN_PHOTO: {
     status: 400,
     message: 'A finding cites a photo the gateway does not have: send the photo first.',
