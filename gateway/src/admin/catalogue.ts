@@ -33,7 +33,7 @@ export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
 
 export class CatalogueError extends Error {
   constructor(
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT',
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'PRACTICE_KEPT',
     message: string,
   ) {
     super(message);
@@ -333,7 +333,7 @@ export class Catalogue implements SiteCatalogue {
       now: this.o.now(),
       tz: next.timezone ?? this.o.timezone ?? 'UTC',
     });
-    if (problem) throw new CatalogueError('CONFLICT', problem);
+    if (problem) throw new CatalogueError('PRACTICE_KEPT', problem);
   }
 
   private mustExplainFigures(site: SiteConfig): void {
