@@ -4,8 +4,11 @@
  * retirement on), the id a new practice takes from its label (unique within the site, never one the site
  * has), and a change of the list in words for the site's change history.
  */
-import { timeText } from '../words.ts';
+import { formatLong } from '../time.ts';
 import { PRACTICE_KIND_LABELS, type PracticeKind } from './enforcementWords.ts';
+
+/** An ISO time in a zone, e.g. "Dec 7, 2026, 4:12 PM EST". */
+const timeText = (iso: string, tz: string) => formatLong(Date.parse(iso), tz);
 
 /** What these need of a practice (`practiceSchema`). */
 export interface PracticeLike {
