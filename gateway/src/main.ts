@@ -131,6 +131,7 @@ async function compose(
     now,
     log,
     mqttUsers: config.mqtt.users.map((u) => u.username),
+    timezone: config.timezone,
   });
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());

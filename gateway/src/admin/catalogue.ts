@@ -25,6 +25,7 @@ import type { Db } from '../store/types.ts';
 import type { ChangeLog } from './changes.ts';
 import { historyChanges, mergeHistory } from './history.ts';
 import { keepOverrides, overrideChanges, overrideProblem } from './overrides.ts';
+import { namedPractices, practicesProblem } from './practices.ts';
 import { CatalogueRows, deviceOwn, siteOwn, siteRecord } from './rows.ts';
 
 /** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
@@ -32,7 +33,7 @@ export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
 
 export class CatalogueError extends Error {
   constructor(
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT',
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'PRACTICE_KEPT',
     message: string,
   ) {
     super(message);
@@ -74,6 +75,8 @@ export class Catalogue implements SiteCatalogue {
       log: Log;
       /** The configured MQTT users' names: no device may take one. */
       mqttUsers?: readonly string[];
+      /** The gateway's time zone: refusals tell times in a site's, or this one (default UTC). */
+      timezone?: string;
     },
   ) {
     this.rows = new CatalogueRows(db);
@@ -177,6 +180,7 @@ export class Catalogue implements SiteCatalogue {
       }),
     );
     this.mustExplainFigures(next);
+    if (own.practices !== undefined) this.mustKeepPractices(cur, next);
     const overrides = overrideChanges(id, by, cur, next);
     const ownChanged = Object.keys(own).length > 0;
     next.history = this.history(cur.history, given === undefined ? undefined : next.history);
@@ -332,6 +336,16 @@ export class Catalogue implements SiteCatalogue {
   }
 
   /** Refuses a site with a figure looser than the law and no reason for the override. */
+  /** A practice a finding names is retired, never removed; a retirement stays as recorded. */
+  private mustKeepPractices(cur: SiteConfig, next: SiteConfig): void {
+    const problem = practicesProblem(cur.practices ?? [], next.practices ?? [], {
+      named: () => namedPractices(this.db, cur.id),
+      now: this.o.now(),
+      tz: next.timezone ?? this.o.timezone ?? 'UTC',
+    });
+    if (problem) throw new CatalogueError('PRACTICE_KEPT', problem);
+  }
+
   private mustExplainFigures(site: SiteConfig): void {
     const problem = overrideProblem(site);
     if (problem) throw new CatalogueError('BAD_REQUEST', problem);

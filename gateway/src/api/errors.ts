@@ -81,6 +81,14 @@ export const API_ERRORS = {
     status: 400,
     message: 'A finding names a practice this site does not have.',
   },
+  PRACTICE_KEPT: {
+    status: 409,
+    message: 'A practice that findings name is retired, not removed, and a retirement stays as recorded.',
+  },
+  RETIRED_PRACTICE: {
+    status: 400,
+    message: 'A finding is for a practice retired by the time of the inspection: it is no longer inspected.',
+  },
   UNKNOWN_PHOTO: {
     status: 400,
     message: 'A finding cites a photo the gateway does not have: send the photo first.',

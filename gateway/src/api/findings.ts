@@ -1,10 +1,17 @@
 /**
  * An inspection's findings checked against its site before anything is recorded: findings are for
- * construction sites, each names one of the site's practices, and each photo it cites is one the caller
+ * construction sites, each names one of the site's practices in force at the inspection's time (`at`,
+ * ms: a practice retired by then is no longer inspected), and each photo it cites is one the caller
  * may cite (`photoAccess.ts`: uploaded by them, or already cited at a site they may see; any other is
  * refused as not stored). A refusal says what is wrong in words and names the part of the body in `field`.
  */
-import { actsForDeveloper, type Finding, type InspectionSide } from '../../../shared/src/api/findings.ts';
+import {
+  actsForDeveloper,
+  type Finding,
+  type InspectionSide,
+  practicesInForce,
+} from '../../../shared/src/api/findings.ts';
+import { timeText } from '../../../shared/src/words.ts';
 import type { Caller } from './auth.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -25,10 +32,11 @@ const listed = (labels: readonly string[]) => {
 };
 
 export function checkFindings(
-  ctx: Pick<ApiContext, 'catalogue' | 'photos'>,
+  ctx: Pick<ApiContext, 'catalogue' | 'photos' | 'config'>,
   caller: Caller,
   siteId: string,
   findings: readonly Finding[],
+  at: number,
 ): void {
   const site = ctx.catalogue.site(siteId);
   if (!site) throw new ApiError('NOT_FOUND', `no site ${siteId}`);
@@ -40,9 +48,18 @@ export function checkFindings(
       undefined,
       'findings',
     );
-  const practices = site.practices ?? [];
+  const all = site.practices ?? [];
+  const practices = practicesInForce(all, at);
   const ids = new Set(practices.map((p) => p.id));
   findings.forEach((f, i) => {
+    const retired = all.find((p) => p.id === f.practice && p.retired !== undefined);
+    if (retired && !ids.has(f.practice))
+      throw new ApiError(
+        'RETIRED_PRACTICE',
+        `The ${ordinal(i + 1)} finding is for ${retired.label}, which was retired from ${timeText(retired.retired ?? '', site.timezone ?? ctx.config.timezone)}: it is no longer inspected. Leave it out of the inspection.`,
+        undefined,
+        `findings[${i}].practice`,
+      );
     if (!ids.has(f.practice))
       throw new ApiError(
         'UNKNOWN_PRACTICE',

@@ -6,7 +6,7 @@
  * photos too. Times are ISO 8601 UTC.
  */
 import { z } from 'zod';
-import { idText, MAX } from '../bounds.ts';
+import { idText, MAX, timeText } from '../bounds.ts';
 import { FINDING_NOTE_MAX, FINDINGS_MAX, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
 import { FINDING_STATUSES, INSPECTION_SIDES } from './inspectionWords.ts';
 
@@ -29,6 +29,7 @@ export {
   INSPECTION_SIDES,
   type InspectionSide,
 } from './inspectionWords.ts';
+export { practiceChanges, practiceIdFor, practicesInForce } from './practiceWords.ts';
 
 export const practiceKindSchema = z.enum(PRACTICE_KINDS);
 
@@ -42,6 +43,11 @@ export const practiceSchema = z.strictObject({
   id: practiceId.describe('Its id within the site; findings name it.'),
   label: z.string().trim().min(1).max(200).describe('What people read: "Silt fence, north boundary".'),
   kind: practiceKindSchema.describe('What kind of practice it is.'),
+  retired: timeText()
+    .optional()
+    .describe(
+      'When it was retired (removed from the site): from then on it is not inspected and not counted in "every practice"; past findings still name it. Once set it stays.',
+    ),
 });
 export type Practice = z.infer<typeof practiceSchema>;
 

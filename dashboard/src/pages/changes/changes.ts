@@ -5,6 +5,7 @@
  * people; the record as stored is behind a fold, with its evidence log entry.
  */
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
+import { practiceChanges } from '../../../../shared/src/api/practiceWords.ts';
 import { figureWords } from '../../../../shared/src/looser.ts';
 import { addDays, zonedMidnight } from '../../../../shared/src/time.ts';
 import { keyLabel, valueText } from '../../../../shared/src/words.ts';
@@ -138,15 +139,17 @@ export function changeSentence(c: Change): { text: string; diffs: string[] } {
       : '';
   if (c.entity === 'override') return { text: `${overrideText(c)}${by}, ${when}${effective}`, diffs: [] };
   const diffs = c.action === 'update' || c.action === 'calibrate' ? diffValues(c.old, c.new) : [];
+  // A site's practices are told one by one: added, renamed, of another kind, retired.
+  const isPractices = (d: Diff) => d.path.length === 1 && d.path[0] === 'practices';
+  const texts = diffs.flatMap((d) =>
+    isPractices(d) ? practiceChanges(d.old, d.new, tz) : [diffText(d, tz, diffs.length === 1)],
+  );
   const subject = subjectOf(c);
-  if (diffs.length === 1) {
-    const text = diffText(diffs[0] as Diff, tz, true);
-    return { text: `${subject} ${text}${by}, ${when}${effective}`, diffs: [] };
-  }
+  if (texts.length === 1) return { text: `${subject} ${texts[0]}${by}, ${when}${effective}`, diffs: [] };
   const verb = VERBS[c.action] ?? `: ${c.action}`;
   return {
-    text: `${subject} ${verb}${by}, ${when}${effective}${diffs.length ? ':' : ''}`,
-    diffs: diffs.map((d) => diffText(d, tz)),
+    text: `${subject} ${verb}${by}, ${when}${effective}${texts.length ? ':' : ''}`,
+    diffs: texts,
   };
 }
 

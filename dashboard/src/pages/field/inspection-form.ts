@@ -10,6 +10,7 @@ import {
   FINDING_STATUSES,
   type FindingStatus,
 } from '../../../../shared/src/api/inspectionWords.ts';
+import { practicesInForce } from '../../../../shared/src/api/practiceWords.ts';
 import { h, replace } from '../../ui/dom.js';
 import type { QueuedFinding, QueuedPhoto } from './outbox.js';
 import { formatBytes, PHOTO_MAX_SIDE, preparePhoto, UnreadablePhoto } from './photos.js';
@@ -75,11 +76,11 @@ function practiceBox(p: Practice, i: number) {
   );
 }
 
-/** Draws the checklist of a site's practices (none: the checklist is hidden). */
+/** Draws the checklist of a site's practices in force (none: the checklist is hidden); retired ones are left out. */
 export function renderChecklist(el: HTMLElement, list: Practice[] | undefined) {
   holder = el;
   clearPhotos();
-  practices = list ?? [];
+  practices = practicesInForce(list, Date.now());
   el.hidden = practices.length === 0;
   replace(
     el,

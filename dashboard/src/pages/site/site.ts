@@ -18,6 +18,8 @@ const enforcement = () => import('./enforcement.js');
 const records = () => import('./records.js');
 /** The site's inspections, as a part loaded with the page. */
 const inspections = () => import('./inspections.js');
+/** A construction site's practices (an administrator's editor), as a part loaded with the page. */
+const practices = () => import('./practices.js');
 
 import { session } from '../../session.js';
 import { state } from '../../state.js';
@@ -280,4 +282,5 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
   void records().then((m) => m.renderRecords(site, () => loadSite(site.id)));
   void inspections().then((m) => m.renderInspections(site));
+  void practices().then((m) => m.renderPractices(site, () => loadSite(site.id)));
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AlertDto } from '../../../../shared/src/api/alerts.ts';
-import { inspectionBody } from '../../../../shared/src/api/findings.ts';
+import { inspectionBody, practicesInForce } from '../../../../shared/src/api/findings.ts';
 import {
   ackBody,
   alertsQuery,
@@ -214,12 +214,14 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
         const at = Date.parse(b.at);
         if (at > ctx.now() + 5 * 60_000)
           throw new ApiError('BAD_REQUEST', 'an inspection cannot be in the future');
-        if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings);
+        if (b.findings && b.findings.length > 0) checkFindings(ctx, caller, b.siteId, b.findings, at);
         checkWastewater(ctx, b);
         const details = inspectionDetails(b);
         const site = ctx.catalogue.site(b.siteId);
         const side = inspectionSide(caller, b.side, site ?? { id: b.siteId });
-        const practices = site?.kind === 'construction' ? (site.practices ?? []).map((p) => p.id) : [];
+        // The practices in force when it was made: one retired by then is not counted in "every practice".
+        const practices =
+          site?.kind === 'construction' ? practicesInForce(site.practices, at).map((p) => p.id) : [];
         const { replayed, ...res } = c.recordInspection(
           {
             siteId: b.siteId,
