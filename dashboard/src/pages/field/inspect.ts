@@ -297,7 +297,8 @@ const outboxForm: OutboxForm = {
   discarded: (clientId) => {
     if (fixing === clientId) clearForm();
   },
-  sendNow: () => void sendRound(),
+  // Who is signed in not known yet (the gateway not reached): asked at once, and sent once it answers.
+  sendNow: () => (session.unreached ? probeGateway(true) : void sendRound()),
 };
 
 const showOutbox = () =>

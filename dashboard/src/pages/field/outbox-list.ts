@@ -25,7 +25,8 @@ export interface OutboxForm {
 function dutyWords(e: QueuedInspection, site: FieldSite | undefined): string {
   const rules = state.rules.length ? fieldRules(state.rules) : (fieldCopy()?.rules ?? []);
   const duties = dutiesMet(rules, e.kind, e.side, site?.kind);
-  return duties.length ? ` — for the duty: ${duties.join(', ')}` : '';
+  if (!duties.length) return '';
+  return ` — for the dut${duties.length === 1 ? 'y' : 'ies'}: ${duties.join(', ')}`;
 }
 
 /** The site's name and zone: the form's, else as the inspection kept them (never its id alone). */
