@@ -135,8 +135,8 @@ function fromCopy(token: string) {
 let probe: ReturnType<typeof setTimeout> | undefined;
 let probes = 0;
 /**
- * While the gateway cannot be reached: who is signed in is asked again, soon and then less often (at most
- * once a minute), until the gateway answers (`onSessionChange` listeners hear it). `now`: at once (the
+ * While the gateway cannot be reached: who is signed in is asked again, soon and then less often (every
+ * 30 s at the least), until the gateway answers (`onSessionChange` listeners hear it). `now`: at once (the
  * browser says the connection is back).
  */
 export function probeGateway(now = false) {
@@ -158,7 +158,7 @@ export function probeGateway(now = false) {
         },
       );
     },
-    now ? 0 : Math.min(60_000, 2_000 * 2 ** probes),
+    now ? 0 : Math.min(30_000, 2_000 * 2 ** probes),
   );
 }
 

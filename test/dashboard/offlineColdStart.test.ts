@@ -201,7 +201,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened witho
 
     // The gateway back (its address and store as before): the page finds it by itself and sends.
     gw = await start();
-    await page.waitForSelector('#inspect-result.msg-ok', { timeout: 45_000 }).catch(telling);
+    await page.waitForSelector('#inspect-result.msg-ok', { timeout: 60_000 }).catch(telling);
     const sent = (await page.locator('#inspect-result').textContent()) ?? '';
     expect(sent).toMatch(/^Sent: the inspection of Maple Ridge at /);
     expect(sent).toMatch(LOCAL_TIME);
@@ -233,7 +233,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened witho
     expect(unexpected(seen.errors)).toEqual([]);
     expect(seen.csp).toEqual([]);
     await ctx.close();
-  }, 120_000);
+  }, 180_000);
 
   it('asks to sign in again when the session ended, keeping what waits on the phone', async () => {
     const ctx = await preparedPhone();
@@ -248,7 +248,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened witho
     // The session is gone (the cookie dropped, as when it ended): back, the gateway answers 401.
     await ctx.clearCookies();
     gw = await start();
-    await page.waitForSelector('#view-signin:not([hidden])', { timeout: 45_000 }).catch(telling);
+    await page.waitForSelector('#view-signin:not([hidden])', { timeout: 60_000 }).catch(telling);
     expect(await page.isVisible('#signin-expired')).toBe(true);
     expect(await page.locator('#outbox-count').textContent()).toBe('1 inspection waiting to be sent');
     await page.fill('#signin-email', INSPECTOR.email);
@@ -262,7 +262,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened witho
     expect(unexpected(seen.errors).filter((e) => !/status of 401/.test(e))).toEqual([]);
     expect(seen.csp).toEqual([]);
     await ctx.close();
-  }, 120_000);
+  }, 180_000);
 
   /** Whether the gateway is stopped: its address refuses the connection. */
   async function gatewayState(): Promise<string> {
