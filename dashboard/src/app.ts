@@ -14,7 +14,6 @@ import {
 } from './pages/alerts/alerts.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './pages/fleet/fleet.js';
 import { renderOverview } from './pages/overview/overview.js';
-import { loadPeople } from './pages/people/people.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
@@ -148,8 +147,9 @@ async function route() {
   } else if (name === 'agenda') await loadAgenda();
   else if (name === 'site') {
     if (arg) await loadSite(arg);
-  } else if (name === 'people') await loadPeople();
+  }
   // Pages few people open (an administrator's) load with their first visit.
+  else if (name === 'people') await (await import('./pages/people/people.js')).loadPeople();
   else if (name === 'changes') {
     const changes = await import('./pages/changes/changes.js');
     changes.initChangeFilters();

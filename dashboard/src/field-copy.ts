@@ -46,7 +46,7 @@ function write(copy: FieldCopy): void {
     localStorage.setItem(KEY, JSON.stringify(copy));
     memo = copy;
   } catch (e) {
-    console.warn('the copy for use without the gateway could not be kept on this phone', e);
+    console.warn('field copy not kept', e);
   }
 }
 
@@ -65,7 +65,7 @@ export function fieldCopy(): FieldCopy | undefined {
     const kept: unknown = text ? JSON.parse(text) : null;
     memo = isCopy(kept) ? kept : null;
   } catch (e) {
-    console.warn('the copy kept on this phone could not be read', e);
+    console.warn('field copy not read', e);
     memo = null;
   }
   return memo ?? undefined;
@@ -131,26 +131,6 @@ export function forgetFieldCopy(): void {
     localStorage.removeItem(KEY);
     localStorage.removeItem(EARLIER_KEY);
   } catch (e) {
-    console.warn('the copy kept on this phone could not be removed', e);
+    console.warn('field copy not removed', e);
   }
-}
-
-/**
- * The labels of the duties an inspection of this kind, on this side, at a site of this kind meets (as
- * the gateway's rules say: none when it meets none).
- */
-export function dutiesMet(
-  rules: readonly FieldRule[],
-  kind: string,
-  side: string | undefined,
-  siteKind: string | undefined,
-): string[] {
-  return rules
-    .filter(
-      (r) =>
-        r.meetsInspections.includes(kind) &&
-        (side === undefined || (r.meetsSides as readonly string[]).includes(side)) &&
-        (r.siteKinds.length === 0 || (siteKind !== undefined && r.siteKinds.includes(siteKind))),
-    )
-    .map((r) => r.label);
 }

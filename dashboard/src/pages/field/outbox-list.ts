@@ -4,7 +4,7 @@
  * copy kept on this phone when the gateway cannot be reached. Never an id or a UTC time.
  */
 import { INSPECTION_SIDE_LABELS } from '../../../../shared/src/api/inspectionWords.ts';
-import { dutiesMet, type FieldSite, fieldCopy, fieldRules } from '../../field-copy.js';
+import { type FieldRule, type FieldSite, fieldCopy, fieldRules } from '../../field-copy.js';
 import { state } from '../../state.js';
 import { byId, h, replace } from '../../ui/dom.js';
 import { formatTime } from '../../ui/format.js';
@@ -19,6 +19,26 @@ export interface OutboxForm {
   /** The inspection is discarded (the form forgets it, if it holds it). */
   discarded(clientId: string): void;
   sendNow(): void;
+}
+
+/**
+ * The labels of the duties an inspection of this kind, on this side, at a site of this kind meets (as
+ * the gateway's rules say: none when it meets none).
+ */
+function dutiesMet(
+  rules: readonly FieldRule[],
+  kind: string,
+  side: string | undefined,
+  siteKind: string | undefined,
+): string[] {
+  return rules
+    .filter(
+      (r) =>
+        r.meetsInspections.includes(kind) &&
+        (side === undefined || (r.meetsSides as readonly string[]).includes(side)) &&
+        (r.siteKinds.length === 0 || (siteKind !== undefined && r.siteKinds.includes(siteKind))),
+    )
+    .map((r) => r.label);
 }
 
 /** The duties this inspection meets (the page's rules, or the copy's), in words; empty when none. */
