@@ -73,6 +73,41 @@ export async function errorOf(res: Response): Promise<ApiError> {
 }
 
 /**
+ * The gateway did not answer: the request failed on its way (no route, refused, cut), it had no answer in
+ * time, or a proxy in front of the gateway answered that it cannot reach it. A `TypeError`, as `fetch`'s
+ * own network failures are. The browser's `navigator.onLine` is not asked: a phone on a network with no
+ * way to the gateway says it is online.
+ */
+export class GatewayUnreachable extends TypeError {}
+
+/** How long a read waits for the gateway's answer to begin before it counts as not reached. */
+export const REACH_TIMEOUT_MS = 8_000;
+/** A write's wait: longer, as storing may take the gateway a while (a document to build, say). */
+const WRITE_TIMEOUT_MS = 30_000;
+/** What an upload's wait grows by, per byte sent (16 KB a second: a weak signal in the field). */
+const UPLOAD_MS_PER_BYTE = 1 / 16;
+/** What a proxy answers when the gateway behind it is not there. */
+const PROXY_GONE = [502, 503, 504];
+
+/** `fetch`, failing with `GatewayUnreachable` when the gateway's answer does not begin in time. */
+async function reach(path: string, init: RequestInit): Promise<Response> {
+  const size = init.body instanceof Blob ? init.body.size : 0;
+  const read = init.method === 'GET' || init.method === 'HEAD';
+  const ms = Math.round((read ? REACH_TIMEOUT_MS : WRITE_TIMEOUT_MS) + size * UPLOAD_MS_PER_BYTE);
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), ms);
+  try {
+    return await fetch(path, { ...init, signal: ctl.signal });
+  } catch (e) {
+    throw new GatewayUnreachable(
+      ctl.signal.aborted ? `no answer in ${Math.round(ms / 1000)} s` : errorDetail(e),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * @param [o] token: this one instead of the saved one;
  *   quiet: a 401 is the caller's business (no "session expired" notice)
  * @returns the answer's JSON, or null when it has no body
@@ -95,7 +130,7 @@ export async function request(
   if (o.bytes) headers['content-type'] = o.bytes.type || 'application/octet-stream';
   else if (o.body !== undefined) headers['content-type'] = 'application/json';
   const body = o.bytes ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined);
-  const res = await fetch(path, {
+  const res = await reach(path, {
     method,
     headers,
     credentials: 'same-origin',
@@ -103,6 +138,9 @@ export async function request(
   });
   if (!res.ok) {
     const err = await errorOf(res);
+    // A proxy in front of the gateway answering for it (not the gateway's own error): not reached.
+    if (PROXY_GONE.includes(res.status) && err.code === `HTTP_${res.status}`)
+      throw new GatewayUnreachable(`HTTP ${res.status} from the way to the gateway`);
     if (res.status === 401 && !o.quiet) onUnauthorized(err);
     throw err;
   }

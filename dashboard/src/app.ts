@@ -14,11 +14,10 @@ import {
 } from './pages/alerts/alerts.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './pages/fleet/fleet.js';
 import { renderOverview } from './pages/overview/overview.js';
-import { loadPeople } from './pages/people/people.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
-import { isAdmin, notSignedIn, onSessionChange, refreshMe, session } from './session.js';
+import { isAdmin, notSignedIn, onSessionChange, probeGateway, refreshMe, session } from './session.js';
 import {
   state as appState,
   changed,
@@ -47,6 +46,7 @@ export type Alert = import('./state.js').Alert;
  * of sites, one store on the phone (gateway/src/api/dashboardBundle.ts names these modules).
  */
 export * from './api.js';
+export * from './field-copy.js';
 export * from './session.js';
 export * from './state.js';
 export * from './ui/dom.js';
@@ -147,8 +147,9 @@ async function route() {
   } else if (name === 'agenda') await loadAgenda();
   else if (name === 'site') {
     if (arg) await loadSite(arg);
-  } else if (name === 'people') await loadPeople();
+  }
   // Pages few people open (an administrator's) load with their first visit.
+  else if (name === 'people') await (await import('./pages/people/people.js')).loadPeople();
   else if (name === 'changes') {
     const changes = await import('./pages/changes/changes.js');
     changes.initChangeFilters();
@@ -306,15 +307,26 @@ function bindMenu() {
   });
 }
 
+/**
+ * Set while the page waits for the gateway it could not reach: once who is signed in is known again
+ * (`probeGateway`), the page is read again, as that person.
+ */
+let readAgain = false;
+
 /** Back online after the page opened without a connection: who is signed in, and the page, read again. */
-function backOnline(attempt = 0) {
+function backOnline() {
   if (session.me && appState.loaded) return;
-  refreshMe().then(reloadAll, (e) => {
-    console.warn('reading /api/auth/me failed', e);
-    // A connection that has just come back often fails its first requests: soon again, then less often.
-    if (navigator.onLine && attempt < 6) setTimeout(() => backOnline(attempt + 1), 1_000 * 2 ** attempt);
-    else void reloadAll();
-  });
+  if (!session.unreached) return void reloadAll();
+  readAgain = true;
+  probeGateway(true);
+}
+
+/** The gateway answers again: the live feed and the page, read again (a 401 has shown the sign-in page). */
+function reached() {
+  if (!readAgain || session.unreached || !session.me) return;
+  readAgain = false;
+  openLive();
+  void reloadAll();
 }
 
 function start() {
@@ -338,6 +350,7 @@ function start() {
     renderAccount();
     sessionChanged();
     if (session.expired && parseRoute().name !== 'signin') location.hash = '#/signin';
+    reached();
   });
   startField();
   onChange(() => {
@@ -398,7 +411,12 @@ function start() {
   );
   renderAccount();
   void refreshMe()
-    .catch((e) => console.warn('reading /api/auth/me failed', e))
+    .catch((e) => {
+      console.warn('reading /api/auth/me failed', e);
+      // The gateway cannot be reached: the page opens as far as this phone can, and waits for it.
+      readAgain = true;
+      probeGateway();
+    })
     .then(async () => {
       // Nobody signed in: reads need a sign-in, so nothing is asked for until someone signs in.
       if (notSignedIn()) {

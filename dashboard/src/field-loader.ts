@@ -30,7 +30,7 @@ function loadField(): Promise<Field> {
 /** The form's view: the form loaded, its sites filled in, the site (and kind) of the link chosen. */
 export async function showInspectionForm(siteId: string, kind: string) {
   const m = await loadField();
-  // Opened without a connection, the form has the sites this phone kept (`field-sites.ts`), if any;
+  // Opened without a connection, the form has the sites this phone kept (`field-copy.ts`), if any;
   // online, it waits for the page's own.
   if (!state.loaded && !noConnection()) return;
   if (state.loaded) m.initInspectionForm();

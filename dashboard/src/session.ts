@@ -1,12 +1,14 @@
 /** Who is using the page: a person signed in (session cookie), a pasted API token, or nobody. */
 import type { MeResponse } from '../../shared/src/admin.ts';
 import { ApiError, get, getToken, post, setCsrf, setToken } from './api.js';
-import { forgetFieldSites } from './field-sites.js';
+import { fieldCopy, forgetFieldCopy, keepFieldPerson } from './field-copy.js';
 
 /** Who is signed in, and how. */
 export type Me = Pick<MeResponse, 'name' | 'role' | 'email'> & {
   sites?: MeResponse['sites'];
   via: 'session' | 'token';
+  /** Taken from the copy kept on this phone: the gateway could not be reached to confirm it. */
+  kept?: boolean;
 };
 
 /** Roles in order of what they may do; an owner (or contractor) acts on their own sites only. */
@@ -101,9 +103,13 @@ export async function refreshMe() {
   try {
     session.me = meOf(await get('GET /api/auth/me', { quiet: true }), token ? 'token' : 'session');
     session.unreached = false;
+    if (!token) keepFieldPerson(session.me);
   } catch (e) {
     session.unreached = !(e instanceof ApiError && e.status === 401);
-    if (session.unreached) throw e;
+    if (session.unreached) {
+      fromCopy(token);
+      throw e;
+    }
     // A remembered session the gateway no longer knows: it expired (or was ended elsewhere).
     if (!token && remembered()) session.expired = true;
     remember(false);
@@ -111,6 +117,49 @@ export async function refreshMe() {
   }
   changed();
   return session.me;
+}
+
+/**
+ * The gateway cannot be reached: a person signed in on this browser, not known yet, is taken from the
+ * copy kept on this phone (their name, role and sites), so the inspection form opens for them. A
+ * script's token is never kept: a tab with one stays as it is.
+ */
+function fromCopy(token: string) {
+  if (session.me || token || !remembered()) return;
+  const person = fieldCopy()?.person;
+  if (!person) return;
+  session.me = { ...person, via: 'session', kept: true };
+  changed();
+}
+
+let probe: ReturnType<typeof setTimeout> | undefined;
+let probes = 0;
+/**
+ * While the gateway cannot be reached: who is signed in is asked again, soon and then less often (every
+ * 30 s at the least), until the gateway answers (`onSessionChange` listeners hear it). `now`: at once (the
+ * browser says the connection is back).
+ */
+export function probeGateway(now = false) {
+  if (!session.unreached || (probe !== undefined && !now)) return;
+  clearTimeout(probe);
+  probe = setTimeout(
+    () => {
+      probe = undefined;
+      // Offline by the browser's word: the connection's return ('online') asks at once.
+      if (!navigator.onLine) return;
+      refreshMe().then(
+        () => {
+          probes = 0;
+        },
+        (e) => {
+          console.warn('the gateway cannot be reached yet', e);
+          probes += 1;
+          probeGateway();
+        },
+      );
+    },
+    now ? 0 : Math.min(30_000, 2_000 * 2 ** probes),
+  );
 }
 
 /**
@@ -140,6 +189,7 @@ export async function signIn(email: string, password: string) {
   // The login's answer may leave out what /api/auth/me tells (the CSRF token, the e-mail).
   await refreshMe().catch((e) => console.warn('reading /api/auth/me after sign-in failed', e));
   if (!session.me) session.me = meOf(body, 'session');
+  keepFieldPerson(session.me);
   changed();
   return session.me;
 }
@@ -149,7 +199,7 @@ export async function signOut() {
     await post('POST /api/auth/logout');
   } finally {
     remember(false);
-    forgetFieldSites();
+    forgetFieldCopy();
     setCsrf('');
     session.me = null;
     session.expired = false;

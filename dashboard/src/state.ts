@@ -3,7 +3,7 @@
  * (their labels and what may be done with their alerts, from GET /api/rules).
  */
 import { get, getAll } from './api.js';
-import { keepFieldSites } from './field-sites.js';
+import { fieldCopy, keepFieldCopy } from './field-copy.js';
 
 /**
  * The shapes the API answers with: the contract's types (shared/src/api.ts).
@@ -50,9 +50,9 @@ export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? homeZo
  * most of the sites keep, which is the gateway's configured zone unless a site sets its own; the
  * browser's with no site. Every time is shown with its zone's name ("EST"), so it is labelled.
  */
-export function homeZone(): string {
+export function homeZone(sites: readonly Pick<Site, 'timezone'>[] = state.sites): string {
   const count = new Map<string, number>();
-  for (const s of state.sites) count.set(s.timezone, (count.get(s.timezone) ?? 0) + 1);
+  for (const s of sites) count.set(s.timezone, (count.get(s.timezone) ?? 0) + 1);
   let best: string | undefined;
   for (const [tz, n] of count) if (best === undefined || n > (count.get(best) ?? 0)) best = tz;
   return best ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -106,9 +106,11 @@ export function withView(a: Alert, had: Alert | undefined): Alert {
 export const ruleOf = (id: string) => state.rules.find((r) => r.id === id);
 
 /**
- * A rule id's label ("Storm inspection"), as the gateway names it.
+ * A rule id's label ("Storm inspection"), as the gateway names it (before the rules are read, as the
+ * copy kept on this phone names it).
  */
-export const ruleLabel = (id: string) => ruleOf(id)?.label ?? id;
+export const ruleLabel = (id: string) =>
+  ruleOf(id)?.label ?? fieldCopy()?.rules.find((r) => r.id === id)?.label ?? id;
 
 export async function loadAll() {
   const [sites, open, acked, rules] = await Promise.all([
@@ -120,8 +122,8 @@ export async function loadAll() {
     state.rules.length ? state.rules : get('GET /api/rules'),
   ]);
   state.sites = sites;
-  keepFieldSites(sites);
   state.rules = rules;
+  keepFieldCopy(sites, rules);
   state.active = new Map([...open, ...acked].map((a) => [a.id, a]));
   state.loaded = true;
   changed();

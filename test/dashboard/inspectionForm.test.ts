@@ -282,9 +282,8 @@ describe.skipIf(!haveBinary('chromium'))(
       expect(await page.locator('#outbox-count').textContent()).toBe('1 inspection waiting to be sent');
       expect(await inspections()).toHaveLength(1);
       // And a new inspection can be recorded there and then: the phone kept the sites and their practices.
-      await page.waitForSelector(
-        '#inspect-result.msg-warn:has-text("sites are as this phone last read them")',
-      );
+      await page.waitForSelector('#field-mode:has-text("working from the copy kept on this phone")');
+      expect(await page.locator('#i-submit').textContent()).toBe('Save on this phone');
       expect(await page.locator('#i-site option').allTextContents()).toEqual(['Maple Ridge']);
       await page.waitForSelector('[data-practice="fence-n"]');
       expect(await page.locator('#i-at-zone').textContent()).toContain(ZONE);
@@ -311,7 +310,7 @@ describe.skipIf(!haveBinary('chromium'))(
       offline = false;
       expect(dropped).toBeGreaterThanOrEqual(2);
       expect(await page.locator('#inspect-result').textContent()).toMatch(
-        /^Sent: the inspection of Maple Ridge is recorded\. Recorded inspection /,
+        /^Sent: the inspection of Maple Ridge at \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T is recorded\./,
       );
       await page.waitForSelector('#outbox-count', { state: 'hidden' });
       expect(await page.locator('#outbox-list li').count()).toBe(0);

@@ -24,7 +24,7 @@ const LAYERS: Layer[] = [
   // feed, and what is kept on the phone (the inspections waiting, the sites for the field).
   {
     level: 0,
-    modules: ['api.ts', 'state.ts', 'session.ts', 'live.ts', 'waiting.ts', 'field-sites.ts'],
+    modules: ['api.ts', 'state.ts', 'session.ts', 'live.ts', 'waiting.ts', 'field-copy.ts'],
   },
   // Widgets and helpers more than one page uses: the DOM builder, formats, forms, dialogs, the alert dialog.
   { level: 1, modules: ['ui/'] },

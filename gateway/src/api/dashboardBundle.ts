@@ -126,7 +126,7 @@ export async function bundleDashboard(entry = DASHBOARD_ENTRY): Promise<string> 
  * relative import names, wherever in dashboard/src the importing file is.
  */
 const PAGE_MODULES = new Set(
-  ['api.ts', 'session.ts', 'state.ts', 'waiting.ts', 'ui/dom.ts', 'ui/format.ts'].map((f) =>
+  ['api.ts', 'session.ts', 'state.ts', 'waiting.ts', 'field-copy.ts', 'ui/dom.ts', 'ui/format.ts'].map((f) =>
     join(ROOT, 'dashboard/src', f),
   ),
 );

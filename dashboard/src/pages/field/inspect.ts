@@ -5,11 +5,11 @@
  * answered that it stored it.
  */
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
-import { INSPECTION_SIDE_LABELS, type InspectionSide } from '../../../../shared/src/api/inspectionWords.ts';
+import type { InspectionSide } from '../../../../shared/src/api/inspectionWords.ts';
 import { errorDetail } from '../../api.js';
-import { type FieldSite, keptFieldSites } from '../../field-sites.js';
-import { noConnection, refreshMe, session } from '../../session.js';
-import { ruleLabel, state } from '../../state.js';
+import { type FieldSite, fieldCopy } from '../../field-copy.js';
+import { noConnection, probeGateway, session } from '../../session.js';
+import { homeZone, ruleLabel, state } from '../../state.js';
 import { byId, h, replace } from '../../ui/dom.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from '../../ui/format.js';
 import { clearChecklist, fillChecklist, readFindings, renderChecklist } from './inspection-form.js';
@@ -21,10 +21,10 @@ import {
   type OutboxEvent,
   onOutbox,
   type QueuedInspection,
-  queued,
   retryDelay,
   trySend,
 } from './outbox.js';
+import { type OutboxForm, renderOutbox } from './outbox-list.js';
 import { drawSide, sideWords } from './side.js';
 import { drawWastewaterFor, readWastewater, type WastewaterFill } from './wastewater-form.js';
 
@@ -41,9 +41,8 @@ const kindWord = (kind: string) =>
  * under the old one, or something else was (the gateway refuses a changed resend under the same id).
  */
 let fixing: string | undefined;
-/** The sites the form offers: the page's, or, opened without a connection, those kept on this phone. */
-const formSites = (): readonly FieldSite[] =>
-  state.loaded ? state.sites : noConnection() ? keptFieldSites() : [];
+/** The sites the form offers: the page's, or, until it has read them, those kept on this phone. */
+const formSites = (): readonly FieldSite[] => (state.loaded ? state.sites : (fieldCopy()?.sites ?? []));
 const formSite = (id: string) => formSites().find((s) => s.id === id);
 const formZone = (id: string) => formSite(id)?.timezone ?? 'UTC';
 
@@ -51,8 +50,6 @@ const formZone = (id: string) => formSite(id)?.timezone ?? 'UTC';
 const results: Map<string, OutboxEvent> = new Map();
 /** The inspection this form is sending now: its words come from submit(). */
 let submitting: string | undefined;
-/** The page opened without a connection: it says so until the sites are read. */
-let noSites = false;
 /** The checklist drawn: for which site and practices. */
 let drawnFor = '';
 
@@ -98,10 +95,26 @@ export function initInspectionForm() {
   zoneHint();
   drawChecklist();
   drawWastewater();
-  if (noSites) {
-    noSites = false;
-    say('');
-  }
+  showFieldMode();
+}
+
+/**
+ * The gateway cannot be reached and the page has not read the sites: the form works from the copy kept
+ * on this phone, says so and when the copy was taken, and saves on this phone. Otherwise the line is gone.
+ */
+function showFieldMode() {
+  const on = !state.loaded && noConnection();
+  const line = byId('field-mode');
+  line.hidden = !on;
+  byId('i-submit').textContent = on ? 'Save on this phone' : 'Record inspection';
+  if (!on) return;
+  const copy = fieldCopy();
+  const left = copy?.left
+    ? ` ${copy.left} site${copy.left === 1 ? ' was' : 's were'} too many to keep on this phone.`
+    : '';
+  line.textContent = copy?.sites.length
+    ? `The gateway cannot be reached — working from the copy kept on this phone, taken ${formatTime(copy.takenAt, homeZone(copy.sites))}. An inspection saved now stays on this phone and is sent when the gateway can be reached.${left}`
+    : 'The gateway cannot be reached, and this phone keeps no copy of the sites: open the page once with a connection to keep one. The inspections saved on this phone are below; they are sent when the gateway can be reached.';
 }
 
 /** Sets the form's site (and the kind of inspection, when given: #/inspect/<site>/<kind>). */
@@ -144,8 +157,9 @@ function recordedWords(res: InspectionRecorded, sent: boolean) {
       }),
     ),
   ];
-  const site = formSite(res.inspection.siteId)?.name ?? res.inspection.siteId;
-  return `${sent ? `Sent: the inspection of ${site} is recorded. ` : ''}Recorded inspection ${res.inspection.id} at ${formatTime(res.inspection.at, tz)}.${sideWords(res.inspection)}${
+  const site = formSite(res.inspection.siteId)?.name ?? 'the site';
+  const at = formatTime(res.inspection.at, tz);
+  return `${sent ? `Sent: the inspection of ${site} at ${at} is recorded.` : `Recorded inspection ${res.inspection.id} at ${at}.`}${sideWords(res.inspection)}${
     closed
       ? ` It closed ${closed} alert${closed === 1 ? '' : 's'}${rules.length ? ` (${rules.join(', ')})` : ''}.`
       : ''
@@ -248,6 +262,11 @@ async function submit() {
     );
   }
   clearForm();
+  // Who is signed in is not known yet (the gateway was not reached): it is sent once the gateway answers.
+  if (session.unreached) {
+    probeGateway(navigator.onLine);
+    return say(SAVED_HERE, 'warn');
+  }
   results.delete(entry.clientId);
   submitting = entry.clientId;
   try {
@@ -270,72 +289,22 @@ async function submit() {
   else say(SAVED_HERE, 'warn', ev?.type === 'waiting' ? ev.reason : '');
 }
 
-function outboxItem(e: QueuedInspection) {
-  const tz = formSite(e.siteId)?.timezone ?? e.timezone ?? 'UTC';
-  const shots = (e.findings ?? []).reduce((n, f) => n + f.photos.length, 0);
-  const confirmDiscard = h('button', { type: 'button', class: 'danger', hidden: true }, 'Yes, discard it');
-  confirmDiscard.addEventListener('click', () => {
-    if (fixing === e.clientId) clearForm();
-    void discard(e.clientId);
-  });
-  return h(
-    'li',
-    { 'data-client-id': e.clientId },
-    h(
-      'p',
-      null,
-      h('strong', null, formSite(e.siteId)?.name ?? e.siteName ?? e.siteId),
-      ` · ${formatTime(e.at, tz)} · ${kindWord(e.kind)} · ${e.inspector}`,
-      e.side ? ` · ${INSPECTION_SIDE_LABELS[e.side]}` : '',
-      shots ? ` · ${shots} photo${shots === 1 ? '' : 's'}` : '',
-    ),
-    e.refusal
-      ? h('p', { class: 'msg msg-bad', title: e.refusal.detail }, `The gateway refused it: ${e.refusal.text}`)
-      : h('p', { class: 'small muted' }, 'Waiting to be sent.'),
-    h(
-      'div',
-      { class: 'row' },
-      e.refusal
-        ? h(
-            'button',
-            {
-              type: 'button',
-              onclick: () => {
-                fillForm(e);
-                byId('inspect-form').scrollIntoView();
-              },
-            },
-            'Fix it in the form',
-          )
-        : h('button', { type: 'button', class: 'secondary', onclick: () => void sendRound() }, 'Send now'),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: (ev: Event) => {
-            (ev.currentTarget as HTMLElement).hidden = true;
-            confirmDiscard.hidden = false;
-          },
-        },
-        'Discard',
-      ),
-      confirmDiscard,
-    ),
-  );
-}
-
-async function renderOutbox() {
-  const list = await queued();
-  const count = byId('outbox-count');
-  count.hidden = list.length === 0;
-  count.textContent = `${list.length} inspection${list.length === 1 ? '' : 's'} waiting to be sent`;
-  byId('outbox').hidden = list.length === 0;
-  replace(byId('outbox-list'), list.map(outboxItem));
-}
+/** What the list of inspections waiting needs of the form. */
+const outboxForm: OutboxForm = {
+  site: formSite,
+  kindWord,
+  fix: fillForm,
+  discarded: (clientId) => {
+    if (fixing === clientId) clearForm();
+  },
+  // Who is signed in not known yet (the gateway not reached): asked at once, and sent once it answers.
+  sendNow: () => (session.unreached ? probeGateway(true) : void sendRound()),
+};
 
 const showOutbox = () =>
-  void renderOutbox().catch((e) => console.warn('the inspections on this phone could not be read', e));
+  void renderOutbox(outboxForm).catch((e) =>
+    console.warn('the inspections on this phone could not be read', e),
+  );
 
 export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
@@ -368,17 +337,8 @@ export function startOutbox() {
     misses = 0;
     outboxChance();
   });
-  if (noConnection() && !state.loaded) {
-    const kept = keptFieldSites().length > 0;
-    if (kept) initInspectionForm();
-    noSites = true;
-    say(
-      kept
-        ? 'No connection: an inspection recorded now is kept on this phone, and sent when the connection returns. The sites are as this phone last read them.'
-        : 'No connection: the sites cannot be read just now. The inspections saved on this phone are below; they are sent when the connection returns.',
-      'warn',
-    );
-  }
+  if (noConnection() && !state.loaded) initInspectionForm();
+  showFieldMode();
   showOutbox();
   outboxChance();
 }
@@ -401,15 +361,11 @@ function tryAgainLater() {
  */
 export function outboxChance() {
   defaultInspector();
-  if (!session.me) {
+  showFieldMode();
+  if (!session.me || session.unreached) {
     clearTimeout(nextTry);
-    // Opened without a connection, the page does not know yet who is signed in: it asks when it can.
-    if (session.unreached && navigator.onLine)
-      refreshMe().catch((e) => {
-        console.warn('reading who is signed in failed', e);
-        tryAgainLater();
-      });
-    else if (session.unreached) tryAgainLater();
+    // Opened without the gateway, the page does not know yet who is signed in: it asks until it answers.
+    probeGateway();
     return;
   }
   void sendRound();

@@ -63,6 +63,9 @@ export function renderAccount() {
       ' ',
       h('span', { id: 'who-role', class: `badge badge-info` }, ROLE_NAMES[me.role] ?? me.role),
       me.via === 'token' ? h('span', { class: 'small muted' }, ' (API token)') : null,
+      me.kept
+        ? h('span', { class: 'small muted', id: 'who-kept' }, ' (as kept on this phone: no connection)')
+        : null,
     );
   else replace(who, h('a', { href: '#/signin', id: 'signin-link' }, 'Sign in'));
   byId('signout').hidden = me?.via !== 'session';
