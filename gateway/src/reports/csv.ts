@@ -52,7 +52,7 @@ export function reportToCsv(r: ComplianceReport): string {
   return csvText([
     HEADER,
     ...SECTIONS.flatMap((s) => s.csv(r)).map(full),
-    [
+    full([
       'checkpoint',
       cp.origin,
       '',
@@ -62,7 +62,6 @@ export function reportToCsv(r: ComplianceReport): string {
       '',
       `${cp.size} entries`,
       `root ${cp.root}; key ${r.evidence.verifierKey}`,
-      '',
-    ],
+    ]),
   ]);
 }
