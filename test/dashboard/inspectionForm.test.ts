@@ -6,7 +6,6 @@
  * arriving with its original time and its own id, exactly once.
  */
 import { createHash } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Practice } from '../../shared/src/api/findings.ts';
@@ -14,6 +13,7 @@ import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 import { PASSWORD, peopleApi, sha } from '../helpers/people.ts';
+import { png } from '../helpers/photos.ts';
 
 const ADMIN_TOKEN = 'inspection-form-admin-token';
 const INSPECTOR = { name: 'Ivy Inspector', email: 'ivy@town.example' };
@@ -23,41 +23,6 @@ const PRACTICES: Practice[] = [
   { id: 'fence-n', label: 'Silt fence, north boundary', kind: 'silt-fence' },
   { id: 'inlet-1', label: 'Inlet protection at Elm Street', kind: 'inlet-protection' },
 ];
-
-/** A PNG of one colour, width x height (a real image the browser decodes). */
-function png(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = (crcTable[(c ^ x) & 0xff] ?? 0) ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), body.length + 4);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** A datetime-local value ("2026-12-02T07:15") of a time in a zone. */
 function wallClock(ms: number, tz: string): string {

@@ -32,8 +32,16 @@ export const SITE: SiteConfig = siteSchema.parse({
   name: 'Hill <Farm> "North"',
   kind: 'construction',
   timezone: TZ,
+  practices: [
+    { id: 'silt-n', label: 'Silt fence, north <edge>', kind: 'silt-fence' },
+    { id: 'inlet-1', label: 'Inlet protection, Elm St.', kind: 'inlet-protection' },
+  ],
   devices: [],
 });
+
+/** The photos of the first inspection's findings (their SHA-256 hashes). */
+export const PHOTO_A = 'a1'.repeat(32);
+export const PHOTO_B = 'b2'.repeat(32);
 
 /** Everything a report is built from, as read from the store for the period. */
 export interface ReportRecords {
@@ -240,6 +248,16 @@ const INSPECTIONS: InspectionDto[] = [
     kind: 'routine',
     notes: 'Silt fence "mostly" up; see <photo>.',
     side: 'developer',
+    // A practice of the site, with two photos, and one the site no longer lists.
+    findings: [
+      {
+        practice: 'silt-n',
+        status: 'maintenance',
+        note: 'Sagging "10 ft" <east>',
+        photos: [PHOTO_A, PHOTO_B],
+      },
+      { practice: 'old-basin', status: 'ok', note: '', photos: [] },
+    ],
     recordedAt: '2026-11-05T16:10:00.000Z',
     recordedBy: 'Ida Inspector',
     hash: 'aa11',

@@ -9,9 +9,20 @@ import { buildComplianceReport } from '../../gateway/src/reports/compliance.ts';
 import { reportToCsv } from '../../gateway/src/reports/csv.ts';
 import { reportToHtml } from '../../gateway/src/reports/html.ts';
 import { reportToJson } from '../../gateway/src/reports/json.ts';
+import type { ReportPhoto } from '../../gateway/src/reports/photos.ts';
 import { ordersInEffect } from '../../gateway/src/reports/sections/stopWork.ts';
 import { violationsInForce } from '../../gateway/src/reports/sections/violations.ts';
-import { EMPTY, FULL, NOW, PERIOD, type ReportRecords, SITE, TZ } from '../helpers/reportFixture.ts';
+import {
+  EMPTY,
+  FULL,
+  NOW,
+  PERIOD,
+  PHOTO_A,
+  PHOTO_B,
+  type ReportRecords,
+  SITE,
+  TZ,
+} from '../helpers/reportFixture.ts';
 
 function report(r: ReportRecords, now = NOW) {
   return buildComplianceReport({
@@ -60,7 +71,13 @@ describe('the compliance report, byte for byte', () => {
       links: {
         json: 'https://gw.example/api/reports/compliance?siteId=hill-farm&format=json',
         verify: 'https://gw.example/verify.html',
+        photo: 'https://gw.example/api/photos/',
       },
+      // One photo carried in the page, the other past the report's budget.
+      photos: new Map<string, ReportPhoto>([
+        [PHOTO_A, { shown: true, src: 'data:image/png;base64,iVBORw0KGgo=' }],
+        [PHOTO_B, { shown: false, why: 'budget', more: 1 }],
+      ]),
     });
     await expect(served).toMatchFileSnapshot(`${FILES}/full.html`);
     await expect(reportToHtml(report(EMPTY))).toMatchFileSnapshot(`${FILES}/empty.html`);

@@ -1,6 +1,6 @@
 /**
  * The report page (reports/html.ts) in words a clerk reads: each duty under its rule module's label,
- * statuses and changes in words (no ids, no JSON), the blank certification block when nobody has
+ * statuses in words and changes as sentences (no ids, no JSON), the blank certification block when nobody has
  * certified, and every text escaped, including the site's name in the page's running header (a CSS
  * string inside a <style>, where `</style>` must not end the element).
  */
@@ -92,8 +92,11 @@ describe('the report page', () => {
     expect(html).not.toContain(`>${routine.id}<`);
     expect(html).toContain('>On time</span>');
     expect(html).toContain('Construction site');
-    expect(html).toContain('device update: North gauge');
-    expect(html).toContain('<td>inches per tip 0.01</td><td>inches per tip 0.007874</td>');
+    // Each change a sentence, as the dashboard's Changes page writes it: what, who and when, in the site's zone.
+    expect(html).toContain('<td>Device North gauge (rg-1) at &#39;');
+    expect(html).toContain(
+      'rain per tip changed from 0.01 in to 0.008 in by Ada Admin, Nov 10, 2026, 10:00 AM EST</td>',
+    );
     expect(html).not.toContain('{"inchesPerTip"');
     expect(html).toContain('Nov 25, 2026, 10:00 AM EST');
   });

@@ -14,12 +14,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildComplianceReport } from '../../gateway/src/reports/compliance.ts';
 import { reportToHtml } from '../../gateway/src/reports/html.ts';
 import { findChromium, htmlToPdf } from '../../gateway/src/reports/pdf.ts';
+import type { ReportPhoto } from '../../gateway/src/reports/photos.ts';
 import { ordersInEffect } from '../../gateway/src/reports/sections/stopWork.ts';
 import { violationsInForce } from '../../gateway/src/reports/sections/violations.ts';
 import { stopWorkToHtml } from '../../gateway/src/reports/stopWorkDoc.ts';
 import { violationToHtml } from '../../gateway/src/reports/violationDoc.ts';
 import { haveBinary } from '../helpers/env.ts';
-import { FULL, NOW, PERIOD, SITE, TZ } from '../helpers/reportFixture.ts';
+import { png } from '../helpers/photos.ts';
+import { FULL, NOW, PERIOD, PHOTO_A, PHOTO_B, SITE, TZ } from '../helpers/reportFixture.ts';
 
 const chromium = findChromium(undefined);
 const can = chromium !== undefined && haveBinary('pdftoppm') && haveBinary('pdftotext');
@@ -76,7 +78,16 @@ function reportHtml(): string {
     links: {
       json: `https://gw.town.example/api/reports/compliance?siteId=${LONG_WORD}&format=json`,
       verify: 'https://gw.town.example/verify.html',
+      photo: `${LONG_WORD}/`,
     },
+    // The first inspection's findings: one photo carried in the page, the other listed by its hash.
+    photos: new Map<string, ReportPhoto>([
+      [
+        PHOTO_A,
+        { shown: true, src: `data:image/png;base64,${png(160, 120, [90, 90, 90]).toString('base64')}` },
+      ],
+      [PHOTO_B, { shown: false, why: 'budget', more: 1 }],
+    ]),
   });
 }
 

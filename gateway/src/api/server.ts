@@ -266,6 +266,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     evidence,
     jobs,
     now,
+    photos,
     readings,
   });
   await app.register(importsPlugin, { auth, importLogger: services.importLogger, registry });

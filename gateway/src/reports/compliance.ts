@@ -48,6 +48,7 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     summary: f.summary,
     storms: f.storms,
     inspections: f.inspections,
+    ...(f.practices ? { practices: f.practices } : {}),
     notices: f.notices,
     violations: f.violations,
     stopWork: f.stopWork,

@@ -23,9 +23,23 @@ export function csvText(rows: ReadonlyArray<readonly unknown[]>): string {
 
 /**
  * The columns. `inspection`: an inspection row's side and coverage in words ("the town's inspection",
- * "the developer's, partial (3 of 5 practices)"); empty in the other rows.
+ * "the developer's, partial (3 of 5 practices)"); `practice` and `photos`: a finding row's practice (its
+ * label) and its photos' SHA-256 hashes, separated by spaces; empty in the other rows.
  */
-const HEADER = ['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail', 'inspection'];
+const HEADER = [
+  'section',
+  'id',
+  'rule',
+  'device',
+  'began',
+  'due',
+  'done',
+  'status',
+  'detail',
+  'inspection',
+  'practice',
+  'photos',
+];
 
 /** A row with a cell for every column (empty ones added), as RFC 4180 asks. */
 const full = (row: readonly unknown[]): unknown[] => [
@@ -38,7 +52,7 @@ export function reportToCsv(r: ComplianceReport): string {
   return csvText([
     HEADER,
     ...SECTIONS.flatMap((s) => s.csv(r)).map(full),
-    [
+    full([
       'checkpoint',
       cp.origin,
       '',
@@ -48,7 +62,6 @@ export function reportToCsv(r: ComplianceReport): string {
       '',
       `${cp.size} entries`,
       `root ${cp.root}; key ${r.evidence.verifierKey}`,
-      '',
-    ],
+    ]),
   ]);
 }

@@ -13,6 +13,7 @@
  */
 import { formatDay, formatLong } from '../../../shared/src/time.ts';
 import { evidenceSection } from './evidenceHtml.ts';
+import type { ReportPhoto } from './photos.ts';
 import type { ComplianceReport } from './report.ts';
 import { SECTIONS } from './sections/index.ts';
 import type { HtmlContext, HtmlRegion } from './sections/section.ts';
@@ -29,8 +30,13 @@ export interface HtmlOptions {
   chartsLeftOut: number;
   /** A device as people know it: its name, else its id. */
   deviceName(id: string): string;
-  /** This report as JSON, and the verifier page: absolute URLs (they stay usable on paper and in a PDF). */
-  links: { json: string; verify: string };
+  /**
+   * This report as JSON, the verifier page, and where its photos are opened (`photo`, followed by a
+   * photo's hash): absolute URLs (they stay usable on paper and in a PDF).
+   */
+  links: { json: string; verify: string; photo?: string };
+  /** The inspections' photos as read for the page (`photos.ts`); one not here is listed by its hash. */
+  photos: ReadonlyMap<string, ReportPhoto>;
 }
 
 const DEFAULTS: HtmlOptions = {
@@ -39,6 +45,7 @@ const DEFAULTS: HtmlOptions = {
   chartsLeftOut: 0,
   deviceName: (id) => id,
   links: { json: '?format=json', verify: '/verify.html' },
+  photos: new Map(),
 };
 
 /** The period in words: "November 1, 2026 to November 30, 2026". */
@@ -60,6 +67,9 @@ export function reportToHtml(r: ComplianceReport, options: Partial<HtmlOptions> 
   const c: HtmlContext = {
     t: (iso) => (iso ? esc(formatLong(Date.parse(iso), r.site.timezone)) : '—'),
     device: (id) => (id ? esc(o.deviceName(id)) : '—'),
+    deviceName: o.deviceName,
+    photos: o.photos,
+    photoUrl: (sha) => `${o.links.photo ?? '/api/photos/'}${sha}`,
     charts: o.charts,
     chartsLeftOut: o.chartsLeftOut,
   };

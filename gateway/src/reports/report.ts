@@ -104,6 +104,11 @@ export interface ComplianceReport {
   summary: Record<SummaryKey, number>;
   storms: StormDto[];
   inspections: InspectionDto[];
+  /**
+   * A construction site's practices when the report was made (their ids and labels): what the
+   * inspections' findings name. Absent for a site without practices.
+   */
+  practices?: { id: string; label: string }[];
   /** The milestone notices whose milestone falls in the period (town law 001, A(1)). */
   notices: ReportNotice[];
   /** Notices of violation in force in the period, and stop-work orders in effect in it. */

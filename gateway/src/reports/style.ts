@@ -55,6 +55,13 @@ table.sign th,table.sign td{border:0;padding:14px 8px 2px 0;vertical-align:botto
 table.sign th{width:9em;font-weight:600;background:none}
 table.sign td.line{border-bottom:1px solid var(--ink);min-width:16em}
 .verify{border-left:4px solid var(--line);padding:.4em .8em;background:var(--soft)}
+tr.findings>td{padding:2px 7px 6px 24px;border-top:0}
+table.findings{margin:.2em 0;font-size:13px}
+table.findings td.photos{width:45%}
+figure.photo{display:inline-block;vertical-align:top;width:96px;margin:0 6px 6px 0}
+figure.photo img{display:block;width:96px;height:72px;object-fit:cover;border:1px solid var(--line)}
+figure.photo figcaption{font-size:10px;overflow-wrap:anywhere}
+figure.photo.left{display:block;width:auto;max-width:100%}
 a{color:#174ea6}
 @page{size:Letter;margin:20mm 16mm 18mm;
   @bottom-right{content:"Page " counter(page) " of " counter(pages);font:9pt system-ui,sans-serif;color:#5f6368}}
@@ -63,6 +70,7 @@ a{color:#174ea6}
   p,li,dd{overflow-wrap:anywhere}
   table,pre,figure,.cert,.warn,.stop-work,.verify,svg{max-width:100%}
   table{font-size:9.5pt}
+  table.findings{font-size:8.5pt}
   th,td{padding:3px 5px}
   header.report-head h1{font-size:20pt}
   h2{break-after:avoid;page-break-after:avoid}

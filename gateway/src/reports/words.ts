@@ -56,25 +56,3 @@ export const ROLE_WORDS: Record<(typeof USER_ROLES)[number], string> = {
 export function wordFor<K extends string>(table: Record<K, string>, code: string): string {
   return (table as Record<string, string>)[code] ?? code;
 }
-
-/** A setting's key as words: `inchesPerTip` -> "inches per tip". */
-export function keyWords(key: string): string {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[-_]+/g, ' ')
-    .toLowerCase();
-}
-
-/** A changed value as a person reads it: "inches per tip 0.01; name Gauge 1", never JSON. */
-export function valueWords(v: unknown): string {
-  if (v === null || v === undefined) return '—';
-  if (Array.isArray(v)) return v.length ? v.map(valueWords).join(', ') : 'none';
-  if (typeof v === 'object')
-    return (
-      Object.entries(v as Record<string, unknown>)
-        .map(([k, x]) => `${keyWords(k)} ${valueWords(x)}`)
-        .join('; ') || '—'
-    );
-  if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  return String(v);
-}

@@ -1,7 +1,7 @@
 /**
  * GET /api/reports/compliance: a site's compliance over whole days, as JSON (with the evidence that
- * proves it), CSV, a printable page (styled by GET /report.css, with a rain chart per storm) or that page
- * printed to PDF by Chromium; POST /api/reports/compliance/certify: an inspector or engineer certifies a
+ * proves it), CSV, a printable page (styled by GET /report.css, with a rain chart per storm and the
+ * inspections' photos carried in it) or that page printed to PDF by Chromium; POST /api/reports/compliance/certify: an inspector or engineer certifies a
  * site's records for a period (a log entry the reports then show).
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -16,6 +16,7 @@ import { type HtmlOptions, reportToHtml } from '../../reports/html.ts';
 import { reportToJson } from '../../reports/json.ts';
 import { findChromium, htmlToPdf, PdfFailed } from '../../reports/pdf.ts';
 import { type Period, reportPeriod } from '../../reports/period.ts';
+import { reportPhotos } from '../../reports/photos.ts';
 import type { Certification, ComplianceReport } from '../../reports/report.ts';
 import { overrideInEffect } from '../../reports/sections/changes.ts';
 import { alertsInService, listedAlerts, openDuring } from '../../reports/sections/duties.ts';
@@ -51,6 +52,7 @@ export type ReportsServices = Pick<
   | 'enforcement'
   | 'evidence'
   | 'now'
+  | 'photos'
   | 'readings'
 > & { jobs: JobQueue };
 
@@ -170,7 +172,10 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
     });
   };
 
-  /** The page's links and look: absolute links (they work on paper and in a PDF), charts, device names. */
+  /**
+   * The page's links and look: absolute links (they work on paper and in a PDF), charts, device names,
+   * and the inspections' photos carried in the page (`reports/photos.ts`, within its budget).
+   */
   const pageOptions = async (
     report: ComplianceReport,
     site: SiteConfig,
@@ -189,7 +194,12 @@ export const reportsPlugin: FastifyPluginAsync<ReportsServices> = async (app, ct
       charts,
       chartsLeftOut: leftOut,
       deviceName: deviceNamer(site),
-      links: { json: `${base}/api/reports/compliance?${json}`, verify: `${base}/verify.html` },
+      links: {
+        json: `${base}/api/reports/compliance?${json}`,
+        verify: `${base}/verify.html`,
+        photo: `${base}/api/photos/`,
+      },
+      photos: await reportPhotos(report, ctx.photos),
     };
   };
 

@@ -2,15 +2,28 @@
  * The site's history on record (the inspections and pump-out before the gateway, entity `history`), the
  * figures set looser than the law in the period (entity `override`: each figure, the law's figure, the
  * reason, who and when, including an override made earlier and still in effect when the period began),
- * and the changes to the site and its devices in the period: three tables on the page, in words; a
- * `change` row each in the CSV, with the values before and after as JSON.
+ * and the changes to the site and its devices in the period, each a sentence with who made it and when in
+ * the site's zone (`shared/src/changeWords.ts`, as the dashboard's Changes page writes them): three
+ * tables on the page, in words; a `change` row each in the CSV, with the values before and after as JSON.
  */
 
 import type { ChangeResponse } from '../../../../shared/src/admin.ts';
+import { type ChangeNames, changeSentence } from '../../../../shared/src/changeWords.ts';
 import { figureWords } from '../../../../shared/src/looser.ts';
+import type { ComplianceReport } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
-import { HISTORY_WORDS, keyWords, valueWords, wordFor } from '../words.ts';
+import { HISTORY_WORDS, wordFor } from '../words.ts';
 import { listTable, type ReportSection } from './section.ts';
+
+/** The report's one site and its devices, named as people know them, in the site's zone. */
+function changeNames(r: ComplianceReport, deviceName: (id: string) => string): ChangeNames {
+  return {
+    siteName: (id) => (id === r.site.id ? r.site.name : undefined),
+    deviceName: (_site, id) => (deviceName(id) === id ? undefined : deviceName(id)),
+    siteZone: () => r.site.timezone,
+    homeZone: r.site.timezone,
+  };
+}
 
 /**
  * Whether a change record is an override made before the period (`from`) and still in effect when it
@@ -47,7 +60,8 @@ export const changes: ReportSection<'changes'> = {
   collect: (i) => ({ fields: { changes: i.changes } }),
   html: {
     region: 'duties',
-    render(r, { t, device }) {
+    render(r, { t, deviceName }) {
+      const names = changeNames(r, deviceName);
       const history = r.changes.filter((c) => c.entity === 'history');
       const overrides = r.changes.filter((c) => c.entity === 'override');
       const others = r.changes.filter((c) => c.entity !== 'history' && c.entity !== 'override');
@@ -73,11 +87,14 @@ export const changes: ReportSection<'changes'> = {
         }),
       )}\n${listTable(
         'Changes to the site and its devices',
-        ['Effective', 'What', 'Before', 'After', 'By'],
-        others.map(
-          (c) =>
-            `<tr><td>${t(c.effectiveAt)}</td><td>${esc(keyWords(c.entity))} ${esc(keyWords(c.action))}${c.deviceId ? `: ${device(c.deviceId)}` : ''}</td><td>${esc(valueWords(c.old))}</td><td>${esc(valueWords(c.new))}</td><td>${recorded(c)}</td></tr>`,
-        ),
+        ['Change', 'Log entry'],
+        others.map((c) => {
+          const { text, diffs } = changeSentence(c, names);
+          const list = diffs.length
+            ? `<ul class="diffs">${diffs.map((d) => `<li>${esc(d)}</li>`).join('')}</ul>`
+            : '';
+          return `<tr class="change"><td>${esc(text)}${list}</td><td class="n">${c.logIndex}</td></tr>`;
+        }),
       )}`;
     },
   },

@@ -8,6 +8,7 @@
 import type { ComplianceReport, ReportInputs, SummaryKey } from '../report.ts';
 import { escapeXml as esc } from '../stormChart.ts';
 import { STATUS_WORDS, wordFor } from '../words.ts';
+import type { FindingsContext } from './inspectionFindings.ts';
 
 /** The report's fields its sections fill: all but its head (site, period, who and when) and its evidence. */
 export type SectionFields = Omit<
@@ -23,10 +24,12 @@ export type Counts = Partial<Record<SummaryKey, number>>;
 export type Time = (iso: string | null | undefined) => string;
 
 /** What a section's part of the page is drawn with. */
-export interface HtmlContext {
+export interface HtmlContext extends FindingsContext {
   t: Time;
   /** A device as people know it (escaped); `—` for none. */
   device(id: string | null | undefined): string;
+  /** A device's name as people know it, else its id (not escaped). */
+  deviceName(id: string): string;
   /** Each storm's chart (SVG), by storm id, and how many storms in the table were left without one. */
   charts: ReadonlyMap<string, string>;
   chartsLeftOut: number;
