@@ -24,6 +24,8 @@ export const inspectionFields: FieldRowOf<InspectionDto>[] = [
   ['recordedBy', 'who recorded it', 'text'],
   // Its findings and their photos' hashes, as one canonical text (an entry without findings has none).
   ['findings', 'its findings (the practices, what was found, the notes and the photos)', 'items'],
+  // Who signed it, how, and the drawing, as one canonical text (an entry signed by no one has none).
+  ['signature', "its inspector's signature (the name, how it was signed and the drawing)", 'json'],
 ];
 
 /** An engineer's extension of a duty's deadline. */
