@@ -211,7 +211,9 @@ describe('HTTP API', () => {
     const csv = await fetch(`${gw.httpUrl}/api/reports/compliance?${q}&format=csv`);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = await csv.text();
-    expect(text.split('\r\n')[0]).toBe('section,id,rule,device,began,due,done,status,detail,inspection');
+    expect(text.split('\r\n')[0]).toBe(
+      'section,id,rule,device,began,due,done,status,detail,inspection,signed by',
+    );
     expect(text).toMatch(/^storm,.*,storm-inspection,rg-1,.*,on-time,/m);
     const oakCsv = await (await fetch(`${gw.httpUrl}/api/reports/compliance?${oak}&format=csv`)).text();
     expect(oakCsv).toMatch(/^extension,.*L-2026-114/m);

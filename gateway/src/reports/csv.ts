@@ -23,20 +23,33 @@ export function csvText(rows: ReadonlyArray<readonly unknown[]>): string {
 
 /**
  * The columns. `inspection`: an inspection row's side and coverage in words ("the town's inspection",
- * "the developer's, partial (3 of 5 practices)"); empty in the other rows.
+ * "the developer's, partial (3 of 5 practices)"); empty in the other rows. `signed by`: an inspection
+ * row's signer and how they signed ("Ian Inspector (drawn)"), empty when it was not signed.
  */
-const HEADER = ['section', 'id', 'rule', 'device', 'began', 'due', 'done', 'status', 'detail', 'inspection'];
+export const CSV_HEADER = [
+  'section',
+  'id',
+  'rule',
+  'device',
+  'began',
+  'due',
+  'done',
+  'status',
+  'detail',
+  'inspection',
+  'signed by',
+];
 
 /** A row with a cell for every column (empty ones added), as RFC 4180 asks. */
 const full = (row: readonly unknown[]): unknown[] => [
   ...row,
-  ...Array.from({ length: Math.max(0, HEADER.length - row.length) }, () => ''),
+  ...Array.from({ length: Math.max(0, CSV_HEADER.length - row.length) }, () => ''),
 ];
 
 export function reportToCsv(r: ComplianceReport): string {
   const cp = r.evidence.checkpoint;
   return csvText([
-    HEADER,
+    CSV_HEADER,
     ...SECTIONS.flatMap((s) => s.csv(r)).map(full),
     [
       'checkpoint',
@@ -48,7 +61,6 @@ export function reportToCsv(r: ComplianceReport): string {
       '',
       `${cp.size} entries`,
       `root ${cp.root}; key ${r.evidence.verifierKey}`,
-      '',
     ],
   ]);
 }

@@ -9,6 +9,7 @@ import { escapeXml as esc } from '../stormChart.ts';
 import { INSPECTION_KIND_WORDS, wordFor } from '../words.ts';
 import { detailSentences, pumpOutWord } from './inspectionDetails.ts';
 import { listTable, type ReportSection } from './section.ts';
+import { signatureBlock, signedByCell } from './signatureBlock.ts';
 
 type Whose = { side?: 'developer' | 'town'; coverage?: { covered: number; of: number } };
 
@@ -47,7 +48,7 @@ export const inspections: ReportSection<'inspections'> = {
         ['When', 'Kind', 'Inspector', 'Notes', 'Recorded'],
         r.inspections.map(
           (x) =>
-            `<tr><td>${t(x.at)}</td><td>${esc(pumpOutWord(x.kind, r.site.kind) ?? wordFor(INSPECTION_KIND_WORDS, x.kind))}${whose(x)}</td><td>${esc(x.inspector)}</td><td>${[x.notes, ...detailSentences(x, r.site.kind)].filter(Boolean).map(esc).join('<br>')}</td><td>${t(x.recordedAt)}<br><small>by ${esc(x.recordedBy)}</small></td></tr>`,
+            `<tr><td>${t(x.at)}</td><td>${esc(pumpOutWord(x.kind, r.site.kind) ?? wordFor(INSPECTION_KIND_WORDS, x.kind))}${whose(x)}</td><td>${esc(x.inspector)}</td><td>${[x.notes, ...detailSentences(x, r.site.kind)].filter(Boolean).map(esc).join('<br>')}${signatureBlock(x, t)}</td><td>${t(x.recordedAt)}<br><small>by ${esc(x.recordedBy)}</small></td></tr>`,
         ),
       ),
   },
@@ -63,5 +64,6 @@ export const inspections: ReportSection<'inspections'> = {
       'recorded',
       [`${x.inspector}: ${x.notes}`, ...detailSentences(x, r.site.kind)].join(' '),
       whoseColumn(x),
+      signedByCell(x),
     ]),
 };
