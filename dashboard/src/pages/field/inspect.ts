@@ -359,7 +359,7 @@ export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
   field('i-site').addEventListener('change', siteChanged);
   byId('i-kind').addEventListener('change', () => drawWastewater());
-  field('i-inspector').addEventListener('change', () =>
+  field('i-inspector').addEventListener('input', () =>
     suggestSignatureName(field('i-inspector').value.trim()),
   );
   field('i-side').addEventListener('change', () => {

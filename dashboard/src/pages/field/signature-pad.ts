@@ -105,7 +105,11 @@ export function renderSignature(el: HTMLElement) {
     autocomplete: 'name',
     maxlength: SIGNATURE_NAME_MAX,
   }) as HTMLInputElement;
-  nameInput.addEventListener('input', show);
+  nameInput.addEventListener('input', () => {
+    // Typed here: no longer the inspector's name as typed above.
+    nameInput!.dataset.edited = '1';
+    show();
+  });
   pad = h('canvas', {
     id: 'i-sign-pad',
     class: 'signature-pad',
@@ -167,9 +171,9 @@ export function clearSignature() {
   show();
 }
 
-/** Fills the name when it is empty (the inspector's, as typed above). */
+/** The inspector's name as typed above, until the person types another here. */
 export function suggestSignatureName(name: string) {
-  if (nameInput && !nameInput.value.trim()) {
+  if (nameInput && !nameInput.dataset.edited) {
     nameInput.value = name;
     show();
   }
@@ -189,14 +193,18 @@ export function readSignature(required: boolean): { signature?: Signature; probl
             'Sign the inspection before recording it: type your name under the statement, then draw your signature in the box or press "Sign with my typed name".',
         }
       : {};
-  if (!name) return { problem: 'Type your name under the statement: a signature needs the name of who signed.' };
+  if (!name)
+    return { problem: 'Type your name under the statement: a signature needs the name of who signed.' };
   if (adopted) return { signature: { name, method: 'typed' } };
   return { signature: { name, method: 'drawn', drawing: strokesDrawing(strokes) } };
 }
 
 /** Puts a signature back (an inspection the gateway refused, opened to fix it). */
 export function fillSignature(s: Signature | undefined) {
-  if (nameInput) nameInput.value = s?.name ?? '';
+  if (nameInput) {
+    nameInput.value = s?.name ?? '';
+    if (s) nameInput.dataset.edited = '1';
+  }
   adopted = s?.method === 'typed';
   strokes = s?.method === 'drawn' && s.drawing ? drawingStrokes(s.drawing) : [];
   redraw();
