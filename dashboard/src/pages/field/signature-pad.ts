@@ -35,7 +35,10 @@ function redraw() {
   c.strokeStyle = '#1d1d1f';
   for (const s of strokes) {
     c.beginPath();
-    s.forEach(([x, y], i) => (i === 0 ? c.moveTo(x, y) : c.lineTo(x, y)));
+    s.forEach(([x, y], i) => {
+      if (i === 0) c.moveTo(x, y);
+      else c.lineTo(x, y);
+    });
     if (s.length === 1) c.lineTo(s[0]![0], s[0]![1]);
     c.stroke();
   }
