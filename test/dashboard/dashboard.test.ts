@@ -329,6 +329,10 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
     // The officer enters the developer's inspection: only the developer's side meets the storm duty.
     await page.selectOption('#i-side', 'developer');
     await page.fill('#i-notes', 'Silt fence repaired at the north outlet.');
+    // The developer's storm inspection is signed: here with the inspector's typed name.
+    await page.click('#inspect-form button[type="submit"]');
+    await expect(page.locator('#inspect-result').textContent()).resolves.toMatch(/^Sign the inspection/);
+    await page.click('#i-sign-typed-button');
     await page.click('#inspect-form button[type="submit"]');
     await page.waitForSelector('#inspect-result.msg-ok');
     expect(await page.locator('#inspect-result').textContent()).toMatch(/^Recorded inspection insp-/);

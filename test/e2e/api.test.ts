@@ -212,7 +212,7 @@ describe('HTTP API', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = await csv.text();
     expect(text.split('\r\n')[0]).toBe(
-      'section,id,rule,device,began,due,done,status,detail,inspection,practice,photos',
+      'section,id,rule,device,began,due,done,status,detail,inspection,practice,photos,signed by',
     );
     expect(text).toMatch(/^storm,.*,storm-inspection,rg-1,.*,on-time,/m);
     const oakCsv = await (await fetch(`${gw.httpUrl}/api/reports/compliance?${oak}&format=csv`)).text();

@@ -15,6 +15,8 @@ import { completeInspection } from './inspections.ts';
 import { checkpointedReport, sha256 } from './reports.ts';
 
 const TOKEN = 'verified-report-admin';
+/** The routine inspection's drawn signature. */
+export const SIGNED = 'M20 150 L60 40 L100 150 M130 90 L200 90';
 const M = 60_000;
 
 export interface RealReport {
@@ -90,6 +92,7 @@ export async function reportFrom(gw: TestGateway): Promise<RealReport> {
       inspector: 'Ian Inspector',
       kind: 'routine',
       notes: 'Weekly walk-round.',
+      signature: { name: 'Ian Inspector', method: 'drawn', drawing: SIGNED },
     }),
   );
   const key = (await call<{ verifierKey: string }>('/api/evidence/key')).verifierKey;
@@ -101,7 +104,12 @@ export async function reportFrom(gw: TestGateway): Promise<RealReport> {
 }
 
 /** The ways a copy of the report is changed, each of which the verifier must name. */
-export type ReportTampering = 'storm-total' | 'removed-reading' | 'wrong-key' | 'changed-signature';
+export type ReportTampering =
+  | 'storm-total'
+  | 'removed-reading'
+  | 'wrong-key'
+  | 'changed-signature'
+  | 'inspection-signature';
 
 /** A copy of the report changed one way, with the key to check it with. */
 export function tamperedReport(r: RealReport, how: ReportTampering): { report: ReportJson; key: string } {
@@ -121,6 +129,12 @@ export function tamperedReport(r: RealReport, how: ReportTampering): { report: R
       // Another key under the gateway's key name: what someone who forged the report would hand out.
       const name = r.key.split('+')[0]!;
       return { report, key: verifierKey(name, rawPublicKey(generateKeyPairSync('ed25519').privateKey)) };
+    }
+    case 'inspection-signature': {
+      // The inspector's drawn signature of the routine inspection, redrawn in the report.
+      const signed = report.inspections.find((i) => i.signature) as { signature: { drawing: string } };
+      signed.signature.drawing = 'M20 150 L60 40';
+      break;
     }
     case 'changed-signature': {
       const note = report.evidence.checkpoint.note;

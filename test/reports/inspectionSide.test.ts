@@ -4,6 +4,7 @@
  * one of the developer's side neither; the CSV's `inspection` column says it of each in words.
  */
 import { describe, expect, it } from 'vitest';
+import { CSV_HEADER } from '../../gateway/src/reports/csv.ts';
 import type { ComplianceReport } from '../../gateway/src/reports/report.ts';
 import { inspections } from '../../gateway/src/reports/sections/inspections.ts';
 import type { HtmlContext } from '../../gateway/src/reports/sections/section.ts';
@@ -50,7 +51,7 @@ describe('report: inspections, whose and how complete', () => {
       ],
       site: { kind: 'construction' },
     } as unknown as ComplianceReport;
-    expect(inspections.csv(report).map((row) => row.at(-1))).toEqual([
+    expect(inspections.csv(report).map((row) => row[CSV_HEADER.indexOf('inspection')])).toEqual([
       "the developer's",
       "the town's inspection",
       "the developer's, partial (3 of 5 practices)",

@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.ts';
 import { keyFromText, readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
-import { makeRealReport, type RealReport, tamperedReport } from '../helpers/verifiedReport.ts';
+import { makeRealReport, type RealReport, SIGNED, tamperedReport } from '../helpers/verifiedReport.ts';
 
 describe('the report verifier on a real report', () => {
   let real: RealReport;
@@ -107,6 +107,25 @@ describe('the report verifier on a real report', () => {
         field: 'evidence.checkpoint.note',
         message:
           "The signature does not match the public key you pasted (key name 'test-gw.gateway/evidence'): the checkpoint or its signature was changed",
+      },
+    ]);
+  });
+
+  it("an inspector's signature changed in the report: the inspection and its field", async () => {
+    expect(real.report.inspections.map((i) => i.signature)).toContainEqual({
+      name: 'Ian Inspector',
+      method: 'drawn',
+      drawing: SIGNED,
+    });
+    const { report, key } = tamperedReport(real, 'inspection-signature');
+    const v = await verifyReport(report, key);
+    expect(v.ok).toBe(false);
+    expect(v.problems).toEqual([
+      {
+        field: expect.stringMatching(/^inspections\[\d\]\.signature\.drawing$/),
+        message: expect.stringMatching(
+          /^The inspection of \w{3} \d+, \d{4}, \d+:\d\d [AP]M E[SD]T by Ian Inspector: the report shows the drawn signature's strokes .*"M20 150 L60 40", its logged record "M20 150 L60 40 L100 150 M130 90 L200 90"$/,
+        ),
       },
     ]);
   });

@@ -27,6 +27,7 @@ function sameInspection(
   input: InspectionInput,
   findings: string,
   details: string,
+  signature: string | null,
 ): boolean {
   return (
     row.site_id === input.siteId &&
@@ -35,7 +36,8 @@ function sameInspection(
     row.kind === input.kind &&
     row.notes === (input.notes ?? '') &&
     row.findings === findings &&
-    (row.details || '{}') === details
+    (row.details || '{}') === details &&
+    (row.signature ?? null) === signature
   );
 }
 
@@ -171,10 +173,11 @@ export class Commands {
     if (!rules.hasSite(input.siteId)) throw new AlertError('UNKNOWN_SITE', `no site "${input.siteId}"`);
     const findings = canonicalJson(input.findings ?? []);
     const details = canonicalJson(input.details ?? {});
+    const signature = input.signature ? canonicalJson(input.signature) : null;
     const first = input.clientId ? stores.inspections.byClientId(input.clientId) : undefined;
     if (first) {
       // Sent again (a browser that did not see the answer): the first is the answer, nothing is recorded.
-      if (!sameInspection(first, input, findings, details))
+      if (!sameInspection(first, input, findings, details, signature))
         throw new AlertError(
           'INSPECTION_RESENT_CHANGED',
           'This inspection was sent before with different contents. The first one sent is the one recorded; record the changes as a new inspection.',
@@ -218,6 +221,7 @@ export class Commands {
         side,
         practices: coverage?.of ?? null,
         covered: coverage?.covered ?? null,
+        signature,
       });
       const feed: RuleInput = {
         type: 'inspection',

@@ -9,7 +9,12 @@ import type {
   InspectionDto,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import { deficiencyId, type Finding, type InspectionDetails } from '../../../shared/src/api/findings.ts';
+import {
+  deficiencyId,
+  type Finding,
+  type InspectionDetails,
+  type Signature,
+} from '../../../shared/src/api/findings.ts';
 import type { ResolutionCause } from '../../../shared/src/api/resolutionCause.ts';
 import { toIso } from '../../../shared/src/time.ts';
 import type { Evidence } from '../rules/types.ts';
@@ -118,6 +123,7 @@ export function inspectionDto(i: InspectionRow): InspectionDto {
     ...detailsDto(i),
     side: i.side === 'town' ? 'town' : 'developer',
     ...(i.practices ? { coverage: { covered: i.covered ?? 0, of: i.practices } } : {}),
+    ...(i.signature ? { signature: JSON.parse(i.signature) as Signature } : {}),
     recordedAt: toIso(i.recorded_at),
     recordedBy: i.recorded_by,
     hash: i.hash,

@@ -11,7 +11,12 @@ import type {
   InspectionKind,
   StormDto,
 } from '../../../shared/src/api/alerts.ts';
-import type { Finding, InspectionDetails, InspectionSide } from '../../../shared/src/api/findings.ts';
+import type {
+  Finding,
+  InspectionDetails,
+  InspectionSide,
+  Signature,
+} from '../../../shared/src/api/findings.ts';
 import type { ExtensionFields } from '../ledger/records.ts';
 import type { RuleId } from '../rules/index.ts';
 import type { Page } from '../store/page.ts';
@@ -103,6 +108,8 @@ export interface InspectionRow {
   /** The site's practices when it was recorded, and how many it covered (none: a site without any). */
   practices?: number | null;
   covered?: number | null;
+  /** The inspector's signature as canonical JSON (none on rows recorded without one, and before version 19). */
+  signature?: string | null;
   /** The id the browser gave it, when it gave one. */
   client_id?: string | null;
   /** Its evidence-log entry (the storm record's latest), and that entry's leaf hash. */
@@ -203,6 +210,8 @@ export interface InspectionInput {
   side?: InspectionSide;
   /** The site's practices (their ids) when it is recorded: none or [] for a site without any. */
   practices?: readonly string[];
+  /** The inspector's signature under the statement (checked by its schema). */
+  signature?: Signature;
 }
 
 export interface ExtensionInput {

@@ -162,6 +162,11 @@ export function inspectionRecord(i: {
   side?: string | null;
   practices?: number | null;
   covered?: number | null;
+  /**
+   * The inspector's signature: canonical JSON of an object (schema version 19), logged as that object, so
+   * a signature changed afterwards is not what its entry says. None is logged as no member.
+   */
+  signature?: string | null;
 }): Record<string, unknown> {
   const findings = i.findings ? (JSON.parse(i.findings) as unknown[]) : [];
   const details = i.details ? (JSON.parse(i.details) as Record<string, unknown>) : {};
@@ -181,6 +186,7 @@ export function inspectionRecord(i: {
     side: i.side ?? undefined,
     practices: i.practices ?? undefined,
     covered: i.covered ?? undefined,
+    signature: i.signature ? (JSON.parse(i.signature) as Record<string, unknown>) : undefined,
   };
 }
 

@@ -24,9 +24,10 @@ export function csvText(rows: ReadonlyArray<readonly unknown[]>): string {
 /**
  * The columns. `inspection`: an inspection row's side and coverage in words ("the town's inspection",
  * "the developer's, partial (3 of 5 practices)"); `practice` and `photos`: a finding row's practice (its
- * label) and its photos' SHA-256 hashes, separated by spaces; empty in the other rows.
+ * label) and its photos' SHA-256 hashes, separated by spaces; `signed by`: an inspection row's signer and how
+ * they signed ("Ian Inspector (drawn)"), empty when it was not signed; empty in the other rows.
  */
-const HEADER = [
+export const CSV_HEADER = [
   'section',
   'id',
   'rule',
@@ -39,18 +40,19 @@ const HEADER = [
   'inspection',
   'practice',
   'photos',
+  'signed by',
 ];
 
 /** A row with a cell for every column (empty ones added), as RFC 4180 asks. */
 const full = (row: readonly unknown[]): unknown[] => [
   ...row,
-  ...Array.from({ length: Math.max(0, HEADER.length - row.length) }, () => ''),
+  ...Array.from({ length: Math.max(0, CSV_HEADER.length - row.length) }, () => ''),
 ];
 
 export function reportToCsv(r: ComplianceReport): string {
   const cp = r.evidence.checkpoint;
   return csvText([
-    HEADER,
+    CSV_HEADER,
     ...SECTIONS.flatMap((s) => s.csv(r)).map(full),
     full([
       'checkpoint',

@@ -54,6 +54,11 @@ table.sign{border:0;margin:.2em 0}
 table.sign th,table.sign td{border:0;padding:14px 8px 2px 0;vertical-align:bottom}
 table.sign th{width:9em;font-weight:600;background:none}
 table.sign td.line{border-bottom:1px solid var(--ink);min-width:16em}
+.inspection-signature{margin-top:.5em;padding-top:.3em;border-top:1px dotted var(--line);break-inside:avoid;page-break-inside:avoid}
+.inspection-signature small{display:block}
+svg.signature-drawing{display:block;width:15em;max-width:100%;height:5em;margin:.2em 0}
+svg.signature-drawing path{fill:none;stroke:var(--ink);stroke-width:4;stroke-linecap:round;stroke-linejoin:round}
+.signature-typed{display:block;font:italic 26px/1.3 "Brush Script MT","Segoe Script","Snell Roundhand","URW Chancery L","Z003",cursive;margin:.2em 0}
 .verify{border-left:4px solid var(--line);padding:.4em .8em;background:var(--soft)}
 tr.findings>td{padding:2px 7px 6px 24px;border-top:0}
 table.findings{margin:.2em 0;font-size:13px}

@@ -30,6 +30,8 @@ export interface ShownInspection {
   /** Whose it is, and how many of the site's practices it covered (`inspected.ts`). */
   side?: string;
   coverage?: { covered: number; of: number };
+  /** The inspector's signature: the name, how it was signed, a drawing (reports before have none). */
+  signature?: { name: string; method: string; drawing?: string };
   logIndex?: number;
 }
 

@@ -24,6 +24,10 @@ export const inspectionFields: FieldRowOf<InspectionDto>[] = [
   ['recordedBy', 'who recorded it', 'text'],
   // Its findings and their photos' hashes, as one canonical text (an entry without findings has none).
   ['findings', 'its findings (the practices, what was found, the notes and the photos)', 'items'],
+  // Who signed it, how, and the drawing's strokes (an entry signed by no one has none).
+  ['signature.name', 'the name it was signed with', 'text'],
+  ['signature.method', 'how it was signed (typed or drawn)', 'text'],
+  ['signature.drawing', "the drawn signature's strokes", 'text'],
 ];
 
 /** An engineer's extension of a duty's deadline. */

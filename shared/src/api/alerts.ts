@@ -10,6 +10,7 @@ import {
   inspectionCoverageSchema,
   inspectionDetailsSchema,
   inspectionSideSchema,
+  signatureSchema,
 } from './findings.ts';
 import { INSPECTION_KIND_LABELS, INSPECTION_KINDS } from './inspectionWords.ts';
 import { resolutionCauseSchema } from './resolutionCause.ts';
@@ -180,6 +181,8 @@ export const inspectionDtoSchema = z.object({
   side: inspectionSideSchema,
   /** At a site with practices: how many it covered of how many the site had. */
   coverage: inspectionCoverageSchema.optional(),
+  /** The inspector's signature, when it was signed (none on inspections recorded without one). */
+  signature: signatureSchema.optional(),
   recordedAt: iso,
   recordedBy: z.string(),
   hash: z.string(),

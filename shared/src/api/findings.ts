@@ -9,6 +9,12 @@ import { z } from 'zod';
 import { idText, MAX, timeText } from '../bounds.ts';
 import { FINDING_NOTE_MAX, FINDINGS_MAX, PHOTO_TYPES, PRACTICE_KINDS } from './enforcementWords.ts';
 import { FINDING_STATUSES, INSPECTION_SIDES } from './inspectionWords.ts';
+import {
+  drawingProblem,
+  SIGNATURE_DRAWING_MAX,
+  SIGNATURE_METHODS,
+  SIGNATURE_NAME_MAX,
+} from './signatureWords.ts';
 
 export {
   FINDING_NOTE_MAX,
@@ -181,6 +187,44 @@ export const inspectionDetailsSchema = z.strictObject({
 export type InspectionDetails = z.infer<typeof inspectionDetailsSchema>;
 
 /**
+ * The inspector's signature under the statement (`SIGNATURE_STATEMENT`): the name typed, and either
+ * that name adopted as the signature (`typed`) or a drawing made on the screen (`drawn`, its strokes as
+ * SVG path data of the signature pad's strict form: `signatureWords.ts`). Optional: inspections recorded
+ * without one (older clients, older logs) stay valid.
+ */
+export const signatureSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(SIGNATURE_NAME_MAX).describe('The name of the person signing.'),
+    method: z
+      .enum(SIGNATURE_METHODS)
+      .describe('typed: the typed name adopted as the signature; drawn: a drawing.'),
+    drawing: z
+      .string()
+      .max(SIGNATURE_DRAWING_MAX)
+      .optional()
+      .describe(
+        'A drawn signature: its strokes as SVG path data, "M x y" then "L x y" for each point, integers within 600 by 200, single spaces.',
+      ),
+  })
+  .superRefine((s, ctx) => {
+    if (s.method === 'drawn' && !s.drawing)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['drawing'],
+        message: 'a drawn signature needs its drawing: sign on the pad',
+      });
+    if (s.method === 'typed' && s.drawing !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['drawing'],
+        message: 'a signature with the typed name has no drawing: send one or the other',
+      });
+    const problem = s.drawing === undefined ? undefined : drawingProblem(s.drawing);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['drawing'], message: problem });
+  });
+export type Signature = z.infer<typeof signatureSchema>;
+
+/**
  * POST /api/inspections. `findings` are for construction sites with practices. `clientId` is the
  * browser's own id for an inspection typed offline: sent again, the same inspection is answered, never
  * a second one. An inspection with nothing in it is refused before anything is stored: it carries a
@@ -206,5 +250,7 @@ export const inspectionBody = z.strictObject({
    * inspection made for the developer, the developer's.
    */
   side: inspectionSideSchema.optional(),
+  /** The inspector's signature under the statement; the dashboard asks for it, the API does not. */
+  signature: signatureSchema.optional(),
 });
 export type InspectionBody = z.infer<typeof inspectionBody>;

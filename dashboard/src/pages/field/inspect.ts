@@ -26,6 +26,13 @@ import {
 } from './outbox.js';
 import { type OutboxForm, renderOutbox } from './outbox-list.js';
 import { drawSide, sideWords } from './side.js';
+import {
+  clearSignature,
+  fillSignature,
+  readSignature,
+  renderSignature,
+  suggestSignatureName,
+} from './signature-pad.js';
 import { drawWastewaterFor, readWastewater, type WastewaterFill } from './wastewater-form.js';
 
 const field = (id: string) => byId(id) as HTMLInputElement;
@@ -79,7 +86,12 @@ const drawWastewater = (force = false, fill?: WastewaterFill) =>
 function defaultInspector() {
   if (!field('i-inspector').value && session.me?.via === 'session')
     field('i-inspector').value = session.me.name;
+  suggestSignatureName(field('i-inspector').value.trim());
 }
+
+/** The developer's storm and routine inspections are signed (the form asks; the API does not). */
+const mustSign = () =>
+  ['storm', 'routine'].includes(field('i-kind').value) && field('i-side').value === 'developer';
 
 export function initInspectionForm() {
   const sel = byId('i-site') as HTMLSelectElement;
@@ -89,6 +101,7 @@ export function initInspectionForm() {
     formSites().map((s) => h('option', { value: s.id }, s.name)),
   );
   if (keepSite) sel.value = keepSite;
+  if (!byId('i-signature').childElementCount) renderSignature(byId('i-signature'));
   if (!field('i-at').value) field('i-at').value = utcToZonedInput(Date.now(), formZone(sel.value));
   defaultInspector();
   drawSide();
@@ -190,6 +203,8 @@ function readForm(): QueuedInspection | string {
     (waste.deficiencies?.length ?? 0) + (waste.remedied?.length ?? 0) + (waste.hauler ? 1 : 0) > 0;
   if (!findings && !notes && !wasteRecorded)
     return 'Write down what was inspected and what was found: an inspection with nothing in it cannot be recorded.';
+  const { signature, problem: signProblem } = readSignature(mustSign());
+  if (signProblem) return signProblem;
   const site = formSite(siteId);
   const side = field('i-side').value as InspectionSide;
   return {
@@ -204,6 +219,7 @@ function readForm(): QueuedInspection | string {
     ...(notes ? { notes } : {}),
     ...(findings ? { findings } : {}),
     ...waste,
+    ...(signature ? { signature } : {}),
   };
 }
 
@@ -223,6 +239,7 @@ function fillForm(e: QueuedInspection) {
   drawChecklist(true);
   fillChecklist(e.findings ?? []);
   drawWastewater(true, e);
+  fillSignature(e.signature);
 }
 
 function clearForm() {
@@ -231,6 +248,7 @@ function clearForm() {
   field('i-at').value = utcToZonedInput(Date.now(), formZone(field('i-site').value));
   clearChecklist();
   drawWastewater(true);
+  clearSignature();
 }
 
 async function submit() {
@@ -310,6 +328,9 @@ export function bindInspectionForm() {
   const form = byId('inspect-form') as HTMLFormElement;
   field('i-site').addEventListener('change', siteChanged);
   byId('i-kind').addEventListener('change', () => drawWastewater());
+  field('i-inspector').addEventListener('input', () =>
+    suggestSignatureName(field('i-inspector').value.trim()),
+  );
   field('i-side').addEventListener('change', () => {
     // Chosen by the person: kept for the next inspection, not reset to the town's.
     field('i-side').dataset.chosen = '1';

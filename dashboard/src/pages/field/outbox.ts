@@ -45,6 +45,8 @@ export interface QueuedInspection {
   remedied?: InspectionBody['remedied'];
   /** Whose inspection it is: the developer's side or the town's (the gateway's default when none). */
   side?: InspectionSide;
+  /** The inspector's signature under the statement, as signed in the form. */
+  signature?: InspectionBody['signature'];
   /** The gateway refused it: why, in words (and the technical detail for the tooltip). */
   refusal?: { text: string; detail: string };
 }
@@ -106,6 +108,7 @@ function bodyOf(e: QueuedInspection): InspectionBody {
     ...(e.deficiencies?.length ? { deficiencies: e.deficiencies } : {}),
     ...(e.hauler ? { hauler: e.hauler } : {}),
     ...(e.remedied?.length ? { remedied: e.remedied } : {}),
+    ...(e.signature ? { signature: e.signature } : {}),
     ...(e.findings
       ? {
           findings: e.findings.map((f) => ({

@@ -3,7 +3,8 @@
  * when it was done and when the gateway received it, who recorded it, whose it is (the developer's or the
  * town's), whether it covered every practice of the site, its findings at each practice (the practice's
  * label, the finding in words, the note, the photos as thumbnails that open full size), a wastewater
- * inspection's deficiencies and hauler, and its entry number in the evidence log.
+ * inspection's deficiencies and hauler, its entry number in the evidence log, and the inspector's
+ * signature (the statement, the drawing or the typed name, who signed and when).
  */
 
 import type { InspectionDto } from '../../../../shared/src/api/alerts.ts';
@@ -18,6 +19,7 @@ import {
   inspectionSideWords,
   photoThumbs,
 } from '../../ui/inspection-record.js';
+import { signatureView } from '../../ui/signature-view.js';
 
 type SiteView = Answer<'GET /api/sites/:id'>;
 
@@ -83,6 +85,15 @@ function render(i: InspectionDto, site: SiteView): HTMLElement[] {
         ),
       ),
     );
+  out.push(
+    i.signature
+      ? signatureView(i.signature, formatTime(i.at, tz))
+      : h(
+          'p',
+          { class: 'muted small', id: 'inspection-signature' },
+          'Recorded without a signature.',
+        ),
+  );
   return out;
 }
 

@@ -24,9 +24,9 @@ export class InspectionStore {
     this.stmts = {
       insert: db.prepare(
         `INSERT INTO inspections (seq, id, site_id, at, inspector, kind, notes, recorded_at, recorded_by,
-           prev_hash, hash, log_idx, site_seq, findings, client_id, details, side, practices, covered)
+           prev_hash, hash, log_idx, site_seq, findings, client_id, details, side, practices, covered, signature)
          VALUES (@seq, @id, @site_id, @at, @inspector, @kind, @notes, @recorded_at, @recorded_by,
-           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id, @details, @side, @practices, @covered)`,
+           @prev_hash, @hash, @log_idx, @site_seq, @findings, @client_id, @details, @side, @practices, @covered, @signature)`,
       ),
       withViolations: db.prepare<[string], InspectionRow>(
         `SELECT *, (SELECT leaf FROM log_entries WHERE idx = log_idx) AS leaf FROM inspections
@@ -65,6 +65,7 @@ export class InspectionStore {
       side: i.side ?? null,
       practices: i.practices ?? null,
       covered: i.covered ?? null,
+      signature: i.signature ?? null,
       site_seq,
     };
     return this.logged.append('inspections', row, this.stmts.insert).seq;

@@ -58,6 +58,7 @@ export const ALERT_LOGGED = {
       'side',
       'practices',
       'covered',
+      'signature',
     ],
     type: 'inspection',
     ref: 'seq',

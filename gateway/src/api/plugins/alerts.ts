@@ -232,6 +232,7 @@ export const alertsPlugin: FastifyPluginAsync<AlertsServices> = async (app, ctx)
             ...(b.findings ? { findings: b.findings } : {}),
             ...(b.clientId ? { clientId: b.clientId } : {}),
             ...(details ? { details } : {}),
+            ...(b.signature ? { signature: b.signature } : {}),
             side,
             practices,
           },

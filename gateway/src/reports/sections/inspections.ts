@@ -11,6 +11,7 @@ import { INSPECTION_KIND_WORDS, wordFor } from '../words.ts';
 import { detailSentences, pumpOutWord } from './inspectionDetails.ts';
 import { findingRows, findingsHtml } from './inspectionFindings.ts';
 import { listTable, type ReportSection } from './section.ts';
+import { signatureBlock, signedByCell } from './signatureBlock.ts';
 
 type Whose = { side?: 'developer' | 'town'; coverage?: { covered: number; of: number } };
 
@@ -58,7 +59,7 @@ export const inspections: ReportSection<'inspections' | 'practices'> = {
         r.inspections.map((x) => {
           const { t } = c;
           const findings = findingsHtml(x, r, c);
-          return `<tr><td>${t(x.at)}</td><td>${esc(pumpOutWord(x.kind, r.site.kind) ?? wordFor(INSPECTION_KIND_WORDS, x.kind))}${whose(x)}</td><td>${esc(x.inspector)}</td><td>${[x.notes, ...detailSentences(x, r.site.kind)].filter(Boolean).map(esc).join('<br>')}</td><td>${t(x.recordedAt)}<br><small>by ${esc(x.recordedBy)}</small></td></tr>${findings ? `<tr class="findings"><td colspan="5">${findings}</td></tr>` : ''}`;
+          return `<tr><td>${t(x.at)}</td><td>${esc(pumpOutWord(x.kind, r.site.kind) ?? wordFor(INSPECTION_KIND_WORDS, x.kind))}${whose(x)}</td><td>${esc(x.inspector)}</td><td>${[x.notes, ...detailSentences(x, r.site.kind)].filter(Boolean).map(esc).join('<br>')}${signatureBlock(x, t)}</td><td>${t(x.recordedAt)}<br><small>by ${esc(x.recordedBy)}</small></td></tr>${findings ? `<tr class="findings"><td colspan="5">${findings}</td></tr>` : ''}`;
         }),
       ),
   },
@@ -75,6 +76,9 @@ export const inspections: ReportSection<'inspections' | 'practices'> = {
         'recorded',
         [`${x.inspector}: ${x.notes}`, ...detailSentences(x, r.site.kind)].join(' '),
         whoseColumn(x),
+        '',
+        '',
+        signedByCell(x),
       ],
       ...findingRows(x, r),
     ]),

@@ -28,6 +28,7 @@ import { v15 } from './v15.ts';
 import { v16 } from './v16.ts';
 import { v17 } from './v17.ts';
 import { v18 } from './v18.ts';
+import { v19 } from './v19.ts';
 
 export interface Migration {
   version: number;
@@ -86,6 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: v17,
   },
   { version: 18, description: 'what closed an alert: the cause of its resolution', up: v18 },
+  { version: 19, description: "inspections' signatures", up: v19 },
 ];
 
 /** The last migration's version (versions are in order; a branch may leave a number to another). */
