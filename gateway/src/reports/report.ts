@@ -95,7 +95,17 @@ export interface ComplianceReport {
    * gateway's audit found its store does not match its evidence log when the report was made.
    */
   warnings: string[];
-  site: { id: string; name: string; kind: string; timezone: string };
+  /**
+   * The site; the labels of its practices (a construction site's) name each finding's practice, in the
+   * report and in the verifier's sentences.
+   */
+  site: {
+    id: string;
+    name: string;
+    kind: string;
+    timezone: string;
+    practices?: Array<{ id: string; label: string }>;
+  };
   /** Whole days in the site's time zone: `from` is the first day's midnight, `to` the one after the last. */
   period: { from: string; to: string; firstDay: string; lastDay: string };
   generatedAt: string;
