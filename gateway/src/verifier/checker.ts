@@ -8,7 +8,7 @@
  */
 import type { FieldKind, FieldRow } from '../../../shared/src/api/fieldRows.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
-import { findingsDiffer } from './values.ts';
+import { findingsDiffer, membersDiffer } from './values.ts';
 import {
   capital,
   entryWords,
@@ -132,11 +132,15 @@ export function differences(where: string, base: string, pairs: Pair[], says: Sa
     .filter(([, , mine, logged]) => differ(mine, logged))
     .map(([key, words, mine, logged, kind = 'text']) => {
       // Findings are told apart finding by finding, each practice by its label.
+      // An object's members are told apart member by member.
       const told =
         kind === 'findings'
           ? findingsDiffer(JSON.parse(String(mine)), JSON.parse(String(logged)), w)
           : undefined;
       if (told) return problem(`${base}.${key}`, `${where}: ${told}`);
+      const members =
+        kind === 'json' ? membersDiffer(JSON.parse(String(mine)), JSON.parse(String(logged)), w) : undefined;
+      if (members) return problem(`${base}.${key}`, `${where}: in ${words}, ${members}`);
       const [a, b] = [KINDS[kind].write(mine, w), KINDS[kind].write(logged, w)];
       const message =
         says.sentence === 'shows'

@@ -3,7 +3,7 @@
  * 'Needs maintenance' in the report but 'In order' in the log"). Pure, no Node API (bundled into verify.html).
  */
 import { FINDING_STATUS_LABELS, type FindingStatus } from '../../../shared/src/api/inspectionWords.ts';
-import { hashWords, valueWords, type Words } from './words.ts';
+import { camelWords, hashWords, valueWords, type Words } from './words.ts';
 
 type Json = Record<string, unknown>;
 
@@ -72,5 +72,23 @@ export function findingsDiffer(shown: unknown, logged: unknown, w: Words): strin
         `the report shows a finding at ${practiceWords(m.practice, w)} (${statusLabel(m.status)}) that the log does not have`,
       );
   if (out.length === 0 && mine.length > 0) out.push('the findings are in another order than in the log');
+  return out.length ? out.join('; ') : undefined;
+}
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * How two objects (a record's particulars, a change's values) differ, member by member: "version reads 3
+ * in the report but 2 in the log". Undefined when either is not an object.
+ */
+export function membersDiffer(shown: unknown, logged: unknown, w: Words): string | undefined {
+  if (!isObject(shown) || !isObject(logged)) return undefined;
+  const keys = [...new Set([...Object.keys(logged), ...Object.keys(shown)])];
+  const out = keys
+    .filter((k) => JSON.stringify(shown[k] ?? null) !== JSON.stringify(logged[k] ?? null))
+    .map(
+      (k) =>
+        `${camelWords(k)} reads ${valueWords(shown[k], w, k)} in the report but ${valueWords(logged[k], w, k)} in the log`,
+    );
   return out.length ? out.join('; ') : undefined;
 }
