@@ -126,7 +126,7 @@ describe('other records differing from their log entry, in words', () => {
       {
         field: 'records[0].body',
         message:
-          'The developer\'s record (swppp) of Oct 12, 2026, 2:05 PM EDT: its particulars is not what its log entry says (the report shows version 3; prepared by "Acme Engineering"; signed at Oct 12, 2026, 2:05 PM EDT, the log entry version 2; prepared by "Acme Engineering"; signed at Oct 12, 2026, 2:05 PM EDT)',
+          "The developer's record (swppp) of Oct 12, 2026, 2:05 PM EDT: in its particulars, version reads 3 in the report but 2 in the log",
       },
     ]);
   });
