@@ -85,8 +85,7 @@ function keyItems(v: Verdict, pasted: string): Node[] {
   const print = el('p');
   print.append('Its fingerprint: ', el('strong', v.key.fingerprint, 'fingerprint'));
   return [
-    el('h2', "The town's public key"),
-    el('p', 'The key you pasted:'),
+    el('h2', 'The key you pasted'),
     el('code', pasted, 'key-line'),
     print,
     el(
