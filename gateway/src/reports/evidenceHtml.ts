@@ -26,7 +26,7 @@ Audit of the gateway's records against its log when this report was made: ${
   }</p>
 <table class="facts"><tbody>
 <tr><th>Checkpoint</th><td><code>${esc(cp.origin)}</code>, ${cp.size} entries</td></tr>
-<tr><th>Fingerprint</th><td><code>${esc(cp.root)}</code></td></tr>
+<tr><th>Log root hash</th><td><code>${esc(cp.root)}</code></td></tr>
 <tr><th>Signing key</th><td><code>${esc(r.evidence.verifierKey)}</code><br><small>key id ${esc(keyId)}: it must be the town's public key, obtained from the town, not from this page</small></td></tr>
 <tr><th>Key fingerprint</th><td><code class="key-fingerprint">${esc(verifierKeyFingerprint(r.evidence.verifierKey))}</code><br><small>Compare this fingerprint with the one the town publishes: if they differ, the key is not the town's.</small></td></tr>
 <tr><th>Cited records</th><td>${r.evidence.entries.length}</td></tr>
