@@ -13,6 +13,7 @@ import {
   renderAlertsTable,
 } from './pages/alerts/alerts.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './pages/fleet/fleet.js';
+import { showEvidenceKey } from './pages/overview/evidenceKey.js';
 import { renderOverview } from './pages/overview/overview.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
@@ -136,6 +137,7 @@ async function route() {
   if (name === 'overview') {
     renderOverview(openAlert);
     renderFleetOverview();
+    void showEvidenceKey();
   } else if (name === 'alerts') {
     // #/alerts/<id>: the alert's dialog over the list (its link, to share or bookmark).
     if (arg && shownAlertId() !== arg) void openAlertDialog(arg);

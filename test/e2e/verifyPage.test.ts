@@ -1,10 +1,10 @@
 /**
  * verify.html as a clerk uses it: the page written to a folder and opened from the file (file://) in real
  * Chromium with the network off, the report's JSON given through the file input, the town's key pasted.
- * A real report (made by a real gateway) says "Verified" with what was checked; a copy with a storm
- * total changed, one with a reading removed, one checked with another key and one with its signature
+ * A real report (made by a real gateway) says "Verified" with what it proved and the pasted key's
+ * fingerprint; a copy with a storm total changed, one with a finding changed, one with a reading removed, one checked with another key and one with its signature
  * changed each say "Not verified" and name the field. No console error, no request but the page's own,
- * nothing the page's Content-Security-Policy blocked. Screenshots verify-ok-* and verify-tampered-*
+ * nothing the page's Content-Security-Policy blocked. Screenshots verify-ok-*, verify-words-desktop and verify-tampered-*
  * at a desktop (1366x900) and a phone (390x844) size.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../gateway/src/api/verifyPage.ts';
+import { verifierKeyFingerprint } from '../../gateway/src/ledger/checkpoint.ts';
 import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import {
@@ -38,6 +39,11 @@ const TAMPERED: Array<[ReportTampering, string, RegExp]> = [
   ],
   ['wrong-key', 'evidence.checkpoint.note', /The signature does not match the public key you pasted/],
   ['changed-signature', 'evidence.checkpoint.note', /the checkpoint or its signature was changed/],
+  [
+    'changed-finding',
+    'inspections[0].findings',
+    /at maple-ridge by Ian Inspector: the finding at 'Silt fence, north boundary' reads 'Needs maintenance' in the report but 'In order' in the log\./,
+  ],
 ];
 
 describe.skipIf(!haveBinary('chromium'))('verify.html opened from a file, offline', () => {
@@ -93,16 +99,32 @@ describe.skipIf(!haveBinary('chromium'))('verify.html opened from a file, offlin
       const page = await open(size);
       expect(await page.title()).toBe('Check a compliance report');
       expect(await check(page, join(dir, 'report.json'), real.key)).toBe('Verified');
+      expect(await page.textContent('#checked-title')).toBe('What it proved');
       const checked = await page.locator('#checked-list li').allTextContents();
-      expect(checked.join('\n')).toMatch(/16 readings, 1 storm, 5 duties and 2 inspections: 28 records/);
-      expect(checked.join('\n')).toMatch(
-        new RegExp(
-          `signed checkpoint: ${real.report.evidence.checkpoint.size} entries, signed by 'test-gw.gateway/evidence'`,
+      const fingerprint = verifierKeyFingerprint(real.key);
+      expect(checked[0]).toMatch(/site 'maple-ridge', January 1, 2020 to /);
+      expect(checked.slice(1)).toEqual([
+        `The log's checkpoint of ${real.report.evidence.checkpoint.size} entries, signed by 'test-gw.gateway/evidence' (key id ${real.key.split('+')[1]}, fingerprint ${fingerprint}).`,
+        expect.stringMatching(
+          /^28 log entries, each against its fingerprint, and the one proof that they are all in the log; the newest is of /,
         ),
+        '16 readings of 1 device, each as it was logged.',
+        expect.stringMatching(/^1 storm with its totals, start and end, added up again from its readings/),
+        expect.stringMatching(/^5 duties with their due time and status from their history/),
+        '2 inspections with 4 findings and 0 photo fingerprints, each as logged.',
+      ]);
+      // The key pasted and its fingerprint, to compare with the town's.
+      expect(await page.textContent('#key-print .key-line')).toBe(real.key);
+      expect(await page.textContent('#key-print .fingerprint')).toBe(fingerprint);
+      expect(await page.textContent('#key-print')).toMatch(
+        /Compare this fingerprint with the one the town publishes/,
       );
-      expect(checked.join('\n')).toMatch(/site 'maple-ridge', January 1, 2020 to /);
       expect(await page.locator('#problems li').count()).toBe(0);
       await screenshot(page, `verify-ok-${size.name}`);
+      if (size.name === 'desktop') {
+        await page.locator('#checked').scrollIntoViewIfNeeded();
+        await screenshot(page, 'verify-words-desktop');
+      }
       // The same in the dark colour scheme: another background, the verdict still green.
       const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       await page.emulateMedia({ colorScheme: 'dark' });

@@ -2,7 +2,7 @@
  * A real compliance report to verify, made by a real gateway (in this process, a temp data directory):
  * a storm of 16 readings at Maple Ridge's rain gauge rg-1 (60 tips, 0.60 in), inspected the same day, and
  * a routine inspection; its JSON as the API answers it, and the gateway's verifier key. And the copies a
- * clerk must see refused: a storm total changed, a reading removed, signed by another key, a signature
+ * clerk must see refused: a storm total changed, a reading removed, a finding changed, signed by another key, a signature
  * changed.
  */
 import { generateKeyPairSync } from 'node:crypto';
@@ -10,7 +10,7 @@ import mqtt from 'mqtt';
 import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.ts';
 import type { ReportJson } from '../../gateway/src/verifier/verify.ts';
 import { waitFor } from './env.ts';
-import { startTestGateway, type TestGateway } from './gateway.ts';
+import { startTestGateway, type TestGateway, testConfigInput } from './gateway.ts';
 import { completeInspection } from './inspections.ts';
 import { checkpointedReport, sha256 } from './reports.ts';
 
@@ -27,11 +27,20 @@ export interface RealReport {
   key: string;
 }
 
-/** A gateway to make the report with: an admin token, a checkpoint a second. */
+/** Maple Ridge's practices: each inspection of the report has a finding at each, in order. */
+export const PRACTICES = [
+  { id: 'sf-north', label: 'Silt fence, north boundary', kind: 'silt-fence' },
+  { id: 'inlet-elm', label: 'Inlet protection, Elm St', kind: 'inlet-protection' },
+] as const;
+
+/** A gateway to make the report with: an admin token, a checkpoint a second, Maple Ridge's practices. */
 export const reportGateway = (): Promise<TestGateway> =>
   startTestGateway({
     auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha256(TOKEN) }] },
     evidence: { checkpointIntervalSeconds: 1 },
+    sites: (testConfigInput().sites ?? []).map((s) =>
+      s.id === 'maple-ridge' ? { ...s, practices: PRACTICES.map((p) => ({ ...p })) } : s,
+    ),
   } as never);
 
 /** The report of a gateway of its own, stopped once the report is made. */
@@ -76,24 +85,30 @@ export async function reportFrom(gw: TestGateway): Promise<RealReport> {
   );
   await call(
     '/api/inspections',
-    completeInspection({
-      siteId: 'maple-ridge',
-      at: new Date(now - 2 * 60 * M).toISOString(),
-      inspector: 'Ian Inspector',
-      kind: 'storm',
-      notes: 'Silt fence holding; outlet clear.',
-    }),
+    completeInspection(
+      {
+        siteId: 'maple-ridge',
+        at: new Date(now - 2 * 60 * M).toISOString(),
+        inspector: 'Ian Inspector',
+        kind: 'storm',
+        notes: 'Silt fence holding; outlet clear.',
+      },
+      PRACTICES.map((p) => p.id),
+    ),
   );
   await call(
     '/api/inspections',
-    completeInspection({
-      siteId: 'maple-ridge',
-      at: new Date(now - 30 * M).toISOString(),
-      inspector: 'Ian Inspector',
-      kind: 'routine',
-      notes: 'Weekly walk-round.',
-      signature: { name: 'Ian Inspector', method: 'drawn', drawing: SIGNED },
-    }),
+    completeInspection(
+      {
+        siteId: 'maple-ridge',
+        at: new Date(now - 30 * M).toISOString(),
+        inspector: 'Ian Inspector',
+        kind: 'routine',
+        notes: 'Weekly walk-round.',
+        signature: { name: 'Ian Inspector', method: 'drawn', drawing: SIGNED },
+      },
+      PRACTICES.map((p) => p.id),
+    ),
   );
   const key = (await call<{ verifierKey: string }>('/api/evidence/key')).verifierKey;
   // Once a checkpoint covers the inspections (one a second).
@@ -109,7 +124,8 @@ export type ReportTampering =
   | 'removed-reading'
   | 'wrong-key'
   | 'changed-signature'
-  | 'inspection-signature';
+  | 'inspection-signature'
+  | 'changed-finding';
 
 /** A copy of the report changed one way, with the key to check it with. */
 export function tamperedReport(r: RealReport, how: ReportTampering): { report: ReportJson; key: string } {
@@ -118,6 +134,12 @@ export function tamperedReport(r: RealReport, how: ReportTampering): { report: R
     case 'storm-total':
       report.storms[0]!.inches = 0.71;
       break;
+    case 'changed-finding': {
+      // The storm inspection's finding at the north silt fence, "in order" as logged, shown as needing repair.
+      const f = report.inspections.find((x) => x.kind === 'storm')!.findings![0] as { status: string };
+      f.status = 'maintenance';
+      break;
+    }
     case 'removed-reading': {
       // The storm's seventh reading, out of the middle of its readings.
       const readings = report.evidence.entries.filter((e) => e.kind === 'reading');

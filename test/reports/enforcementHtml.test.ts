@@ -280,8 +280,9 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
       'inspection',
       'practice',
       'photos',
+      'signed by',
     ]);
-    expect(rows.every((r) => r.length === 12)).toBe(true);
+    expect(rows.every((r) => r.length === 13)).toBe(true);
     const v = rows.filter((r) => r[0] === 'violation');
     expect(v.map((r) => [r[1], r[2], r[4], r[5], r[6], r[7]])).toEqual([
       [ids.a, 'approved', at(T0), at(T0 + 3 * DAY), at(T0 + DAY), 'on-time'],

@@ -5,6 +5,7 @@
  * string inside a <style>, where `</style>` must not end the element).
  */
 import { describe, expect, it } from 'vitest';
+import { verifierKeyFingerprint } from '../../gateway/src/ledger/checkpoint.ts';
 import { reportToHtml } from '../../gateway/src/reports/html.ts';
 import type { ComplianceReport, DutyRow } from '../../gateway/src/reports/report.ts';
 import { PAPER_STATEMENT } from '../../gateway/src/reports/sections/certifications.ts';
@@ -99,6 +100,18 @@ describe('the report page', () => {
     );
     expect(html).not.toContain('{"inchesPerTip"');
     expect(html).toContain('Nov 25, 2026, 10:00 AM EST');
+  });
+
+  it("prints the town's public key and its fingerprint, to compare with the one the town publishes", () => {
+    const html = reportToHtml(report());
+    const evidence = html.slice(html.indexOf('<h2>Evidence</h2>'));
+    const fingerprint = verifierKeyFingerprint('gw/evidence+0011aabb+KEY');
+    expect(fingerprint).toMatch(/^[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/);
+    expect(evidence).toContain('<code>gw/evidence+0011aabb+KEY</code>');
+    expect(evidence).toContain(
+      `<tr><th>Key fingerprint</th><td><code class="key-fingerprint">${fingerprint}</code>`,
+    );
+    expect(evidence).toContain('Compare this fingerprint with the one the town publishes');
   });
 
   it("prints the town's reading of the annual deadline, and a submittal with the work's date beside it", () => {

@@ -5,8 +5,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawPublicKey, verifierKey } from '../../gateway/src/ledger/checkpoint.ts';
-import { keyFromText, readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
+import { rawPublicKey, verifierKey, verifierKeyFingerprint } from '../../gateway/src/ledger/checkpoint.ts';
+import { keyFromText, provedWords, readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import { makeRealReport, type RealReport, SIGNED, tamperedReport } from '../helpers/verifiedReport.ts';
 
 describe('the report verifier on a real report', () => {
@@ -37,8 +37,34 @@ describe('the report verifier on a real report', () => {
     });
     expect(v.checkpoint.size).toBe(real.report.evidence.checkpoint.size);
     expect(v.checkpoint.root).toBe(real.report.evidence.checkpoint.root);
-    expect(v.key).toEqual({ name: 'test-gw.gateway/evidence', id: real.key.split('+')[1] });
-    expect(v.words).toEqual({ tz: 'America/New_York', site: 'maple-ridge' });
+    // The fingerprint WebCrypto gives is the gateway's (node:crypto) and the API's.
+    expect(v.key).toEqual({
+      name: 'test-gw.gateway/evidence',
+      id: real.key.split('+')[1],
+      fingerprint: verifierKeyFingerprint(real.key),
+    });
+    expect(v.key?.fingerprint).toMatch(/^[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$/);
+    // What it proved, in the words the CLI and verify.html print.
+    const said = provedWords(v);
+    expect(said[0]).toBe(
+      `The log's checkpoint of ${v.checkpoint.size} entries, signed by 'test-gw.gateway/evidence' (key id ${v.key?.id}, fingerprint ${v.key?.fingerprint}).`,
+    );
+    expect(said.slice(1)).toEqual([
+      expect.stringMatching(
+        /^28 log entries, each against its fingerprint, and the one proof that they are all in the log; the newest is of \w{3} \d+, \d{4}, \d+:\d\d [AP]M E[SD]T\.$/,
+      ),
+      '16 readings of 1 device, each as it was logged.',
+      '1 storm with its totals, start and end, added up again from its readings, and whether it reached the threshold and was inspected in time.',
+      expect.stringMatching(
+        /^5 duties with their due time and status from their history; [1-4] of them closed, with who and what closed each\.$/,
+      ),
+      '2 inspections with 4 findings and 0 photo fingerprints, each as logged.',
+    ]);
+    expect(v.words).toEqual({
+      tz: 'America/New_York',
+      site: 'maple-ridge',
+      practices: { 'sf-north': 'Silt fence, north boundary', 'inlet-elm': 'Inlet protection, Elm St' },
+    });
   });
 
   it('a changed storm total: names the storm in the site time and the field', async () => {
@@ -66,6 +92,19 @@ describe('the report verifier on a real report', () => {
     expect(v.problems[1]!.message).toMatch(
       /its logged record rests on 15 readings of its gauge, the report carries 14$/,
     );
+  });
+
+  it('a changed finding: the inspection, the practice by its label, and what each side reads', async () => {
+    const { report, key } = tamperedReport(real, 'changed-finding');
+    const v = await verifyReport(report, key);
+    expect(v.problems).toEqual([
+      {
+        field: 'inspections[0].findings',
+        message: expect.stringMatching(
+          /^The inspection of \w{3} \d+, \d{4}, \d+:\d\d [AP]M E[SD]T at maple-ridge by Ian Inspector: the finding at 'Silt fence, north boundary' reads 'Needs maintenance' in the report but 'In order' in the log$/,
+        ),
+      },
+    ]);
   });
 
   it('another key of the same name: the signature does not match the key pasted', async () => {
@@ -124,7 +163,7 @@ describe('the report verifier on a real report', () => {
       {
         field: expect.stringMatching(/^inspections\[\d\]\.signature\.drawing$/),
         message: expect.stringMatching(
-          /^The inspection of \w{3} \d+, \d{4}, \d+:\d\d [AP]M E[SD]T by Ian Inspector: the report shows the drawn signature's strokes .*"M20 150 L60 40", its logged record "M20 150 L60 40 L100 150 M130 90 L200 90"$/,
+          /^The inspection of \w{3} \d+, \d{4}, \d+:\d\d [AP]M E[SD]T at [\w -]+ by Ian Inspector: the report shows the drawn signature's strokes "M20 150 L60 40", its logged record "M20 150 L60 40 L100 150 M130 90 L200 90"$/,
         ),
       },
     ]);

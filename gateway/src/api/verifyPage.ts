@@ -104,9 +104,10 @@ export async function buildVerifyPage(): Promise<VerifyPage> {
 <div id="verdict" class="verdict wait"></div>
 <ol id="problems" class="problems"></ol>
 <div id="checked" class="checked" hidden>
-<h2>What was checked</h2>
+<h2 id="checked-title">What was checked</h2>
 <ul id="checked-list"></ul>
 </div>
+<div id="key-print" class="key-print" hidden></div>
 </section>
 </main>
 <script>${script}</script>

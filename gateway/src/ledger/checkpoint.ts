@@ -4,6 +4,7 @@
  * the gateway's own key, verifier keys. Pure apart from the crypto calls.
  */
 import { createHash, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { fingerprintWords } from './fingerprint.ts';
 import {
   ED25519,
   keyIdInput,
@@ -30,6 +31,10 @@ export function rawPublicKey(key: KeyObject): Buffer {
   const der = pub.export({ format: 'der', type: 'spki' });
   return der.subarray(der.length - 32);
 }
+
+/** The fingerprint of a verifier key line, as `fingerprint.ts` defines it (synchronously, for the gateway). */
+export const verifierKeyFingerprint = (vkey: string): string =>
+  fingerprintWords(createHash('sha256').update(vkey.replace(/\s+/g, ''), 'utf8').digest());
 
 /** A KeyObject for a raw 32-byte Ed25519 public key. */
 export function publicKeyFromRaw(raw: Uint8Array): KeyObject {

@@ -36,7 +36,15 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
       : [
           `When this report was made, the gateway's own check found that its records do not match its evidence log (${audit.detail ?? 'no detail given'}). Records may have been changed or removed: do not rely on this report until the store has been examined.`,
         ],
-    site: { id: i.site.id, name: i.site.name ?? i.site.id, kind: i.site.kind, timezone: i.timezone },
+    site: {
+      id: i.site.id,
+      name: i.site.name ?? i.site.id,
+      kind: i.site.kind,
+      timezone: i.timezone,
+      ...(i.site.practices?.length
+        ? { practices: i.site.practices.map((p) => ({ id: p.id, label: p.label })) }
+        : {}),
+    },
     period: {
       from: new Date(i.period.from).toISOString(),
       to: new Date(i.period.to).toISOString(),
@@ -48,7 +56,6 @@ export function buildComplianceReport(i: ReportInputs): ComplianceReport {
     summary: f.summary,
     storms: f.storms,
     inspections: f.inspections,
-    ...(f.practices ? { practices: f.practices } : {}),
     notices: f.notices,
     violations: f.violations,
     stopWork: f.stopWork,

@@ -2,6 +2,7 @@
  * The end of the printed report: its evidence (the signed checkpoint, the key, the records cited, the
  * storms cited by their first and last readings, the audit) and how anyone checks it offline.
  */
+import { verifierKeyFingerprint } from '../ledger/checkpoint.ts';
 import type { ComplianceReport } from './report.ts';
 import type { Time } from './sections/section.ts';
 import { escapeXml as esc } from './stormChart.ts';
@@ -25,8 +26,9 @@ Audit of the gateway's records against its log when this report was made: ${
   }</p>
 <table class="facts"><tbody>
 <tr><th>Checkpoint</th><td><code>${esc(cp.origin)}</code>, ${cp.size} entries</td></tr>
-<tr><th>Fingerprint</th><td><code>${esc(cp.root)}</code></td></tr>
+<tr><th>Log root hash</th><td><code>${esc(cp.root)}</code></td></tr>
 <tr><th>Signing key</th><td><code>${esc(r.evidence.verifierKey)}</code><br><small>key id ${esc(keyId)}: it must be the town's public key, obtained from the town, not from this page</small></td></tr>
+<tr><th>Key fingerprint</th><td><code class="key-fingerprint">${esc(verifierKeyFingerprint(r.evidence.verifierKey))}</code><br><small>Compare this fingerprint with the one the town publishes: if they differ, the key is not the town's.</small></td></tr>
 <tr><th>Cited records</th><td>${r.evidence.entries.length}</td></tr>
 </tbody></table>${long.length ? `<p>${long.join(' ')}</p>` : ''}
 <div class="keep"><p class="small">Signed checkpoint:</p><pre>${esc(cp.note)}</pre></div>

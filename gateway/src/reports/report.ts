@@ -96,7 +96,17 @@ export interface ComplianceReport {
    * gateway's audit found its store does not match its evidence log when the report was made.
    */
   warnings: string[];
-  site: { id: string; name: string; kind: string; timezone: string };
+  /**
+   * The site; the labels of its practices (a construction site's) name each finding's practice, in the
+   * report and in the verifier's sentences.
+   */
+  site: {
+    id: string;
+    name: string;
+    kind: string;
+    timezone: string;
+    practices?: Array<{ id: string; label: string }>;
+  };
   /** Whole days in the site's time zone: `from` is the first day's midnight, `to` the one after the last. */
   period: { from: string; to: string; firstDay: string; lastDay: string };
   generatedAt: string;
@@ -104,11 +114,6 @@ export interface ComplianceReport {
   summary: Record<SummaryKey, number>;
   storms: StormDto[];
   inspections: InspectionDto[];
-  /**
-   * A construction site's practices when the report was made (their ids and labels): what the
-   * inspections' findings name. Absent for a site without practices.
-   */
-  practices?: { id: string; label: string }[];
   /** The milestone notices whose milestone falls in the period (town law 001, A(1)). */
   notices: ReportNotice[];
   /** Notices of violation in force in the period, and stop-work orders in effect in it. */

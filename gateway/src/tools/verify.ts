@@ -7,12 +7,13 @@
  * checkpoint; with --checkpoint, a later checkpoint note held by a witness, that this one does (the
  * consistency proof comes from --api, unless the two checkpoints are the same size). A gateway that keeps
  * its reads behind a sign-in (the default) needs an API token: --token, or GATEWAY_TOKEN.
- * Exits 0 when everything holds, 1 with the reasons otherwise (each a sentence, then the field of the
+ * Exits 0 when everything holds, printing what it proved (the checkpoint and its key's fingerprint, the
+ * log entries, each section's figures: `verifier/proved.ts`), 1 with the reasons otherwise (each a sentence, then the field of the
  * report's JSON it is about, in brackets), 2 on a usage error. The checks are `verifier/verify.ts`, the
  * same module verify.html runs in a browser.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { keyFromText, readReport, verifyLater, verifyReport } from '../verifier/verify.ts';
+import { keyFromText, provedWords, readReport, verifyLater, verifyReport } from '../verifier/verify.ts';
 
 function usage(msg: string): never {
   process.stderr.write(
@@ -95,20 +96,9 @@ const v = await verifyReport(report, key).catch((e: Error) => {
   process.stdout.write(`NOT VERIFIED: ${file}: the report cannot be checked: ${e.message}\n`);
   process.exit(1);
 });
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const problems = [...v.problems];
-const lines = [
-  `report ${file}: checkpoint of ${v.checkpoint.size} entries, root ${v.checkpoint.root}`,
-  `  ${[
-    count(v.checked.entries, 'cited entry', 'cited entries'),
-    count(v.checked.storms, 'storm', 'storms'),
-    count(v.checked.duties, 'duty', 'duties'),
-    count(v.checked.inspections, 'inspection', 'inspections'),
-    count(v.checked.notices, 'milestone notice', 'milestone notices'),
-    count(v.checked.violations, 'notice of violation', 'notices of violation'),
-    count(v.checked.stopWork, 'stop-work order', 'stop-work orders'),
-  ].join(', ')} checked`,
-];
+const lines = [`report ${file}: checkpoint of ${v.checkpoint.size} entries, root ${v.checkpoint.root}`];
+if (v.key) lines.push(`  key '${v.key.name}' (key id ${v.key.id}), fingerprint ${v.key.fingerprint}`);
 if (api || checkpointFile) {
   const base = api?.replace(/\/$/, '');
   const later = checkpointFile
@@ -135,4 +125,6 @@ if (problems.length) {
   for (const p of problems) process.stdout.write(`NOT VERIFIED: ${p.message} [${p.field}]\n`);
   process.exit(1);
 }
+// What was proved, in the same words as verify.html.
 process.stdout.write('verified\n');
+for (const l of provedWords(v)) process.stdout.write(`  ${l}\n`);

@@ -8,6 +8,7 @@
  */
 import type { FieldKind, FieldRow } from '../../../shared/src/api/fieldRows.ts';
 import { canonicalJson } from '../ledger/canonical.ts';
+import { findingsDiffer, membersDiffer } from './values.ts';
 import {
   capital,
   entryWords,
@@ -16,6 +17,7 @@ import {
   type Problem,
   problem,
   shown,
+  valueWords,
   type Words,
   when,
 } from './words.ts';
@@ -73,9 +75,18 @@ const KINDS: Record<
   items: {
     shown: (v) => canonicalJson(v ?? []),
     logged: (v) => canonicalJson(v ?? []),
-    write: (v, w) => shown(v, w),
+    write: (v, w) => valueWords(JSON.parse(String(v)), w),
   },
-  json: { shown: (v) => canonicalJson(v ?? null), logged: (v) => canonicalJson(v ?? null), write: String },
+  findings: {
+    shown: (v) => canonicalJson(v ?? []),
+    logged: (v) => canonicalJson(v ?? []),
+    write: (v, w) => valueWords(JSON.parse(String(v)), w),
+  },
+  json: {
+    shown: (v) => canonicalJson(v ?? null),
+    logged: (v) => canonicalJson(v ?? null),
+    write: (v, w) => valueWords(JSON.parse(String(v)), w),
+  },
   flag: { shown: (v) => v ?? false, logged: (v) => v, write: (v, w) => shown(v, w) },
 };
 
@@ -120,6 +131,16 @@ export function differences(where: string, base: string, pairs: Pair[], says: Sa
   return pairs
     .filter(([, , mine, logged]) => differ(mine, logged))
     .map(([key, words, mine, logged, kind = 'text']) => {
+      // Findings are told apart finding by finding, each practice by its label.
+      // An object's members are told apart member by member.
+      const told =
+        kind === 'findings'
+          ? findingsDiffer(JSON.parse(String(mine)), JSON.parse(String(logged)), w)
+          : undefined;
+      if (told) return problem(`${base}.${key}`, `${where}: ${told}`);
+      const members =
+        kind === 'json' ? membersDiffer(JSON.parse(String(mine)), JSON.parse(String(logged)), w) : undefined;
+      if (members) return problem(`${base}.${key}`, `${where}: in ${words}, ${members}`);
       const [a, b] = [KINDS[kind].write(mine, w), KINDS[kind].write(logged, w)];
       const message =
         says.sentence === 'shows'

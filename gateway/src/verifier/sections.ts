@@ -44,7 +44,8 @@ export const inspections: Section<ShownInspection> = {
   cites: 'logIndex',
   fields: inspectionFields,
   says: RECORD,
-  where: (x, _b, { w }) => `The inspection of ${when(ms(x.at), w)} by ${x.inspector ?? 'an inspector'}`,
+  where: (x, _b, { w }) =>
+    `The inspection of ${when(ms(x.at), w)} at ${w.site} by ${x.inspector ?? 'an inspector'}`,
   missing: LOGGED,
   numbered: { sentence: 'running', where: "The site's inspections in the report", one: 'inspection' },
   inPeriod: { at: 'at', period: 'stated' },

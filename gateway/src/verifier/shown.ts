@@ -49,7 +49,8 @@ export interface ShownExtension {
 
 /** The parts of the report these checks read. */
 export interface ShownReport {
-  site?: { id: string; name?: string; timezone?: string };
+  /** The site; its practices' labels name them in sentences (reports of earlier releases have none). */
+  site?: { id: string; name?: string; timezone?: string; practices?: Array<{ id: string; label: string }> };
   period?: { from: string; to: string };
   inspections: ShownInspection[];
   extensions: ShownExtension[];

@@ -11,17 +11,20 @@
  * Pure: the caller fetches what it needs.
  */
 import { bytesEqual, fromBase64, toBase64 } from '../ledger/bytes.ts';
+import { keyFingerprint } from '../ledger/fingerprint.ts';
 import { checkNote, type NoteVerdict, parseKey, readCheckpoint } from '../ledger/note.ts';
 import { checkConsistency, checkRangeProof, runAsync } from '../ledger/proofs.ts';
 import { leafHashOf, nodeHashOf } from '../ledger/webcrypto.ts';
 import { type CitedBody, periodOf } from './checker.ts';
 import { checkDuty, checkLongStorm, checkStorm, checkSummary } from './figures.ts';
 import { checkMet } from './inspected.ts';
+import { type Proved, provedOf } from './proved.ts';
 import type { ReportDuty, ReportJson } from './reportJson.ts';
 import { checkSections } from './sections.ts';
 import type { DutyAt } from './shown.ts';
 import { capital, entryWords, knownZone, type Problem, problem, type Words } from './words.ts';
 
+export { provedWords } from './proved.ts';
 export { type ReportJson, readReport } from './reportJson.ts';
 export type { Problem } from './words.ts';
 
@@ -46,10 +49,12 @@ export interface Verdict {
     /** The developer's records (reports of earlier releases have none). */
     records: number;
   };
+  /** The figures the check covered, section by section (`proved.ts` says them in words). */
+  proved: Proved;
   /** The checkpoint the report rests on, as its signed note says (size -1 when it could not be read). */
   checkpoint: { origin: string; size: number; root: string };
-  /** The key the checkpoint's signature was checked with, when it could be read. */
-  key?: { name: string; id: string };
+  /** The key the checkpoint's signature was checked with, when it could be read, and its fingerprint. */
+  key?: { name: string; id: string; fingerprint: string };
   /** The site's name and time zone, the times the sentences are written in. */
   words: Words;
 }
@@ -92,18 +97,24 @@ function signatureProblem(v: Exclude<NoteVerdict, { ok: true }>, name: string): 
 
 /** Checks a report against the key (a verifier key `<name>+<id>+<key>`). */
 export async function verifyReport(report: ReportJson, verifierKey: string): Promise<Verdict> {
+  const labels = (report.site?.practices ?? []).map((p) => [p.id, p.label] as const);
   const w: Words = {
     tz: knownZone(report.site?.timezone),
     site: report.site?.name ?? report.site?.id ?? 'not named',
+    ...(labels.length ? { practices: Object.fromEntries(labels) } : {}),
   };
   const problems: Problem[] = [];
   const ev = report.evidence;
   const checkpoint = { origin: ev.checkpoint.origin, size: -1, root: '' };
   let root: Uint8Array = new Uint8Array(0);
-  let key: { name: string; id: string } | undefined;
+  let key: Verdict['key'];
   try {
     const k = await parseKey(verifierKey);
-    key = { name: k.name, id: verifierKey.trim().split('+')[1]!.toLowerCase() };
+    key = {
+      name: k.name,
+      id: verifierKey.trim().split('+')[1]!.toLowerCase(),
+      fingerprint: await keyFingerprint(verifierKey),
+    };
     try {
       const v = await checkNote(ev.checkpoint.note, k.name, k.publicKey);
       if (!v.ok) problems.push(signatureProblem(v, k.name));
@@ -250,6 +261,11 @@ export async function verifyReport(report: ReportJson, verifierKey: string): Pro
       records: report.records?.length ?? 0,
       changes: report.changes?.length ?? 0,
     },
+    proved: provedOf(
+      report,
+      all,
+      duties.map((d) => d.d),
+    ),
     checkpoint,
     ...(key ? { key } : {}),
     words: w,

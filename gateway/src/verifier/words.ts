@@ -21,6 +21,8 @@ export const problem = (field: string, message: string): Problem => ({ field, me
 export interface Words {
   tz: string;
   site: string;
+  /** The labels of the site's practices by id, when the report lists them ("Silt fence, north boundary"). */
+  practices?: Record<string, string>;
 }
 
 /** The report's time zone when this system knows it, or UTC (the times then say so). */
@@ -43,16 +45,48 @@ export const when = (ts: unknown, w: Words): string =>
 export const inches = (v: unknown): string =>
   typeof v === 'number' ? `${Number(v.toFixed(4))} in` : String(v ?? 'none');
 
-/** A value as shown in a sentence: a time, a text (quoted), a yes or no, or a number. */
+/** A value as shown in a sentence: a time, a text (quoted), a yes or no, a number; never JSON. */
 export function shown(v: unknown, w: Words, kind: 'time' | 'text' = 'text'): string {
-  if (v === undefined || v === null) return 'none';
-  if (kind === 'time') return when(v, w);
-  if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  return JSON.stringify(v);
+  if (kind === 'time' && v !== undefined && v !== null) return when(v, w);
+  return valueWords(v, w);
 }
 
 /** "dutiesOverdue" -> "duties overdue". */
 export const camelWords = (key: string): string => key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+
+const HASH = /^[0-9a-f]{64}$/;
+/** A member holding a time in milliseconds: `at`, `ts`, `issuedAt`, … */
+const TIME_KEY = /^(at|ts)$|At$/;
+
+/** A photo's (or any record's) SHA-256 in a few characters: "photo 3fa94c0b21e7…". */
+export const hashWords = (h: string): string => `${h.slice(0, 12)}…`;
+
+/**
+ * Any value in words, as a sentence shows it, never as JSON: a text in quotes, a time in the site's zone,
+ * a yes or no, a list comma-separated, an object as its members' words ("kind "silt fence"; note none"),
+ * a fingerprint (a photo's) by its first characters.
+ */
+export function valueWords(v: unknown, w: Words, key = ''): string {
+  if (v === undefined || v === null) return 'none';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'number') return TIME_KEY.test(key) && v > 1e11 ? when(v, w) : String(v);
+  if (typeof v === 'string')
+    return HASH.test(v) ? `the fingerprint ${hashWords(v)}` : `"${v.replace(/\s+/g, ' ').trim()}"`;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return 'none';
+    const items = v.map((x) => valueWords(x, w));
+    return v.some((x) => typeof x === 'object' && x !== null)
+      ? items.map((i) => `(${i})`).join(', ')
+      : items.join(', ');
+  }
+  if (typeof v === 'object') {
+    const parts = Object.entries(v as Json)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${camelWords(k)} ${valueWords(x, w, k)}`);
+    return parts.length ? parts.join('; ') : 'none';
+  }
+  return String(v);
+}
 
 /** A log entry's record in a few words: "a reading of gauge rg-1 at Nov 30, 2026, 6:53 AM EST". */
 export function entryWords(body: Json | undefined, w: Words): string {

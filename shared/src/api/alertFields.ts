@@ -23,7 +23,7 @@ export const inspectionFields: FieldRowOf<InspectionDto>[] = [
   ['recordedAt', 'the time it was recorded', 'time'],
   ['recordedBy', 'who recorded it', 'text'],
   // Its findings and their photos' hashes, as one canonical text (an entry without findings has none).
-  ['findings', 'its findings (the practices, what was found, the notes and the photos)', 'items'],
+  ['findings', 'its findings (the practices, what was found, the notes and the photos)', 'findings'],
   // Who signed it, how, and the drawing's strokes (an entry signed by no one has none).
   ['signature.name', 'the name it was signed with', 'text'],
   ['signature.method', 'how it was signed (typed or drawn)', 'text'],

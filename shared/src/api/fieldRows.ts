@@ -11,10 +11,20 @@
  * `time`: an ISO time shown, milliseconds logged, written in the site's zone; `inches`: an amount of rain;
  * `list`: names or fingerprints, compared comma-separated; `party`: to whom a notice is directed (name,
  * address, email); `items`: a list of objects compared as canonical JSON, none the same as empty;
+ * `findings`: an inspection's findings, compared as `items` and told apart finding by finding;
  * `json`: any value compared as canonical JSON, none the same as null, written as that JSON; `flag`: a
  * yes or no where none is no.
  */
-export type FieldKind = 'text' | 'time' | 'inches' | 'list' | 'party' | 'items' | 'json' | 'flag';
+export type FieldKind =
+  | 'text'
+  | 'time'
+  | 'inches'
+  | 'list'
+  | 'party'
+  | 'items'
+  | 'findings'
+  | 'json'
+  | 'flag';
 
 type Key<T> = Extract<keyof T, string>;
 

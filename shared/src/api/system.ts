@@ -64,9 +64,16 @@ export const evidenceSummarySchema = z.looseObject({
 export const evidenceKeySchema = z.object({
   origin: z.string(),
   verifierKey: z.string(),
+  fingerprint: z
+    .string()
+    .describe(
+      'SHA-256 of the verifier key line, its first 16 hex digits in groups of four: to compare with the one the town publishes.',
+    ),
   publicKey: z.string(),
   pem: z.string(),
 });
+
+export type EvidenceKey = z.infer<typeof evidenceKeySchema>;
 
 export const consistencyProofSchema = z.object({
   from: z.number(),

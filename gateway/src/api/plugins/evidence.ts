@@ -10,7 +10,7 @@ import {
   entriesQuery,
   inclusionQuery,
 } from '../../../../shared/src/api/requests.ts';
-import { publicKeyFromRaw } from '../../ledger/checkpoint.ts';
+import { publicKeyFromRaw, verifierKeyFingerprint } from '../../ledger/checkpoint.ts';
 import { readingBody } from '../../ledger/records.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -63,6 +63,7 @@ export const evidencePlugin: FastifyPluginAsync<EvidenceServices> = async (app, 
       return {
         origin: k.name,
         verifierKey: k.verifierKey,
+        fingerprint: verifierKeyFingerprint(k.verifierKey),
         publicKey: b64(k.publicKey),
         pem: publicKeyFromRaw(k.publicKey).export({ format: 'pem', type: 'spki' }),
       };

@@ -6,7 +6,7 @@
  * allows no connection at all.
  */
 import { formatDay, formatLong } from '../../../../shared/src/time.ts';
-import { keyFromText, readReport, type Verdict, verifyReport } from '../../verifier/verify.ts';
+import { keyFromText, provedWords, readReport, type Verdict, verifyReport } from '../../verifier/verify.ts';
 import type { Problem } from '../../verifier/words.ts';
 
 const byId = <T extends HTMLElement>(id: string): T => {
@@ -25,6 +25,8 @@ const verdictBox = byId('verdict');
 const problemList = byId<HTMLOListElement>('problems');
 const checkedBox = byId('checked');
 const checkedList = byId<HTMLUListElement>('checked-list');
+const checkedTitle = byId('checked-title');
+const keyBoxOut = byId('key-print');
 
 /** The report file given, read as text. */
 let given: { name: string; text: string } | undefined;
@@ -51,6 +53,7 @@ function showVerdict(kind: 'ok' | 'bad' | 'wait', title: string, text: string): 
   verdictBox.replaceChildren(el('strong', title), el('span', text));
   problemList.replaceChildren();
   checkedBox.hidden = true;
+  keyBoxOut.hidden = true;
 }
 
 function problemItem(p: Problem): HTMLLIElement {
@@ -61,41 +64,39 @@ function problemItem(p: Problem): HTMLLIElement {
   return li;
 }
 
-/** What was checked: the site and period, the records by kind, the checkpoint and who signed it. */
+/** What was checked (of a verified report: proved): the site and period, then the verifier's own sentences. */
 function checkedItems(v: Verdict, raw: Record<string, unknown>): string[] {
-  const c = v.checked;
   const period = raw.period as { firstDay?: string; lastDay?: string } | undefined;
   const made = Date.parse(String(raw.generatedAt));
-  const items: string[] = [];
   const days =
     period?.firstDay && period.lastDay
       ? `, ${formatDay(period.firstDay)} to ${formatDay(period.lastDay)}`
       : '';
-  items.push(
+  return [
     `The report of site '${v.words.site}'${days}${Number.isFinite(made) ? `, made ${formatLong(made, v.words.tz)}` : ''}.`,
-  );
-  const kinds = [
-    count(c.readings, 'reading'),
-    count(c.storms, 'storm'),
-    count(c.duties, 'duty', 'duties'),
-    count(c.inspections, 'inspection'),
-    ...(c.violations > 0 ? [count(c.violations, 'notice of violation', 'notices of violation')] : []),
-    ...(c.stopWork > 0 ? [count(c.stopWork, 'stop-work order')] : []),
-    ...(c.changes > 0 ? [count(c.changes, 'change')] : []),
+    ...provedWords(v),
+    ...v.notes.map((n) => `Checked less than in full: ${n}.`),
   ];
-  items.push(
-    `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}: ${count(c.entries, 'record')} of the evidence log, each against its fingerprint, and the one proof that they are all in the log.`,
-  );
-  if (v.checkpoint.size >= 0 && v.key)
-    items.push(
-      `The log's signed checkpoint: ${count(v.checkpoint.size, 'entry', 'entries')}, signed by '${v.key.name}' (key id ${v.key.id}).`,
-    );
-  else items.push("The log's signed checkpoint could not be checked with the key given.");
-  for (const n of v.notes) items.push(`Checked less than in full: ${n}.`);
-  return items;
 }
 
-function showResult(v: Verdict, raw: Record<string, unknown>): void {
+/** The key pasted and its fingerprint, to compare with the one the town publishes. */
+function keyItems(v: Verdict, pasted: string): Node[] {
+  if (!v.key) return [];
+  const print = el('p');
+  print.append('Its fingerprint: ', el('strong', v.key.fingerprint, 'fingerprint'));
+  return [
+    el('h2', 'The key you pasted'),
+    el('code', pasted, 'key-line'),
+    print,
+    el(
+      'p',
+      "Compare this fingerprint with the one the town publishes (on its website, its notices or the dashboard's Evidence section). If they differ, the key is not the town's, and neither is this result.",
+      'help',
+    ),
+  ];
+}
+
+function showResult(v: Verdict, raw: Record<string, unknown>, pasted: string): void {
   if (v.ok)
     showVerdict(
       'ok',
@@ -111,8 +112,11 @@ function showResult(v: Verdict, raw: Record<string, unknown>): void {
     );
     problemList.replaceChildren(...v.problems.map(problemItem));
   }
+  checkedTitle.textContent = v.ok ? 'What it proved' : 'What was checked';
   checkedList.replaceChildren(...checkedItems(v, raw).map((t) => el('li', t)));
   checkedBox.hidden = false;
+  keyBoxOut.replaceChildren(...keyItems(v, pasted));
+  keyBoxOut.hidden = !v.key;
   // On a phone the verdict is below the form: brought into view.
   verdictBox.scrollIntoView({ block: 'start' });
 }
@@ -132,6 +136,7 @@ async function check(): Promise<void> {
   showVerdict('wait', 'Checking…', `Checking ${given.name}.`);
   let raw: Record<string, unknown>;
   let verdict: Verdict;
+  let pasted = '';
   try {
     raw = JSON.parse(given.text) as Record<string, unknown>;
   } catch (e) {
@@ -144,12 +149,13 @@ async function check(): Promise<void> {
   }
   try {
     const report = readReport(raw);
-    verdict = await verifyReport(report, keyFromText(keyBox.value));
+    pasted = keyFromText(keyBox.value);
+    verdict = await verifyReport(report, pasted);
   } catch (e) {
     if (mine === run) showVerdict('bad', 'Not verified', `${given.name}: ${(e as Error).message}.`);
     return;
   }
-  if (mine === run) showResult(verdict, raw);
+  if (mine === run) showResult(verdict, raw, pasted);
 }
 
 async function take(file: File | undefined): Promise<void> {

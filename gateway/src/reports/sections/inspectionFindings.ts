@@ -4,7 +4,7 @@
  * on the page, a small table under the inspection (the practice by its label, the finding in words, the
  * note, and the photos as thumbnails carried in the page, each with its SHA-256, short under it and whole
  * in its title); in the CSV, a `finding` row each, with the photos' hashes. A practice is named by the
- * label the site gave it when the report was made (`practices`), or said to be gone.
+ * label the site gave it when the report was made (the report's `site.practices`), or said to be gone.
  */
 import type { InspectionDto } from '../../../../shared/src/api/alerts.ts';
 import { FINDING_STATUS_LABELS } from '../../../../shared/src/api/inspectionWords.ts';
@@ -25,8 +25,8 @@ export interface FindingsContext {
 }
 
 /** A practice's label, from the site's practices as the report lists them. */
-export function practiceLabel(r: Pick<ComplianceReport, 'practices'>, id: string): string {
-  return r.practices?.find((p) => p.id === id)?.label ?? GONE_PRACTICE;
+export function practiceLabel(r: Pick<ComplianceReport, 'site'>, id: string): string {
+  return r.site.practices?.find((p) => p.id === id)?.label ?? GONE_PRACTICE;
 }
 
 /** A hash's short form, as printed under its photo. */
@@ -54,7 +54,7 @@ function photo(sha: string, alt: string, c: FindingsContext): string {
 /** The findings' table of an inspection, or nothing when it has none. */
 export function findingsHtml(
   x: Pick<InspectionDto, 'findings'>,
-  r: Pick<ComplianceReport, 'practices'>,
+  r: Pick<ComplianceReport, 'site'>,
   c: FindingsContext,
 ): string {
   if (!x.findings?.length) return '';
@@ -71,7 +71,7 @@ export function findingsHtml(
  * finding in words (`status`), the note (`detail`), the practice's label and the photos' hashes, separated
  * by spaces (the last two columns).
  */
-export function findingRows(x: InspectionDto, r: Pick<ComplianceReport, 'practices'>): unknown[][] {
+export function findingRows(x: InspectionDto, r: Pick<ComplianceReport, 'site'>): unknown[][] {
   return (x.findings ?? []).map((f) => [
     'finding',
     x.id,

@@ -39,15 +39,10 @@ export function whoseColumn(x: Whose): string {
   return [...(x.side === 'town' ? [] : ["the developer's"]), ...words].join(', ');
 }
 
-export const inspections: ReportSection<'inspections' | 'practices'> = {
+export const inspections: ReportSection<'inspections'> = {
   id: 'inspections',
   collect: (i) => ({
-    fields: {
-      inspections: i.inspections,
-      ...(i.site.practices?.length
-        ? { practices: i.site.practices.map((p) => ({ id: p.id, label: p.label })) }
-        : {}),
-    },
+    fields: { inspections: i.inspections },
     counts: { inspections: i.inspections.length },
   }),
   html: {
