@@ -138,7 +138,9 @@ describe("the report's findings", () => {
 
   it("gives each finding a CSV row: the inspection, the finding in words, the note, the practice, the photos' hashes", () => {
     const lines = reportToCsv(report()).split('\r\n');
-    expect(lines[0]).toBe('section,id,rule,device,began,due,done,status,detail,inspection,practice,photos,signed by');
+    expect(lines[0]).toBe(
+      'section,id,rule,device,began,due,done,status,detail,inspection,practice,photos,signed by',
+    );
     const at = lines.findIndex((l) => l.startsWith('inspection,i-1,'));
     expect(lines[at + 1]).toBe(
       `finding,i-1,,,2026-11-05T16:00:00.000Z,,,Needs maintenance,"Sagging ""10 ft"" <east>",,"Silt fence, north <edge>",${PHOTO_A} ${PHOTO_B},`,

@@ -88,11 +88,7 @@ function render(i: InspectionDto, site: SiteView): HTMLElement[] {
   out.push(
     i.signature
       ? signatureView(i.signature, formatTime(i.at, tz))
-      : h(
-          'p',
-          { class: 'muted small', id: 'inspection-signature' },
-          'Recorded without a signature.',
-        ),
+      : h('p', { class: 'muted small', id: 'inspection-signature' }, 'Recorded without a signature.'),
   );
   return out;
 }
