@@ -240,6 +240,7 @@ export class Violations {
     id: string,
     kind: ViolationStep,
     s: { text: string; photos?: readonly string[]; by: string },
+    // biome-ignore lint/suspicious/noConfusingVoidType: a guard that only refuses answers nothing.
     guard: (v: ViolationDto, now: number) => ApprovalDetail | undefined | void,
   ): ViolationDto | undefined {
     const vs = this.store;
