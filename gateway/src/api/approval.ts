@@ -7,27 +7,13 @@
  * received approval") makes the approval the town's, on its inspection: required. Town law 000, Section
  * 5.100 B, names no re-inspection before an order is met: the officer may name one, checked the same.
  */
-import type { ViolationDto, ViolationEvent } from '../../../shared/src/api/violations.ts';
+import { lawOfNotice } from '../../../shared/src/api/enforcementLaws.ts';
+import { correctionToApprove } from '../../../shared/src/api/enforcementWords.ts';
+import type { ViolationDto } from '../../../shared/src/api/violations.ts';
 import { formatLong } from '../../../shared/src/time.ts';
 import type { ApprovalDetail } from '../enforcement/dto.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError } from './errors.ts';
-
-/** The laws under which an approval names the re-inspection it rests on. */
-const REINSPECTION_REQUIRED: ReadonlySet<string> = new Set(['001']);
-
-/** The last correction reported since the last hearing of the appeal (if any): the one an approval meets. */
-export function correctionToApprove(events: readonly ViolationEvent[]): ViolationEvent | undefined {
-  let last: ViolationEvent | undefined;
-  for (const e of events) {
-    if (e.kind === 'heard') last = undefined;
-    else if (e.kind === 'corrected') last = e;
-  }
-  return last;
-}
-
-/** Whether an approval of a notice under `law` must name its re-inspection. */
-export const reinspectionRequired = (law: string | undefined) => REINSPECTION_REQUIRED.has(law ?? '001');
 
 /**
  * The approval's re-inspection, checked; undefined where the law needs none and none is named. Throws a
@@ -50,7 +36,7 @@ export function approvalDetail(
     );
   const reported = formatLong(Date.parse(correction.at), tz);
   if (inspectionId === undefined) {
-    if (!reinspectionRequired(v.law)) return undefined;
+    if (!lawOfNotice(v).approvalReinspection) return undefined;
     throw new ApiError(
       'REINSPECTION_NEEDED',
       `The approval rests on a re-inspection made after the correction was reported (${reported}): record the re-inspection first, then choose it.`,
