@@ -1,4 +1,5 @@
 /** Small images for the photo tests: a real 1×1 PNG, and JPEG and WebP bytes with their signatures. */
+import { crc32, deflateSync } from 'node:zlib';
 export const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
@@ -35,4 +36,29 @@ export async function postPhoto(
     body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
     retryAfter: res.headers.get('retry-after'),
   };
+}
+
+/** A real PNG of `width`×`height` pixels of one colour (`rgb`, 0xRRGGBB): a browser draws it. */
+export function pngOf(width: number, height: number, rgb: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const head = Buffer.alloc(13);
+  head.writeUInt32BE(width, 0);
+  head.writeUInt32BE(height, 4);
+  head.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255], 1 + x * 3);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', head),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
