@@ -135,6 +135,9 @@ describe.skipIf(!haveBinary('chromium'))('a correction with photos, approved on 
       await item.locator('.thumb img').nth(1).waitFor();
       await item.locator('textarea[id^="corrected-"]').fill('Fence reset and trenched; road swept.');
       await screenshot(page, `correction-photos-${size}`);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
       await item.locator('form[id^="corrected-"] button[type="submit"]').click();
       await page.waitForFunction(() =>
         document.querySelector('#enforcement-result')?.textContent?.startsWith('Reported corrected'),
@@ -197,6 +200,14 @@ describe.skipIf(!haveBinary('chromium'))('a correction with photos, approved on 
         expect(o).toMatch(/^\w{3} \d+, \d{4}, \d+:\d{2} [AP]M E[SD]T, other inspection by Pat Inspector$/);
       await form.locator('textarea[id^="approve-"]').fill('Fence and road checked.');
       await screenshot(again.page, `approve-reinspection-${size}`);
+      // Nothing wider than the screen (the widest named when something is).
+      const wide = await again.page.evaluate(() =>
+        [...document.querySelectorAll('main *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+          .slice(0, 5),
+      );
+      expect(wide).toEqual([]);
       await form.locator('form[id^="approve-"] button[type="submit"]').click();
       await again.page.waitForFunction(() =>
         document.querySelector('#enforcement-result')?.textContent?.startsWith('The notice is approved'),
