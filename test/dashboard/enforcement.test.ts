@@ -11,6 +11,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reinspect } from '../helpers/approval.ts';
 import { launchChromium, screenshot, watchCsp } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -203,8 +204,11 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
     expect(docText).toContain('Rita Landis');
     expect(docProblems).toEqual([]);
     await doc.close();
-    // The inspector may approve; appealing is the owner's.
-    expect(await item.locator('summary', { hasText: 'Approve' }).count()).toBe(1);
+    // Nothing to approve before a correction is reported; appealing is the owner's.
+    expect(await item.locator('summary', { hasText: 'Approve' }).count()).toBe(0);
+    expect(await item.locator('.violation-no-approve').textContent()).toBe(
+      'Approval is offered once the owner or contractor reports the correction.',
+    );
     expect(await item.locator('summary', { hasText: 'Appeal' }).count()).toBe(0);
     await plainWords(page);
     expect(problems).toEqual([]);
@@ -331,6 +335,11 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
   });
 
   it('the inspector is offered the override, approves, and lifts the order, at 390x844', async () => {
+    // The re-inspection the approval rests on, made after the correction was reported.
+    await reinspect(gw.httpUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, 'maple-ridge', {
+      at: new Date().toISOString(),
+      inspector: 'Pat Inspector',
+    });
     const { page, problems } = await signedIn('pat@town.example', PHONE);
     await sitePage(page);
     await page.click('#site-stop-work summary');
@@ -349,6 +358,9 @@ describe.skipIf(!haveBinary('chromium'))('notices of violation and stop-work ord
 
     const item = page.locator('#site-enforcement .violation');
     await item.locator('summary', { hasText: 'Approve' }).click();
+    expect(await item.locator('select[id^="approve-"] option').allTextContents()).toEqual([
+      expect.stringMatching(/^\w{3} \d+, \d{4}, \d+:\d{2} [AP]M E[SD]T, other inspection by Pat Inspector$/),
+    ]);
     await item.locator('form[id^="approve-"] button[type="submit"]').click();
     await page.waitForFunction(() =>
       document.querySelector('#enforcement-result')?.textContent?.startsWith('The notice is approved'),

@@ -23,6 +23,7 @@ import { readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
 import type { AlertDto } from '../../shared/src/api/alerts.ts';
 import { resolvedWords } from '../../shared/src/api/resolutionWords.ts';
 import { withinDays } from '../../shared/src/days.ts';
+import { approveOnReinspection } from '../helpers/approval.ts';
 import { freePort, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
 import { type Browser, peopleApi, sha } from '../helpers/people.ts';
@@ -399,12 +400,13 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
     );
     expect(corrected.status, JSON.stringify(corrected.body)).toBeLessThan(300);
     await dayOf(17);
-    const approved = await api.call(
-      'POST',
-      `/api/violations/${notice.id}/approve`,
-      { note: 'Checked on site.' },
-      ida.write,
-    );
+    // The approval rests on Ida's re-inspection, made after the correction was reported.
+    const approved = await approveOnReinspection(gw.httpUrl, notice.id, ida.write, {
+      siteId: 'maple-ridge',
+      at: new Date(clock()).toISOString(),
+      inspector: 'Ida Inspector',
+      note: 'Checked on site.',
+    });
     expect(approved.status, JSON.stringify(approved.body)).toBeLessThan(300);
     const v = await violation(notice.id);
     expect(v.status).toBe('approved');

@@ -120,10 +120,10 @@ describe.skipIf(!canRun)("the report lists each inspection's findings and photos
   it("lists a finding row in the CSV with its practice's label and the photo's hash", async () => {
     const csv = await (await fetch(`${gw.httpUrl}/api/reports/compliance?${query}&format=csv`)).text();
     const lines = csv.split('\r\n');
-    expect(lines[0]).toMatch(/,inspection,practice,photos$/);
+    expect(lines[0]).toMatch(/,inspection,practice,photos,signed by$/);
     const finding = lines.find((l) => l.startsWith('finding,') && l.includes('Violation'));
-    expect(finding).toMatch(/,Violation,Clogged with sediment,,"Inlet protection, Elm St\.",[0-9a-f]{64}$/);
-    expect(finding?.endsWith(photo)).toBe(true);
+    expect(finding).toMatch(/,Violation,Clogged with sediment,,"Inlet protection, Elm St\.",[0-9a-f]{64},$/);
+    expect(finding?.endsWith(`${photo},`)).toBe(true);
   });
 
   it('prints the photo in the PDF', async () => {

@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveOnReinspection } from '../helpers/approval.ts';
 import { launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -147,7 +148,12 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     expect(up.status).toBe(200);
     photo = ((await up.json()) as { sha256: string }).sha256;
     await post(`/api/violations/${a.id}/corrected`, { note: 'Fence re-installed.', photos: [photo] }, owner);
-    await post(`/api/violations/${a.id}/approve`, { note: 'Seen on site.' }, insp);
+    const onTime = await approveOnReinspection(gw.httpUrl, a.id, insp, {
+      siteId: 'maple-ridge',
+      at: at(T0 + DAY),
+      note: 'Seen on site.',
+    });
+    expect(onTime.status).toBe(200);
     await post(
       '/api/sites/maple-ridge/stop-work/lift',
       { note: 'Lifted for the emergency repair.', override: true },
@@ -156,7 +162,12 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
 
     // Day 4: the washout approved late; a new order on the open notice stays in effect.
     await startAt(T0 + 4 * DAY);
-    await post(`/api/violations/${c.id}/approve`, {}, insp);
+    await post(`/api/violations/${c.id}/corrected`, { note: 'Washout cleaned up.' }, owner);
+    const late = await approveOnReinspection(gw.httpUrl, c.id, insp, {
+      siteId: 'maple-ridge',
+      at: at(T0 + 4 * DAY),
+    });
+    expect(late.status).toBe(200);
     await post(
       '/api/sites/maple-ridge/stop-work',
       { reason: 'Inlet still unprotected.', violationId: b.id },
@@ -210,7 +221,7 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
     expect(sections).toContain(`Photo (SHA-256): ${photo.slice(0, 12)}…`);
     expect(html).not.toContain(photo);
     expect(sections).toContain(
-      'Correction approved by the officer Jun 11, 2026, 10:00 AM EDT Ian Inspector Seen on site.',
+      'Correction approved by the officer Jun 11, 2026, 10:00 AM EDT Ian Inspector On the re-inspection of Jun 11, 2026, 10:00 AM EDT by Ian Inspector. Seen on site.',
     );
     expect(sections).toContain(
       'Standing Approved Jun 11, 2026, 10:00 AM EDT, on time; appealed Jun 11, 2026, 10:00 AM EDT',
@@ -297,8 +308,15 @@ describe('the report page and CSV: notices of violation and stop-work orders', (
       [ids.a, 'appealed', at(T0 + DAY)],
       [ids.a, 'corrected', at(T0 + DAY)],
       [ids.a, 'approved', at(T0 + DAY)],
+      [ids.c, 'corrected', at(T0 + 4 * DAY)],
       [ids.c, 'approved', at(T0 + 4 * DAY)],
     ]);
+    // The approval names the re-inspection it rests on.
+    expect(steps[2]![8]).toMatch(
+      new RegExp(
+        `^Ian Inspector: Seen on site\\.; on re-inspection \\S+ of ${at(T0 + DAY)} by Ian Inspector \\(log entry \\d+\\)$`,
+      ),
+    );
     expect(steps[1]![8]).toContain(`Dana Developer: Fence re-installed.; photos ${photo}`);
     const orders = rows.filter((r) => r[0] === 'stop-work');
     expect(orders.map((r) => [r[4], r[6], r[7]])).toEqual([

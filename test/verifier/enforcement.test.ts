@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVerifyPage } from '../../gateway/src/api/verifyPage.ts';
 import { type ReportJson, readReport, verifyReport } from '../../gateway/src/verifier/verify.ts';
+import { approveOnReinspection } from '../helpers/approval.ts';
 import { launchChromium, watchCsp } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -127,13 +128,24 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     });
     if (!up.ok) throw new Error(`photo: ${up.status} ${await up.text()}`);
     const photo = ((await up.json()) as { sha256: string }).sha256;
-    await call(
-      `/api/violations/${ids[0]}/corrected`,
-      { note: 'Fence re-trenched.', photos: [photo] },
-      'tok-admin',
-    );
-    await call(`/api/violations/${ids[0]}/approve`, { note: 'Seen on site.' });
-    await call(`/api/violations/${ids[1]}/approve`, {});
+    // Each correction reported, then approved on a re-inspection made after it.
+    const officer = { authorization: 'Bearer tok-insp' };
+    for (const [n, note, approval] of [
+      [0, 'Fence re-trenched.', 'Seen on site.'],
+      [1, 'Inlet protected.', undefined],
+    ] as const) {
+      const corrected = await call<{ events: { at: string }[] }>(
+        `/api/violations/${ids[n]}/corrected`,
+        { note, photos: n === 0 ? [photo] : [] },
+        'tok-admin',
+      );
+      const approved = await approveOnReinspection(gw!.httpUrl, ids[n]!, officer, {
+        siteId: 'maple-ridge',
+        at: corrected.events.at(-1)!.at,
+        ...(approval ? { note: approval } : {}),
+      });
+      if (approved.status !== 200) throw new Error(`approve: ${JSON.stringify(approved.body)}`);
+    }
     await call(
       `/api/violations/${ids[2]}/appeal`,
       { reason: 'The washout is the neighbour’s.' },
@@ -166,7 +178,7 @@ describe('the verifier and the notices of violation and stop-work orders of a re
     const r = copy();
     expect(r.violations!.map((v) => [v.nature, v.status, v.onTime, v.events.map((e) => e.kind)])).toEqual([
       [NATURES[0], 'approved', true, ['corrected', 'approved']],
-      [NATURES[1], 'approved', false, ['approved']],
+      [NATURES[1], 'approved', false, ['corrected', 'approved']],
       [NATURES[2], 'appealed', undefined, ['appealed']],
     ]);
     expect(r.stopWork!.map((o) => [o.reason, o.override ?? false, o.liftedAt !== undefined])).toEqual([
@@ -175,9 +187,29 @@ describe('the verifier and the notices of violation and stop-work orders of a re
       ['Washout again.', false, false],
     ]);
     expect(r.stopWorkInEffect?.id).toBe(r.stopWork![2]!.id);
+    // Each approval names its re-inspection, as its log entry does.
+    const approval = notice(r, 0).events[1]!;
+    expect(approval).toMatchObject({ kind: 'approved', inspectedBy: 'Ian Inspector' });
+    const entry = r.evidence.entries.find((e) => e.index === approval.logIndex)!;
+    expect(JSON.parse(entry.body)).toMatchObject({
+      kind: 'approved',
+      inspectionId: approval.inspectionId,
+      inspectedAt: Date.parse(approval.inspectedAt!),
+      inspectedBy: 'Ian Inspector',
+    });
     const v = await verifyReport(r, key);
     expect(v.problems).toEqual([]);
     expect([v.checked.violations, v.checked.stopWork]).toEqual([3, 3]);
+  });
+
+  it('names an approval shown resting on another re-inspection', async () => {
+    const r = copy();
+    const approval = notice(r, 0).events[1]!;
+    const logged = approval.inspectionId;
+    approval.inspectionId = 'insp-elsewhere';
+    expect(await problems(r)).toEqual([
+      `violations[${at(r, 0)}].events[1].inspectionId: The notice of violation no. 1 of Maple Ridge: the officer's approval of Jun 15, 2026, 10:00 AM EDT: the re-inspection it rests on is not what its log entry says (the report shows "insp-elsewhere", the log entry "${logged}")`,
+    ]);
   });
 
   it('verifies the reports of the days before the steps and of the days after the first two approvals', async () => {

@@ -103,6 +103,16 @@ export const API_ERRORS = {
     status: 409,
     message: 'The officer has approved the correction: this notice of violation is closed.',
   },
+  NOT_CORRECTED: {
+    status: 409,
+    message:
+      'No correction of this notice is reported yet: approval is offered once the owner or contractor reports the correction.',
+  },
+  REINSPECTION_NEEDED: {
+    status: 409,
+    message:
+      'The approval rests on a re-inspection made after the correction was reported: record the re-inspection first, then name it.',
+  },
   NO_HEARING: {
     status: 409,
     message: 'Under this law an appeal is not heard by a board: no hearing is recorded for it.',

@@ -44,7 +44,14 @@ export interface HearingDetail {
   outcome: 'upheld' | 'modified' | 'reversed';
 }
 
-type Detail = Partial<ServiceDetail> & Partial<HearingDetail>;
+/** An approval's details: the re-inspection it rests on (its id, when it was made (ms), by whom). */
+export interface ApprovalDetail {
+  inspectionId: string;
+  inspectedAt: number;
+  inspectedBy: string;
+}
+
+type Detail = Partial<ServiceDetail> & Partial<HearingDetail> & Partial<ApprovalDetail>;
 
 /** The document of a notice, served by the API. */
 export const documentUrlOf = (id: string) => `/api/violations/${encodeURIComponent(id)}/document`;
@@ -85,6 +92,9 @@ function eventDto(e: ViolationEventRow): ViolationEvent {
     ...(d.appealBy !== undefined ? { appealBy: toIso(d.appealBy) } : {}),
     ...(d.heldOn !== undefined ? { heldOn: d.heldOn } : {}),
     ...(d.outcome !== undefined ? { outcome: d.outcome } : {}),
+    ...(d.inspectionId !== undefined ? { inspectionId: d.inspectionId } : {}),
+    ...(d.inspectedAt !== undefined ? { inspectedAt: toIso(d.inspectedAt) } : {}),
+    ...(d.inspectedBy !== undefined ? { inspectedBy: d.inspectedBy } : {}),
     logIndex: e.log_idx,
     leafHash: leafOf(e.hash),
   };

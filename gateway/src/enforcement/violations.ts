@@ -32,6 +32,7 @@ import { recordStopWorkEvent, recordViolationEvent } from '../store/outbox.ts';
 import type { Page } from '../store/page.ts';
 import type { Db } from '../store/types.ts';
 import {
+  type ApprovalDetail,
   documentUrlOf,
   type HearingDetail,
   type Parties,
@@ -232,19 +233,22 @@ export class Violations {
 
   /**
    * Records a step of a notice now. `guard` sees the notice as stored (and the time) and throws to refuse;
-   * an approval also closes the notice's remedy duty. Returns the notice as committed.
+   * for an approval it answers the re-inspection the approval rests on, kept in the step's `detail` (and
+   * so in its log entry). An approval also closes the notice's remedy duty. Returns the notice as committed.
    */
   step(
     id: string,
     kind: ViolationStep,
     s: { text: string; photos?: readonly string[]; by: string },
-    guard: (v: ViolationDto, now: number) => void,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a guard that only refuses answers nothing.
+    guard: (v: ViolationDto, now: number) => ApprovalDetail | undefined | void,
   ): ViolationDto | undefined {
     const vs = this.store;
     return this.port.run((u) => {
       const row = vs.byId(id);
       if (!row) return undefined;
-      guard(this.dto(row, vs.events(id)), u.now);
+      // The guard may answer what the step rests on (an approval: its re-inspection), kept with it.
+      const detail = guard(this.dto(row, vs.events(id)), u.now);
       vs.appendEvent({
         violation_id: id,
         kind,
@@ -252,7 +256,7 @@ export class Violations {
         by: s.by,
         text: s.text,
         photos: JSON.stringify(s.photos ?? []),
-        detail: null,
+        detail: detail ? JSON.stringify(detail) : null,
       });
       if (kind === 'approved')
         u.feedViolation({

@@ -47,6 +47,11 @@ export interface EnforcementLaw {
   appealTo: string;
   /** Whether an appeal is decided after a hearing, recorded with its date and outcome. */
   appealHearing: boolean;
+  /**
+   * Whether the officer's approval of a correction names the re-inspection it rests on (an inspection of
+   * the site made after the correction was reported); where not, one may be named.
+   */
+  approvalReinspection: boolean;
   /** What a notice is called on this law's documents ("Notice of violation", "Order to correct"). */
   noticeTitle: string;
   /** What the officer may order under this law, each with its words; the first is the default. */
@@ -89,6 +94,9 @@ export const ENFORCEMENT_LAWS = {
       'This determination may be appealed to the Town by filing a written notice of appeal within {days} days of service, by {by}.',
     appealTo: 'the Town',
     appealHearing: false,
+    // "until any violations are corrected and all work previously completed has received approval"
+    // (inspection A(2)): the town's approval, on its inspection.
+    approvalReinspection: true,
     noticeTitle: 'Notice of violation',
     orderKinds: [
       {
@@ -141,6 +149,8 @@ export const ENFORCEMENT_LAWS = {
       'Persons adversely affected by this order may appeal to the Local Board of Health, which decides after a hearing (Section 5.010), by filing a written notice of appeal within {days} days of service, by {by}.',
     appealTo: 'the Local Board of Health',
     appealHearing: true,
+    // Section 5.100 B: the defects corrected "within a reasonable time"; it names no re-inspection.
+    approvalReinspection: false,
     noticeTitle: 'Order of the Enforcement Officer',
     orderKinds: [
       {

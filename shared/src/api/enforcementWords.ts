@@ -101,3 +101,16 @@ export const WORK_HALTED_WORDS = 'Work halted except site stabilization';
 /** The document of a stop-work order, served by the API (printable; `?format=pdf` a PDF). */
 export const stopWorkDocumentUrl = (id: string): string =>
   `/api/stop-work/${encodeURIComponent(id)}/document`;
+
+/**
+ * The correction an approval meets: the last one reported since the appeal's last hearing (a decision may
+ * change what is to be done), if any.
+ */
+export function correctionToApprove<E extends { kind: string }>(events: readonly E[]): E | undefined {
+  let last: E | undefined;
+  for (const e of events) {
+    if (e.kind === 'heard') last = undefined;
+    else if (e.kind === 'corrected') last = e;
+  }
+  return last;
+}

@@ -67,7 +67,10 @@ export function hearingWords(
   return `Heard by ${lawOf(law).appealTo}${on}${outcome}`;
 }
 
-/** A step's own words beyond its text: a service's how and whom, a hearing's date and outcome. */
+/**
+ * A step's own words beyond its text: a service's how and whom, a hearing's date and outcome, the
+ * re-inspection an approval rests on.
+ */
 export function stepDetailWords(
   e: {
     kind: string;
@@ -76,13 +79,25 @@ export function stepDetailWords(
     servedAt?: string | undefined;
     heldOn?: string | undefined;
     outcome?: HearingOutcome | undefined;
+    inspectedAt?: string | undefined;
+    inspectedBy?: string | undefined;
   },
   law: string | undefined,
   tz: string,
 ): string {
   if (e.kind === 'served') return capitalised(serviceWords(e, tz));
   if (e.kind === 'heard') return hearingWords(e, law);
+  if (e.kind === 'approved' && e.inspectedAt !== undefined) return capitalised(reinspectionWords(e, tz));
   return '';
+}
+
+/** The re-inspection an approval rests on: "on the re-inspection of Jun 1, 2026, 10:00 AM EDT by Ian Inspector". */
+export function reinspectionWords(
+  e: { inspectedAt?: string | undefined; inspectedBy?: string | undefined },
+  tz: string,
+): string {
+  const when = e.inspectedAt ? ` of ${formatLong(Date.parse(e.inspectedAt), tz)}` : '';
+  return `on the re-inspection${when}${e.inspectedBy ? ` by ${e.inspectedBy}` : ''}`;
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

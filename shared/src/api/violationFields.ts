@@ -39,6 +39,9 @@ export const violationStepFields: FieldRowOf<ViolationEvent>[] = [
   ['appealBy', 'the end of the appeal window it starts', 'time'],
   ['heldOn', 'the date of the hearing', 'text'],
   ['outcome', 'the outcome of the hearing', 'text'],
+  ['inspectionId', 'the re-inspection it rests on', 'text'],
+  ['inspectedAt', 'the time of the re-inspection', 'time'],
+  ['inspectedBy', 'who made the re-inspection', 'text'],
 ];
 
 /** A stop-work order: why, the notices it names, since when, by whom. */

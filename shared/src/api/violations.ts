@@ -75,8 +75,22 @@ export const correctedBody = z.strictObject({
   note: z.string().trim().min(1).max(4000),
   photos: z.array(photoHashSchema).max(20).default([]),
 });
-/** POST /api/violations/{id}/approve (inspector). */
-export const approveBody = z.strictObject({ note: z.string().max(4000).optional() });
+/**
+ * POST /api/violations/{id}/approve (inspector): once a correction is reported (since the appeal's
+ * hearing, if any), resting on the re-inspection that found it done (`inspectionId`: an inspection of the
+ * site made after the correction was reported; required under law 001, optional under law 000, whose
+ * Section 5.100 B names no re-inspection).
+ */
+export const approveBody = z.strictObject({
+  note: z.string().max(4000).optional(),
+  inspectionId: z
+    .string()
+    .min(1)
+    .max(MAX.id)
+    .optional()
+    .describe('The re-inspection the approval rests on, made after the correction was reported.'),
+});
+export type ApproveBody = z.infer<typeof approveBody>;
 
 /**
  * POST /api/violations/{id}/service and POST /api/stop-work/{id}/service (inspector): a service by mail or
@@ -138,6 +152,10 @@ export const violationEventSchema = z.object({
   /** A hearing of the appeal: its date and what was decided. */
   heldOn: z.iso.date().optional(),
   outcome: z.enum(HEARING_OUTCOMES).optional(),
+  /** An approval: the re-inspection it rests on, when it was made and by whom (absent in older approvals). */
+  inspectionId: z.string().optional(),
+  inspectedAt: iso.optional(),
+  inspectedBy: z.string().optional(),
   ...logged,
 });
 export type ViolationEvent = z.infer<typeof violationEventSchema>;

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveOnReinspection } from '../../helpers/approval.ts';
 import { waitFor } from '../../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { completeInspection, findingsFor } from '../../helpers/inspections.ts';
@@ -183,7 +184,11 @@ describe('what an inspection is', () => {
     );
     expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
     expect((await site()).workHalted).toEqual(halted);
-    const approved = await api.call('POST', `/api/violations/${id}/approve`, { note: 'Seen.' }, insp);
+    const approved = await approveOnReinspection(gw.httpUrl, id, insp, {
+      siteId: 'elm-court',
+      at: new Date().toISOString(),
+      note: 'Seen.',
+    });
     expect(approved.status).toBe(200);
     expect((await site()).workHalted).toBeNull();
   });

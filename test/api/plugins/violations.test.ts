@@ -13,9 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPageOf } from '../../../shared/src/links.ts';
+import { approveOnReinspection, reinspect } from '../../helpers/approval.ts';
 import { startTestGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { PASSWORD, peopleApi } from '../../helpers/people.ts';
-import { PNG_1X1 } from '../../helpers/photos.ts';
+import { jpegBytes, PNG_1X1, postPhoto } from '../../helpers/photos.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const DAY = 86_400_000;
@@ -224,6 +225,23 @@ describe('notices of violation and stop-work orders', () => {
     expect([byHand.status, byHand.body.error]).toEqual([409, 'NOT_BY_HAND']);
     expect(String(byHand.body.message)).toMatch(/approves the correction/);
     expect(await remedyAlert(second.id)).toMatchObject({ status: 'open', overdue: true });
+    // Nothing to approve before a correction is reported.
+    const tooSoon = await call('POST', `/api/violations/${first.id}/approve`, {}, insp);
+    expect([tooSoon.status, tooSoon.body.error]).toEqual([409, 'NOT_CORRECTED']);
+    expect(tooSoon.body.message).toBe(
+      'No correction of this notice is reported yet: approval is offered once the owner or contractor reports the correction.',
+    );
+    // Another owner's upload (for their own site) is not this owner's to cite.
+    const theirs = await postPhoto(gw.httpUrl, jpegBytes('birch'), 'image/jpeg', otherOwner, 'birch-hill');
+    expect(theirs.status).toBe(200);
+    const notMine = await call(
+      'POST',
+      `/api/violations/${first.id}/corrected`,
+      { note: 'Fence re-installed.', photos: [theirs.body.sha256] },
+      owner,
+    );
+    expect([notMine.status, notMine.body.error]).toEqual([400, 'UNKNOWN_PHOTO']);
+    expect(notMine.body.message).toBe('A photo named here is not stored: upload it first.');
     // A photo the gateway does not have is refused; one sent first is cited.
     const unknown = await call(
       'POST',
@@ -250,9 +268,49 @@ describe('notices of violation and stop-work orders', () => {
     expect((corrected.body.events as unknown[]).at(-1)).toMatchObject({ kind: 'corrected', photos: [photo] });
     const byOwner = await call('POST', `/api/violations/${first.id}/approve`, {}, owner);
     expect(byOwner.status).toBe(403);
-    const ok = await call('POST', `/api/violations/${first.id}/approve`, { note: 'Seen on site.' }, insp);
+    // The approval rests on a re-inspection of this site made after the correction was reported.
+    const approve = (body: Record<string, unknown>) =>
+      call('POST', `/api/violations/${first.id}/approve`, body, insp);
+    const without = await approve({ note: 'Seen on site.' });
+    expect([without.status, without.body.error, without.body.field]).toEqual([
+      409,
+      'REINSPECTION_NEEDED',
+      'inspectionId',
+    ]);
+    expect(without.body.message).toBe(
+      'The approval rests on a re-inspection made after the correction was reported (Jun 15, 2026, 10:00 AM EDT): record the re-inspection first, then choose it.',
+    );
+    const unknownInspection = await approve({ inspectionId: 'insp-none' });
+    expect(unknownInspection.body.message).toBe(
+      'The inspection named is not on record: choose a re-inspection of this site.',
+    );
+    const elsewhere = await reinspect(gw.httpUrl, insp, 'birch-hill', { at: at(now) });
+    const otherSite = await approve({ inspectionId: elsewhere });
+    expect([otherSite.status, otherSite.body.error]).toEqual([409, 'REINSPECTION_NEEDED']);
+    expect(otherSite.body.message).toMatch(/of another site/);
+    const early = await reinspect(gw.httpUrl, insp, 'maple-ridge', { at: at(now - DAY) });
+    const tooEarly = await approve({ inspectionId: early });
+    expect(tooEarly.body.message).toBe(
+      'The inspection named was made Jun 14, 2026, 10:00 AM EDT, before the correction was reported (Jun 15, 2026, 10:00 AM EDT): the approval rests on a re-inspection made after it.',
+    );
+    expect((await fetch(`${gw.httpUrl}/api/violations/${first.id}`).then((r) => r.json())).status).toBe(
+      'corrected',
+    );
+    const reinspection = await reinspect(gw.httpUrl, insp, 'maple-ridge', {
+      at: at(now),
+      inspector: 'Ivy Inspector',
+    });
+    const ok = await approve({ note: 'Seen on site.', inspectionId: reinspection });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ status: 'approved', onTime: true });
+    expect((ok.body.events as unknown[]).at(-1)).toMatchObject({
+      kind: 'approved',
+      text: 'Seen on site.',
+      inspectionId: reinspection,
+      inspectedAt: at(now),
+      inspectedBy: 'Ivy Inspector',
+      logIndex: expect.any(Number),
+    });
     expect(await remedyAlert(first.id)).toMatchObject({ status: 'resolved', withinDeadline: true });
     const after = await call('POST', `/api/violations/${first.id}/corrected`, { note: 'More.' }, owner);
     expect([after.status, after.body.error]).toEqual([409, 'VIOLATION_CLOSED']);
@@ -285,7 +343,17 @@ describe('notices of violation and stop-work orders', () => {
     const again = await call('POST', `/api/violations/${third.id}/appeal`, { reason: 'Again.' }, owner);
     expect([again.status, again.body.error]).toEqual([409, 'ALREADY_APPEALED']);
 
-    const late = await call('POST', `/api/violations/${second.id}/approve`, {}, bearer('tok-admin'));
+    const fixed = await call(
+      'POST',
+      `/api/violations/${second.id}/corrected`,
+      { note: 'Inlet protected.' },
+      owner,
+    );
+    expect(fixed.status).toBe(200);
+    const late = await approveOnReinspection(gw.httpUrl, second.id, bearer('tok-admin'), {
+      siteId: 'maple-ridge',
+      at: at(now),
+    });
     expect(late.body).toMatchObject({ status: 'approved', onTime: false });
     expect(await remedyAlert(second.id)).toMatchObject({ status: 'resolved', withinDeadline: false });
     const approved = await fetch(`${gw.httpUrl}/api/violations?siteId=maple-ridge&status=approved`);
@@ -345,7 +413,15 @@ describe('notices of violation and stop-work orders', () => {
       insp,
     );
     expect(again.status).toBe(201);
-    expect((await call('POST', `/api/violations/${third.id}/approve`, {}, insp)).status).toBe(200);
+    expect(
+      (await call('POST', `/api/violations/${third.id}/corrected`, { note: 'Washout cleaned.' }, owner))
+        .status,
+    ).toBe(200);
+    const approved = await approveOnReinspection(gw.httpUrl, third.id, insp, {
+      siteId: 'maple-ridge',
+      at: at(now),
+    });
+    expect(approved.status).toBe(200);
     const lifted = await call('POST', '/api/sites/maple-ridge/stop-work/lift', { note: 'Compliant.' }, insp);
     expect(lifted.status).toBe(200);
     expect(lifted.body.override).toBeUndefined();

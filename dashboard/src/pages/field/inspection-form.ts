@@ -12,32 +12,21 @@ import {
 } from '../../../../shared/src/api/inspectionWords.ts';
 import { practicesInForce } from '../../../../shared/src/api/practiceWords.ts';
 import { h, replace } from '../../ui/dom.js';
-import type { QueuedFinding, QueuedPhoto } from './outbox.js';
-import { formatBytes, PHOTO_MAX_SIDE, preparePhoto, UnreadablePhoto } from './photos.js';
-
-/** A photo in the form: its Blob and the object URL of its thumbnail. */
-type FormPhoto = QueuedPhoto & { url: string };
+import type { QueuedFinding } from './outbox.js';
+import { type PhotoPicker, photoPicker } from './photo-picker.js';
+import { PHOTO_MAX_SIDE } from './photos.js';
 
 let practices: Practice[] = [];
-/** Photos by practice id. */
-const photos: Map<string, FormPhoto[]> = new Map();
+/** Each practice's photos, by practice id. */
+const photos: Map<string, PhotoPicker> = new Map();
 let holder: HTMLElement | undefined;
 
 const statusWord = (s: FindingStatus) => FINDING_STATUS_LABELS[s];
 
 function practiceBox(p: Practice, i: number) {
   const name = `f-${i}`;
-  const thumbs = h('div', { class: 'thumbs', 'data-thumbs': p.id });
-  const problem = h('p', { class: 'msg', role: 'status' });
-  const file = h('input', {
-    id: `${name}-photo`,
-    class: 'sr-only',
-    type: 'file',
-    accept: 'image/jpeg,image/png,image/webp',
-    capture: 'environment',
-    multiple: true,
-  }) as HTMLInputElement;
-  file.addEventListener('change', () => void addPhotos(p.id, file, thumbs, problem));
+  const picker = photoPicker(`${name}-photo`);
+  photos.set(p.id, picker);
   return h(
     'fieldset',
     { class: 'practice', 'data-practice': p.id },
@@ -65,14 +54,7 @@ function practiceBox(p: Practice, i: number) {
     ),
     h('label', { for: `${name}-note` }, 'Note'),
     h('textarea', { id: `${name}-note`, rows: 2, maxlength: FINDING_NOTE_MAX }),
-    h(
-      'div',
-      { class: 'row' },
-      h('label', { for: `${name}-photo`, class: 'button secondary' }, 'Add photo'),
-      file,
-    ),
-    problem,
-    thumbs,
+    picker.parts,
   );
 }
 
@@ -98,66 +80,8 @@ export function renderChecklist(el: HTMLElement, list: Practice[] | undefined) {
   );
 }
 
-async function addPhotos(id: string, input: HTMLInputElement, thumbs: HTMLElement, problem: HTMLElement) {
-  const files = [...(input.files ?? [])];
-  input.value = '';
-  problem.className = 'msg';
-  problem.textContent = files.length ? 'Preparing the photo…' : '';
-  const bad: string[] = [];
-  for (const f of files) {
-    try {
-      const blob = await preparePhoto(f);
-      const list = photos.get(id) ?? [];
-      list.push({ blob, url: URL.createObjectURL(blob) });
-      photos.set(id, list);
-    } catch (e) {
-      if (!(e instanceof UnreadablePhoto)) throw e;
-      console.warn('photo not read', e);
-      bad.push(f.name || 'a photo');
-    }
-  }
-  problem.textContent = bad.length
-    ? `This phone could not read ${bad.join(', ')}: take the photo again as a JPEG, PNG or WebP picture.`
-    : '';
-  if (bad.length) problem.className = 'msg msg-bad';
-  drawThumbs(id, thumbs);
-}
-
-function drawThumbs(id: string, thumbs: HTMLElement) {
-  const list = photos.get(id) ?? [];
-  replace(
-    thumbs,
-    list.map((p, i) =>
-      h(
-        'figure',
-        { class: 'thumb' },
-        h('img', { src: p.url, alt: `Photo ${i + 1}` }),
-        h(
-          'figcaption',
-          { class: 'small' },
-          formatBytes(p.blob.size),
-          ' ',
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'linklike',
-              onclick: () => {
-                URL.revokeObjectURL(p.url);
-                list.splice(i, 1);
-                drawThumbs(id, thumbs);
-              },
-            },
-            'Remove',
-          ),
-        ),
-      ),
-    ),
-  );
-}
-
 function clearPhotos() {
-  for (const list of photos.values()) for (const p of list) URL.revokeObjectURL(p.url);
+  for (const picker of photos.values()) picker.clear();
   photos.clear();
 }
 
@@ -174,7 +98,7 @@ export function readFindings(): { findings?: QueuedFinding[]; problem?: string }
   practices.forEach((p, i) => {
     const status = FINDING_STATUSES.find((s) => (input(`f-${i}-${s}`) as HTMLInputElement | null)?.checked);
     const note = input(`f-${i}-note`)?.value.trim() ?? '';
-    const shots = photos.get(p.id) ?? [];
+    const shots = photos.get(p.id)?.photos() ?? [];
     if (!status) {
       if (note || shots.length) unmarked.push(p.label);
       return;
@@ -204,12 +128,7 @@ export function fillChecklist(findings: QueuedFinding[]) {
     }
     const note = input(`f-${i}-note`);
     if (note) note.value = f?.note ?? '';
-    photos.set(
-      p.id,
-      (f?.photos ?? []).map((x) => ({ blob: x.blob, url: URL.createObjectURL(x.blob) })),
-    );
-    const thumbs = holder?.querySelector<HTMLElement>(`[data-practice="${CSS.escape(p.id)}"] .thumbs`);
-    if (thumbs) drawThumbs(p.id, thumbs);
+    photos.get(p.id)?.set((f?.photos ?? []).map((x) => x.blob));
   });
 }
 

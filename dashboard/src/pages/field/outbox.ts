@@ -8,8 +8,9 @@
 import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
 import type { InspectionBody, InspectionSide } from '../../../../shared/src/api/findings.ts';
 import type { FindingStatus } from '../../../../shared/src/api/inspectionWords.ts';
-import { ApiError, describeError, errorDetail, post, postBytes } from '../../api.js';
+import { ApiError, describeError, errorDetail, post } from '../../api.js';
 import { FIELD_STORE, fieldDb } from '../../waiting.js';
+import { uploadPhotos } from './photos.js';
 
 export interface QueuedPhoto {
   blob: Blob;
@@ -124,15 +125,11 @@ function bodyOf(e: QueuedInspection): InspectionBody {
 
 /** Sends one inspection: its photos not yet stored, then the inspection itself. */
 async function sendOne(e: QueuedInspection, kept: boolean): Promise<InspectionRecorded> {
-  let uploaded = false;
-  for (const f of e.findings ?? [])
-    for (const p of f.photos) {
-      if (p.sha256) continue;
-      // Charged to the inspection's site (its photo quota).
-      const stored = await postBytes('POST /api/photos', { query: { siteId: e.siteId } }, p.blob);
-      p.sha256 = stored.sha256;
-      uploaded = true;
-    }
+  // Charged to the inspection's site (its photo quota).
+  const uploaded = await uploadPhotos(
+    e.siteId,
+    (e.findings ?? []).flatMap((f) => f.photos),
+  );
   // The hashes are kept with it: sent again, its photos are not uploaded twice.
   if (uploaded && kept) await keep(e);
   return post('POST /api/inspections', { body: bodyOf(e) });

@@ -1,8 +1,11 @@
 /**
  * Photos taken in the field: a large one is made smaller on the phone (at most 2000 px on its long side,
  * as a JPEG) before it is kept and sent, so it fits what the gateway accepts; a small one is kept as it is.
+ * They are sent for their site (POST /api/photos?siteId=) before the record that cites them.
  */
 import { PHOTO_MAX_BYTES, PHOTO_TYPES } from '../../../../shared/src/api/enforcementWords.ts';
+import { postBytes } from '../../api.js';
+import type { QueuedPhoto } from './outbox.js';
 
 /** The long side a photo is brought down to. */
 export const PHOTO_MAX_SIDE = 2000;
@@ -49,4 +52,19 @@ export async function preparePhoto(file: Blob): Promise<Blob> {
 /** "1.2 MB", "640 KB": a photo's size for people. */
 export function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`;
+}
+
+/**
+ * Sends the photos the gateway does not have yet, for the site (charged to its photo quota); each keeps
+ * the hash the gateway answered, so a record sent again does not send its photos twice. Whether any was
+ * sent now.
+ */
+export async function uploadPhotos(siteId: string, photos: Iterable<QueuedPhoto>): Promise<boolean> {
+  let sent = false;
+  for (const p of photos) {
+    if (p.sha256) continue;
+    p.sha256 = (await postBytes('POST /api/photos', { query: { siteId } }, p.blob)).sha256;
+    sent = true;
+  }
+  return sent;
 }

@@ -4,8 +4,9 @@
  * ("in 3 days", "2 days overdue"), its service and the appeal window in the site's local days ("not yet
  * served; the appeal window has not started", "may be appealed until the end of June 16, 2026", or
  * closed), its steps, and the notice itself. The site's owner or contractor may appeal (within the law's
- * days of service) and report it corrected; an inspector records its service by mail or in person, the
- * appeal's hearing where the law has one, and approves.
+ * days of service) and report it corrected with photos; an inspector records its service by mail or in
+ * person, the appeal's hearing where the law has one, and approves a reported correction on its
+ * re-inspection (`correction-forms.ts`).
  */
 import { lawOf, lawOfNotice, orderKindOf } from '../../../../shared/src/api/enforcementLaws.ts';
 import {
@@ -25,6 +26,7 @@ import { isAdmin, isScoped, session } from '../../session.js';
 import type { Site } from '../../state.js';
 import { badge, h } from '../../ui/dom.js';
 import { dueInWords, formatTime, shortDate } from '../../ui/format.js';
+import { approveForm, correctedForm, stepExtras } from './correction-forms.js';
 import { noteForm } from './note-form.js';
 import { hearingForm, partyNames, serviceForm } from './violation-service.js';
 
@@ -96,7 +98,8 @@ function appealLine(v: ViolationDto, tz: string, now: number) {
 }
 
 function eventItem(v: ViolationDto, e: ViolationEvent, tz: string) {
-  const detail = stepDetailWords(e, v.law, tz);
+  // An approval's re-inspection is told with its link (`stepExtras`).
+  const detail = e.kind === 'approved' ? '' : stepDetailWords(e, v.law, tz);
   return h(
     'li',
     { 'data-event': e.kind },
@@ -105,9 +108,7 @@ function eventItem(v: ViolationDto, e: ViolationEvent, tz: string) {
     `${STEP_KIND_WORDS[e.kind] ?? e.kind} (recorded by ${e.by})`,
     detail ? h('div', { class: 'small' }, detail) : null,
     e.text ? h('div', { class: 'small' }, e.text) : null,
-    e.photos.length
-      ? h('div', { class: 'small muted' }, `${e.photos.length} photo${e.photos.length === 1 ? '' : 's'}`)
-      : null,
+    stepExtras(e, tz),
   );
 }
 
@@ -145,22 +146,7 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
           `It can no longer be appealed: the ${law.appealDays} days to appeal ended at ${endOfDay(v.appealBy!, site.timezone)}.`,
         ),
       );
-    if (v.status !== 'corrected')
-      out.push(
-        noteForm({
-          id: `corrected-${key}`,
-          summary: 'Report corrected',
-          label: 'What was done',
-          submitLabel: 'Report corrected',
-          emptyWords: 'Write what was done to correct it.',
-          send: async (note) => {
-            await post('POST /api/violations/:id/corrected', { params: { id: v.id }, body: { note } });
-            const words = 'Reported corrected: the town will inspect and approve it.';
-            done(words);
-            return words;
-          },
-        }),
-      );
+    if (v.status !== 'corrected') out.push(correctedForm(site, v, key, done));
   }
   if (isOfficer()) {
     out.push(
@@ -174,26 +160,7 @@ function actions(site: Site, v: ViolationDto, now: number, done: (words: string)
     const hearing = hearingForm(v, key, done);
     if (hearing) out.push(hearing);
   }
-  if (isOfficer())
-    out.push(
-      noteForm({
-        id: `approve-${key}`,
-        summary: 'Approve',
-        label: 'Note (optional)',
-        hint: 'The town confirms the remedial measures are done.',
-        submitLabel: 'Approve the correction',
-        optional: true,
-        send: async (note) => {
-          await post('POST /api/violations/:id/approve', {
-            params: { id: v.id },
-            body: note ? { note } : {},
-          });
-          const words = 'The notice is approved: the violation is corrected.';
-          done(words);
-          return words;
-        },
-      }),
-    );
+  if (isOfficer()) out.push(approveForm(site, v, key, done));
   return out;
 }
 

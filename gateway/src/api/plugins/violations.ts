@@ -13,8 +13,9 @@ import {
 } from '../../../../shared/src/api/violations.ts';
 import { meets } from '../../../../shared/src/days.ts';
 import type { SiteConfig } from '../../config/schema.ts';
-import { lawIdOf } from '../../enforcement/dto.ts';
+import { type ApprovalDetail, lawIdOf } from '../../enforcement/dto.ts';
 import type { ViolationStep } from '../../enforcement/violations.ts';
+import { approvalDetail } from '../approval.ts';
 import { type Caller, maySee, mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -194,7 +195,10 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     ),
   );
 
-  /** A step of a notice: checked inside the transaction against the notice as stored. */
+  /**
+   * A step of a notice: checked inside the transaction against the notice as stored; `rests` answers what
+   * the step rests on (an approval: its re-inspection), kept with it.
+   */
   const step = (
     req: FastifyRequest,
     kind: ViolationStep,
@@ -202,6 +206,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
     what: string,
     text: string,
     photos: readonly string[],
+    rests?: (v: ViolationDto) => ApprovalDetail | undefined,
   ): ViolationDto => {
     const caller = requireOneOf(ctx, req, roles, what);
     const { id } = parseWith(idParams, req.params);
@@ -212,6 +217,7 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
           'VIOLATION_CLOSED',
           v.status === 'reversed' ? 'This notice was reversed on appeal: it is closed.' : undefined,
         );
+      if (rests) return rests(v);
       if (kind !== 'appealed') return;
       if (v.events.some((x) => x.kind === 'appealed')) throw new ApiError('ALREADY_APPEALED');
       // The window runs from service: an appeal before any service is within it.
@@ -266,10 +272,14 @@ export const violationsPlugin: FastifyPluginAsync<ViolationsServices> = async (a
   app.route(
     route(
       'POST /api/violations/:id/approve',
-      stepSchema('Approve the correction: closes the notice and its remedy duty (the officer)'),
+      stepSchema(
+        'Approve the reported correction on its re-inspection: closes the notice and its remedy duty (the officer)',
+      ),
       async (req) => {
         const b = parseWith(approveBody, req.body);
-        return step(req, 'approved', OFFICER_ROLES, 'approve a correction', b.note?.trim() ?? '', []);
+        return step(req, 'approved', OFFICER_ROLES, 'approve a correction', b.note?.trim() ?? '', [], (v) =>
+          approvalDetail(ctx, v, b.inspectionId, tzOf(v.siteId)),
+        );
       },
     ),
   );

@@ -127,6 +127,12 @@ function inspectionWords(r: ComplianceReport, v: ReportViolation, t: Time): stri
   return `${esc(wordFor(INSPECTION_KIND_WORDS, i.kind))} of ${t(i.at)}, by ${esc(i.inspector)}`;
 }
 
+/** An approval's re-inspection in a CSV row: "; on re-inspection insp-… of 2026-06-11T14:00:00.000Z by …". */
+const reinspected = (e: ReportViolation['events'][number]) =>
+  e.inspectionId
+    ? `; on re-inspection ${e.inspectionId}${e.inspectedAt ? ` of ${e.inspectedAt}` : ''}${e.inspectedBy ? ` by ${e.inspectedBy}` : ''}`
+    : '';
+
 function stepsTable(v: ReportViolation, t: Time, tz: string): string {
   if (!v.events.length) return '<p class="none">No service, appeal, correction or approval yet.</p>';
   const rows = v.events.map((e) => {
@@ -230,7 +236,7 @@ ${notices}`;
           '',
           e.at,
           'recorded',
-          `${e.by}: ${e.text}${e.photos.length ? `; photos ${e.photos.join(' ')}` : ''}${logged(e.logIndex)}`,
+          `${e.by}: ${e.text}${e.photos.length ? `; photos ${e.photos.join(' ')}` : ''}${reinspected(e)}${logged(e.logIndex)}`,
         ]),
       ];
     });
