@@ -18,6 +18,7 @@ import { loadPeople } from './pages/people/people.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
+import { inPublicView, learnGateway, markPublicView, PUBLIC_VIEWS } from './public-view.js';
 import { isAdmin, notSignedIn, onSessionChange, refreshMe, session } from './session.js';
 import {
   state as appState,
@@ -38,7 +39,8 @@ import {
   shownAlertId,
 } from './ui/alert-dialog.js';
 import { bindDialogs } from './ui/dialogs.js';
-import { byId, h } from './ui/dom.js';
+import { byId } from './ui/dom.js';
+import { bindMenu, toast } from './ui/header.js';
 
 export type Alert = import('./state.js').Alert;
 
@@ -108,12 +110,20 @@ function parseRoute() {
   return { name, arg: parts[1] ?? '', more: parts[2] ?? '' };
 }
 
+/** The overview; in the public view its duties open nothing. */
+const showOverview = () => renderOverview(inPublicView() ? undefined : openAlert);
+
 async function route() {
   let { name, arg, more } = parseRoute();
+  if (inPublicView() && !PUBLIC_VIEWS.has(name)) {
+    name = 'overview';
+    history.replaceState(null, '', '#/overview');
+  }
   // Admin pages for admins only, tokens for a person signed in: anyone else is shown the sign-in page.
   if ((ADMIN_VIEWS.has(name) && !isAdmin(session.me)) || (name === 'tokens' && session.me?.via !== 'session'))
     name = session.me ? 'overview' : 'signin';
   view = name;
+  markPublicView(name);
   for (const v of VIEWS) byId(`view-${v}`).hidden = v !== name;
   for (const a of document.querySelectorAll('nav.tabs a')) {
     const target = a.getAttribute('href')?.slice(2);
@@ -134,7 +144,7 @@ async function route() {
   }
   if (!appState.loaded) return;
   if (name === 'overview') {
-    renderOverview(openAlert);
+    showOverview();
     renderFleetOverview();
   } else if (name === 'alerts') {
     // #/alerts/<id>: the alert's dialog over the list (its link, to share or bookmark).
@@ -171,7 +181,8 @@ function initForms() {
 async function reloadAll() {
   const summary = byId('overview-summary');
   try {
-    await Promise.all([loadAll(), loadFleet()]);
+    // The public view has no followed gateways to show (their view is a signed-in person's).
+    await Promise.all([loadAll(), inPublicView() ? undefined : loadFleet()]);
     initForms();
     await route();
   } catch (e) {
@@ -201,22 +212,15 @@ function identityChanged() {
   if (notSignedIn()) {
     live?.close();
     live = undefined;
-    showLive('signed-out', '');
+    showLive(inPublicView() ? 'public' : 'signed-out', '');
+    if (inPublicView()) void reloadAll();
     return;
   }
   openLive();
   void reloadAll();
 }
 
-function toast(text: string) {
-  const box = byId('toasts');
-  const t = h('div', { class: 'toast', role: 'status' }, text);
-  box.appendChild(t);
-  setTimeout(() => t.remove(), 8000);
-  while (box.children.length > 4) box.firstElementChild?.remove();
-}
-
-function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out', detail: string) {
+function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out' | 'public', detail: string) {
   const el = byId('live');
   el.dataset.state = s;
   const text = {
@@ -224,6 +228,7 @@ function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out', deta
     live: 'Live',
     reconnecting: 'Reconnecting…',
     'signed-out': 'Sign in to see the sites',
+    public: 'Public view',
   }[s];
   byId('live-text').textContent = detail ? `${text} (${detail})` : text;
 }
@@ -286,26 +291,6 @@ async function refreshShown(id: string) {
   }
 }
 
-/** The phone's menu: a button folds the sections away and out; choosing one folds them away again. */
-function bindMenu() {
-  const button = byId('menu-toggle');
-  const top = button.closest('header') as HTMLElement;
-  const set = (open: boolean) => {
-    button.setAttribute('aria-expanded', String(open));
-    top.classList.toggle('menu-open', open);
-  };
-  button.addEventListener('click', () => set(button.getAttribute('aria-expanded') !== 'true'));
-  byId('nav-tabs').addEventListener('click', (e) => {
-    if ((e.target as Element).closest('a')) set(false);
-  });
-  top.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && top.classList.contains('menu-open')) {
-      set(false);
-      button.focus();
-    }
-  });
-}
-
 /** Back online after the page opened without a connection: who is signed in, and the page, read again. */
 function backOnline(attempt = 0) {
   if (session.me && appState.loaded) return;
@@ -336,12 +321,13 @@ function start() {
   });
   onSessionChange(() => {
     renderAccount();
+    markPublicView(view);
     sessionChanged();
     if (session.expired && parseRoute().name !== 'signin') location.hash = '#/signin';
   });
   startField();
   onChange(() => {
-    if (view === 'overview') debounce('overview', 150, () => renderOverview(openAlert));
+    if (view === 'overview') debounce('overview', 150, () => showOverview());
   });
   for (const id of ['f-site', 'f-status', 'f-rule', 'f-overdue'])
     byId(id).addEventListener('change', () => void loadAlerts());
@@ -377,11 +363,11 @@ function start() {
     byId('main').focus({ preventScroll: true });
   });
   setInterval(() => {
-    if (view === 'overview') renderOverview(openAlert);
+    if (view === 'overview') showOverview();
     else if (view === 'alerts') renderAlertsTable();
   }, 30_000);
   setInterval(() => {
-    if (!notSignedIn())
+    if (!notSignedIn() || inPublicView())
       void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e));
   }, 5 * 60_000);
   // Followed gateways publish at least every minute; their view is fetched again as often.
@@ -397,20 +383,28 @@ function start() {
     30_000,
   );
   renderAccount();
-  void refreshMe()
-    .catch((e) => console.warn('reading /api/auth/me failed', e))
-    .then(async () => {
-      // Nobody signed in: reads need a sign-in, so nothing is asked for until someone signs in.
-      if (notSignedIn()) {
-        showLive('signed-out', '');
-        if (parseRoute().name !== 'signin') location.hash = '#/signin';
-        else await route();
-        return;
-      }
-      openLive();
-      await route();
+  // Who is signed in, and what the gateway tells anyone (its public view, its zone), at once.
+  void Promise.all([
+    refreshMe().catch((e) => console.warn('reading /api/auth/me failed', e)),
+    learnGateway(),
+  ]).then(async () => {
+    // Nobody signed in: the public view where the gateway offers it, else nothing is asked for until
+    // someone signs in (reads need a sign-in).
+    if (inPublicView()) {
+      showLive('public', '');
       await reloadAll();
-    });
+      return;
+    }
+    if (notSignedIn()) {
+      showLive('signed-out', '');
+      if (parseRoute().name !== 'signin') location.hash = '#/signin';
+      else await route();
+      return;
+    }
+    openLive();
+    await route();
+    await reloadAll();
+  });
 }
 
 start();

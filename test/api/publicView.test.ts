@@ -194,8 +194,12 @@ describe('the public view (http.publicView: true)', () => {
     expect([...PUBLIC_VIEW_ROUTES].sort()).toEqual([...PUBLIC].sort());
   });
 
-  it("answers /api/health's status alone", async () => {
-    expect(await (await anon('/api/health')).json()).toEqual({ status: 'ok' });
+  it("answers /api/health's status alone, with the facts the dashboard's first page reads", async () => {
+    expect(await (await anon('/api/health')).json()).toEqual({
+      status: 'ok',
+      publicView: true,
+      timezone: 'America/New_York',
+    });
   });
 });
 
