@@ -122,7 +122,7 @@ describe('the public view (http.publicView: true)', () => {
       for (const s of SECRETS.slice(0, 8)) expect(signedIn).toContain(s);
     }
     const site = (await (await anon('/api/sites/maple-ridge')).json()) as Record<string, unknown>;
-    for (const key of ['landowner', 'developer', 'address', 'practices', 'history', 'stopWork'])
+    for (const key of ['landowner', 'developer', 'address', 'practices', 'history', 'stopWork', 'appeal'])
       expect(site).not.toHaveProperty(key);
     expect((site.devices as unknown[]).length).toBe(3);
   });
