@@ -191,7 +191,7 @@ export function dueInWords(due: string | number, now: number) {
  * label "2026-07-31 00:00 EDT", ISO 8601 "2026-07-31T04:00:00.000Z", or a day "2026-07-31".
  */
 const WRITTEN =
-  /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:( )(\d{2}):(\d{2}) ([A-Z]{2,5}|GMT[+-]\d{1,2}(?::\d{2})?|UTC)|T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z)?(?![\w:-])/g;
+  /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:( )(\d{2}):(\d{2}) ([A-Z]{2,5}|GMT[+-]\d{1,2}(?::\d{2})?|UTC)|T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z)?(?![\w-])/g;
 
 const dayFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
@@ -200,13 +200,21 @@ const dayFormat = new Intl.DateTimeFormat('en-US', {
   day: 'numeric',
 });
 
+/** A day as the gateway writes it out ("July 31, 2026", `formatDay`): its month's name in full. */
+const WRITTEN_DAY =
+  /\b(January|February|March|April|June|July|August|September|October|November|December) (\d{1,2}), (\d{4})\b/g;
+
 /**
  * The times in a sentence the gateway wrote, in the one format of the page's dialogs and cards
- * (`formatTime`: "Jul 31, 2026, 12:00 AM EDT"; a day alone "Jul 31, 2026"), so that a dialog never shows
+ * (`formatTime`: "Jul 31, 2026, 12:00 AM EDT"; a day alone as its date, "Jul 31, 2026"), so that a dialog never shows
  * two. A label of another zone than `tz` the page cannot read back is left as written.
  */
 export function sameFormat(text: string, tz: string): string {
-  return text.replace(
+  const days = text.replace(
+    WRITTEN_DAY,
+    (_, month: string, d: string, y: string) => `${month.slice(0, 3)} ${d}, ${y}`,
+  );
+  return days.replace(
     WRITTEN,
     (all, y: string, mo: string, d: string, space?: string, hh?: string, mi?: string) => {
       if (all.endsWith('Z')) return formatTime(all, tz);
