@@ -18,7 +18,6 @@ import { loadPeople } from './pages/people/people.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';
 import { initStormSites, loadStorms, showsStormsOf, stormSite } from './pages/storms/storms.js';
-import { inPublicView, learnGateway, markPublicView, PUBLIC_VIEWS } from './public-view.js';
 import { isAdmin, notSignedIn, onSessionChange, refreshMe, session } from './session.js';
 import {
   state as appState,
@@ -41,6 +40,7 @@ import {
 import { bindDialogs } from './ui/dialogs.js';
 import { byId } from './ui/dom.js';
 import { bindMenu, toast } from './ui/header.js';
+import { inPublicView, learnGateway, markPublicView, PUBLIC_VIEWS } from './ui/public-view.js';
 
 export type Alert = import('./state.js').Alert;
 

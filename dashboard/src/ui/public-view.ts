@@ -5,10 +5,10 @@
  * nothing else is asked for. Whether it is on, and the gateway's time zone, come from GET /api/health,
  * which answers anyone.
  */
-import { get } from './api.js';
-import { notSignedIn } from './session.js';
-import { state } from './state.js';
-import { byId } from './ui/dom.js';
+import { get } from '../api.js';
+import { notSignedIn } from '../session.js';
+import { state } from '../state.js';
+import { byId } from './dom.js';
 
 /** What the gateway tells before anyone signs in. */
 const gateway = { publicView: false };
