@@ -38,7 +38,9 @@ import {
   shownAlertId,
 } from './ui/alert-dialog.js';
 import { bindDialogs } from './ui/dialogs.js';
-import { byId, h } from './ui/dom.js';
+import { byId } from './ui/dom.js';
+import { bindMenu, toast } from './ui/header.js';
+import { inPublicView, learnGateway, markPublicView, PUBLIC_VIEWS } from './ui/public-view.js';
 
 export type Alert = import('./state.js').Alert;
 
@@ -109,12 +111,20 @@ function parseRoute() {
   return { name, arg: parts[1] ?? '', more: parts[2] ?? '' };
 }
 
+/** The overview; in the public view its duties open nothing. */
+const showOverview = () => renderOverview(inPublicView() ? undefined : openAlert);
+
 async function route() {
   let { name, arg, more } = parseRoute();
+  if (inPublicView() && !PUBLIC_VIEWS.has(name)) {
+    name = 'overview';
+    history.replaceState(null, '', '#/overview');
+  }
   // Admin pages for admins only, tokens for a person signed in: anyone else is shown the sign-in page.
   if ((ADMIN_VIEWS.has(name) && !isAdmin(session.me)) || (name === 'tokens' && session.me?.via !== 'session'))
     name = session.me ? 'overview' : 'signin';
   view = name;
+  markPublicView(name);
   for (const v of VIEWS) byId(`view-${v}`).hidden = v !== name;
   for (const a of document.querySelectorAll('nav.tabs a')) {
     const target = a.getAttribute('href')?.slice(2);
@@ -135,7 +145,7 @@ async function route() {
   }
   if (!appState.loaded) return;
   if (name === 'overview') {
-    renderOverview(openAlert);
+    showOverview();
     renderFleetOverview();
     void showEvidenceKey();
   } else if (name === 'alerts') {
@@ -174,7 +184,8 @@ function initForms() {
 async function reloadAll() {
   const summary = byId('overview-summary');
   try {
-    await Promise.all([loadAll(), loadFleet()]);
+    // The public view has no followed gateways to show (their view is a signed-in person's).
+    await Promise.all([loadAll(), inPublicView() ? undefined : loadFleet()]);
     initForms();
     await route();
   } catch (e) {
@@ -204,22 +215,15 @@ function identityChanged() {
   if (notSignedIn()) {
     live?.close();
     live = undefined;
-    showLive('signed-out', '');
+    showLive(inPublicView() ? 'public' : 'signed-out', '');
+    if (inPublicView()) void reloadAll();
     return;
   }
   openLive();
   void reloadAll();
 }
 
-function toast(text: string) {
-  const box = byId('toasts');
-  const t = h('div', { class: 'toast', role: 'status' }, text);
-  box.appendChild(t);
-  setTimeout(() => t.remove(), 8000);
-  while (box.children.length > 4) box.firstElementChild?.remove();
-}
-
-function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out', detail: string) {
+function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out' | 'public', detail: string) {
   const el = byId('live');
   el.dataset.state = s;
   const text = {
@@ -227,6 +231,7 @@ function showLive(s: 'connecting' | 'live' | 'reconnecting' | 'signed-out', deta
     live: 'Live',
     reconnecting: 'Reconnecting…',
     'signed-out': 'Sign in to see the sites',
+    public: 'Public view',
   }[s];
   byId('live-text').textContent = detail ? `${text} (${detail})` : text;
 }
@@ -289,26 +294,6 @@ async function refreshShown(id: string) {
   }
 }
 
-/** The phone's menu: a button folds the sections away and out; choosing one folds them away again. */
-function bindMenu() {
-  const button = byId('menu-toggle');
-  const top = button.closest('header') as HTMLElement;
-  const set = (open: boolean) => {
-    button.setAttribute('aria-expanded', String(open));
-    top.classList.toggle('menu-open', open);
-  };
-  button.addEventListener('click', () => set(button.getAttribute('aria-expanded') !== 'true'));
-  byId('nav-tabs').addEventListener('click', (e) => {
-    if ((e.target as Element).closest('a')) set(false);
-  });
-  top.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && top.classList.contains('menu-open')) {
-      set(false);
-      button.focus();
-    }
-  });
-}
-
 /**
  * Set while the page waits for the gateway it could not reach: once who is signed in is known again
  * (`probeGateway`), the page is read again, as that person.
@@ -350,13 +335,14 @@ function start() {
   });
   onSessionChange(() => {
     renderAccount();
+    markPublicView(view);
     sessionChanged();
     if (session.expired && parseRoute().name !== 'signin') location.hash = '#/signin';
     reached();
   });
   startField();
   onChange(() => {
-    if (view === 'overview') debounce('overview', 150, () => renderOverview(openAlert));
+    if (view === 'overview') debounce('overview', 150, () => showOverview());
   });
   for (const id of ['f-site', 'f-status', 'f-rule', 'f-overdue'])
     byId(id).addEventListener('change', () => void loadAlerts());
@@ -392,11 +378,11 @@ function start() {
     byId('main').focus({ preventScroll: true });
   });
   setInterval(() => {
-    if (view === 'overview') renderOverview(openAlert);
+    if (view === 'overview') showOverview();
     else if (view === 'alerts') renderAlertsTable();
   }, 30_000);
   setInterval(() => {
-    if (!notSignedIn())
+    if (!notSignedIn() || inPublicView())
       void loadAll().catch((e) => console.warn('refreshing the sites and alerts failed', e));
   }, 5 * 60_000);
   // Followed gateways publish at least every minute; their view is fetched again as often.
@@ -412,25 +398,33 @@ function start() {
     30_000,
   );
   renderAccount();
-  void refreshMe()
-    .catch((e) => {
+  // Who is signed in, and what the gateway tells anyone (its public view, its zone), at once.
+  void Promise.all([
+    refreshMe().catch((e) => {
       console.warn('reading /api/auth/me failed', e);
       // The gateway cannot be reached: the page opens as far as this phone can, and waits for it.
       readAgain = true;
       probeGateway();
-    })
-    .then(async () => {
-      // Nobody signed in: reads need a sign-in, so nothing is asked for until someone signs in.
-      if (notSignedIn()) {
-        showLive('signed-out', '');
-        if (parseRoute().name !== 'signin') location.hash = '#/signin';
-        else await route();
-        return;
-      }
-      openLive();
-      await route();
+    }),
+    learnGateway(),
+  ]).then(async () => {
+    // Nobody signed in: the public view where the gateway offers it, else nothing is asked for until
+    // someone signs in (reads need a sign-in).
+    if (inPublicView()) {
+      showLive('public', '');
       await reloadAll();
-    });
+      return;
+    }
+    if (notSignedIn()) {
+      showLive('signed-out', '');
+      if (parseRoute().name !== 'signin') location.hash = '#/signin';
+      else await route();
+      return;
+    }
+    openLive();
+    await route();
+    await reloadAll();
+  });
 }
 
 start();

@@ -25,6 +25,8 @@ export const state = {
   /** every rule id an alert may carry, read once */
   rules: [] as Rule[],
   gatewayId: '',
+  /** The gateway's configured time zone (GET /api/health); empty until read. */
+  gatewayZone: '',
   loaded: false,
 };
 
@@ -46,11 +48,12 @@ export const siteName = (id: string) => siteById(id)?.name ?? id;
 export const siteZone = (siteId: string) => siteById(siteId)?.timezone ?? homeZone();
 
 /**
- * The zone of what belongs to no site (the overview's "updated", tokens, gateway-wide changes): the zone
- * most of the sites keep, which is the gateway's configured zone unless a site sets its own; the
- * browser's with no site. Every time is shown with its zone's name ("EST"), so it is labelled.
+ * The zone of what belongs to no site (the overview's "updated", tokens, gateway-wide changes): the
+ * gateway's configured zone; before the gateway said it, the zone most of the sites keep, else the
+ * browser's. Every time is shown with its zone's name ("EST"), so it is labelled.
  */
 export function homeZone(sites: readonly Pick<Site, 'timezone'>[] = state.sites): string {
+  if (state.gatewayZone) return state.gatewayZone;
   const count = new Map<string, number>();
   for (const s of sites) count.set(s.timezone, (count.get(s.timezone) ?? 0) + 1);
   let best: string | undefined;

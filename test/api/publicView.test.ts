@@ -122,7 +122,7 @@ describe('the public view (http.publicView: true)', () => {
       for (const s of SECRETS.slice(0, 8)) expect(signedIn).toContain(s);
     }
     const site = (await (await anon('/api/sites/maple-ridge')).json()) as Record<string, unknown>;
-    for (const key of ['landowner', 'developer', 'address', 'practices', 'history', 'stopWork'])
+    for (const key of ['landowner', 'developer', 'address', 'practices', 'history', 'stopWork', 'appeal'])
       expect(site).not.toHaveProperty(key);
     expect((site.devices as unknown[]).length).toBe(3);
   });
@@ -194,8 +194,12 @@ describe('the public view (http.publicView: true)', () => {
     expect([...PUBLIC_VIEW_ROUTES].sort()).toEqual([...PUBLIC].sort());
   });
 
-  it("answers /api/health's status alone", async () => {
-    expect(await (await anon('/api/health')).json()).toEqual({ status: 'ok' });
+  it("answers /api/health's status alone, with the facts the dashboard's first page reads", async () => {
+    expect(await (await anon('/api/health')).json()).toEqual({
+      status: 'ok',
+      publicView: true,
+      timezone: 'America/New_York',
+    });
   });
 });
 

@@ -83,12 +83,15 @@ describe('reads, by default', () => {
   it('answers an unauthenticated liveness probe with the status alone, and the details with a token', async () => {
     const probe = await get('/api/health');
     expect(probe.status).toBe(200);
-    expect(await probe.json()).toEqual({ status: 'ok' });
+    // The status, and whether the public view is on (it is not) with the gateway's zone, for the dashboard.
+    expect(await probe.json()).toEqual({ status: 'ok', publicView: false, timezone: 'America/New_York' });
     const full = (await (await get('/api/health', VIEWER)).json()) as {
       components: unknown[];
       gatewayId: string;
+      timezone: string;
     };
     expect(full.gatewayId).toBe('test-gw');
+    expect(full.timezone).toBe('America/New_York');
     expect(full.components.length).toBeGreaterThan(1);
   });
 

@@ -19,6 +19,7 @@ interface FormatModule {
   ): Array<{ start: number; tips: number }>;
   shortDate(t: string | number, tz: string, now?: number): string;
   dueInWords(due: string | number, now: number): string;
+  sameFormat(text: string, tz: string): string;
 }
 
 const modulePath = '../../dashboard/src/ui/format.ts';
@@ -30,6 +31,23 @@ describe('dashboard formatting', () => {
     expect(f.formatTime('2025-03-04T19:05:00Z', 'America/New_York')).toBe('Mar 4, 2025, 2:05 PM EST');
     expect(f.formatTime('2025-07-04T19:05:00Z', 'America/New_York')).toBe('Jul 4, 2025, 3:05 PM EDT');
     expect(f.formatTime(null, 'UTC')).toBe('');
+  });
+
+  it("writes the times of the gateway's sentences as formatTime does, the twice-struck hour by its zone", () => {
+    const ny = 'America/New_York';
+    expect(f.sameFormat('Tank 1 was last pumped 2022-06-01 12:00 EDT: pump it by June 1, 2025.', ny)).toBe(
+      'Tank 1 was last pumped Jun 1, 2022, 12:00 PM EDT: pump it by Jun 1, 2025.',
+    );
+    expect(f.sameFormat('2026-11-01 01:30 EDT, then 2026-11-01 01:30 EST', ny)).toBe(
+      'Nov 1, 2026, 1:30 AM EDT, then Nov 1, 2026, 1:30 AM EST',
+    );
+    expect(f.sameFormat('at 2026-12-01T15:04:05.123Z, by 2026-12-20 (storm-2026-12-01)', ny)).toBe(
+      'at Dec 1, 2026, 10:04 AM EST, by Dec 20, 2026 (storm-2026-12-01)',
+    );
+    // Another zone's label the page cannot read back stays as written.
+    expect(f.sameFormat('2026-07-31 04:00 UTC; 2026-07-31 04:00 PDT', ny)).toBe(
+      'Jul 31, 2026, 12:00 AM EDT; 2026-07-31 04:00 PDT',
+    );
   });
 
   it('says how far a deadline is, or how late it is', () => {

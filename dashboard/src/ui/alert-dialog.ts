@@ -1,6 +1,7 @@
 /**
  * The alert dialog: the rule's message, the deadline, the evidence in labelled sentences, the history as
- * sentences, a link to the alert (#/alerts/<id>) to copy, and the actions the rule allows.
+ * sentences, a link to the alert (#/alerts/<id>) to copy, and the actions the rule allows. Every time in
+ * it in one format, the gateway's sentences' included (`sameFormat`), in the site's zone.
  */
 
 import { describeError, errorDetail, get } from '../api.js';
@@ -19,7 +20,7 @@ import { actionsSection, clearMessages } from './alert-actions.js';
 import { copyText } from './dialogs.js';
 import { badge, byId, h, replace } from './dom.js';
 import { evidenceLines, factList, recordedValues } from './evidence.js';
-import { formatTime, relativeDue } from './format.js';
+import { formatTime, relativeDue, sameFormat } from './format.js';
 import { historyList } from './history.js';
 import { causeLink, resolvedSentence } from './resolution.js';
 
@@ -117,7 +118,7 @@ export function renderAlert(a: Alert) {
   const resolution = a.resolution;
   replace(
     byId('alert-body'),
-    h('p', { class: 'alert-message' }, a.message),
+    h('p', { class: 'alert-message' }, sameFormat(a.message, tz)),
     isActiveAlarm(a) ? h('p', { class: 'msg msg-alarm' }, 'The device still reports this alarm.') : null,
     h(
       'dl',
@@ -165,7 +166,7 @@ export function renderAlert(a: Alert) {
               resolution?.evidence?.resolvedWhileActive === true
                 ? h('div', null, badge('resolved while the alarm was still active', 'warn'))
                 : null,
-              resolution?.message ? h('div', null, resolution.message) : null,
+              resolution?.message ? h('div', null, sameFormat(resolution.message, tz)) : null,
               resolution?.cause ? h('div', { class: 'small' }, causeLink(a.siteId, resolution.cause)) : null,
               recordedValues(resolution?.evidence, tz, 'What the resolution rests on'),
             ),
@@ -174,7 +175,7 @@ export function renderAlert(a: Alert) {
     ),
     permalink(a),
     h('h3', null, 'Evidence'),
-    factList(evidenceLines(a, tz)),
+    factList(evidenceLines(a, tz).map((l) => ({ ...l, text: sameFormat(l.text, tz) }))),
     h('h3', null, 'History'),
     historyList(a, tz),
   );

@@ -13,7 +13,8 @@ export function sortDuties(alerts: Alert[], now: number) {
   return [...alerts].sort(byUrgency(now));
 }
 
-export function dutyItem(a: Alert, tz: string, now: number, openAlert: (id: string) => void) {
+/** A duty's line; `openAlert` undefined (the public view): its rule as words, opening nothing. */
+export function dutyItem(a: Alert, tz: string, now: number, openAlert?: (id: string) => void) {
   const overdue = isOverdue(a, now);
   const alarm = isActiveAlarm(a);
   return h(
@@ -23,16 +24,18 @@ export function dutyItem(a: Alert, tz: string, now: number, openAlert: (id: stri
       'data-alert': a.id,
       'data-rule': a.rule,
     },
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'linklike duty-rule',
-        'data-key': `duty-${a.id}`,
-        onclick: () => openAlert(a.id),
-      },
-      ruleLabel(a.rule),
-    ),
+    openAlert
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'linklike duty-rule',
+            'data-key': `duty-${a.id}`,
+            onclick: () => openAlert(a.id),
+          },
+          ruleLabel(a.rule),
+        )
+      : h('span', { class: 'duty-rule' }, ruleLabel(a.rule)),
     a.deviceId ? h('span', { class: 'muted' }, ` · ${a.deviceId}`) : null,
     ' ',
     overdue ? badge('OVERDUE', 'bad') : null,

@@ -1,5 +1,5 @@
 /** Formatting helpers: times in a site's time zone, relative durations, numbers. Pure functions. */
-import { formatLong, tzOffsetMs, zonedTime } from '../../../shared/src/time.ts';
+import { formatLocal, formatLong, tzOffsetMs, zonedTime } from '../../../shared/src/time.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -184,4 +184,52 @@ export function dueInWords(due: string | number, now: number) {
         ? plural(Math.floor(a / HOUR), 'hour')
         : plural(Math.max(1, Math.floor(a / MIN)), 'minute');
   return ms >= 0 ? `in ${span}` : `${span} overdue`;
+}
+
+/**
+ * A time as the gateway writes it in its sentences (a rule's message, its evidence, a note): its own
+ * label "2026-07-31 00:00 EDT", ISO 8601 "2026-07-31T04:00:00.000Z", or a day "2026-07-31".
+ */
+const WRITTEN =
+  /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:( )(\d{2}):(\d{2}) ([A-Z]{2,5}|GMT[+-]\d{1,2}(?::\d{2})?|UTC)|T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z)?(?![\w-])/g;
+
+const dayFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
+
+/** A day as the gateway writes it out ("July 31, 2026", `formatDay`): its month's name in full. */
+const WRITTEN_DAY =
+  /\b(January|February|March|April|June|July|August|September|October|November|December) (\d{1,2}), (\d{4})\b/g;
+
+/**
+ * The times in a sentence the gateway wrote, in the one format of the page's dialogs and cards
+ * (`formatTime`: "Jul 31, 2026, 12:00 AM EDT"; a day alone as its date, "Jul 31, 2026"), so that a dialog never shows
+ * two. A label of another zone than `tz` the page cannot read back is left as written.
+ */
+export function sameFormat(text: string, tz: string): string {
+  const days = text.replace(
+    WRITTEN_DAY,
+    (_, month: string, d: string, y: string) => `${month.slice(0, 3)} ${d}, ${y}`,
+  );
+  return days.replace(
+    WRITTEN,
+    (all, y: string, mo: string, d: string, space?: string, hh?: string, mi?: string) => {
+      if (all.endsWith('Z')) return formatTime(all, tz);
+      if (!space) return dayFormat.format(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+      const wall = zonedToUtc(`${y}-${mo}-${d}T${hh}:${mi}`, tz);
+      const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(hh), Number(mi));
+      // Where the clock goes back an hour, a wall time happens twice: the label's zone name tells which.
+      for (const [ms, zone] of [
+        [wall, tz],
+        [wall - HOUR, tz],
+        [wall + HOUR, tz],
+        [asUtc, 'UTC'],
+      ] as const)
+        if (Number.isFinite(ms) && formatLocal(ms, zone) === all) return formatTime(ms, tz);
+      return all;
+    },
+  );
 }

@@ -8,7 +8,7 @@
 import { deviceOf } from '../state.js';
 import { badge, h } from './dom.js';
 import { recordedValues } from './evidence.js';
-import { formatTime } from './format.js';
+import { formatTime, sameFormat } from './format.js';
 import { resolvedSentence } from './resolution.js';
 
 export type Alert = import('../state.js').Alert;
@@ -95,7 +95,7 @@ function entryItem(a: Alert, e: HistoryEntry, tz: string) {
       null,
       h('span', { class: 'history-text' }, text),
       whileActive(e) ? [' ', badge('while the alarm was still active', 'warn')] : null,
-      more ? h('div', { class: 'small history-more' }, more) : null,
+      more ? h('div', { class: 'small history-more' }, sameFormat(more, tz)) : null,
       recordedValues(e.detail?.evidence, tz),
     ),
   );

@@ -216,7 +216,7 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
     { running: config.reports.concurrent, waiting: config.reports.waiting, retryAfterSec: 10 },
     metrics,
   );
-  await app.register(healthPlugin, { auth, health: services.health, metrics });
+  await app.register(healthPlugin, { auth, config, health: services.health, metrics });
   await app.register(authPlugin, { auth, config, events, people, transaction });
   await app.register(peoplePlugin, { auth, catalogue, events, now, people, transaction });
   await app.register(adminPlugin, { auth, catalogue, changes, config, devices });

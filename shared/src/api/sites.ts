@@ -49,6 +49,11 @@ export const siteViewSchema = z.object({
   developerInspectors: developerInspectorsSchema.optional(),
   /** Why a figure is set looser than the law, by the figure's id, while it is. */
   lawOverrides: lawOverridesSchema.optional(),
+  /**
+   * A notice's appeal here: the days after service under the site's law, with the town's reason where the
+   * days are its choice (law 000 names none: `enforcement.wastewaterAppeal`).
+   */
+  appeal: z.object({ days: z.number(), reason: z.string().optional() }).optional(),
   /** The stop-work order in effect, if any. */
   stopWork: stopWorkDtoSchema.nullable().optional(),
   /** Work halted by a violation finding not yet corrected and approved, if any. */

@@ -37,10 +37,24 @@ export const healthSchema = z.object({
 });
 export type Health = z.infer<typeof healthSchema>;
 
-/** GET /api/health: the whole report, or its status alone to an unauthenticated probe when reads need a token. */
+/**
+ * What the dashboard learns before anyone signs in, from GET /api/health: whether a visitor who is not
+ * signed in sees the public view (`http.publicView`), and the gateway's configured time zone (`timezone`),
+ * which times that belong to no one site are shown in.
+ */
+export const gatewayFactsSchema = z.object({
+  publicView: z.boolean(),
+  timezone: z.string(),
+});
+export type GatewayFacts = z.infer<typeof gatewayFactsSchema>;
+
+/**
+ * GET /api/health: the whole report, or to an unauthenticated probe its status alone with the gateway's
+ * facts (`gatewayFactsSchema`); both carry the facts.
+ */
 export const healthAnswerSchema = z.union([
-  healthSchema,
-  z.strictObject({ status: z.enum(['ok', 'degraded']) }),
+  healthSchema.extend(gatewayFactsSchema.shape),
+  z.strictObject({ status: z.enum(['ok', 'degraded']), ...gatewayFactsSchema.shape }),
 ]);
 
 export const checkpointViewSchema = z.object({

@@ -47,7 +47,11 @@ function deviceItem(d: Device, tz: string, now: number, silentAlert: boolean) {
   );
 }
 
-export function renderOverview(openAlert: (id: string) => void) {
+/**
+ * Every site's card; `openAlert` undefined (the public view): the duties open nothing and the sites'
+ * names lead nowhere, their pages being the records of a signed-in person.
+ */
+export function renderOverview(openAlert?: (id: string) => void) {
   const root = byId('overview-body');
   if (!state.loaded) return;
   const now = Date.now();
@@ -96,11 +100,13 @@ export function renderOverview(openAlert: (id: string) => void) {
           h(
             'h3',
             { id: headingId },
-            h(
-              'a',
-              { href: `#/sites/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` },
-              site.name,
-            ),
+            openAlert
+              ? h(
+                  'a',
+                  { href: `#/sites/${encodeURIComponent(site.id)}`, 'data-key': `site-${site.id}` },
+                  site.name,
+                )
+              : site.name,
           ),
           h(
             'div',

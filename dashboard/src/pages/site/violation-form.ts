@@ -49,6 +49,16 @@ async function inspectionsOf(site: Site, select: HTMLSelectElement) {
   }
 }
 
+/**
+ * "within 20 days of service (the town's choice: …)": the days the gateway counts for a notice at the site
+ * (the town's figure where the law names none, with its reason), else the law's.
+ */
+export function appealWords(site: Site, lawDays: number): string {
+  const days = site.appeal?.days ?? lawDays;
+  const reason = site.appeal?.reason?.replace(/[.\s]+$/, '');
+  return `within ${days} days of service${reason ? ` (the town's choice: ${reason})` : ''}`;
+}
+
 /** The next whole hour a week from now, as the remedy's default due time. */
 const defaultDue = (now: number) => Math.ceil((now + 7 * DAY) / 3_600_000) * 3_600_000;
 
@@ -110,7 +120,7 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
           orderKind: orderKind.value,
         },
       });
-      const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It is sent by e-mail to the parties on file; the ${issued.appealDays ?? law.appealDays} days to appeal start when it is served${issued.appealBy ? `, until ${shortDate(issued.appealBy, site.timezone)}` : ''}.`;
+      const words = `Notice issued, remedy due ${formatTime(at, site.timezone)}. It is sent by e-mail to the parties on file; the ${issued.appealDays ?? site.appeal?.days ?? law.appealDays} days to appeal start when it is served${issued.appealBy ? `, until ${shortDate(issued.appealBy, site.timezone)}` : ''}.`;
       tell(result, words, 'ok');
       done(words);
     } catch (err) {
@@ -136,7 +146,7 @@ export function violationForm(site: Site, now: number, done: (words: string) => 
       h(
         'p',
         { class: 'small muted' },
-        `Under the ${law.title}. The notice is e-mailed to the site's parties on file with the document attached; record a service by mail or in person on the notice. It may be appealed to ${law.appealTo} within ${law.appealDays} days of service. Times are in `,
+        `Under the ${law.title}. The notice is e-mailed to the site's parties on file with the document attached; record a service by mail or in person on the notice. It may be appealed to ${law.appealTo} ${appealWords(site, law.appealDays)}. Times are in `,
         site.timezone,
         '.',
       ),

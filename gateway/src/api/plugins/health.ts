@@ -5,12 +5,13 @@ import { route } from '../routes.ts';
 
 /**
  * GET /api/health and GET /metrics. Both need a signed-in person or a viewer token for their details;
- * /api/health answers a liveness probe without credentials with its status alone (the public view too). /metrics
+ * /api/health answers a liveness probe without credentials with its status alone and the gateway's facts
+ * (whether the public view is on, the configured time zone: the dashboard's first page reads them). /metrics
  * covers every site's devices and duties: an owner's or contractor's account (which sees its own sites
  * only) is refused it.
  */
 /** What health and metrics use. */
-export type HealthServices = Pick<ApiContext, 'auth' | 'health' | 'metrics'>;
+export type HealthServices = Pick<ApiContext, 'auth' | 'config' | 'health' | 'metrics'>;
 
 export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx) => {
   app.route(
@@ -25,8 +26,9 @@ export const healthPlugin: FastifyPluginAsync<HealthServices> = async (app, ctx)
       async (req, reply) => {
         const h = ctx.health();
         reply.code(h.components.find((c) => c.name === 'store' && !c.ok) ? 503 : 200);
-        if (!ctx.auth.caller(req)) return { status: h.status };
-        return h;
+        const facts = { publicView: ctx.auth.publicViewOn, timezone: ctx.config.timezone };
+        if (!ctx.auth.caller(req)) return { status: h.status, ...facts };
+        return { ...h, ...facts };
       },
     ),
   );

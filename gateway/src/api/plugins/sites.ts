@@ -1,4 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
+import {
+  ENFORCEMENT_LAWS,
+  type EnforcementLaw,
+  lawIdOfSiteKind,
+  withTownAppeal,
+} from '../../../../shared/src/api/enforcementLaws.ts';
 import { idParams } from '../../../../shared/src/api/requests.ts';
 import type { SiteConfig } from '../../config/schema.ts';
 import { workHalted } from '../../enforcement/halted.ts';
@@ -67,8 +73,15 @@ export type SitesServices = Pick<
 export const sitesPlugin: FastifyPluginAsync<SitesServices> = async (app, ctx) => {
   // A construction site's view says which stop-work order is in effect (null: none), and whether a
   // violation finding not yet corrected and approved halts work (null: none).
+  /** The days to appeal a notice at a site of `kind`: the law's, or the town's choice with its reason. */
+  const appealOf = (kind: string) => {
+    const law: EnforcementLaw = ENFORCEMENT_LAWS[lawIdOfSiteKind(kind)];
+    if (law.appealDaysChosen === undefined) return { days: law.appealDays };
+    const town = withTownAppeal(law, ctx.config.enforcement.wastewaterAppeal);
+    return { days: town.appealDays, ...(town.appealReason ? { reason: town.appealReason } : {}) };
+  };
   const view = (site: SiteConfig, withLatest: boolean) => {
-    const summary = siteSummary(ctx, site, withLatest);
+    const summary = { ...siteSummary(ctx, site, withLatest), appeal: appealOf(site.kind) };
     if (site.kind !== 'construction') return summary;
     const found = ctx.compliance.violationInspections(site.id);
     const halted =
