@@ -105,7 +105,7 @@ describe("the report's findings", () => {
       links: { json: 'j', verify: 'v', photo: 'https://gw.example/api/photos/' },
     });
     expect(html).toContain(
-      `<img src="data:image/png;base64,${photos[0]!.toString('base64')}" alt="Photo 1 of Silt fence, north &lt;edge&gt;"`,
+      `<img src="data:image/png;base64,${photos[0]!.toString('base64')}" alt="Silt fence, north &lt;edge&gt;, as found (1 of 3)"`,
     );
     expect(html).toContain(
       `Photo not embedded: 2 more photos than a report carries; open it at <a href="https://gw.example/api/photos/${hashes[1]}">`,

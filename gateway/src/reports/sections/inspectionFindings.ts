@@ -60,7 +60,9 @@ export function findingsHtml(
   if (!x.findings?.length) return '';
   const rows = x.findings.map((f) => {
     const label = practiceLabel(r, f.practice);
-    const photos = f.photos.map((sha, i) => photo(sha, `Photo ${i + 1} of ${label}`, c)).join('');
+    const photos = f.photos
+      .map((sha, i) => photo(sha, `${label}, as found (${i + 1} of ${f.photos.length})`, c))
+      .join('');
     return `<tr><td>${esc(label)}</td><td>${esc(wordFor(FINDING_STATUS_LABELS, f.status))}</td><td>${esc(f.note) || '—'}</td><td class="photos">${photos || '<span class="none">None</span>'}</td></tr>`;
   });
   return `<table class="findings"><thead><tr><th>Practice</th><th>Finding</th><th>Note</th><th>Photos</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
