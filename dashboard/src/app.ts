@@ -13,7 +13,7 @@ import {
   renderAlertsTable,
 } from './pages/alerts/alerts.js';
 import { loadFleet, renderFleetAlerts, renderFleetOverview } from './pages/fleet/fleet.js';
-import { showEvidenceKey } from './pages/overview/evidenceKey.js';
+import { showEvidenceKey } from './pages/overview/evidence-key.js';
 import { renderOverview } from './pages/overview/overview.js';
 import { bindSignIn, renderAccount } from './pages/signin/signin.js';
 import { currentSiteId, loadSite } from './pages/site/site.js';

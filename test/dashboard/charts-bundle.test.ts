@@ -31,7 +31,8 @@ describe('the dashboard bundle', () => {
     // The API session, the sites and the phone's store are the page's: imported, never bundled twice.
     expect(code).toMatch(/from"\.\/app\.js"/);
     expect(code).not.toContain('x-csrf-token');
-    expect(code.length).toBeLessThan(30_000);
+    // 30 KB before the signature pad and the correction's photo picker shared with the site page (about 2 KB).
+    expect(code.length).toBeLessThan(32_000);
     // And the page's own bundle does not carry it.
     expect(await bundleDashboard()).not.toContain('Needs maintenance');
   });

@@ -12,9 +12,9 @@ import {
 } from '../../../../shared/src/api/inspectionWords.ts';
 import { practicesInForce } from '../../../../shared/src/api/practiceWords.ts';
 import { h, replace } from '../../ui/dom.js';
+import { type PhotoPicker, photoPicker } from '../../ui/photo-picker.js';
+import { PHOTO_MAX_SIDE } from '../../ui/photos.js';
 import type { QueuedFinding } from './outbox.js';
-import { type PhotoPicker, photoPicker } from './photo-picker.js';
-import { PHOTO_MAX_SIDE } from './photos.js';
 
 let practices: Practice[] = [];
 /** Each practice's photos, by practice id. */

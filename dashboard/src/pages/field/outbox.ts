@@ -9,14 +9,8 @@ import type { InspectionRecorded } from '../../../../shared/src/api/alerts.ts';
 import type { InspectionBody, InspectionSide } from '../../../../shared/src/api/findings.ts';
 import type { FindingStatus } from '../../../../shared/src/api/inspectionWords.ts';
 import { ApiError, describeError, errorDetail, post } from '../../api.js';
+import { type QueuedPhoto, uploadPhotos } from '../../ui/photos.js';
 import { FIELD_STORE, fieldDb } from '../../waiting.js';
-import { uploadPhotos } from './photos.js';
-
-export interface QueuedPhoto {
-  blob: Blob;
-  /** Set once the gateway stored it (POST /api/photos answered with its hash). */
-  sha256?: string;
-}
 
 export interface QueuedFinding {
   practice: string;

@@ -1,7 +1,7 @@
 /**
  * A notice's correction and its approval on a site's page. The owner or contractor reports the correction
  * with a note and photos (taken or chosen on the spot, shown as thumbnails before they are sent, sent for
- * the site first: `field/photo-picker.ts`, `field/photos.ts`). The officer approves only a correction
+ * the site first: `ui/photo-picker.ts`, `ui/photos.ts`). The officer approves only a correction
  * reported (since the appeal's hearing, if any), choosing the re-inspection the approval rests on among
  * the site's inspections made since the correction was reported, newest first; with none, the form says
  * to record the re-inspection first and links the inspection form. A step's photos and an approval's
@@ -17,8 +17,8 @@ import type { Site } from '../../state.js';
 import { h, replace } from '../../ui/dom.js';
 import { formatTime } from '../../ui/format.js';
 import { inspectionHref, inspectionKindWords, photoThumbs } from '../../ui/inspection-record.js';
-import { photoPicker } from '../field/photo-picker.js';
-import { uploadPhotos } from '../field/photos.js';
+import { photoPicker } from '../../ui/photo-picker.js';
+import { uploadPhotos } from '../../ui/photos.js';
 import { noteForm } from './note-form.js';
 
 export const NOT_YET_CORRECTED = 'Approval is offered once the owner or contractor reports the correction.';

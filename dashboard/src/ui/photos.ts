@@ -3,9 +3,15 @@
  * as a JPEG) before it is kept and sent, so it fits what the gateway accepts; a small one is kept as it is.
  * They are sent for their site (POST /api/photos?siteId=) before the record that cites them.
  */
-import { PHOTO_MAX_BYTES, PHOTO_TYPES } from '../../../../shared/src/api/enforcementWords.ts';
-import { postBytes } from '../../api.js';
-import type { QueuedPhoto } from './outbox.js';
+import { PHOTO_MAX_BYTES, PHOTO_TYPES } from '../../../shared/src/api/enforcementWords.ts';
+import { postBytes } from '../api.js';
+
+/** A photo picked for an inspection or a correction, kept until the gateway stored it. */
+export interface QueuedPhoto {
+  blob: Blob;
+  /** Set once the gateway stored it (POST /api/photos answered with its hash). */
+  sha256?: string;
+}
 
 /** The long side a photo is brought down to. */
 export const PHOTO_MAX_SIDE = 2000;

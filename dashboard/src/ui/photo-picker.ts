@@ -4,9 +4,8 @@
  * (`photos.ts`), shown as a thumbnail with its size and a "Remove" button before anything is sent, and the
  * reason in words when the phone cannot read one.
  */
-import { h, replace } from '../../ui/dom.js';
-import type { QueuedPhoto } from './outbox.js';
-import { formatBytes, preparePhoto, UnreadablePhoto } from './photos.js';
+import { h, replace } from './dom.js';
+import { formatBytes, preparePhoto, type QueuedPhoto, UnreadablePhoto } from './photos.js';
 
 /** A photo in a form: its Blob and the object URL of its thumbnail. */
 export type PickedPhoto = QueuedPhoto & { url: string };
