@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Practice } from '../../shared/src/api/findings.ts';
 import { launchChromium, screenshot, watchPage } from '../helpers/browser.ts';
@@ -52,6 +52,7 @@ interface InspectionJson {
   kind: string;
   side: string;
   findings?: Array<{ practice: string; status: string; note: string; photos: string[] }>;
+  signature?: { name: string; method: string; drawing?: string };
 }
 
 describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened without the gateway', () => {
@@ -179,6 +180,8 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened witho
       .setInputFiles({ name: 'fence.png', mimeType: 'image/png', buffer: PNG_1X1 });
     await fence.locator('.thumb img').waitFor();
     await page.locator('[data-practice="inlet-1"] label:has-text("In order")').click();
+    // The developer's storm inspection is signed: with the typed name, as a phone without a pen would.
+    await page.click('#i-sign-typed-button');
     await page.click('#i-submit');
     await page.waitForSelector('#inspect-result.msg-warn');
     expect(await page.locator('#inspect-result').textContent()).toMatch(/^Saved on this phone, not yet sent/);
@@ -227,6 +230,7 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: the field form opened witho
       },
       { practice: 'inlet-1', status: 'ok', note: '', photos: [] },
     ]);
+    expect(stored.signature).toEqual({ name: INSPECTOR.name, method: 'typed' });
     const photo = await fetch(`${gw.httpUrl}/api/photos/${hash}`, { headers: api().admin });
     expect(photo.status).toBe(200);
     expect(Buffer.from(await photo.arrayBuffer()).equals(PNG_1X1)).toBe(true);

@@ -7,7 +7,7 @@
  * the photo (its colour is on the printed page, rendered by pdftoppm).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, SCREENSHOTS, screenshot, watchPage } from '../helpers/browser.ts';
 import { haveBinary } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput } from '../helpers/gateway.ts';
+import { pdfPages, pixelsOf } from '../helpers/pdfPages.ts';
 import { png, postPhoto } from '../helpers/photos.ts';
 import { sha256 } from '../helpers/reports.ts';
 import { VIEWER_HEADERS } from '../helpers/viewerFetch.ts';
@@ -134,21 +135,9 @@ describe.skipIf(!canRun)("the report lists each inspection's findings and photos
     expect(res.status).toBe(200);
     const file = join(dir, 'report.pdf');
     writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-    execFileSync('pdftoppm', ['-r', '100', file, join(dir, 'page')]);
     // The page with the most of the photo's red: at least most of a 96 px thumbnail's area (1 in at 100 dpi).
-    const pages = execFileSync('pdfinfo', [file], { encoding: 'utf8' }).match(/Pages:\s+(\d+)/)![1]!;
-    const n = Number(pages);
-    const width = String(n).length;
-    let best = { page: 0, red: 0 };
-    for (let i = 1; i <= n; i++) {
-      const b = readFileSync(join(dir, `page-${String(i).padStart(width, '0')}.ppm`));
-      const m = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(b.subarray(0, 40).toString('latin1'))!;
-      const px = b.subarray(m[0].length);
-      let red = 0;
-      for (let p = 0; p + 2 < px.length; p += 3)
-        if (px[p]! > 190 && px[p + 1]! < 70 && px[p + 2]! < 70) red++;
-      if (red > best.red) best = { page: i, red };
-    }
+    const reds = pdfPages(file).map((p) => pixelsOf(p, (r, g, b) => r > 190 && g < 70 && b < 70));
+    const best = { red: Math.max(...reds), page: reds.indexOf(Math.max(...reds)) + 1 };
     expect(best.red).toBeGreaterThan(5000);
     mkdirSync(SCREENSHOTS, { recursive: true });
     execFileSync('pdftoppm', [
