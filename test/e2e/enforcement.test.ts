@@ -469,7 +469,7 @@ describe('enforcement: alert, inspection, notice, appeal window, stop-work, appr
       cwd: join(import.meta.dirname, '../..'),
     });
     expect(cli.stdout).toMatch(/^verified$/m);
-    expect(cli.stdout).toContain('2 notices of violation, 1 stop-work order checked');
+    expect(cli.stdout).toContain('2 notices of violation and 1 stop-work order, each as logged.');
 
     // A finding changed in a copy of the store: the report made from it does not verify, and says where.
     const finding = await tamperedReport([
