@@ -310,10 +310,29 @@ describe.skipIf(!haveBinary('chromium'))('dashboard: signing in, people, sites a
 
       // Resolving while the panel still reports the pump alarm: asked in words, then sent with the
       // confirmation.
+      // The dialog opens from the page's copy and re-draws when the gateway answers: held here until the
+      // note is typed, the answer must not wipe it.
       const a = (await alarm())!;
+      const path = `/api/alerts/${encodeURIComponent(a.id)}`;
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const isPath = (u: URL) => u.pathname === path;
+      await page.route(isPath, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.click(`[data-alert="${a.id}"] button.duty-rule`);
       await page.waitForSelector('#resolve-form');
-      await page.fill('#resolve-note', 'Pump replaced; float stuck, technician on the way.');
+      const note = 'Pump replaced; float stuck, technician on the way.';
+      await page.fill('#resolve-note', note);
+      await page.$eval('#resolve-form', (f) => f.setAttribute('data-drawn', 'before'));
+      release();
+      await page.waitForSelector('#resolve-form:not([data-drawn])');
+      expect(await page.inputValue('#resolve-note')).toBe(note);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('resolve-note');
+      await page.unroute(isPath);
       await page.click('#resolve-form button[type="submit"]');
       await page.waitForSelector('#confirm-active');
       expect(await page.locator('#dialog-confirm').textContent()).toContain(

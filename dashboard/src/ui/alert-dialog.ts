@@ -18,7 +18,7 @@ import {
 } from '../state.js';
 import { actionsSection, clearMessages } from './alert-actions.js';
 import { copyText } from './dialogs.js';
-import { badge, byId, h, replace } from './dom.js';
+import { badge, byId, h, replace, replaceKeeping } from './dom.js';
 import { evidenceLines, factList, recordedValues } from './evidence.js';
 import { formatTime, relativeDue, sameFormat } from './format.js';
 import { historyList } from './history.js';
@@ -179,7 +179,8 @@ export function renderAlert(a: Alert) {
     h('h3', null, 'History'),
     historyList(a, tz),
   );
-  replace(byId('alert-actions'), actionsSection(a, afterAction));
+  // The gateway's answer re-draws the forms the person may already be typing in: their words stay.
+  replaceKeeping(byId('alert-actions'), actionsSection(a, afterAction));
 }
 
 let opened: string | undefined;

@@ -34,6 +34,42 @@ export function replace(el: Element, ...children: Child[]) {
   append(el, children);
 }
 
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+const isBox = (f: Field): f is HTMLInputElement =>
+  f instanceof HTMLInputElement && (f.type === 'checkbox' || f.type === 'radio');
+
+/** What the person changed in a field (its value, or whether it is ticked), or undefined. */
+function changedValue(f: Field): string | undefined {
+  if (isBox(f)) return f.checked !== f.defaultChecked ? String(f.checked) : undefined;
+  if (f instanceof HTMLSelectElement)
+    return [...f.options].some((o) => o.selected !== o.defaultSelected) ? f.value : undefined;
+  return f.value !== f.defaultValue ? f.value : undefined;
+}
+
+/**
+ * Replaces an element's children, keeping what the person typed: a field of the new content with the id
+ * of a field they changed gets its value back, and the one they were in gets the focus back. A page that
+ * re-draws as the gateway answers (or as the live feed tells a change) loses no half-written note.
+ */
+export function replaceKeeping(el: Element, ...children: Child[]) {
+  const typed = new Map<string, string>();
+  for (const f of el.querySelectorAll<Field>('input[id], textarea[id], select[id]')) {
+    const v = changedValue(f);
+    if (v !== undefined) typed.set(f.id, v);
+  }
+  const active = document.activeElement;
+  const focused = active && el.contains(active) && active.id ? active.id : undefined;
+  replace(el, ...children);
+  for (const [id, value] of typed) {
+    const f = el.querySelector<Field>(`#${CSS.escape(id)}`);
+    if (!f) continue;
+    if (isBox(f)) f.checked = value === 'true';
+    else f.value = value;
+  }
+  if (focused) el.querySelector<HTMLElement>(`#${CSS.escape(focused)}`)?.focus();
+}
+
 export function byId(id: string): HTMLElement {
   const el = document.getElementById(id);
   if (!el) throw new Error(`missing #${id}`);
