@@ -6,8 +6,11 @@ import type { Reading, RejectReason } from '../../shared/src/telemetry.ts';
 
 /** A message as a transport received it, before decoding. */
 export interface RawMessage {
-  transport: 'mqtt' | 'serial';
-  /** MQTT topic; for serial, `serial:<path>`. */
+  transport: 'mqtt' | 'serial' | 'lorawan' | 'modbus' | 'sdi12';
+  /**
+   * MQTT topic (a network server's for LoRaWAN); for serial, `serial:<path>`; for a polled device
+   * (Modbus, SDI-12), `modbus:<siteId>/<deviceId>` or `sdi12:<siteId>/<deviceId>`.
+   */
   topic: string;
   payload: Buffer | string;
   /** Arrival time, epoch ms. */

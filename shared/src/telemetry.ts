@@ -133,7 +133,7 @@ export interface Reading {
   arrivalTs?: boolean;
   seq?: number;
   receivedAt: number;
-  transport: 'mqtt' | 'serial' | 'import' | 'api';
+  transport: 'mqtt' | 'serial' | 'import' | 'api' | 'lorawan' | 'modbus' | 'sdi12';
   values: Partial<Record<ReadingName, number>>;
   alarms?: Alarms;
 }

@@ -23,6 +23,8 @@ export interface DeviceRegistry {
   lookup(siteId: string, deviceId: string): DeviceInfo | undefined;
   /** The device of a login name, compared normalized (`normalizeIdentity`). */
   byUsername(username: string): DeviceInfo | undefined;
+  /** A LoRaWAN device by its DevEUI (any case). */
+  byDevEui(devEui: string): DeviceInfo | undefined;
   all(): DeviceInfo[];
 }
 
@@ -36,6 +38,7 @@ export function liveRegistry(sites: () => readonly SiteConfig[]): LiveRegistry {
   return {
     lookup: (s, d) => current.lookup(s, d),
     byUsername: (u) => current.byUsername(u),
+    byDevEui: (e) => current.byDevEui(e),
     all: () => current.all(),
     refresh: () => {
       current = buildRegistry({ sites: [...sites()] });
@@ -46,6 +49,7 @@ export function liveRegistry(sites: () => readonly SiteConfig[]): LiveRegistry {
 export function buildRegistry(config: Pick<Config, 'sites'>): DeviceRegistry {
   const byKey = new Map<string, DeviceInfo>();
   const byUser = new Map<string, DeviceInfo>();
+  const byEui = new Map<string, DeviceInfo>();
   for (const site of config.sites)
     for (const device of site.devices) {
       const info: DeviceInfo = {
@@ -59,10 +63,12 @@ export function buildRegistry(config: Pick<Config, 'sites'>): DeviceRegistry {
       byKey.set(deviceKey(site.id, device.id, '\u0000'), info);
       const login = normalizeIdentity(info.username);
       if (!byUser.has(login)) byUser.set(login, info);
+      if (device.devEui && !byEui.has(device.devEui)) byEui.set(device.devEui, info);
     }
   return {
     lookup: (s, d) => byKey.get(`${s}\u0000${d}`),
     byUsername: (u) => byUser.get(normalizeIdentity(u)),
+    byDevEui: (e) => byEui.get(e.toLowerCase()),
     all: () => [...byKey.values()],
   };
 }

@@ -12,6 +12,7 @@ import { deviceFacts, siteFacts } from '../rules/context.ts';
 import { LAW_FIGURES } from '../rules/index.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
+import { deviceTransportFields, integrationsSchema, modbusSchema, sdi12Schema } from './fieldbus.ts';
 import { homeAssistantSchema } from './homeassistant.ts';
 import { configCollisions } from './identities.ts';
 import {
@@ -64,6 +65,8 @@ export const deviceSchema = z
     passwordHash: passwordHash
       .optional()
       .describe('MQTT password, as a hash made by `npm run hash-password`.'),
+    /** LoRaWAN, Modbus, SDI-12: how the device speaks (fieldbus.ts). */
+    ...deviceTransportFields,
   })
   .superRefine((d, ctx) => {
     if (d.kind === 'rain-gauge' && d.inchesPerTip === undefined)
@@ -148,6 +151,9 @@ export const configSchema = z
     http: httpSchema,
     mqtt: mqttSchema,
     serial: serialSchema,
+    integrations: integrationsSchema,
+    modbus: modbusSchema,
+    sdi12: sdi12Schema,
     ingest: ingestSchema,
     storage: storageSchema,
     photos: photosSchema,

@@ -48,7 +48,12 @@ export type DecodeResult<D extends DecodeDevice = DecodeDevice> =
   | { ok: true; reading: Reading; device: D }
   | Rejection;
 
-const reject = (reason: RejectReason, detail: string, siteId?: string, deviceId?: string): Rejection => ({
+export const reject = (
+  reason: RejectReason,
+  detail: string,
+  siteId?: string,
+  deviceId?: string,
+): Rejection => ({
   ok: false,
   reason,
   detail,
@@ -63,7 +68,7 @@ export const unregistered = (siteId: string, deviceId: string): Rejection =>
 const ALWAYS_ALLOWED = new Set(['batteryV', 'rssi']);
 
 /** Maps the first zod issue onto a stable reason, with a readable detail naming the field. */
-function zodRejection(err: z.ZodError, siteId?: string, deviceId?: string): Rejection {
+export function zodRejection(err: z.ZodError, siteId?: string, deviceId?: string): Rejection {
   const issue = err.issues[0]!;
   const path = issue.path.join('.') || '(payload)';
   switch (issue.code) {
@@ -110,7 +115,7 @@ function parseJson(
 type Parsed = z.infer<typeof telemetryPayloadSchema>;
 
 /** Checks shared by both transports, once the device is known and the payload is schema-valid. */
-function finish<D extends DecodeDevice>(
+export function finish<D extends DecodeDevice>(
   p: Parsed,
   device: D,
   receivedAt: number,

@@ -9,6 +9,7 @@
  * that answer `response` (200 unless given); `paged` marks a list answered a page at a time, the next
  * page named by the answer's `Link` header.
  */
+
 import { z } from 'zod';
 import {
   changeResponse,
@@ -48,6 +49,7 @@ import {
   setupDoneSchema,
   tokenRevokedSchema,
 } from './common.ts';
+import { deviceLinkSchema, profileSummarySchema } from './deviceLink.ts';
 import { inspectionBody, photoStoredSchema, photoUploadQuery } from './findings.ts';
 import { fleetViewSchema } from './fleet.ts';
 import { noticeBody, noticeDtoSchema, noticeFiledSchema } from './notices.ts';
@@ -163,6 +165,8 @@ export const ROUTES = {
     response: devicePatchedSchema,
   },
   'POST /api/sites/:siteId/devices/:deviceId/secret': { params: siteDeviceParams, response: secretResponse },
+  'GET /api/sites/:siteId/devices/:deviceId/link': { params: siteDeviceParams, response: deviceLinkSchema },
+  'GET /api/profiles': { response: z.array(profileSummarySchema) },
   'GET /api/changes': { query: changesFilter, response: z.array(changeResponse), paged: true },
   // Telemetry
   'GET /api/telemetry': { query: telemetryQuery, response: telemetryAnswerSchema },

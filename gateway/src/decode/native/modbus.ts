@@ -1,0 +1,6 @@
+/** The modbus decoder (being written). */
+import { reject } from '../decode.ts';
+import type { NativeDecoder } from './types.ts';
+
+export const decodeModbus: NativeDecoder = (msg) =>
+  reject('bad_topic', `no decoder yet for ${msg.transport}`);
