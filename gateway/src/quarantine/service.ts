@@ -235,7 +235,7 @@ export class QuarantineService implements Stage {
     return new Promise((resolve, reject) =>
       this.o.ingest.quarantine.keep(
         {
-          transport: m.transport as 'mqtt' | 'serial',
+          transport: m.transport as RawMessage['transport'],
           topic: m.topic,
           payload: m.payload,
           receivedAt: m.receivedAt,
