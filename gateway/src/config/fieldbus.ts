@@ -13,47 +13,80 @@ export const deviceTransportFields = {
     .enum(['json', 'lorawan', 'modbus', 'sdi12'])
     .optional()
     .describe(
-      "How the device speaks: `json` (the gateway's own JSON over MQTT or serial, the default), `lorawan` (through a network server), `modbus` (polled over RS-485) or `sdi12` (polled through an SDI-12 adapter).",
+      "How the device talks to the gateway: `json` (the gateway's own JSON over MQTT or serial, the default), `lorawan` (radio, through a LoRaWAN network server), `modbus` (Modbus RTU, wired to an RS-485 bus the gateway reads) or `sdi12` (wired to an SDI-12 adapter the gateway measures through).",
     ),
   profile: z
     .union([z.string().min(1).max(64), profileSchema])
     .optional()
     .describe(
-      'LoRaWAN, Modbus, SDI-12: the profile that maps what the device sends to readings, by name from the library (docs/devices.md), or written out.',
+      "LoRaWAN, Modbus, SDI-12 (required): how what the device sends becomes readings. The name of a profile in the gateway's library, or a profile written out here for a sensor the library lacks (docs/devices.md#device-profiles).",
     ),
   devEui: z
     .string()
     .regex(/^[0-9A-Fa-f]{16}$/, '16 hexadecimal digits')
     .transform((s) => s.toLowerCase())
     .optional()
-    .describe("LoRaWAN: the device's DevEUI, as the network server names it."),
+    .describe(
+      "LoRaWAN (required): the device's DevEUI, the 16 hexadecimal digits on its label and in the network server; no two devices share one.",
+    ),
   mountHeightIn: z
     .number()
     .positive()
     .max(600)
     .optional()
     .describe(
-      "Level sensors that measure the distance down to the surface: the sensor's height above the bottom, in inches.",
+      "Level sensors that measure the distance down to the water (required when the profile says `derive: mount-minus`): the height of the sensor's face above the bottom of the tank or basin, in inches.",
     ),
   modbus: z
     .strictObject({
-      bus: z.string().min(1).describe('The bus it is on: the `path` of one of `modbus`.'),
-      unitId: z.number().int().min(1).max(247).describe("The device's unit id (slave address) on the bus."),
-      pollSeconds: z.number().int().min(1).max(86_400).default(60).describe('How often it is read.'),
+      bus: z
+        .string()
+        .min(1)
+        .describe('The bus it is wired to: the `path` of one of the buses listed under `modbus`.'),
+      unitId: z
+        .number()
+        .int()
+        .min(1)
+        .max(247)
+        .describe(
+          "The device's unit id on the bus (also called its slave address or station number), as set on the device; no two devices on a bus share one.",
+        ),
+      pollSeconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(86_400)
+        .default(60)
+        .describe('How often the gateway reads it, in seconds.'),
     })
     .optional()
-    .describe('Modbus RTU: where the device is and how often it is read.'),
+    .describe(
+      'Modbus RTU (required): the bus the device is wired to, its unit id, and how often it is read.',
+    ),
   sdi12: z
     .strictObject({
-      port: z.string().min(1).describe('The SDI-12 adapter it is on: the `path` of one of `sdi12`.'),
+      port: z
+        .string()
+        .min(1)
+        .describe('The adapter it is wired to: the `path` of one of the adapters listed under `sdi12`.'),
       address: z
         .string()
         .regex(/^[0-9A-Za-z]$/, 'one character: 0-9, A-Z or a-z')
-        .describe("The sensor's SDI-12 address."),
-      pollSeconds: z.number().int().min(10).max(86_400).default(300).describe('How often it is measured.'),
+        .describe(
+          "The sensor's SDI-12 address, one character (`0` as it leaves the factory); no two sensors on an adapter share one.",
+        ),
+      pollSeconds: z
+        .number()
+        .int()
+        .min(10)
+        .max(86_400)
+        .default(300)
+        .describe('How often the gateway measures it, in seconds.'),
     })
     .optional()
-    .describe('SDI-12: the adapter, the address and how often the sensor is measured.'),
+    .describe(
+      'SDI-12 (required): the adapter the sensor is wired to, its address, and how often it is measured.',
+    ),
 };
 
 const fileTls = z.strictObject({
@@ -105,35 +138,62 @@ export const integrationsSchema = z
 export const modbusSchema = z
   .array(
     z.strictObject({
-      path: z.string().min(1).describe('The RS-485 adapter, e.g. /dev/ttyUSB0.'),
-      baudRate: z.number().int().positive().default(9600).describe('Line speed.'),
-      parity: z.enum(['none', 'even', 'odd']).default('none').describe('Parity.'),
+      path: z
+        .string()
+        .min(1)
+        .describe(
+          "The RS-485 adapter's serial port, e.g. /dev/ttyUSB0 (a /dev/serial/by-id/… name stays the same when adapters are replugged). Devices name it in `modbus.bus`.",
+        ),
+      baudRate: z
+        .number()
+        .int()
+        .positive()
+        .default(9600)
+        .describe('Line speed in bits per second, as set on every device of the bus.'),
+      parity: z
+        .enum(['none', 'even', 'odd'])
+        .default('none')
+        .describe('Parity, as set on every device of the bus.'),
       dataBits: z
         .union([z.literal(7), z.literal(8)])
         .default(8)
-        .describe('Data bits.'),
+        .describe('Data bits, as set on every device of the bus.'),
       stopBits: z
         .union([z.literal(1), z.literal(2)])
         .default(1)
-        .describe('Stop bits.'),
+        .describe('Stop bits, as set on every device of the bus.'),
       timeoutMs: z
         .number()
         .int()
         .min(50)
         .max(10_000)
         .default(1000)
-        .describe('How long a device has to answer.'),
+        .describe('How long a device has to answer a read, in milliseconds.'),
     }),
   )
   .default([])
-  .describe('Modbus RTU buses the gateway polls.');
+  .describe(
+    'Modbus RTU buses the gateway reads: one for each RS-485 adapter, with the line settings its devices use (docs/devices.md).',
+  );
 
 export const sdi12Schema = z
   .array(
     z.strictObject({
-      path: z.string().min(1).describe('The SDI-12 adapter, e.g. /dev/ttyUSB1.'),
-      baudRate: z.number().int().positive().default(9600).describe("The adapter's line speed."),
+      path: z
+        .string()
+        .min(1)
+        .describe("The SDI-12 adapter's serial port, e.g. /dev/ttyUSB1. Sensors name it in `sdi12.port`."),
+      baudRate: z
+        .number()
+        .int()
+        .positive()
+        .default(9600)
+        .describe(
+          "The speed of the adapter's own serial port, from its manual (the SDI-12 wires themselves always run at 1200).",
+        ),
     }),
   )
   .default([])
-  .describe('SDI-12 adapters the gateway measures through.');
+  .describe(
+    'SDI-12 adapters the gateway measures sensors through: one for each adapter, its sensors wired to it (docs/devices.md).',
+  );

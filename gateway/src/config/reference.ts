@@ -33,6 +33,8 @@ const itemsOf = (n: Node): Node => node(Array.isArray(n.items) ? n.items[0] : n.
 
 function typeOf(n: Node): string {
   if (n.anyOf) return [...new Set(n.anyOf.map(typeOf))].join(' or ');
+  // One of several objects told apart by a key (a device's profile written out): an object.
+  if (n.oneOf) return [...new Set(n.oneOf.map(typeOf))].join(' or ');
   if (n.enum) return typeof n.enum[0] === 'number' ? 'number' : 'string';
   if (n.const !== undefined) return typeof n.const;
   if (n.prefixItems) return `[${n.prefixItems.map((p) => typeOf(node(p))).join(', ')}]`;

@@ -13,6 +13,7 @@ import { LAW_FIGURES } from '../rules/index.ts';
 import { mergeParams } from '../rules/module.ts';
 import { RULE_MODULES } from '../rules/registry.ts';
 import { deviceTransportFields, integrationsSchema, modbusSchema, sdi12Schema } from './fieldbus.ts';
+import { configFieldbusIssues } from './fieldbusChecks.ts';
 import { homeAssistantSchema } from './homeassistant.ts';
 import { configCollisions } from './identities.ts';
 import {
@@ -203,6 +204,7 @@ export const configSchema = z
     });
     for (const { path, message } of configCollisions(c.sites, c.mqtt.users))
       ctx.addIssue({ code: 'custom', path, message });
+    for (const { path, message } of configFieldbusIssues(c)) ctx.addIssue({ code: 'custom', path, message });
     if (c.http.authenticateReads === true && c.http.publicView)
       ctx.addIssue({
         code: 'custom',

@@ -21,23 +21,15 @@
  * duplicates.ts and rateLimit.ts (what is not stored twice, and how fast a device may send),
  * counterBounds.ts (what a rain gauge can count), rejections.ts and rejectionSampler.ts (what is refused
  * or recorded, and which rejections are stored),
- * deviceStates.ts (each device's newest values and status).
+ * deviceStates.ts (each device's newest values and status), nativeIntake.ts (the decoders, and the
+ * native transports' messages recorded on their devices' links).
  */
 
 import type { Reading, RejectReason } from '../../../shared/src/telemetry.ts';
 import { parseDeviceTopic } from '../../../shared/src/topics.ts';
-import type { DeviceInfo, DeviceRegistry } from '../config/registry.ts';
+import type { DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
-import {
-  type DecodeOptions,
-  type DecodeResult,
-  decodeMqttTelemetry,
-  decodeSerialLine,
-  unregistered,
-} from '../decode/decode.ts';
-import { isNative, type NativeContext } from '../decode/native/types.ts';
-import { decodeNative } from '../decode/native.ts';
-import { resolveProfile } from '../decode/profiles/library/index.ts';
+import { type DecodeOptions, unregistered } from '../decode/decode.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import { DeviceKeys } from '../deviceKey.ts';
 import type { Registry } from '../metrics.ts';
@@ -47,11 +39,12 @@ import type { DeviceStateRow, ReadingStore, StoredReading } from '../store/readi
 import type { Db } from '../store/types.ts';
 import type { WriteGate } from '../store/writeGate.ts';
 import { CounterBounds } from './counterBounds.ts';
-import { DeviceLinks } from './deviceLinks.ts';
+import type { DeviceLinks } from './deviceLinks.ts';
 import { DeviceStates } from './deviceStates.ts';
 import { Duplicates } from './duplicates.ts';
 import { GroupCommit, type Settle } from './groupCommit.ts';
 import { IngestMetrics } from './metrics.ts';
+import { NativeIntake } from './nativeIntake.ts';
 import { QuarantineIntake } from './quarantine.ts';
 import { Pacer, RateLimiter } from './rateLimit.ts';
 import { importMessage, Rejections, type Why } from './rejections.ts';
@@ -110,8 +103,10 @@ export class IngestStage implements IngestSink, Stage {
   private readonly rejections: Rejections;
   private readonly states: DeviceStates;
   readonly quarantine: QuarantineIntake;
+  /** The decoders, and the native transports' messages recorded on their devices' links. */
+  private readonly intake: NativeIntake;
   /** How each device of a native transport was heard (its inputs and this stage record into it). */
-  readonly links = new DeviceLinks();
+  readonly links: DeviceLinks;
 
   constructor(private readonly o: IngestStageOptions) {
     this.decodeOpts = {
@@ -119,6 +114,8 @@ export class IngestStage implements IngestSink, Stage {
       maxFutureMs: o.ingest.maxFutureSeconds * 1000,
     };
     this.states = new DeviceStates(o.store, o.log, this.keys);
+    this.intake = new NativeIntake(o.registry, this.states);
+    this.links = this.intake.links;
     this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec, this.keys);
     this.limiter = new RateLimiter(o.ingest);
     this.invalidLimiter = new RateLimiter(o.ingest);
@@ -207,8 +204,8 @@ export class IngestStage implements IngestSink, Stage {
       settle(null, { status: 'ignored' });
       return;
     }
-    const decoded = this.decode(msg, this.decodeOpts);
-    const done = isNative(msg.transport) ? this.heard(msg, decoded, settle) : settle;
+    const decoded = this.intake.decode(msg, this.decodeOpts);
+    const done = this.intake.settle(msg, decoded, settle);
     if (!decoded.ok) {
       this.invalid(msg, decoded, done);
       return;
@@ -226,53 +223,6 @@ export class IngestStage implements IngestSink, Stage {
     if (!this.pace(this.limiter, this.keys.of(r.siteId, r.deviceId), msg, () => this.submit(r, done)))
       this.dropped(msg, r, done);
   }
-
-  /** A native transport's message: its device's link records it as it came, and what came of it. */
-  private heard(msg: RawMessage, decoded: DecodeResult<DeviceInfo>, done: Settle): Settle {
-    const siteId = decoded.ok ? decoded.reading.siteId : decoded.siteId;
-    const deviceId = decoded.ok ? decoded.reading.deviceId : decoded.deviceId;
-    if (siteId === undefined || deviceId === undefined || !this.o.registry.lookup(siteId, deviceId))
-      return done;
-    const raw = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
-    const values: Record<string, number | boolean> = {};
-    if (decoded.ok) {
-      Object.assign(values, decoded.reading.values);
-      for (const [k, v] of Object.entries(decoded.reading.alarms ?? {})) values[`alarms.${k}`] = v;
-    }
-    return (err, res) => {
-      if (!err && res && res.status !== 'ignored')
-        this.links.heard(siteId, deviceId, {
-          at: msg.receivedAt,
-          raw,
-          outcome: res.status,
-          values,
-          ...(res.status === 'rejected' || res.status === 'quarantined' ? { detail: res.detail } : {}),
-        });
-      done(err, res);
-    };
-  }
-
-  /** A message decoded by its transport's decoder. */
-  private decode(
-    msg: Pick<RawMessage, 'transport' | 'topic' | 'payload' | 'receivedAt'>,
-    opts: DecodeOptions,
-  ): DecodeResult<DeviceInfo> {
-    const { transport } = msg;
-    if (transport === 'mqtt')
-      return decodeMqttTelemetry(msg.topic, msg.payload, msg.receivedAt, this.o.registry, opts);
-    if (isNative(transport)) return decodeNative({ ...msg, transport }, this.o.registry, this.native, opts);
-    const line = typeof msg.payload === 'string' ? msg.payload : msg.payload.toString('utf8');
-    return decodeSerialLine(line, msg.receivedAt, this.o.registry, opts);
-  }
-
-  /** What a native decoder is given: the device's profile, and its newest tip count (a counter that wraps). */
-  private readonly native: NativeContext<DeviceInfo> = {
-    profileOf: (d) => resolveProfile(d.device.profile),
-    mapping: (d) => {
-      const tips = this.states.get(d.siteId, d.deviceId)?.latest.rainTips?.value;
-      return typeof tips === 'number' ? { previousTips: tips } : {};
-    },
-  };
 
   /**
    * Runs `run` when the device's bucket gives the message its token: at once, or after a wait (behind
@@ -358,7 +308,7 @@ export class IngestStage implements IngestSink, Stage {
     const now = (this.o.now ?? Date.now)();
     return Promise.all(
       msgs.map(async (q): Promise<ReleaseOutcome> => {
-        const d = this.decode({ ...q, transport: q.transport as RawMessage['transport'] }, opts);
+        const d = this.intake.decode({ ...q, transport: q.transport as RawMessage['transport'] }, opts);
         if (!d.ok) return { id: q.id, outcome: `rejected: ${d.reason}` };
         const r = { ...d.reading, ts: d.reading.ts + offsetMs };
         if (r.ts > now + this.decodeOpts.maxFutureMs) return { id: q.id, outcome: 'still_ahead', ts: r.ts };

@@ -12,6 +12,8 @@ import { ALARM_NAMES, DEVICE_KINDS, READING_NAMES } from '../../../../shared/src
 /** How a number sits in bytes or registers. */
 export const NUMBER_FORMATS = ['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'float32'] as const;
 export type NumberFormat = (typeof NUMBER_FORMATS)[number];
+/** The formats a register (or two) holds: every one but the single bytes. */
+export const REGISTER_FORMATS = ['uint16', 'int16', 'uint32', 'int32', 'float32'] as const;
 
 /** Where a reading goes: one of the gateway's readings, or one alarm input (`alarms.pump`). */
 export const PROFILE_TARGETS = [...READING_NAMES, ...ALARM_NAMES.map((a) => `alarms.${a}` as const)] as const;
@@ -65,7 +67,7 @@ export const modbusSourceSchema = z.strictObject({
     .describe('Holding register (function 3), input register (4), coil (1) or discrete input (2).'),
   address: z.number().int().min(0).max(65535).describe('The zero-based address on the wire.'),
   format: z
-    .enum(NUMBER_FORMATS.filter((f) => f !== 'uint8' && f !== 'int8') as ['uint16'])
+    .enum(REGISTER_FORMATS)
     .default('uint16')
     .describe('Registers: one 16-bit register, or two for a 32-bit value.'),
   wordOrder: z
