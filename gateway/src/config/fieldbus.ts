@@ -133,6 +133,15 @@ export const sdi12Schema = z
     z.strictObject({
       path: z.string().min(1).describe('The SDI-12 adapter, e.g. /dev/ttyUSB1.'),
       baudRate: z.number().int().positive().default(9600).describe("The adapter's line speed."),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(100)
+        .max(10_000)
+        .default(1500)
+        .describe(
+          "How long the adapter has to bring a sensor's answer (its break and the bus's own retries included).",
+        ),
     }),
   )
   .default([])

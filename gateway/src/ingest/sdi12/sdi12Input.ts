@@ -27,8 +27,6 @@ export interface Sdi12InputOptions {
   /** The gateway's clock: a measurement's time. */
   now: () => number;
   openPort?: OpenSdi12Port;
-  /** How long a command's answer is waited for. Default 1500 ms. */
-  answerMs?: number;
   /** Times a command is sent before the sensor counts as silent. Default 3. */
   attempts?: number;
   /** How often a missing adapter is tried again. Default 5000 ms. */
@@ -74,6 +72,7 @@ export class Sdi12Input implements Input {
       (a) =>
         new Bus(
           new Sdi12Adapter(a.path, a.baudRate, o.reopenMs ?? 5000, o.log, o.openPort ?? openSdi12Port),
+          a.timeoutMs,
           o,
           m,
         ),
@@ -140,6 +139,7 @@ class Bus {
 
   constructor(
     readonly adapter: Sdi12Adapter,
+    private readonly answerMs: number,
     private readonly o: Sdi12InputOptions,
     private readonly m: Counter,
   ) {}
@@ -196,7 +196,7 @@ class Bus {
       return this.gap(d, 'noAnswer', text, count);
     }
     const got = await measure(this.adapter, address, command, {
-      answerMs: this.o.answerMs ?? 1500,
+      answerMs: this.answerMs,
       attempts: this.o.attempts ?? 3,
       badAnswer: (text) => {
         count('badResponse');
