@@ -29,9 +29,11 @@ interface SensorState extends SimSensorOptions {
 /** Values per data line: a D line of an M measurement stays within 35 characters. */
 const PER_LINE = 3;
 
+/** A value as SDI-12 sends it: a sign and at most 7 digits. */
 const formatValue = (v: number): string => {
-  const s = Number.isInteger(v) ? String(Math.abs(v)) : String(Number(Math.abs(v).toPrecision(7)));
-  return `${v < 0 ? '-' : '+'}${s}`;
+  const abs = Math.min(Math.abs(v), 9_999_999);
+  const whole = abs < 1 ? 1 : Math.floor(Math.log10(abs)) + 1;
+  return `${v < 0 ? '-' : '+'}${String(Number(abs.toFixed(Math.max(0, 7 - whole))))}`;
 };
 
 export class SimSdi12Sensors {
