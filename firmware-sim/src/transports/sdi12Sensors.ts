@@ -15,6 +15,8 @@ export interface SimSensorOptions {
   read: () => number[];
   /** Seconds announced before the values are ready (default 0). */
   waitSeconds?: number;
+  /** When the service request is sent after `aM!`, in ms (default: at the end of the announced wait). */
+  readyAfterMs?: number;
 }
 
 interface SensorState extends SimSensorOptions {
@@ -122,7 +124,7 @@ export class SimSdi12Sensors {
       const n = Math.min(s.buffer.length, concurrent ? 99 : 9);
       this.send(`${a}${wait}${String(n).padStart(concurrent ? 2 : 1, '0')}`);
       if (!concurrent && (s.waitSeconds ?? 0) > 0)
-        s.timer = setTimeout(() => this.send(a), (s.waitSeconds ?? 0) * 1000);
+        s.timer = setTimeout(() => this.send(a), s.readyAfterMs ?? (s.waitSeconds ?? 0) * 1000);
       return;
     }
     const d = /^D(\d)$/.exec(body);

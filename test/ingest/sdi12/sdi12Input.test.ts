@@ -16,8 +16,8 @@ import {
   type RawMessage,
   silentLog,
 } from '../../../gateway/src/pipeline.ts';
-import { haveBinary } from '../../helpers/env.ts';
-import { type PtyPair, startPtyPair } from '../../helpers/socat.ts';
+import { haveBinary, waitFor } from '../../helpers/env.ts';
+import { makeTempDir, type PtyPair, startPtyPair } from '../../helpers/socat.ts';
 
 const enabled = haveBinary('socat');
 
@@ -42,8 +42,8 @@ describe.runIf(enabled)('SDI-12 input through an adapter on a pty', () => {
     await pair?.stop();
   });
 
-  async function setup(devices: Array<{ id: string; address: string; profile: unknown }>) {
-    pair = await startPtyPair();
+  async function setup(devices: Array<{ id: string; address: string; profile: unknown }>, dir?: string) {
+    pair = await startPtyPair(dir ? { a: `${dir}/a`, b: `${dir}/b` } : {});
     const config = parseConfig({
       gatewayId: 't',
       dataDir: '/nonexistent',
@@ -75,6 +75,7 @@ describe.runIf(enabled)('SDI-12 input through an adapter on a pty', () => {
       metrics: new Registry(),
       log: silentLog,
       now: () => clock,
+      reopenMs: 100,
     });
     sensors = new SimSdi12Sensors({ path: pair.b });
     await sensors.open();
@@ -99,10 +100,18 @@ describe.runIf(enabled)('SDI-12 input through an adapter on a pty', () => {
       input: inp,
     } = await setup([{ id: 'trap', address: '3', profile: level('M') }]);
     let reads = 0;
-    sensors!.add({ address: '3', waitSeconds: 1, read: () => [10.5 + reads++, -2.25, 7, 8] });
+    // Announces 3 s, ready after 0.2 s: the service request ends the wait.
+    sensors!.add({
+      address: '3',
+      waitSeconds: 3,
+      readyAfterMs: 200,
+      read: () => [10.5 + reads++, -2.25, 7, 8],
+    });
     setClock(Date.UTC(2026, 4, 1, 12));
     await inp.start(sink);
+    const started = performance.now();
     const out = await inp.measureAll();
+    expect(performance.now() - started).toBeLessThan(2500);
     expect(out).toEqual([{ siteId: 'site', deviceId: 'trap', outcome: 'notStored' }]);
     // The measurement started at once (due at start) or by measureAll: values of one measurement, all four.
     expect(sink.last()).toMatchObject({ address: '3', command: 'M', measuredAt: Date.UTC(2026, 4, 1, 12) });
@@ -147,6 +156,40 @@ describe.runIf(enabled)('SDI-12 input through an adapter on a pty', () => {
     expect(bad).toMatchObject({ outcome: 'badResponse' });
     expect(sink.received).toHaveLength(before);
     expect(links.get('site', 'trap')!.counts).toMatchObject({ badResponse: 4 });
+  });
+
+  it('aC!: a concurrent measurement is given its whole wait (no service request), its count in two digits', async () => {
+    const { sink, links, input: inp } = await setup([{ id: 'trap', address: 'Z', profile: level('C') }]);
+    sensors!.add({ address: 'Z', waitSeconds: 1, read: () => [1, 2, 3, 4] });
+    await inp.start(sink);
+    const started = performance.now();
+    await inp.measureAll();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    expect(sink.last()).toMatchObject({ command: 'C', values: [1, 2, 3, 4] });
+    expect(links.get('site', 'trap')!.counts).toMatchObject({ answers: 1 });
+  });
+
+  it('an adapter pulled out is a gap in words, and it is opened again when it comes back', async () => {
+    const dir = await makeTempDir('sdi12-');
+    const { sink, links, input: inp } = await setup([{ id: 'trap', address: '0', profile: level('M') }], dir);
+    sensors!.add({ address: '0', read: () => [6] });
+    await inp.start(sink);
+    await inp.measureAll();
+    await sensors!.close();
+    await pair!.stop();
+    await waitFor(() => inp.health()[0]!.ok === false, 5000, 'the adapter to be lost');
+    const [gap] = await inp.measureAll();
+    expect(gap).toMatchObject({ outcome: 'noAnswer' });
+    expect(links.get('site', 'trap')!.errors[0]!.text).toMatch(/the SDI-12 adapter is not connected/);
+
+    pair = await startPtyPair({ a: `${dir}/a`, b: `${dir}/b` });
+    sensors = new SimSdi12Sensors({ path: pair.b });
+    sensors.add({ address: '0', read: () => [7] });
+    await sensors.open();
+    await waitFor(() => inp.health()[0]!.ok, 5000, 'the adapter to be open again');
+    await inp.measureAll();
+    expect(sink.last().values).toEqual([7]);
+    expect(inp.health()[0]).toMatchObject({ ok: true, reopens: 1, noAnswer: 1 });
   });
 
   it('follows the live registry: a device added later is measured, one removed is not; health per adapter', async () => {
