@@ -19,6 +19,8 @@ export interface RunScenarioOptions {
   /** Serial port / pty path for devices whose transport is serial (or every device with `allSerial`). */
   serialPath?: string;
   allSerial?: boolean;
+  /** One transport for every device (e.g. SDI-12 sensors behind a simulated adapter). */
+  transport?: Transport;
   /** No network: keep everything in memory (and print it with `print`). */
   dryRun?: boolean;
   print?: (line: string) => void;
@@ -61,7 +63,7 @@ export async function startScenario(
   const chosen = new Map<SimDevice, Transport>();
   for (const e of built.entries) {
     const wantsSerial = o.allSerial || e.spec.transport === 'serial';
-    const tr = memory ?? (wantsSerial ? serialTr : mqttTr);
+    const tr = memory ?? o.transport ?? (wantsSerial ? serialTr : mqttTr);
     if (!tr)
       throw new Error(
         `${e.site.id}/${e.spec.id} needs ${wantsSerial ? 'a serial path (--serial)' : 'an MQTT broker (--mqtt)'}`,

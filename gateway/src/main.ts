@@ -41,6 +41,7 @@ import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
 import { buildInputs } from './ingest/inputs.ts';
 import { CredentialMacs } from './ingest/mqtt/credentialMacs.ts';
+import type { Sdi12Outcome } from './ingest/sdi12/sdi12Input.ts';
 import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
 import { processMetrics, Registry } from './metrics.ts';
@@ -82,6 +83,8 @@ export interface Gateway {
    * waiting at start were tried. The command line prints its last start-up line after it.
    */
   settled(): Promise<void>;
+  /** Measures every SDI-12 device now; resolves once each outcome is stored (ingest/sdi12/). */
+  measureSdi12(): Promise<Sdi12Outcome[]>;
   stop(): Promise<void>;
 }
 
@@ -236,7 +239,7 @@ async function compose(
     openDuties: () => (db.open ? engine.openDuties() : []),
     now,
   });
-  const { inputs, publisher, mqttPort, siteEvent } = buildInputs(config, {
+  const { inputs, publisher, mqttPort, siteEvent, measureSdi12 } = buildInputs(config, {
     sites: catalogue,
     registry,
     stage: ingest,
@@ -379,6 +382,7 @@ async function compose(
     ...(setupLink ? { setupLink } : {}),
     storeFault: (e) => store.gate.failed(e, 'uncaught'),
     settled: () => notifications.settled(),
+    measureSdi12,
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

@@ -191,6 +191,15 @@ export const sdi12Schema = z
         .describe(
           "The speed of the adapter's own serial port, from its manual (the SDI-12 wires themselves always run at 1200).",
         ),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(100)
+        .max(10_000)
+        .default(1500)
+        .describe(
+          "How long the adapter has to bring a sensor's answer (its break and the bus's own retries included).",
+        ),
     }),
   )
   .default([])

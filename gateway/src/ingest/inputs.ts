@@ -13,6 +13,7 @@ import type { Input, Log } from '../pipeline.ts';
 import type { CredentialCache } from './mqtt/credentialMacs.ts';
 import { EmbeddedMqttInput } from './mqtt/embedded.ts';
 import { ExternalMqttInput } from './mqtt/external.ts';
+import { Sdi12Input, type Sdi12Outcome } from './sdi12/sdi12Input.ts';
 import { SerialInput } from './serial/serialInput.ts';
 import type { IngestStage } from './stage.ts';
 
@@ -33,6 +34,8 @@ export interface GatewayInputs {
    * for it are subscribed to (the embedded broker has all).
    */
   siteEvent(e: SiteChange): void;
+  /** Measures every SDI-12 device now (none without adapters); resolves once each outcome is stored. */
+  measureSdi12(): Promise<Sdi12Outcome[]>;
 }
 
 export function buildInputs(
@@ -114,11 +117,21 @@ export function buildInputs(
         now,
       }),
     );
+  // SDI-12: the adapters, measuring the live registry's SDI-12 devices; a device change is taken at once.
+  let measureSdi12 = async (): Promise<Sdi12Outcome[]> => [];
+  let sdi12Changed = (): void => {};
+  if (config.sdi12.length) {
+    const sdi12 = new Sdi12Input({ adapters: config.sdi12, registry, links: stage.links, metrics, log, now });
+    inputs.push(sdi12);
+    measureSdi12 = () => sdi12.measureAll();
+    sdi12Changed = () => sdi12.devicesChanged();
+  }
   const siteEvent = (e: SiteChange): void => {
     if (sites.site(e.siteId)) siteAdded(e.siteId);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+    sdi12Changed();
   };
-  return { inputs, publisher, mqttPort, siteEvent };
+  return { inputs, publisher, mqttPort, siteEvent, measureSdi12 };
 }
 
 /** The hard cap on an MQTT packet once logged in: mqtt.maxPacketBytes, by default 1 MiB (never below a payload's limit). */
