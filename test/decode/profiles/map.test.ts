@@ -130,6 +130,14 @@ describe('unwrapCounter', () => {
     expect(unwrapCounter(0, 65_536, 65_535)).toBe(65_536);
     expect(unwrapCounter(10, 4_294_967_296, 4_294_967_290)).toBe(4_294_967_306);
   });
+  it('reads a drop from the middle of the range as a restart from zero, not a wrap', () => {
+    // 40,000 tips, then the logger restarts and has counted 5 since: 5 more, not 25,541.
+    expect(unwrapCounter(5, 65_536, 40_000)).toBe(40_005);
+    expect(unwrapCounter(0, 65_536, 1_000)).toBe(1_000);
+    // After a wrap the running count is past 65,536: the raw value is read against its remainder.
+    expect(unwrapCounter(20, 65_536, 65_541)).toBe(65_556);
+    expect(unwrapCounter(3, 65_536, 65_541 + 30_000)).toBe(65_541 + 30_003);
+  });
 });
 
 describe('readNumber', () => {

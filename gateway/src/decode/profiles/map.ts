@@ -28,13 +28,17 @@ const WRAP: Partial<Record<Derivation, number>> = { 'counter-16': 65_536, 'count
 
 /**
  * The running count of a counter that wraps at `wrap`: the device's previous count with the raw value's
- * rise since its previous raw value added (once past the wrap, the rise counts from zero).
+ * rise since its previous raw value added. A raw value below the previous one is a wrap when the
+ * counter was in the top quarter of its range and is now in the bottom quarter (the rise counts on from
+ * zero); any other drop is the device counting again from zero after a restart, so the tips since then
+ * are added (the running count never goes back, and no impossible jump is made up).
  */
 export function unwrapCounter(raw: number, wrap: number, previous: number | undefined): number {
   if (previous === undefined) return raw;
   const before = previous % wrap;
-  const rise = raw >= before ? raw - before : wrap - before + raw;
-  return previous + rise;
+  if (raw >= before) return previous + raw - before;
+  const wrapped = before >= (wrap * 3) / 4 && raw < wrap / 4;
+  return previous + (wrapped ? wrap - before + raw : raw);
 }
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
