@@ -1,11 +1,15 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Aedes } from 'aedes';
 import { loadConfig } from '../../gateway/src/config/load.ts';
 import type { Config } from '../../gateway/src/config/schema.ts';
 import { loadScenario } from './scenario/load.ts';
 import { type ScenarioRun, startScenario } from './sim.ts';
+import { lorawanDevice, SIM_APPLICATION } from './transports/lorawan.ts';
+import type { NetworkServerKind } from './transports/lorawanUplink.ts';
 import { iso } from './util/time.ts';
 
 /** What the demo needs from the gateway's entry module (gateway/src/main.ts). */
@@ -21,12 +25,64 @@ const DEMO_SCENARIOS = ['storm-0.62in', 'float-alarm', 'sediment-fill'];
 const DEMO_SPEED = 8640;
 const GATEWAY_YAML = fileURLToPath(new URL('../scenarios/gateway.yaml', import.meta.url));
 
+/** `--transport lorawan|chirpstack|things-stack`: the storm's rain gauge heard through a network server. */
+function lorawanArg(): NetworkServerKind | undefined {
+  const i = process.argv.indexOf('--transport');
+  const t = i >= 0 ? process.argv[i + 1] : undefined;
+  if (t === undefined || t === 'mqtt') return undefined;
+  if (t === 'lorawan' || t === 'chirpstack') return 'chirpstack';
+  if (t === 'things-stack') return 'things-stack';
+  throw new Error(`--transport must be mqtt, lorawan, chirpstack or things-stack, got "${t}"`);
+}
+
+/** A stand-in for the network server's MQTT broker: an aedes on a free loopback port. */
+async function networkServerBroker(): Promise<{ url: string; close(): Promise<void> }> {
+  const broker = await Aedes.createBroker();
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await new Promise<void>((r) => broker.close(() => r()));
+    },
+  };
+}
+
+/** The storm's rain gauges as LoRaWAN devices, and the network server the gateway subscribes to. */
+function withLorawan(config: Config, server: NetworkServerKind, url: string, siteIds: string[]): Config {
+  const sites = config.sites.map((site) =>
+    siteIds.includes(site.id)
+      ? {
+          ...site,
+          devices: site.devices.map((d) =>
+            d.kind === 'rain-gauge'
+              ? { ...d, transport: 'lorawan' as const, ...lorawanDevice(site.id, d.id, d.kind) }
+              : d,
+          ),
+        }
+      : site,
+  );
+  const settings = { url, applications: [SIM_APPLICATION[server]], qos: 1 as const };
+  return {
+    ...config,
+    sites,
+    integrations: server === 'chirpstack' ? { chirpstack: settings } : { thingsStack: settings },
+  };
+}
+
 async function main(): Promise<void> {
   const log = (m: string) => console.log(`[demo] ${m}`);
+  const server = lorawanArg();
+  const ns = server ? await networkServerBroker() : undefined;
+  const storm = loadScenario('storm-0.62in').scenario.sites.map((s) => s.id);
   // Imported by path at run time so this file compiles whether or not the gateway entry exists yet.
   const mainPath = '../../gateway/src/main.ts';
   const gatewayModule = (await import(mainPath)) as GatewayModule;
-  const config = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
+  const loaded = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
+  const config = server && ns ? withLorawan(loaded, server, ns.url, storm) : loaded;
+  if (ns) log(`${server} network server's broker (embedded) at ${ns.url}`);
   if (!process.env.GATEWAY_DATA_DIR) config.dataDir = mkdtempSync(join(tmpdir(), 'gateway-demo-'));
   log(`gateway data in ${config.dataDir}`);
   const gw = await gatewayModule.startGateway(config);
@@ -43,6 +99,7 @@ async function main(): Promise<void> {
     log('stopping');
     await Promise.allSettled(runs.map((r) => r.close()));
     await gw.stop();
+    await ns?.close();
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
@@ -52,6 +109,9 @@ async function main(): Promise<void> {
     const run = await startScenario(loadScenario(name), {
       speed: DEMO_SPEED,
       mqtt: { url: gw.mqttUrl, log: (m) => console.error(`[${name}] ${m}`) },
+      ...(server && ns && name === 'storm-0.62in'
+        ? { lorawan: { server, url: ns.url, log: (m: string) => console.error(`[${name}] ${m}`) } }
+        : {}),
       signal: ac.signal,
     });
     runs.push(run);
