@@ -107,7 +107,7 @@ describe('the LoRaWAN decoder', () => {
     expect(decode(CS_TOPIC, '[1]')).toMatchObject({ ok: false, reason: 'not_an_object' });
     const noEui = decode(CS_TOPIC, JSON.stringify({ fCnt: 1, deviceInfo: {} }));
     expect(noEui).toMatchObject({ ok: false, reason: 'wrong_type' });
-    expect(!noEui.ok && noEui.detail).toMatch(/not a ChirpStack uplink: deviceInfo\.devEui/);
+    expect(!noEui.ok && noEui.detail).toMatch(/not an uplink of ChirpStack: deviceInfo\.devEui/);
     const other = decode(
       CS_TOPIC.replace('a84041000181c061', 'a84041000181c062'),
       fixture('chirpstack-ldds75-up.json'),

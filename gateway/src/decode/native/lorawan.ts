@@ -62,11 +62,11 @@ function parseUplink(
     return {
       ok: false,
       reason: 'malformed_json',
-      detail: `the ${server} uplink is not readable JSON: ${(e as Error).message}`,
+      detail: `the uplink from ${server} is not readable JSON: ${(e as Error).message}`,
     };
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json))
-    return { ok: false, reason: 'not_an_object', detail: `the ${server} uplink is not a JSON object` };
+    return { ok: false, reason: 'not_an_object', detail: `the uplink from ${server} is not a JSON object` };
   if (cs) {
     const p = chirpstackUplinkSchema.safeParse(json);
     if (!p.success) return { ok: false, reason: 'wrong_type', detail: shapeDetail(server, p.error) };
@@ -86,7 +86,7 @@ function parseUplink(
     return {
       ok: false,
       reason: 'wrong_type',
-      detail: `the The Things Stack uplink of device ${ids.device_id} names no DevEUI`,
+      detail: `the uplink of device ${ids.device_id} from The Things Stack names no DevEUI (register the device with its DevEUI)`,
     };
   if (ids.device_id !== tts![2])
     return {
@@ -100,7 +100,7 @@ function parseUplink(
 function shapeDetail(server: string, err: import('zod').ZodError): string {
   const issue = err.issues[0]!;
   const where = issue.path.join('.') || 'the message';
-  return `not a ${server} uplink: ${where}: ${issue.message}`;
+  return `not an uplink of ${server}: ${where}: ${issue.message}`;
 }
 
 /** The raw value of one field of a profile in an uplink. */
