@@ -6,6 +6,7 @@ import { runFleet } from './fleet.ts';
 import { configYaml, fleetGatewayConfig, gatewayConfigFor } from './gatewayConfig.ts';
 import { listScenarios, loadScenario } from './scenario/load.ts';
 import { runScenario } from './sim.ts';
+import type { NetworkServerKind } from './transports/lorawanUplink.ts';
 import { iso, parseDuration, resolveStart } from './util/time.ts';
 
 const HELP = `usage: npm run sim -- --scenario <name|path> [options]
@@ -15,6 +16,9 @@ const HELP = `usage: npm run sim -- --scenario <name|path> [options]
   --mqtt <url>                 broker (default mqtt://127.0.0.1:1883)
   --serial <path>              serial port / pty for devices whose transport is serial
   --all-serial                 send every device over --serial instead of MQTT
+  --transport <t>              chirpstack, things-stack (or lorawan: chirpstack): every device heard
+                               through that LoRaWAN network server, whose broker is --network-server
+  --network-server <url>       the network server's MQTT broker (default mqtt://127.0.0.1:1884)
   --speed <n|step>             virtual ms per real ms (default: the scenario's)
   --seed <n>                   PRNG seed (default: the scenario's)
   --start <iso|now|now-36h>    scenario start (default: the scenario's)
@@ -62,6 +66,8 @@ async function main(): Promise<number> {
       mqtt: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
       serial: { type: 'string' },
       'all-serial': { type: 'boolean' },
+      transport: { type: 'string' },
+      'network-server': { type: 'string', default: 'mqtt://127.0.0.1:1884' },
       speed: { type: 'string' },
       seed: { type: 'string' },
       start: { type: 'string' },
@@ -94,6 +100,18 @@ async function main(): Promise<number> {
     return 0;
   }
   if (!a.scenario && !a['write-gateway-config']) fail(HELP);
+  const transport = a.transport === 'lorawan' ? 'chirpstack' : a.transport;
+  if (
+    transport !== undefined &&
+    transport !== 'mqtt' &&
+    transport !== 'chirpstack' &&
+    transport !== 'things-stack'
+  )
+    fail(`--transport must be mqtt, chirpstack, things-stack or lorawan, got "${a.transport}"`);
+  const lorawan =
+    transport === 'chirpstack' || transport === 'things-stack'
+      ? { server: transport as NetworkServerKind, url: a['network-server']! }
+      : undefined;
   const num = (name: string, v: string | undefined) => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -112,7 +130,10 @@ async function main(): Promise<number> {
       'The load fleet needs its own config (anonymous MQTT, shared connections):',
       '  npm run sim -- --scenario fleet --devices 10000 --write-gateway-config /tmp/gateway-fleet.yaml',
     ].join('\n');
-    writeFileSync(a['write-gateway-config'], configYaml(gatewayConfigFor(scenarios), header));
+    writeFileSync(
+      a['write-gateway-config'],
+      configYaml(gatewayConfigFor(scenarios, lorawan ? { lorawan } : {}), header),
+    );
     console.log(`wrote ${a['write-gateway-config']}`);
     return 0;
   }
@@ -183,6 +204,7 @@ async function main(): Promise<number> {
       : { mqtt: { url: a.mqtt!, log } }),
     ...(a.serial ? { serialPath: a.serial } : {}),
     ...(a['all-serial'] ? { allSerial: true } : {}),
+    ...(lorawan ? { lorawan: { ...lorawan, log } } : {}),
     signal: ac.signal,
     log,
   });

@@ -1,13 +1,17 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Aedes } from 'aedes';
 import { loadConfig, parseConfig } from '../../gateway/src/config/load.ts';
 import type { Config } from '../../gateway/src/config/schema.ts';
 import type { Sdi12Outcome } from '../../gateway/src/ingest/sdi12/sdi12Input.ts';
 import { startSdi12Demo } from './demoSdi12.ts';
 import { loadScenario } from './scenario/load.ts';
 import { type ScenarioRun, startScenario } from './sim.ts';
+import { lorawanDevice, SIM_APPLICATION } from './transports/lorawan.ts';
+import type { NetworkServerKind } from './transports/lorawanUplink.ts';
 import { iso } from './util/time.ts';
 
 /** What the demo needs from the gateway's entry module (gateway/src/main.ts). */
@@ -38,6 +42,51 @@ const transportFlag = (argv: readonly string[]): string | undefined => {
 /** The scenarios a transport that stamps readings with the gateway's clock steps through. */
 const STEPPED_SCENARIOS = ['storm-0.62in', 'sediment-fill'];
 
+/** `--transport lorawan|chirpstack|things-stack`: the storm's rain gauge heard through a network server. */
+function lorawanKind(t: string | undefined): NetworkServerKind | undefined {
+  if (t === undefined || t === 'mqtt') return undefined;
+  if (t === 'lorawan' || t === 'chirpstack') return 'chirpstack';
+  if (t === 'things-stack') return 'things-stack';
+  throw new Error(`--transport must be mqtt, lorawan, chirpstack, things-stack or sdi12, got "${t}"`);
+}
+
+/** A stand-in for the network server's MQTT broker: an aedes on a free loopback port. */
+async function networkServerBroker(): Promise<{ url: string; close(): Promise<void> }> {
+  const broker = await Aedes.createBroker();
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await new Promise<void>((r) => broker.close(() => r()));
+    },
+  };
+}
+
+/** The storm's rain gauges as LoRaWAN devices, and the network server the gateway subscribes to. */
+function withLorawan(config: Config, server: NetworkServerKind, url: string, siteIds: string[]): Config {
+  const sites = config.sites.map((site) =>
+    siteIds.includes(site.id)
+      ? {
+          ...site,
+          devices: site.devices.map((d) =>
+            d.kind === 'rain-gauge'
+              ? { ...d, transport: 'lorawan' as const, ...lorawanDevice(site.id, d.id, d.kind) }
+              : d,
+          ),
+        }
+      : site,
+  );
+  const settings = { url, applications: [SIM_APPLICATION[server]], qos: 1 as const };
+  return {
+    ...config,
+    sites,
+    integrations: server === 'chirpstack' ? { chirpstack: settings } : { thingsStack: settings },
+  };
+}
+
 async function main(): Promise<void> {
   const log = (m: string) => console.log(`[demo] ${m}`);
   // Imported by path at run time so this file compiles whether or not the gateway entry exists yet.
@@ -45,8 +94,12 @@ async function main(): Promise<void> {
   const gatewayModule = (await import(mainPath)) as GatewayModule;
   const transport = transportFlag(process.argv.slice(2));
   if (transport === 'sdi12') return sdi12Demo(gatewayModule, log);
-  if (transport !== undefined && transport !== 'mqtt') throw new Error(`unknown --transport ${transport}`);
-  const config = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
+  const server = lorawanKind(transport);
+  const ns = server ? await networkServerBroker() : undefined;
+  const storm = loadScenario('storm-0.62in').scenario.sites.map((s) => s.id);
+  const loaded = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
+  const config = server && ns ? withLorawan(loaded, server, ns.url, storm) : loaded;
+  if (ns) log(`${server} network server's broker (embedded) at ${ns.url}`);
   if (!process.env.GATEWAY_DATA_DIR) config.dataDir = mkdtempSync(join(tmpdir(), 'gateway-demo-'));
   log(`gateway data in ${config.dataDir}`);
   const gw = await gatewayModule.startGateway(config);
@@ -63,6 +116,7 @@ async function main(): Promise<void> {
     log('stopping');
     await Promise.allSettled(runs.map((r) => r.close()));
     await gw.stop();
+    await ns?.close();
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
@@ -72,6 +126,9 @@ async function main(): Promise<void> {
     const run = await startScenario(loadScenario(name), {
       speed: DEMO_SPEED,
       mqtt: { url: gw.mqttUrl, log: (m) => console.error(`[${name}] ${m}`) },
+      ...(server && ns && name === 'storm-0.62in'
+        ? { lorawan: { server, url: ns.url, log: (m: string) => console.error(`[${name}] ${m}`) } }
+        : {}),
       signal: ac.signal,
     });
     runs.push(run);

@@ -4,6 +4,8 @@ import { hashPassword } from '../../shared/src/password.ts';
 import { fleetDevice } from './fleet.ts';
 import { demoPassword } from './scenario/build.ts';
 import type { Scenario, SimDeviceSpec } from './scenario/schema.ts';
+import { lorawanDevice, SIM_APPLICATION } from './transports/lorawan.ts';
+import type { NetworkServerKind } from './transports/lorawanUplink.ts';
 import { SIM_TIMEZONE } from './util/time.ts';
 
 type SiteInput = NonNullable<ConfigInput['sites']>[number];
@@ -26,13 +28,24 @@ function deviceEntry(siteId: string, d: SimDeviceSpec, hash: (pw: string) => str
   return e;
 }
 
+/** The device as a LoRaWAN device: its transport, DevEUI, profile and mounting height. */
+function asLorawan(siteId: string, e: DeviceInput): DeviceInput {
+  const { passwordHash: _p, username: _u, ...rest } = e;
+  return { ...rest, transport: 'lorawan', ...lorawanDevice(siteId, e.id, e.kind) };
+}
+
 /**
  * A gateway config (gateway/src/config/schema.ts) registering every site and device the scenarios use,
  * with password hashes of the devices' passwords (default `sim-<siteId>-<deviceId>`). Validated.
  */
 export function gatewayConfigFor(
   scenarios: readonly Scenario[],
-  opts: { gatewayId?: string; hash?: (pw: string) => string } = {},
+  opts: {
+    gatewayId?: string;
+    hash?: (pw: string) => string;
+    /** Every device heard through this LoRaWAN network server, whose broker is at `url`. */
+    lorawan?: { server: NetworkServerKind; url: string };
+  } = {},
 ): ConfigInput {
   const hash = opts.hash ?? ((pw: string) => hashPassword(pw));
   const sites = new Map<string, SiteInput>();
@@ -48,7 +61,10 @@ export function gatewayConfigFor(
         devices: [],
       };
       for (const d of site.devices)
-        if (!entry.devices!.some((x) => x.id === d.id)) entry.devices!.push(deviceEntry(site.id, d, hash));
+        if (!entry.devices!.some((x) => x.id === d.id)) {
+          const e = deviceEntry(site.id, d, hash);
+          entry.devices!.push(opts.lorawan ? asLorawan(site.id, e) : e);
+        }
       sites.set(site.id, entry);
     }
   const config: ConfigInput = {
@@ -57,6 +73,11 @@ export function gatewayConfigFor(
     mqtt: { allowAnonymous: false },
     sites: [...sites.values()],
   };
+  if (opts.lorawan) {
+    const { server, url } = opts.lorawan;
+    const settings = { url, applications: [SIM_APPLICATION[server]] };
+    config.integrations = server === 'chirpstack' ? { chirpstack: settings } : { thingsStack: settings };
+  }
   configSchema.parse(config);
   return config;
 }

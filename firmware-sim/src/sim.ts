@@ -3,6 +3,7 @@ import type { SimDevice } from './devices/base.ts';
 import { type RunResult, runDevices } from './runner.ts';
 import { type BuiltScenario, buildScenario } from './scenario/build.ts';
 import type { LoadedScenario } from './scenario/load.ts';
+import { LorawanTransport, type LorawanTransportOptions } from './transports/lorawan.ts';
 import { MemoryTransport } from './transports/memory.ts';
 import { MqttTransport, type MqttTransportOptions } from './transports/mqtt.ts';
 import { SerialTransport } from './transports/serial.ts';
@@ -21,6 +22,8 @@ export interface RunScenarioOptions {
   allSerial?: boolean;
   /** One transport for every device (e.g. SDI-12 sensors behind a simulated adapter). */
   transport?: Transport;
+  /** Every device heard through a LoRaWAN network server (ChirpStack or The Things Stack) instead. */
+  lorawan?: LorawanTransportOptions;
   /** No network: keep everything in memory (and print it with `print`). */
   dryRun?: boolean;
   print?: (line: string) => void;
@@ -60,10 +63,11 @@ export async function startScenario(
     !o.dryRun && o.serialPath
       ? new SerialTransport({ path: o.serialPath, ...(o.log ? { log: o.log } : {}) })
       : undefined;
+  const loraTr = !o.dryRun && o.lorawan ? new LorawanTransport(o.lorawan) : undefined;
   const chosen = new Map<SimDevice, Transport>();
   for (const e of built.entries) {
     const wantsSerial = o.allSerial || e.spec.transport === 'serial';
-    const tr = memory ?? o.transport ?? (wantsSerial ? serialTr : mqttTr);
+    const tr = memory ?? o.transport ?? loraTr ?? (wantsSerial ? serialTr : mqttTr);
     if (!tr)
       throw new Error(
         `${e.site.id}/${e.spec.id} needs ${wantsSerial ? 'a serial path (--serial)' : 'an MQTT broker (--mqtt)'}`,

@@ -23,6 +23,7 @@ import { refuseExposedDemoSecrets } from './config/demoSecrets.ts';
 import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { publicViewOn } from './config/sections.ts';
+import { unknownEuiIdentity } from './decode/native/lorawan.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
 import { workHalted } from './enforcement/halted.ts';
 import {
@@ -257,6 +258,10 @@ async function compose(
     changes,
     ingest,
     registered: (siteId, deviceId) => registry.lookup(siteId, deviceId) !== undefined,
+    heldAs: (siteId, deviceId) => {
+      const eui = registry.lookup(siteId, deviceId)?.device.devEui;
+      return eui ? [unknownEuiIdentity(eui)] : [];
+    },
     clock: (input) => engine.deviceClock(input),
     now,
     log,

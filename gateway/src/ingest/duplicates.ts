@@ -12,6 +12,12 @@ const SEQ_MEMORY = 1024;
  * second insert, so a redelivery that kept its source time needs no seq.) A device's recent seqs are read
  * from the store the first time it is seen, so a redelivery after a restart is still recognised.
  *
+ * A counter that starts again (a device restarted, a LoRaWAN device joined again and its frame counter
+ * is back at 0): a seq below the one of the device's newest reading, with a source time of the device's
+ * own newer than that reading's, is no redelivery (a redelivery keeps its source time), so the device's
+ * seqs are forgotten and counting starts again from it. A device that sends no time of its own is
+ * stamped on arrival, and a redelivery of it would look the same: its seqs are kept.
+ *
  * Memory: a device keeps at most `SEQ_MEMORY` seqs, and none whose source time lies more than the window
  * before the newest it sent (no restamped redelivery can match those), in a compact ring (`seqRing.ts`).
  */
@@ -49,6 +55,7 @@ export class Duplicates {
         ring.add(row.seq, row.ts);
       this.seqs.set(key, ring);
     }
+    if (!r.arrivalTs && r.ts > ring.newestTs && r.seq < ring.newestSeq) ring.clear();
     if (ring.has(r.seq, r.ts, windowMs)) return true;
     const newer = r.ts > ring.newestTs;
     ring.add(r.seq, r.ts);

@@ -1,6 +1,7 @@
 /**
  * The gateway's inputs from its configuration: the embedded MQTT broker, or a client of an external
- * broker (or broker cluster) when `mqtt.url` or `mqtt.urls` is set, and the serial ports. The MQTT side
+ * broker (or broker cluster) when `mqtt.url` or `mqtt.urls` is set, the serial ports, and a client of
+ * each LoRaWAN network server in `integrations`. The MQTT side
  * is also how the gateway publishes (alerts, its status).
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
+import { NetworkServerInput } from './lorawan/networkServerInput.ts';
 import type { CredentialCache } from './mqtt/credentialMacs.ts';
 import { EmbeddedMqttInput } from './mqtt/embedded.ts';
 import { ExternalMqttInput } from './mqtt/external.ts';
@@ -125,6 +127,23 @@ export function buildInputs(
     inputs.push(sdi12);
     measureSdi12 = () => sdi12.measureAll();
     sdi12Changed = () => sdi12.devicesChanged();
+  }
+  // LoRaWAN: one client of each configured network server's broker.
+  for (const server of ['chirpstack', 'thingsStack'] as const) {
+    const settings = config.integrations[server];
+    if (settings)
+      inputs.push(
+        new NetworkServerInput({
+          server,
+          settings,
+          gatewayId: config.gatewayId,
+          registry,
+          links: stage.links,
+          metrics,
+          log,
+          now,
+        }),
+      );
   }
   const siteEvent = (e: SiteChange): void => {
     if (sites.site(e.siteId)) siteAdded(e.siteId);

@@ -17,6 +17,8 @@ export class SeqRing {
   private maxSeq = Number.NEGATIVE_INFINITY;
   /** The newest source time ever added (it stays when that entry is pruned or forgotten). */
   private newest = Number.NEGATIVE_INFINITY;
+  /** The seq sent at that newest source time. */
+  private newestSeqValue = Number.NaN;
 
   constructor(
     private readonly capacity: number,
@@ -32,6 +34,18 @@ export class SeqRing {
   /** The newest source time ever added; -Infinity before the first. */
   get newestTs(): number {
     return this.newest;
+  }
+
+  /** The seq sent at the newest source time; NaN before the first. */
+  get newestSeq(): number {
+    return this.newestSeqValue;
+  }
+
+  /** Forgets every seq (the device started counting again). */
+  clear(): void {
+    this.head = 0;
+    this.size = 0;
+    this.maxSeq = Number.NEGATIVE_INFINITY;
   }
 
   /** Whether `seq` was sent at a source time within `windowMs` of `ts`. */
@@ -69,7 +83,10 @@ export class SeqRing {
     this.buf[i + 1] = ts;
     this.size++;
     if (seq > this.maxSeq) this.maxSeq = seq;
-    if (ts > this.newest) this.newest = ts;
+    if (ts > this.newest) {
+      this.newest = ts;
+      this.newestSeqValue = seq;
+    }
   }
 
   /** Drops the oldest entries while their source time is before `ts`: they can no longer match. */

@@ -58,6 +58,11 @@ export interface QuarantineServiceOptions {
   };
   /** Whether a device is registered now. */
   registered(siteId: string, deviceId: string): boolean;
+  /**
+   * The stand-in identities a device's messages may have waited under before it was added (a LoRaWAN
+   * device's DevEUI: `lorawan/eui-<deveui>`); released with the device's own.
+   */
+  heldAs?(siteId: string, deviceId: string): ReadonlyArray<{ siteId: string; deviceId: string }>;
   /** Tells the rules of a clock ahead or corrected (alerts/engine.ts `deviceClock`). */
   clock(input: Extract<RuleInput, { type: 'clock-ahead' | 'clock-corrected' }>): void;
   now: () => number;
@@ -186,7 +191,9 @@ export class QuarantineService implements Stage {
    */
   async deviceAdded(siteId: string, deviceId: string, by: string): Promise<void> {
     if (!this.o.registered(siteId, deviceId)) return;
-    const msgs = this.o.rows.waiting(siteId, deviceId, 'unregistered_device');
+    const msgs = [{ siteId, deviceId }, ...(this.o.heldAs?.(siteId, deviceId) ?? [])].flatMap((id) =>
+      this.o.rows.waiting(id.siteId, id.deviceId, 'unregistered_device'),
+    );
     if (msgs.length === 0) return;
     await this.exclusive(siteId, deviceId, async () => {
       const outcomes = await this.o.ingest.release(msgs, 0);
@@ -253,12 +260,19 @@ export class QuarantineService implements Stage {
     );
   }
 
-  /** The released messages no longer count against their device (a release is of one device). */
+  /** The released messages no longer count against the identity they waited under. */
   private left(msgs: readonly Quarantined[], gone: ReadonlyArray<{ id: number }>): void {
     const ids = new Set(gone.map((g) => g.id));
-    const n = msgs.filter((m) => ids.has(m.id)).length;
-    const m = msgs[0];
-    if (m && n > 0) this.o.ingest.quarantine.left(m.siteId, m.deviceId, n);
+    const byIdentity = new Map<string, { siteId: string; deviceId: string; n: number }>();
+    for (const m of msgs) {
+      if (!ids.has(m.id)) continue;
+      const k = `${m.siteId}\u0000${m.deviceId}`;
+      const had = byIdentity.get(k);
+      if (had) had.n++;
+      else byIdentity.set(k, { siteId: m.siteId, deviceId: m.deviceId, n: 1 });
+    }
+    for (const { siteId, deviceId, n } of byIdentity.values())
+      this.o.ingest.quarantine.left(siteId, deviceId, n);
   }
 
   /** One release of a device at a time. */

@@ -32,6 +32,8 @@ export interface DeliveryOptions {
   onDeviceStatus: DeviceStatusHandler | undefined;
   /** At most this many messages being stored at once before mqtt.js is asked to wait. Default 2000. */
   maxInFlight?: number;
+  /** Every message is of this kind (a network server's uplinks), not read from the gateway's own topics. */
+  kind?: string;
 }
 
 export class Delivery {
@@ -112,8 +114,9 @@ export class Delivery {
     const topic = packet.topic;
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
     const receivedAt = Date.now();
-    const parsed = parseDeviceTopic(topic);
-    const kind: Kind = parsed.kind;
+    const parsed: ReturnType<typeof parseDeviceTopic> | { kind: 'other' } =
+      this.o.kind === undefined ? parseDeviceTopic(topic) : { kind: 'other' };
+    const kind: Kind | string = this.o.kind ?? parsed.kind;
     this.mMessages.inc({ kind });
     const msg: RawMessage = { transport: 'mqtt', topic, payload, receivedAt };
     let delay = 200;

@@ -38,6 +38,10 @@ export interface BrokerSessionOptions {
   metrics: Registry;
   log: Log;
   redact: (e: unknown) => string;
+  /** Announce the gateway online on every connect (default true; not on a broker of another system). */
+  announce?: boolean;
+  /** Labels of this session's connection metrics, when the gateway holds more than one session. */
+  metricLabels?: Record<string, string>;
 }
 
 export class BrokerSession {
@@ -73,7 +77,7 @@ export class BrokerSession {
       'gateway_mqtt_reconnects_total',
       'Connections to the MQTT broker re-established after a loss',
     );
-    this.mConnected.set(0);
+    this.mConnected.set(0, this.o.metricLabels);
   }
 
   /**
@@ -121,7 +125,7 @@ export class BrokerSession {
     this.client = undefined;
     this.connected = false;
     this.subscribed = false;
-    this.mConnected.set(0);
+    this.mConnected.set(0, this.o.metricLabels);
   }
 
   private onConnect(client: MqttClient, connack: IConnackPacket): void {
@@ -133,13 +137,13 @@ export class BrokerSession {
     this.lastError = undefined;
     this.lastLoggedError = undefined;
     client.options.reconnectPeriod = this.o.baseReconnectMs;
-    this.mConnected.set(1);
+    this.mConnected.set(1, this.o.metricLabels);
     const session = connack.sessionPresent ? 'resumed' : 'new';
     this.broker = `${client.options.hostname ?? client.options.host}:${client.options.port}`;
     const broker = this.broker;
     if (wasConnected) {
       this.reconnects++;
-      this.mReconnects.inc();
+      this.mReconnects.inc(this.o.metricLabels);
       log.info(
         { url: safeUrl, broker, session, downMs: Date.now() - this.disconnectedAt },
         'mqtt-external: reconnected',
@@ -174,6 +178,7 @@ export class BrokerSession {
       this.subscribed = true;
       log.debug({ filters: this.filters }, 'mqtt-external: subscribed');
       this.startSettle?.();
+      if (this.o.announce === false) return;
       await client.publishAsync(
         this.o.statusTopic,
         gatewayStatusPayload('online', Date.now()),
@@ -194,7 +199,7 @@ export class BrokerSession {
     this.subscribed = false;
     if (!this.connected) return;
     this.connected = false;
-    this.mConnected.set(0);
+    this.mConnected.set(0, this.o.metricLabels);
     this.disconnectedAt = Date.now();
     if (!this.stopping)
       this.o.log.warn({ url: this.o.safeUrl }, 'mqtt-external: connection to the broker lost; reconnecting');

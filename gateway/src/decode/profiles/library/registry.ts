@@ -1,6 +1,15 @@
 import type { Profile } from '../schema.ts';
+import { draginoCpl01Float } from './dragino-cpl01-float.ts';
+import { draginoLdds75 } from './dragino-ldds75.ts';
+import { draginoLsn50v2Count } from './dragino-lsn50v2-count.ts';
 import { sutronAccububble } from './sutron-accububble.ts';
 import { sutronSdiTb } from './sutron-sdi-tb.ts';
 
 /** The library's profiles, each in its own file beside this one. */
-export const LIBRARY: readonly Profile[] = [sutronAccububble, sutronSdiTb];
+export const LIBRARY: readonly Profile[] = [
+  draginoLdds75,
+  draginoLsn50v2Count,
+  draginoCpl01Float,
+  sutronAccububble,
+  sutronSdiTb,
+];
