@@ -11,6 +11,7 @@
 
 import { Catalogue } from './admin/catalogue.ts';
 import { ChangeLog } from './admin/changes.ts';
+import { LIBRARY, type ProfileLibrary } from './admin/deviceTransport.ts';
 import { alertsAndStorms, ComplianceEngine } from './alerts/engine.ts';
 import { RulesStage } from './alerts/stage.ts';
 import { ALERT_READINGS } from './alerts/stores/alerts.ts';
@@ -39,6 +40,7 @@ import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
 import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
+import type { DeviceLinks } from './ingest/deviceLinks.ts';
 import { buildInputs } from './ingest/inputs.ts';
 import { CredentialMacs } from './ingest/mqtt/credentialMacs.ts';
 import { IngestStage } from './ingest/stage.ts';
@@ -61,6 +63,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** Started on a stand-in store (the disk was full): called once the real one could be opened. */
   onStoreBack?: () => void;
+  /** The ready profiles devices may name in the API (default: the library). */
+  profiles?: ProfileLibrary;
 }
 
 export interface Gateway {
@@ -82,6 +86,8 @@ export interface Gateway {
    * waiting at start were tried. The command line prints its last start-up line after it.
    */
   settled(): Promise<void>;
+  /** How each device of a native transport was heard (the ingest stage's, which its inputs record into). */
+  links: DeviceLinks;
   stop(): Promise<void>;
 }
 
@@ -102,7 +108,13 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     metrics,
   });
   try {
-    const gw = await compose(config, store, { log, now, startedAt, metrics });
+    const gw = await compose(config, store, {
+      log,
+      now,
+      startedAt,
+      metrics,
+      profiles: opts.profiles ?? LIBRARY,
+    });
     if (store.standIn && opts.onStoreBack) store.gate.onSpaceBack(opts.onStoreBack);
     return gw;
   } catch (e) {
@@ -119,9 +131,10 @@ async function compose(
     now: () => number;
     startedAt: number;
     metrics: Registry;
+    profiles: ProfileLibrary;
   },
 ): Promise<Gateway> {
-  const { log, now, startedAt, metrics } = deps;
+  const { log, now, startedAt, metrics, profiles } = deps;
   const { db, readings } = store;
   // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
   // The catalogue is the one source of the live sites; what follows it subscribes to its changes, the
@@ -132,6 +145,8 @@ async function compose(
     log,
     mqttUsers: config.mqtt.users.map((u) => u.username),
     timezone: config.timezone,
+    profiles,
+    fieldbus: { modbus: config.modbus, sdi12: config.sdi12 },
   });
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
@@ -329,6 +344,8 @@ async function compose(
     registry,
     readings,
     devices: ingest,
+    links: ingest.links,
+    profiles,
     storeReadOnly: () => store.gate.readOnly,
     storeFault: (e) => store.gate.failed(e, 'api'),
     health: () =>
@@ -379,6 +396,7 @@ async function compose(
     ...(setupLink ? { setupLink } : {}),
     storeFault: (e) => store.gate.failed(e, 'uncaught'),
     settled: () => notifications.settled(),
+    links: ingest.links,
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

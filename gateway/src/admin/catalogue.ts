@@ -23,6 +23,14 @@ import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Log } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
 import type { ChangeLog } from './changes.ts';
+import {
+  type FieldbusSetup,
+  type NativeAdded,
+  nativeAdded,
+  type ProfileLibrary,
+  switchTransport,
+  transportProblems,
+} from './deviceTransport.ts';
 import { historyChanges, mergeHistory } from './history.ts';
 import { keepOverrides, overrideChanges, overrideProblem } from './overrides.ts';
 import { namedPractices, practicesProblem } from './practices.ts';
@@ -33,7 +41,7 @@ export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
 
 export class CatalogueError extends Error {
   constructor(
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'PRACTICE_KEPT',
+    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'PRACTICE_KEPT' | 'NO_MQTT_SECRET',
     message: string,
   ) {
     super(message);
@@ -77,6 +85,10 @@ export class Catalogue implements SiteCatalogue {
       mqttUsers?: readonly string[];
       /** The gateway's time zone: refusals tell times in a site's, or this one (default UTC). */
       timezone?: string;
+      /** The profiles a device may name (default: the library). */
+      profiles?: ProfileLibrary;
+      /** The Modbus buses and SDI-12 adapters the configuration sets up (default: none). */
+      fieldbus?: FieldbusSetup;
     },
   ) {
     this.rows = new CatalogueRows(db);
@@ -213,11 +225,18 @@ export class Catalogue implements SiteCatalogue {
     }).site(id)!;
   }
 
-  /** Adds a device with a new secret; returns its credentials (shown once). */
-  addDevice(siteId: string, input: Record<string, unknown>, by: string): Credentials {
+  /**
+   * Adds a device. One of the gateway's own JSON gets a new secret: its credentials are returned (shown
+   * once). One of a native transport has none (it does not log in): how it is heard is returned.
+   */
+  addDevice(siteId: string, input: Record<string, unknown>, by: string): Credentials | NativeAdded {
     const site = this.mustSite(siteId);
-    const password = newPassword();
-    const device = parse(deviceSchema, { ...input, passwordHash: hashPassword(password) });
+    const native = input.transport !== undefined && input.transport !== 'json';
+    const password = native ? undefined : newPassword();
+    const device = parse(deviceSchema, {
+      ...input,
+      ...(password !== undefined ? { passwordHash: hashPassword(password) } : {}),
+    });
     if (site.devices.some((d) => d.id === device.id) || this.rows.deviceRow(siteId, device.id))
       throw new CatalogueError(
         'CONFLICT',
@@ -225,6 +244,7 @@ export class Catalogue implements SiteCatalogue {
       );
     parse(siteSchema, { ...site, devices: [...site.devices, device] });
     this.mustOwnIdentities(siteId, device);
+    this.mustConnect(siteId, device);
     this.commit({ siteId, deviceId: device.id, what: 'device', by }, () => {
       this.rows.insertDevice(siteId, device, this.o.now());
       this.changes.record({
@@ -235,8 +255,10 @@ export class Catalogue implements SiteCatalogue {
         deviceId: device.id,
         new: deviceOwn(device),
       });
-      this.changes.record({ entity: 'secret', action: 'create', by, siteId, deviceId: device.id });
+      if (password !== undefined)
+        this.changes.record({ entity: 'secret', action: 'create', by, siteId, deviceId: device.id });
     });
+    if (password === undefined) return nativeAdded(siteId, device, this.o.profiles);
     const username = device.username ?? `${siteId}/${device.id}`;
     return { username, clientId: `${siteId}/${device.id}`, password };
   }
@@ -269,9 +291,11 @@ export class Catalogue implements SiteCatalogue {
       });
       return undefined;
     }
-    const next = parse(deviceSchema, { ...cur, ...own, id: deviceId, kind: cur.kind });
+    const base = switchTransport(cur, own);
+    const next = parse(deviceSchema, { ...base, ...own, id: deviceId, kind: cur.kind });
     parse(siteSchema, { ...site, devices: site.devices.map((d) => (d.id === deviceId ? next : d)) });
     this.mustOwnIdentities(siteId, next);
+    this.mustConnect(siteId, next);
     const recalibrated = next.inchesPerTip !== cur.inchesPerTip && cur.inchesPerTip !== undefined;
     const from = effectiveAt ?? now;
     const lastUntil = cur.calibrations?.at(-1)?.until ?? Number.NEGATIVE_INFINITY;
@@ -310,7 +334,12 @@ export class Catalogue implements SiteCatalogue {
 
   /** A new secret for a device: the old one stops working at once (its live session is ended too). */
   rotateSecret(siteId: string, deviceId: string, by: string): string {
-    this.mustDevice(this.mustSite(siteId), deviceId);
+    const d = this.mustDevice(this.mustSite(siteId), deviceId);
+    if (d.transport !== undefined && d.transport !== 'json')
+      throw new CatalogueError(
+        'NO_MQTT_SECRET',
+        'This device connects through LoRaWAN, Modbus RTU or SDI-12: it has no MQTT password to replace.',
+      );
     const password = newPassword();
     const hash = hashPassword(password);
     this.commit({ siteId, deviceId, what: 'secret', by }, () => {
@@ -333,6 +362,15 @@ export class Catalogue implements SiteCatalogue {
     for (const u of this.o.mqttUsers ?? []) index.add(userHolder(u), [u]);
     const c = index.collision(deviceIdentities(siteId, device), deviceKey(siteId, device.id));
     if (c) throw new CatalogueError('CONFLICT', collisionMessage(c));
+  }
+
+  /**
+   * Refuses a device of a native transport whose profile, DevEUI, bus or adapter does not fit
+   * (deviceTransport.ts): a profile of the library for its transport and kind, what must be its own.
+   */
+  private mustConnect(siteId: string, device: DeviceConfig): void {
+    const problems = transportProblems(siteId, device, this.list, this.o.fieldbus, this.o.profiles);
+    if (problems.length) throw new CatalogueError('BAD_REQUEST', problems.join('; '));
   }
 
   /** Refuses a site with a figure looser than the law and no reason for the override. */

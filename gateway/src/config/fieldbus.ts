@@ -5,55 +5,18 @@
  * (`sdi12`). docs/devices.md shows a configuration for each.
  */
 import { z } from 'zod';
+import { deviceTransportShape, profileName } from '../../../shared/src/fieldbus.ts';
 import { profileSchema } from '../decode/profiles/schema.ts';
 
-/** The fields a device's configuration adds for a native transport. */
+/** The fields a device's configuration adds for a native transport (shared with the API's bodies). */
 export const deviceTransportFields = {
-  transport: z
-    .enum(['json', 'lorawan', 'modbus', 'sdi12'])
-    .optional()
-    .describe(
-      "How the device speaks: `json` (the gateway's own JSON over MQTT or serial, the default), `lorawan` (through a network server), `modbus` (polled over RS-485) or `sdi12` (polled through an SDI-12 adapter).",
-    ),
+  ...deviceTransportShape,
   profile: z
-    .union([z.string().min(1).max(64), profileSchema])
+    .union([profileName, profileSchema])
     .optional()
     .describe(
       'LoRaWAN, Modbus, SDI-12: the profile that maps what the device sends to readings, by name from the library (docs/devices.md), or written out.',
     ),
-  devEui: z
-    .string()
-    .regex(/^[0-9A-Fa-f]{16}$/, '16 hexadecimal digits')
-    .transform((s) => s.toLowerCase())
-    .optional()
-    .describe("LoRaWAN: the device's DevEUI, as the network server names it."),
-  mountHeightIn: z
-    .number()
-    .positive()
-    .max(600)
-    .optional()
-    .describe(
-      "Level sensors that measure the distance down to the surface: the sensor's height above the bottom, in inches.",
-    ),
-  modbus: z
-    .strictObject({
-      bus: z.string().min(1).describe('The bus it is on: the `path` of one of `modbus`.'),
-      unitId: z.number().int().min(1).max(247).describe("The device's unit id (slave address) on the bus."),
-      pollSeconds: z.number().int().min(1).max(86_400).default(60).describe('How often it is read.'),
-    })
-    .optional()
-    .describe('Modbus RTU: where the device is and how often it is read.'),
-  sdi12: z
-    .strictObject({
-      port: z.string().min(1).describe('The SDI-12 adapter it is on: the `path` of one of `sdi12`.'),
-      address: z
-        .string()
-        .regex(/^[0-9A-Za-z]$/, 'one character: 0-9, A-Z or a-z')
-        .describe("The sensor's SDI-12 address."),
-      pollSeconds: z.number().int().min(10).max(86_400).default(300).describe('How often it is measured.'),
-    })
-    .optional()
-    .describe('SDI-12: the adapter, the address and how often the sensor is measured.'),
 };
 
 const fileTls = z.strictObject({
