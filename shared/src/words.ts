@@ -48,6 +48,13 @@ const KEY_WORDS: Record<string, string> = {
   port: 'Adapter',
   pollSeconds: 'Poll interval',
 };
+/** Labels that keep their capitals inside a sentence (names of things, not words). */
+const PROPER_LABELS = new Set(['DevEUI', 'Modbus RTU', 'SDI-12']);
+
+/** A label inside a sentence: lower case, but for the names of things ("DevEUI", "SDI-12"). */
+export function labelInSentence(label: string): string {
+  return PROPER_LABELS.has(label) ? label : label.toLowerCase();
+}
 /** Units of those keys. */
 const KEY_UNITS: Record<string, string> = { inchesPerTip: 'in', rssi: 'dBm' };
 
