@@ -2,12 +2,13 @@
  * What a device of a native transport (LoRaWAN, Modbus RTU, SDI-12) adds to its settings: how it speaks,
  * its profile's name, its DevEUI, where it sits on a Modbus bus or an SDI-12 adapter, its mounting height.
  * One schema for the configuration file (gateway/src/config/fieldbus.ts) and the administrators' API and
- * forms (admin.ts). The words people read for each transport: transportWords.ts.
+ * forms (admin.ts). The words people read: transportWords.ts, connectionWords.ts.
  */
 import { z } from 'zod';
 import { DEVICE_TRANSPORTS } from './api/deviceLink.ts';
 
-export { connectionText, everyText, TRANSPORT_WORDS } from './transportWords.ts';
+export { connectionText, everyText } from './connectionWords.ts';
+export { TRANSPORT_WORDS } from './transportWords.ts';
 export { DEVICE_TRANSPORTS };
 export type DeviceTransport = (typeof DEVICE_TRANSPORTS)[number];
 

@@ -5,7 +5,7 @@
  * is shown once; a device of another way of connecting has none.
  */
 
-import { connectionText } from '../../../../shared/src/transportWords.ts';
+import { connectionText } from '../../../../shared/src/connectionWords.ts';
 import { type Body, describeError, get, patch, post } from '../../api.js';
 import { loadAll, siteById, siteZone } from '../../state.js';
 import { closeEditor, openEditor, showSecret } from '../../ui/dialogs.js';

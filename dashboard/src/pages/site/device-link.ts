@@ -1,15 +1,18 @@
 /**
- * How a device that does not speak the gateway's own JSON is heard, on its card of the site page (GET
+ * How a device connects, in words, on its card of the site page; for one that does not speak the
+ * gateway's own JSON, how it is heard (GET
  * …/devices/{deviceId}/link): its sensor profile and the maker's document it follows, its last message
  * as it sent it beside the readings the gateway read from it, and its problems in words with their times.
  * Loaded with the page as a part of its own, for the devices that need it.
  */
 import { formatMeasure, measureLabel } from '../../../../shared/src/api/measures.ts';
+import { connectionText } from '../../../../shared/src/connectionWords.ts';
 import { describeError, get } from '../../api.js';
 import { h, replace } from '../../ui/dom.js';
 import { formatTime } from '../../ui/format.js';
 
 type Link = import('../../../../shared/src/api/deviceLink.ts').DeviceLink;
+type Device = import('../../state.js').Device;
 
 const OUTCOMES: Record<string, string> = {
   stored: 'kept as readings',
@@ -107,19 +110,20 @@ export function linkBlock(link: Link, kind: string, tz: string): HTMLElement {
   );
 }
 
-/** Fills a device card's slot with its link, or the reason it could not be had. */
-export async function renderLink(
-  slot: HTMLElement,
-  siteId: string,
-  d: { id: string; kind: string },
-  tz: string,
-) {
+/**
+ * Fills a device card's slot with how it connects, in words, and for a device of a native transport its
+ * link, or the reason it could not be had.
+ */
+export async function renderLink(slot: HTMLElement, siteId: string, d: Device, tz: string) {
+  const connects = h('p', { class: 'small', 'data-connects': d.transport ?? 'json' }, connectionText(d));
+  replace(slot, connects);
+  if (d.transport === undefined || d.transport === 'json') return;
   try {
     const link = await get('GET /api/sites/:siteId/devices/:deviceId/link', {
       params: { siteId, deviceId: d.id },
     });
-    replace(slot, linkBlock(link, d.kind, tz));
+    replace(slot, connects, linkBlock(link, d.kind, tz));
   } catch (e) {
-    replace(slot, h('p', { class: 'small muted' }, describeError(e)));
+    replace(slot, connects, h('p', { class: 'small muted' }, describeError(e)));
   }
 }

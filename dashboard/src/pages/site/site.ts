@@ -20,10 +20,9 @@ const records = () => import('./records.js');
 const inspections = () => import('./inspections.js');
 /** A construction site's practices (an administrator's editor), as a part loaded with the page. */
 const practices = () => import('./practices.js');
-/** How a LoRaWAN, Modbus RTU or SDI-12 device is heard, as a part loaded for the sites that have one. */
+/** How each device connects, and how a LoRaWAN, Modbus RTU or SDI-12 one is heard, as a part of its own. */
 const deviceLink = () => import('./device-link.js');
 
-import { connectionText } from '../../../../shared/src/transportWords.ts';
 import { session } from '../../session.js';
 import { state } from '../../state.js';
 import { dutyItem, sortDuties } from '../../ui/duties.js';
@@ -142,7 +141,6 @@ function deviceHead(site: Site, d: Device, now: number) {
       badge(d.status, d.status === 'online' ? 'ok' : d.status === 'offline' ? 'bad' : 'muted'),
       gap ? badge(last ? 'silent: no evidence' : 'no data yet', 'gap') : null,
     ),
-    h('p', { class: 'small full', 'data-connects': d.transport ?? 'json' }, connectionText(d)),
     h(
       'p',
       { class: 'small muted full' },
@@ -259,8 +257,7 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
       : [...new Set(charts.panels.map((p) => p.deviceId))].filter((id) => !inService.has(id));
   const shown = [...site.devices, ...retired.map((id) => ({ id }))];
   const slots = shown.map(() => h('div', { class: 'device-charts' }));
-  const isNative = (d: Device) => d.transport !== undefined && d.transport !== 'json';
-  const links = site.devices.map((d) => (isNative(d) ? h('div', { 'data-link': d.id }) : undefined));
+  const links = site.devices.map((d) => h('div', { class: 'device-connects', 'data-link': d.id }));
   replace(byId('site-devices'), [
     ...site.devices.map((d, i) =>
       h(
@@ -268,7 +265,7 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
         { class: 'card device-card', 'data-device': d.id },
         deviceHead(site, d, now),
         latestTable(site, d),
-        links[i] ?? null,
+        links[i]!,
         slots[i]!,
       ),
     ),
@@ -286,13 +283,9 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
     ),
   ]);
   drawCharts(shown, slots, charts);
-  if (links.some(Boolean))
-    void deviceLink().then((m) =>
-      site.devices.forEach((d, i) => {
-        const slot = links[i];
-        if (slot) void m.renderLink(slot, site.id, d, site.timezone);
-      }),
-    );
+  void deviceLink().then((m) =>
+    site.devices.forEach((d, i) => void m.renderLink(links[i]!, site.id, d, site.timezone)),
+  );
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
   void records().then((m) => m.renderRecords(site, () => loadSite(site.id)));
   void inspections().then((m) => m.renderInspections(site));
