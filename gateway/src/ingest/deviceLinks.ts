@@ -41,14 +41,14 @@ export class DeviceLinks {
     this.of(siteId, deviceId).last = { ...last, raw: last.raw.slice(0, MAX_RAW) };
   }
 
-  /** An error of the device's link, in words (no answer, a damaged frame, …). */
+  /** An error of the device's link, in words (no answer, a damaged frame, ...). */
   error(siteId: string, deviceId: string, at: number, text: string): void {
     const s = this.of(siteId, deviceId);
     s.errors.unshift({ at, text });
     if (s.errors.length > MAX_ERRORS) s.errors.length = MAX_ERRORS;
   }
 
-  /** Counts one event of the device's link (`polls`, `timeouts`, `uplinks`, …). */
+  /** Counts one event of the device's link (`polls`, `timeouts`, `uplinks`, ...). */
   count(siteId: string, deviceId: string, what: string, n = 1): void {
     const c = this.of(siteId, deviceId).counts;
     c[what] = (c[what] ?? 0) + n;

@@ -25,7 +25,7 @@ export const deviceLinkSchema = z.object({
       at: isoTime,
       raw: z.string(),
       outcome: z.enum(['stored', 'duplicate', 'rejected', 'quarantined']),
-      /** The readings it gave (`levelIn`, `alarms.pump`, …). */
+      /** The readings it gave (`levelIn`, `alarms.pump`, ...). */
       values: z.record(z.string(), z.union([z.number(), z.boolean()])),
       /** Why it was refused, in words. */
       detail: z.string().optional(),
@@ -33,7 +33,7 @@ export const deviceLinkSchema = z.object({
     .nullable(),
   /** Its errors in words, newest first (at most 20): no answer, a damaged frame, a refusal by the device. */
   errors: z.array(z.object({ at: isoTime, text: z.string() })),
-  /** Counts since the gateway started, by what happened (`polls`, `answers`, `timeouts`, `crcErrors`, `exceptions`, `uplinks`, …). */
+  /** Counts since the gateway started, by what happened (`polls`, `answers`, `timeouts`, `crcErrors`, `exceptions`, `uplinks`, ...). */
   counts: z.record(z.string(), z.number()),
 });
 export type DeviceLink = z.infer<typeof deviceLinkSchema>;
@@ -46,7 +46,7 @@ export const profileSummarySchema = z.object({
   source: z.string(),
   /** The kinds of device it can be. */
   kinds: z.array(z.string()),
-  /** The readings it gives (`levelIn`, `alarms.pump`, …). */
+  /** The readings it gives (`levelIn`, `alarms.pump`, ...). */
   readings: z.array(z.string()),
   /** Whether a device with it needs its mounting height (`mountHeightIn`). */
   needsMountHeight: z.boolean(),
