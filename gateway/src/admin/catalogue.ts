@@ -6,7 +6,6 @@
  * pick it up at once.
  */
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
 import { hashPassword } from '../../../shared/src/password.ts';
 import {
   collisionMessage,
@@ -22,6 +21,7 @@ import { type DeviceConfig, deviceSchema, type SiteConfig, siteSchema } from '..
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Log } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
+import { CatalogueError, type Credentials, parse } from './catalogueError.ts';
 import type { ChangeLog } from './changes.ts';
 import {
   type FieldbusSetup,
@@ -39,31 +39,7 @@ import { CatalogueRows, deviceOwn, siteOwn, siteRecord } from './rows.ts';
 /** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
 export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
 
-export class CatalogueError extends Error {
-  constructor(
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'PRACTICE_KEPT' | 'NO_MQTT_SECRET',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The device's MQTT credentials, shown once. */
-export interface Credentials {
-  username: string;
-  clientId: string;
-  password: string;
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (!r.success)
-    throw new CatalogueError(
-      'BAD_REQUEST',
-      r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`).join('; '),
-    );
-  return r.data;
-}
+export { CatalogueError, type Credentials } from './catalogueError.ts';
 
 /** A device password: 24 random URL-safe characters, kept only as its scrypt hash. */
 const newPassword = () => randomBytes(18).toString('base64url');
@@ -297,12 +273,18 @@ export class Catalogue implements SiteCatalogue {
     this.mustOwnIdentities(siteId, next);
     this.mustConnect(siteId, next);
     const recalibrated = next.inchesPerTip !== cur.inchesPerTip && cur.inchesPerTip !== undefined;
+    // A device that now connects through LoRaWAN, Modbus RTU or SDI-12 no longer logs in: its secret ends.
+    const unsecret = cur.passwordHash !== undefined && (next.transport ?? 'json') !== 'json';
     const from = effectiveAt ?? now;
     const lastUntil = cur.calibrations?.at(-1)?.until ?? Number.NEGATIVE_INFINITY;
     if (recalibrated && from <= lastUntil)
       throw new CatalogueError('BAD_REQUEST', 'effectiveAt: must be later than the last calibration change');
-    this.commit({ siteId, deviceId, what: 'device', by }, () => {
+    this.commit({ siteId, deviceId, what: unsecret ? 'secret' : 'device', by }, () => {
       this.rows.updateDevice(siteId, next);
+      if (unsecret) {
+        this.rows.revokeSecret(siteId, deviceId, now);
+        this.changes.record({ entity: 'secret', action: 'revoke', by, siteId, deviceId });
+      }
       const { inchesPerTip: oldIpt, ...oldRest } = deviceOwn(cur);
       const { inchesPerTip: newIpt, ...newRest } = deviceOwn(next);
       if (recalibrated) {

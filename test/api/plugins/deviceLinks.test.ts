@@ -4,6 +4,7 @@
  * bus or adapter of its own, the mounting height when the profile needs it), no MQTT login handed out,
  * the change told in words; GET /api/profiles and GET …/link with their roles.
  */
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeResponse } from '../../../shared/src/admin.ts';
 import { changeSentence } from '../../../shared/src/changeWords.ts';
@@ -260,6 +261,38 @@ describe('devices of the native transports in the API', () => {
     expect(diffs).toContain('DevEUI set to 70b3d57ed0005678');
     expect(diffs).toContain('Modbus RTU removed (it was bus /dev/test-modbus-0; unit 7; poll interval 60 s)');
     expect(diffs.join(' ')).not.toMatch(/devEui|unitId|mountHeightIn| lorawan | modbus /);
+  });
+
+  it('ends the MQTT password of a device that now connects through Modbus RTU', async () => {
+    const login = () =>
+      mqtt.connectAsync(gw.mqttUrl, {
+        clientId: 'maple-ridge/rg-2',
+        username: 'maple-ridge/rg-2',
+        password: 'pw-rg-2',
+        reconnectPeriod: 0,
+      });
+    const before = await login();
+    await before.endAsync();
+    const r = await edit('maple-ridge', 'rg-2', {
+      transport: 'modbus',
+      profile: 'test-modbus-rain',
+      modbus: { bus: '/dev/test-modbus-0', unitId: 9 },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const changes = (await (await fetch(`${gw.httpUrl}/api/changes?siteId=maple-ridge`)).json()) as Array<{
+      entity: string;
+      action: string;
+      deviceId: string | null;
+    }>;
+    expect(changes.filter((c) => c.deviceId === 'rg-2').map((c) => `${c.entity} ${c.action}`)).toEqual(
+      expect.arrayContaining(['device update', 'secret revoke']),
+    );
+    await expect(login()).rejects.toThrow(/Not authorized|Bad username or password/i);
+    // Back to the gateway's own JSON, it logs in again with a new secret.
+    expect((await edit('maple-ridge', 'rg-2', { transport: 'json' })).status).toBe(200);
+    const rotated = await api.call('POST', '/api/sites/maple-ridge/devices/rg-2/secret', {}, api.admin);
+    expect(rotated.status).toBe(200);
+    expect(String(rotated.body.password).length).toBeGreaterThanOrEqual(16);
   });
 
   it('tells how a device was heard, to those who may see its site', async () => {
