@@ -124,6 +124,23 @@ describe('devices of LoRaWAN and Modbus RTU on the dashboard', () => {
       'Modbus RTU, unit 3 on /dev/test-modbus-0, every 60 s',
     );
     await screenshot(page, 'device-add-native', true);
+    // Edited: its fields filled in, no MQTT secret to rotate, a new read interval said in words.
+    await page.click('[data-device-row="tank-mb"] button:has-text("Edit")');
+    await page.waitForSelector('#device-edit');
+    expect(await page.inputValue('#device-edit-transport')).toBe('modbus');
+    expect(await page.inputValue('#device-edit-profile')).toBe('test-modbus-level');
+    expect(await page.inputValue('#device-edit-modbus-unitId')).toBe('3');
+    expect(await page.locator('#device-rotate').count()).toBe(0);
+    await page.fill('#device-edit-modbus-pollSeconds', '300');
+    await page.click('#device-edit button[type="submit"]');
+    await page.waitForSelector('#edit-dialog', { state: 'hidden' });
+    await page.waitForSelector('[data-device-row="tank-mb"]:has-text("every 5 min")');
+    // Reset for the next page, which reads it every 60 s.
+    await page.click('[data-device-row="tank-mb"] button:has-text("Edit")');
+    await page.fill('#device-edit-modbus-pollSeconds', '60');
+    await page.click('#device-edit button[type="submit"]');
+    await page.waitForSelector('#edit-dialog', { state: 'hidden' });
+    await page.waitForSelector('[data-device-row="tank-mb"]:has-text("every 60 s")');
     const site = (await (await fetch(`${gw.httpUrl}/api/sites/oak-lane`)).json()) as {
       devices: Array<Record<string, unknown>>;
     };

@@ -210,7 +210,7 @@ export class Catalogue implements SiteCatalogue {
     const native = input.transport !== undefined && input.transport !== 'json';
     const password = native ? undefined : newPassword();
     const device = parse(deviceSchema, {
-      ...input,
+      ...switchTransport({}, input),
       ...(password !== undefined ? { passwordHash: hashPassword(password) } : {}),
     });
     if (site.devices.some((d) => d.id === device.id) || this.rows.deviceRow(siteId, device.id))
@@ -267,8 +267,7 @@ export class Catalogue implements SiteCatalogue {
       });
       return undefined;
     }
-    const base = switchTransport(cur, own);
-    const next = parse(deviceSchema, { ...base, ...own, id: deviceId, kind: cur.kind });
+    const next = parse(deviceSchema, { ...switchTransport(cur, own), id: deviceId, kind: cur.kind });
     parse(siteSchema, { ...site, devices: site.devices.map((d) => (d.id === deviceId ? next : d)) });
     this.mustOwnIdentities(siteId, next);
     this.mustConnect(siteId, next);

@@ -122,17 +122,20 @@ export function transportProblems(
 }
 
 /**
- * A device's settings after a change of transport: what only the old transport had is dropped, unless
- * the change gives it anew.
+ * A device's settings with a change applied: a change of transport drops what only the old one had, unless
+ * the change gives it anew; the gateway's own JSON, the default, is kept as no transport at all (so a form
+ * that sends it changes nothing).
  */
 export function switchTransport(
   cur: Record<string, unknown>,
   patch: Record<string, unknown>,
 ): Record<string, unknown> {
-  if (patch.transport === undefined || patch.transport === (cur.transport ?? 'json')) return cur;
   const kept = { ...cur };
-  for (const k of NATIVE_KEYS) if (patch[k] === undefined) delete kept[k];
-  return kept;
+  if (patch.transport !== undefined && patch.transport !== (cur.transport ?? 'json'))
+    for (const k of NATIVE_KEYS) if (patch[k] === undefined) delete kept[k];
+  const next = { ...kept, ...patch };
+  if (next.transport === 'json') delete next.transport;
+  return next;
 }
 
 /** A device of a native transport added: no MQTT login, how the gateway hears it instead. */

@@ -289,7 +289,16 @@ describe('devices of the native transports in the API', () => {
     );
     await expect(login()).rejects.toThrow(/Not authorized|Bad username or password/i);
     // Back to the gateway's own JSON, it logs in again with a new secret.
+    const back = await edit('maple-ridge', 'rg-2', { transport: 'json' });
+    expect(back.status).toBe(200);
+    expect(back.body).not.toHaveProperty('transport');
+    expect(back.body).not.toHaveProperty('modbus');
+    // A form that sends the default way of connecting changes nothing.
+    const count = async () =>
+      ((await (await fetch(`${gw.httpUrl}/api/changes?siteId=maple-ridge`)).json()) as unknown[]).length;
+    const n = await count();
     expect((await edit('maple-ridge', 'rg-2', { transport: 'json' })).status).toBe(200);
+    expect(await count()).toBe(n);
     const rotated = await api.call('POST', '/api/sites/maple-ridge/devices/rg-2/secret', {}, api.admin);
     expect(rotated.status).toBe(200);
     expect(String(rotated.body.password).length).toBeGreaterThanOrEqual(16);
