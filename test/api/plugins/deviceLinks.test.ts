@@ -33,6 +33,8 @@ describe('devices of the native transports in the API', () => {
     gw = await startTestGateway(
       {
         ...TEST_FIELDBUS,
+        // The public view is on: what it shows of a device, and that it never shows a link or the profiles.
+        http: { publicView: true },
         auth: { tokens: [{ name: 'Ada Admin', role: 'admin', tokenSha256: sha(ADMIN) }] },
       } as never,
       { profiles: TEST_PROFILES },
@@ -84,6 +86,13 @@ describe('devices of the native transports in the API', () => {
     });
     // A device of the gateway's own JSON shows no transport of its own.
     expect(site.devices.find((d) => d.id === 'panel-1')).not.toHaveProperty('transport');
+    // The public sees how it connects, in kind only: not its DevEUI.
+    const seen = (await (await fetchAnonymous(`${gw.httpUrl}/api/sites/oak-lane`)).json()) as {
+      devices: Array<Record<string, unknown>>;
+    };
+    const publicDevice = seen.devices.find((d) => d.id === 'tank-lora');
+    expect(publicDevice).toMatchObject({ transport: 'lorawan', profile: 'test-lorawan-ultrasonic' });
+    expect(publicDevice).not.toHaveProperty('devEui');
     const rotate = await api.call('POST', '/api/sites/oak-lane/devices/tank-lora/secret', {}, api.admin);
     expect(rotate.status).toBe(409);
     expect(rotate.body.error).toBe('NO_MQTT_SECRET');
