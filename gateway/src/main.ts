@@ -24,6 +24,7 @@ import { liveRegistry } from './config/registry.ts';
 import { type Config, externalBrokerUrls } from './config/schema.ts';
 import { publicViewOn } from './config/sections.ts';
 import { unknownEuiIdentity } from './decode/native/lorawan.ts';
+import { type ProfileLibrary, profileLibrary } from './decode/profiles/library/index.ts';
 import { deviceMetrics } from './deviceMetrics.ts';
 import { workHalted } from './enforcement/halted.ts';
 import {
@@ -40,6 +41,7 @@ import { FleetStage } from './fleet/stage.ts';
 import { healthReport } from './health.ts';
 import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
+import type { DeviceLinks } from './ingest/deviceLinks.ts';
 import { buildInputs } from './ingest/inputs.ts';
 import { CredentialMacs } from './ingest/mqtt/credentialMacs.ts';
 import type { Sdi12Outcome } from './ingest/sdi12/sdi12Input.ts';
@@ -63,6 +65,8 @@ export interface GatewayOptions {
   now?: () => number;
   /** Started on a stand-in store (the disk was full): called once the real one could be opened. */
   onStoreBack?: () => void;
+  /** The ready profiles devices may name (default: the library). */
+  profiles?: ProfileLibrary;
 }
 
 export interface Gateway {
@@ -86,6 +90,8 @@ export interface Gateway {
   settled(): Promise<void>;
   /** Measures every SDI-12 device now; resolves once each outcome is stored (ingest/sdi12/). */
   measureSdi12(): Promise<Sdi12Outcome[]>;
+  /** How each device of a native transport was heard (the ingest stage's, which its inputs record into). */
+  links: DeviceLinks;
   stop(): Promise<void>;
 }
 
@@ -106,7 +112,13 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     metrics,
   });
   try {
-    const gw = await compose(config, store, { log, now, startedAt, metrics });
+    const gw = await compose(config, store, {
+      log,
+      now,
+      startedAt,
+      metrics,
+      profiles: opts.profiles ?? profileLibrary,
+    });
     if (store.standIn && opts.onStoreBack) store.gate.onSpaceBack(opts.onStoreBack);
     return gw;
   } catch (e) {
@@ -123,9 +135,10 @@ async function compose(
     now: () => number;
     startedAt: number;
     metrics: Registry;
+    profiles: ProfileLibrary;
   },
 ): Promise<Gateway> {
-  const { log, now, startedAt, metrics } = deps;
+  const { log, now, startedAt, metrics, profiles } = deps;
   const { db, readings } = store;
   // Sites, devices and people: the configuration seeds the store at first start, the store holds them.
   // The catalogue is the one source of the live sites; what follows it subscribes to its changes, the
@@ -136,6 +149,8 @@ async function compose(
     log,
     mqttUsers: config.mqtt.users.map((u) => u.username),
     timezone: config.timezone,
+    profiles,
+    fieldbus: { modbus: config.modbus, sdi12: config.sdi12 },
   });
   catalogue.seed(config.sites);
   const registry = liveRegistry(() => catalogue.sites());
@@ -231,6 +246,7 @@ async function compose(
     now: arrival,
     gate: store.gate,
     rejectionsKept: config.storage.rejectionsKept,
+    profiles,
   });
   ingest.onStored((rs) => influx.offer(rs));
   ingest.onStored(rules.onStored);
@@ -337,6 +353,8 @@ async function compose(
     registry,
     readings,
     devices: ingest,
+    links: ingest.links,
+    profiles,
     storeReadOnly: () => store.gate.readOnly,
     storeFault: (e) => store.gate.failed(e, 'api'),
     health: () =>
@@ -388,6 +406,7 @@ async function compose(
     storeFault: (e) => store.gate.failed(e, 'uncaught'),
     settled: () => notifications.settled(),
     measureSdi12,
+    links: ingest.links,
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { developerInspectorsSchema, PRACTICES_MAX, practiceSchema } from './api/findings.ts';
 import { partySchema } from './api/violations.ts';
 import { boundedKeys, MAX, ruleParamValue, timeText } from './bounds.ts';
+import { deviceTransportShape, profileName } from './fieldbus.ts';
 import { lawOverridesSchema } from './lawFigures.ts';
 import { DEVICE_KINDS } from './telemetry.ts';
 
@@ -211,6 +212,13 @@ const deviceShape = z
     liquidDepthIn: z.number().positive().optional(),
     maxTipsPerMinute: z.number().positive().optional(),
     clientIds: z.array(z.string().min(1).max(200)).max(20).optional(),
+    /**
+     * LoRaWAN, Modbus RTU, SDI-12: how it speaks (`transport`), the library's profile that maps what it
+     * sends (`profile`, by name; a profile written out is the configuration file's alone) and what the
+     * transport needs (`devEui`, `modbus`, `sdi12`, `mountHeightIn`). Checked as the configuration is.
+     */
+    ...deviceTransportShape,
+    profile: profileName.optional(),
   })
   .catchall(ruleParamValue);
 export const deviceCreateBody = boundedKeys(deviceShape);
@@ -235,6 +243,19 @@ export const deviceCredentials = z.object({
   clientId: z.string(),
   password: z.string(),
 });
+/**
+ * POST devices of a native transport (LoRaWAN, Modbus RTU, SDI-12): no MQTT login, since the gateway
+ * hears the device through its network server or polls it; the answer says so in words.
+ */
+export const deviceAddedResponse = z.object({
+  siteId: z.string(),
+  deviceId: z.string(),
+  transport: z.enum(['lorawan', 'modbus', 'sdi12']),
+  /** How the gateway hears it, in words. */
+  message: z.string(),
+});
+/** POST /api/sites/{siteId}/devices: the MQTT login of a device of the gateway's own JSON, or how a native one is heard. */
+export const deviceCreatedResponse = z.union([deviceCredentials, deviceAddedResponse]);
 export const secretResponse = z.object({ password: z.string() });
 
 export const CHANGE_ENTITIES = [

@@ -9,7 +9,7 @@ import type { ChangeResponse } from './admin.ts';
 import { practiceChanges } from './api/practiceWords.ts';
 import { figureWords } from './looser.ts';
 import { formatLong } from './time.ts';
-import { keyLabel, valueText } from './words.ts';
+import { keyLabel, labelInSentence, valueText } from './words.ts';
 
 type Change = ChangeResponse;
 
@@ -93,9 +93,8 @@ const VERBS: Record<string, string> = {
 const pathLabel = (d: Diff) =>
   d.path.length
     ? d.path
-        .map((k, i) => keyLabel(k, i === d.path.length - 1 ? (d.new ?? d.old) : {}))
+        .map((k, i) => labelInSentence(keyLabel(k, i === d.path.length - 1 ? (d.new ?? d.old) : {})))
         .join(' ')
-        .toLowerCase()
     : 'value';
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { FactLine } from './api/alerts.ts';
 import { formatLong } from './time.ts';
+import { TRANSPORT_WORDS } from './transportWords.ts';
 
 /** One labelled sentence: "Storm" / "0.62 in from Nov 30, 2026, 6:53 AM EST to …". */
 export type { FactLine };
@@ -37,7 +38,23 @@ const KEY_WORDS: Record<string, string> = {
   inchesPerTip: 'Rain per tip',
   rssi: 'Signal',
   seq: 'Sequence number',
+  transport: 'How it connects',
+  profile: 'Sensor profile',
+  devEui: 'DevEUI',
+  mountHeightIn: 'Mounting height',
+  modbus: 'Modbus RTU',
+  sdi12: 'SDI-12',
+  unitId: 'Unit',
+  port: 'Adapter',
+  pollSeconds: 'Poll interval',
 };
+/** Labels that keep their capitals inside a sentence (names of things, not words). */
+const PROPER_LABELS = new Set(['DevEUI', 'Modbus RTU', 'SDI-12']);
+
+/** A label inside a sentence: lower case, but for the names of things ("DevEUI", "SDI-12"). */
+export function labelInSentence(label: string): string {
+  return PROPER_LABELS.has(label) ? label : label.toLowerCase();
+}
 /** Units of those keys. */
 const KEY_UNITS: Record<string, string> = { inchesPerTip: 'in', rssi: 'dBm' };
 
@@ -103,6 +120,8 @@ export function timeText(v: string | number, tz: string): string {
 export function valueText(key: string, v: unknown, tz: string): string {
   if (v === null || v === undefined || v === '') return 'none on record';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (key === 'transport' && typeof v === 'string' && v in TRANSPORT_WORDS)
+    return TRANSPORT_WORDS[v as keyof typeof TRANSPORT_WORDS];
   if (typeof v === 'string') return ISO.test(v) ? timeText(v, tz) : v;
   if (typeof v === 'number') {
     if (/Fraction$|^fraction$/.test(key)) return `${numberText(v * 100)}%`;

@@ -61,7 +61,7 @@ describe('Catalogue', () => {
       { id: 'tank-1', kind: 'holding-tank', liquidDepthIn: 72, highLevelIn: 60 },
       'Ada',
     );
-    expect(creds.username).toBe('oak-lane/tank-1');
+    expect('username' in creds && creds.username).toBe('oak-lane/tank-1');
     c.rotateSecret('oak-lane', 'tank-1', 'Ada');
     c.editDevice('oak-lane', 'tank-1', { retired: true }, 'Ada');
     expect(heard.map((e) => e.what)).toEqual(['device', 'secret', 'retired']);

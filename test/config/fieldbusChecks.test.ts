@@ -126,7 +126,7 @@ describe('configuration checks of LoRaWAN, Modbus and SDI-12 devices', () => {
 
   it('needs a profile, and a named one must be in the library', () => {
     expect(problems(config([tank({ profile: undefined })]))).toEqual([
-      'sites[0].devices[0].profile: A LoRaWAN device needs a profile: the name of one in the library, or one written out (docs/devices.md).',
+      'sites[0].devices[0].profile: A LoRaWAN device needs a sensor profile: one from the library, or one written out in the configuration file.',
     ]);
     const [missing] = problems(config([tank({ profile: 'no-such-sensor' })]));
     expect(missing).toMatch(
@@ -136,7 +136,7 @@ describe('configuration checks of LoRaWAN, Modbus and SDI-12 devices', () => {
 
   it("refuses a profile of another transport, and one not for the device's kind", () => {
     expect(problems(config([tank({ profile: modbusLevel })]))).toEqual([
-      'sites[0].devices[0].profile.transport: This profile is for Modbus devices, and this device speaks LoRaWAN.',
+      'sites[0].devices[0].profile.transport: This profile is for Modbus RTU devices, and this device speaks LoRaWAN.',
     ]);
     expect(problems(config([tank({ profile: { ...lorawanLevel, kinds: ['septic-tank'] } })]))).toEqual([
       'sites[0].devices[0].profile.kinds: This profile is for a septic tank level sensor, not a holding tank level sensor.',
@@ -159,13 +159,13 @@ describe('configuration checks of LoRaWAN, Modbus and SDI-12 devices', () => {
 
   it('needs the mounting height when a level is measured down from the sensor', () => {
     expect(problems(config([tank({ mountHeightIn: undefined })]))).toEqual([
-      "sites[0].devices[0].mountHeightIn: This profile measures the distance down to the surface: set mountHeightIn, the sensor's height above the bottom in inches.",
+      "sites[0].devices[0].mountHeightIn: This profile measures the distance down to the surface: give the sensor's mounting height above the bottom, in inches.",
     ]);
   });
 
   it('needs a DevEUI, each its own across sites (any case)', () => {
     expect(problems(config([tank({ devEui: undefined })]))).toEqual([
-      'sites[0].devices[0].devEui: A LoRaWAN device needs its devEui: the 16 hexadecimal digits its network server shows.',
+      'sites[0].devices[0].devEui: A LoRaWAN device needs its DevEUI: the 16 hexadecimal digits on its label and in its network server.',
     ]);
     const trap = tank({
       id: 'trap',
@@ -193,7 +193,7 @@ describe('configuration checks of LoRaWAN, Modbus and SDI-12 devices', () => {
     expect(
       problems(config([tank({ transport: 'modbus', profile: modbusLevel, devEui: undefined })])),
     ).toEqual([
-      'sites[0].devices[0].modbus: A Modbus device needs modbus: the bus it is on and its unit id (bus, unitId).',
+      'sites[0].devices[0].modbus: A Modbus RTU device needs the bus it is wired to and its unit id.',
     ]);
   });
 
@@ -226,9 +226,9 @@ describe('configuration checks of LoRaWAN, Modbus and SDI-12 devices', () => {
       profile: 'anything',
     };
     expect(problems(config([], [json]))).toEqual([
-      'sites[1].devices[0].devEui: devEui is only for LoRaWAN devices (transport: lorawan).',
-      'sites[1].devices[0].modbus: modbus is only for Modbus devices (transport: modbus).',
-      'sites[1].devices[0].profile: A profile is only for LoRaWAN, Modbus and SDI-12 devices: set transport, or remove the profile.',
+      'sites[1].devices[0].devEui: Only a LoRaWAN device has a DevEUI (transport: lorawan).',
+      'sites[1].devices[0].modbus: Only a Modbus RTU device has a place on a Modbus bus (transport: modbus).',
+      'sites[1].devices[0].profile: Only a LoRaWAN, Modbus RTU or SDI-12 device has a sensor profile: set how it connects, or remove the profile.',
     ]);
     const sdi = tank({
       transport: 'sdi12',
@@ -236,7 +236,7 @@ describe('configuration checks of LoRaWAN, Modbus and SDI-12 devices', () => {
       sdi12: { port: '/dev/ttyUSB1', address: '1' },
     });
     expect(problems(config([sdi]))[0]).toBe(
-      'sites[0].devices[0].devEui: devEui is only for LoRaWAN devices (transport: lorawan).',
+      'sites[0].devices[0].devEui: Only a LoRaWAN device has a DevEUI (transport: lorawan).',
     );
   });
 
@@ -284,11 +284,11 @@ describe('deviceFieldbusIssues (a device added live)', () => {
       {
         path: ['profile'],
         message:
-          'An SDI-12 device needs a profile: the name of one in the library, or one written out (docs/devices.md).',
+          'An SDI-12 device needs a sensor profile: one from the library, or one written out in the configuration file.',
       },
       {
         path: ['sdi12'],
-        message: 'An SDI-12 device needs sdi12: the adapter it is on and its address (port, address).',
+        message: 'An SDI-12 device needs the adapter it is wired to and its address.',
       },
     ]);
   });

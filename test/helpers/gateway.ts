@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ProfileLibrary } from '../../gateway/src/admin/deviceTransport.ts';
 import { parseConfig } from '../../gateway/src/config/load.ts';
 import type { Config, ConfigInput } from '../../gateway/src/config/schema.ts';
 import { type Gateway, startGateway } from '../../gateway/src/main.ts';
@@ -85,6 +86,8 @@ export async function startTestGateway(
     now?: () => number;
     sitesAsGiven?: boolean;
     viewerToken?: boolean;
+    /** The sensor profiles devices may name (default: the library). */
+    profiles?: ProfileLibrary;
   } = {},
 ): Promise<TestGateway> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-test-'));
@@ -104,6 +107,7 @@ export async function startTestGateway(
   const gw = await startGateway(config, {
     log: opts.log ?? silentLog,
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.profiles ? { profiles: opts.profiles } : {}),
   });
   if (opts.viewerToken !== false) carryViewerToken(gw.httpUrl);
   return {

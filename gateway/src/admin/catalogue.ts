@@ -6,7 +6,6 @@
  * pick it up at once.
  */
 import { randomBytes } from 'node:crypto';
-import type { z } from 'zod';
 import { hashPassword } from '../../../shared/src/password.ts';
 import {
   collisionMessage,
@@ -22,7 +21,16 @@ import { type DeviceConfig, deviceSchema, type SiteConfig, siteSchema } from '..
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Log } from '../pipeline.ts';
 import type { Db } from '../store/types.ts';
+import { CatalogueError, type Credentials, parse } from './catalogueError.ts';
 import type { ChangeLog } from './changes.ts';
+import {
+  type FieldbusSetup,
+  type NativeAdded,
+  nativeAdded,
+  type ProfileLibrary,
+  switchTransport,
+  transportProblems,
+} from './deviceTransport.ts';
 import { historyChanges, mergeHistory } from './history.ts';
 import { keepOverrides, overrideChanges, overrideProblem } from './overrides.ts';
 import { namedPractices, practicesProblem } from './practices.ts';
@@ -31,31 +39,7 @@ import { CatalogueRows, deviceOwn, siteOwn, siteRecord } from './rows.ts';
 /** What changed: the listeners rebuild what depends on the site (and drop a device's live session). */
 export type { SiteChange as CatalogueEvent } from '../config/sites.ts';
 
-export class CatalogueError extends Error {
-  constructor(
-    readonly code: 'BAD_REQUEST' | 'NOT_FOUND' | 'CONFLICT' | 'PRACTICE_KEPT',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The device's MQTT credentials, shown once. */
-export interface Credentials {
-  username: string;
-  clientId: string;
-  password: string;
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (!r.success)
-    throw new CatalogueError(
-      'BAD_REQUEST',
-      r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message}`).join('; '),
-    );
-  return r.data;
-}
+export { CatalogueError, type Credentials } from './catalogueError.ts';
 
 /** A device password: 24 random URL-safe characters, kept only as its scrypt hash. */
 const newPassword = () => randomBytes(18).toString('base64url');
@@ -77,6 +61,10 @@ export class Catalogue implements SiteCatalogue {
       mqttUsers?: readonly string[];
       /** The gateway's time zone: refusals tell times in a site's, or this one (default UTC). */
       timezone?: string;
+      /** The profiles a device may name (default: the library). */
+      profiles?: ProfileLibrary;
+      /** The Modbus buses and SDI-12 adapters the configuration sets up (default: none). */
+      fieldbus?: FieldbusSetup;
     },
   ) {
     this.rows = new CatalogueRows(db);
@@ -213,11 +201,18 @@ export class Catalogue implements SiteCatalogue {
     }).site(id)!;
   }
 
-  /** Adds a device with a new secret; returns its credentials (shown once). */
-  addDevice(siteId: string, input: Record<string, unknown>, by: string): Credentials {
+  /**
+   * Adds a device. One of the gateway's own JSON gets a new secret: its credentials are returned (shown
+   * once). One of a native transport has none (it does not log in): how it is heard is returned.
+   */
+  addDevice(siteId: string, input: Record<string, unknown>, by: string): Credentials | NativeAdded {
     const site = this.mustSite(siteId);
-    const password = newPassword();
-    const device = parse(deviceSchema, { ...input, passwordHash: hashPassword(password) });
+    const native = input.transport !== undefined && input.transport !== 'json';
+    const password = native ? undefined : newPassword();
+    const device = parse(deviceSchema, {
+      ...switchTransport({}, input),
+      ...(password !== undefined ? { passwordHash: hashPassword(password) } : {}),
+    });
     if (site.devices.some((d) => d.id === device.id) || this.rows.deviceRow(siteId, device.id))
       throw new CatalogueError(
         'CONFLICT',
@@ -225,6 +220,7 @@ export class Catalogue implements SiteCatalogue {
       );
     parse(siteSchema, { ...site, devices: [...site.devices, device] });
     this.mustOwnIdentities(siteId, device);
+    this.mustConnect(siteId, device);
     this.commit({ siteId, deviceId: device.id, what: 'device', by }, () => {
       this.rows.insertDevice(siteId, device, this.o.now());
       this.changes.record({
@@ -235,8 +231,10 @@ export class Catalogue implements SiteCatalogue {
         deviceId: device.id,
         new: deviceOwn(device),
       });
-      this.changes.record({ entity: 'secret', action: 'create', by, siteId, deviceId: device.id });
+      if (password !== undefined)
+        this.changes.record({ entity: 'secret', action: 'create', by, siteId, deviceId: device.id });
     });
+    if (password === undefined) return nativeAdded(siteId, device, this.o.profiles);
     const username = device.username ?? `${siteId}/${device.id}`;
     return { username, clientId: `${siteId}/${device.id}`, password };
   }
@@ -269,16 +267,23 @@ export class Catalogue implements SiteCatalogue {
       });
       return undefined;
     }
-    const next = parse(deviceSchema, { ...cur, ...own, id: deviceId, kind: cur.kind });
+    const next = parse(deviceSchema, { ...switchTransport(cur, own), id: deviceId, kind: cur.kind });
     parse(siteSchema, { ...site, devices: site.devices.map((d) => (d.id === deviceId ? next : d)) });
     this.mustOwnIdentities(siteId, next);
+    this.mustConnect(siteId, next);
     const recalibrated = next.inchesPerTip !== cur.inchesPerTip && cur.inchesPerTip !== undefined;
+    // A device that now connects through LoRaWAN, Modbus RTU or SDI-12 no longer logs in: its secret ends.
+    const unsecret = cur.passwordHash !== undefined && (next.transport ?? 'json') !== 'json';
     const from = effectiveAt ?? now;
     const lastUntil = cur.calibrations?.at(-1)?.until ?? Number.NEGATIVE_INFINITY;
     if (recalibrated && from <= lastUntil)
       throw new CatalogueError('BAD_REQUEST', 'effectiveAt: must be later than the last calibration change');
-    this.commit({ siteId, deviceId, what: 'device', by }, () => {
+    this.commit({ siteId, deviceId, what: unsecret ? 'secret' : 'device', by }, () => {
       this.rows.updateDevice(siteId, next);
+      if (unsecret) {
+        this.rows.revokeSecret(siteId, deviceId, now);
+        this.changes.record({ entity: 'secret', action: 'revoke', by, siteId, deviceId });
+      }
       const { inchesPerTip: oldIpt, ...oldRest } = deviceOwn(cur);
       const { inchesPerTip: newIpt, ...newRest } = deviceOwn(next);
       if (recalibrated) {
@@ -310,7 +315,12 @@ export class Catalogue implements SiteCatalogue {
 
   /** A new secret for a device: the old one stops working at once (its live session is ended too). */
   rotateSecret(siteId: string, deviceId: string, by: string): string {
-    this.mustDevice(this.mustSite(siteId), deviceId);
+    const d = this.mustDevice(this.mustSite(siteId), deviceId);
+    if (d.transport !== undefined && d.transport !== 'json')
+      throw new CatalogueError(
+        'NO_MQTT_SECRET',
+        'This device connects through LoRaWAN, Modbus RTU or SDI-12: it has no MQTT password to replace.',
+      );
     const password = newPassword();
     const hash = hashPassword(password);
     this.commit({ siteId, deviceId, what: 'secret', by }, () => {
@@ -333,6 +343,15 @@ export class Catalogue implements SiteCatalogue {
     for (const u of this.o.mqttUsers ?? []) index.add(userHolder(u), [u]);
     const c = index.collision(deviceIdentities(siteId, device), deviceKey(siteId, device.id));
     if (c) throw new CatalogueError('CONFLICT', collisionMessage(c));
+  }
+
+  /**
+   * Refuses a device of a native transport whose profile, DevEUI, bus or adapter does not fit
+   * (deviceTransport.ts): a profile of the library for its transport and kind, what must be its own.
+   */
+  private mustConnect(siteId: string, device: DeviceConfig): void {
+    const problems = transportProblems(siteId, device, this.list, this.o.fieldbus, this.o.profiles);
+    if (problems.length) throw new CatalogueError('BAD_REQUEST', problems.join('; '));
   }
 
   /** Refuses a site with a figure looser than the law and no reason for the override. */

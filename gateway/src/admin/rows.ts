@@ -205,6 +205,11 @@ export class CatalogueRows {
     this.stmts.revokeSecrets.run(at, siteId, deviceId);
   }
 
+  /** The device's secrets stop working (it no longer logs in). */
+  revokeSecret(siteId: string, deviceId: string, at: number): void {
+    this.stmts.revokeSecrets.run(at, siteId, deviceId);
+  }
+
   /** The device's new secret; every earlier one stops working. */
   setSecret(siteId: string, deviceId: string, hash: string, at: number): void {
     this.stmts.revokeSecrets.run(at, siteId, deviceId);

@@ -1,6 +1,7 @@
 import type { Health } from '../../../shared/src/api.ts';
 import type { Catalogue } from '../admin/catalogue.ts';
 import type { ChangeLog } from '../admin/changes.ts';
+import type { ProfileLibrary } from '../admin/deviceTransport.ts';
 import type { ComplianceEngine } from '../alerts/engine.ts';
 import type { DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
@@ -10,6 +11,7 @@ import type { EvidenceStage } from '../evidence/stage.ts';
 import type { FleetView } from '../fleet/stage.ts';
 import type { ImportQuery } from '../import/request.ts';
 import type { ImportSummary } from '../import/run.ts';
+import type { DeviceLinks } from '../ingest/deviceLinks.ts';
 import type { Registry } from '../metrics.ts';
 import type { NotificationDispatcher } from '../notify/dispatcher.ts';
 import type { SetupCodes } from '../people/setup.ts';
@@ -43,6 +45,10 @@ export interface ApiContext {
   registry: DeviceRegistry;
   readings: ReadingStore;
   devices: { deviceState(siteId: string, deviceId: string): DeviceStateRow | undefined };
+  /** How each device of a native transport was heard (the ingest stage's `links`). */
+  links: Pick<DeviceLinks, 'get'>;
+  /** The ready profiles a device may name (the library). */
+  profiles: ProfileLibrary;
   health(): HealthReport;
   /** Why the store is read-only (a full disk), or undefined while it takes writes. */
   storeReadOnly(): string | undefined;

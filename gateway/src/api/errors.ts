@@ -118,6 +118,11 @@ export const API_ERRORS = {
     message: 'Under this law an appeal is not heard by a board: no hearing is recorded for it.',
   },
   NOT_APPEALED: { status: 409, message: 'This notice has not been appealed: there is no hearing to record.' },
+  NO_MQTT_SECRET: {
+    status: 409,
+    message:
+      'This device connects through LoRaWAN, Modbus RTU or SDI-12: it has no MQTT password to replace.',
+  },
   ALREADY_HEARD: { status: 409, message: 'The hearing of this appeal is already recorded.' },
   RECORD_OUT_OF_ORDER: {
     status: 409,

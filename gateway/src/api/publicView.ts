@@ -22,8 +22,9 @@ export const PUBLIC_VIEW_ROUTES = [
 ] as const;
 
 /**
- * A site as the public sees it: its name, kind, time zone and devices. Not its landowner or developer,
- * its address, its history, its practices, its stop-work order or the reasons for its figures.
+ * A site as the public sees it: its name, kind, time zone and devices (how each connects, in kind only).
+ * Not its landowner or developer, its address, its history, its practices, its stop-work order or the
+ * reasons for its figures.
  */
 export function publicSite(s: SiteView): SiteView {
   return {
@@ -33,7 +34,8 @@ export function publicSite(s: SiteView): SiteView {
     timezone: s.timezone,
     active: s.active,
     retiredDevices: s.retiredDevices,
-    devices: s.devices,
+    // How a device connects, in kind only: not its DevEUI, nor where it sits on a bus or an adapter.
+    devices: s.devices.map(({ devEui: _e, modbus: _m, sdi12: _s, ...d }) => d),
   };
 }
 

@@ -19,6 +19,7 @@ import { agendaPlugin } from './plugins/agenda.ts';
 import { alertsPlugin } from './plugins/alerts.ts';
 import { authPlugin, cookieOptions } from './plugins/auth.ts';
 import { chartsPlugin } from './plugins/charts.ts';
+import { deviceLinksPlugin } from './plugins/deviceLinks.ts';
 import { eventsPlugin } from './plugins/events.ts';
 import { evidencePlugin } from './plugins/evidence.ts';
 import { fleetPlugin } from './plugins/fleet.ts';
@@ -225,6 +226,12 @@ async function registerPlugins(app: FastifyInstance, services: ApiContext): Prom
   await app.register(chartsPlugin, { auth, catalogue, compliance, config, now, readings });
   await app.register(rejectionsPlugin, { auth, readings });
   await app.register(rulesPlugin, { auth });
+  await app.register(deviceLinksPlugin, {
+    auth,
+    catalogue,
+    links: services.links,
+    profiles: services.profiles,
+  });
   await app.register(quarantinePlugin, { auth, quarantine: services.quarantine });
   await app.register(eventsPlugin, { auth, config, events, metrics });
   await app.register(alertsPlugin, {

@@ -5,87 +5,17 @@
  * (`sdi12`). docs/devices.md shows a configuration for each.
  */
 import { z } from 'zod';
+import { deviceTransportShape, profileName } from '../../../shared/src/fieldbus.ts';
 import { profileSchema } from '../decode/profiles/schema.ts';
 
-/** The fields a device's configuration adds for a native transport. */
+/** The fields a device's configuration adds for a native transport (shared with the API's bodies). */
 export const deviceTransportFields = {
-  transport: z
-    .enum(['json', 'lorawan', 'modbus', 'sdi12'])
-    .optional()
-    .describe(
-      "How the device talks to the gateway: `json` (the gateway's own JSON over MQTT or serial, the default), `lorawan` (radio, through a LoRaWAN network server), `modbus` (Modbus RTU, wired to an RS-485 bus the gateway reads) or `sdi12` (wired to an SDI-12 adapter the gateway measures through).",
-    ),
+  ...deviceTransportShape,
   profile: z
-    .union([z.string().min(1).max(64), profileSchema])
+    .union([profileName, profileSchema])
     .optional()
     .describe(
       "LoRaWAN, Modbus, SDI-12 (required): how what the device sends becomes readings. The name of a profile in the gateway's library, or a profile written out here for a sensor the library lacks (docs/devices.md#device-profiles).",
-    ),
-  devEui: z
-    .string()
-    .regex(/^[0-9A-Fa-f]{16}$/, '16 hexadecimal digits')
-    .transform((s) => s.toLowerCase())
-    .optional()
-    .describe(
-      "LoRaWAN (required): the device's DevEUI, the 16 hexadecimal digits on its label and in the network server; no two devices share one.",
-    ),
-  mountHeightIn: z
-    .number()
-    .positive()
-    .max(600)
-    .optional()
-    .describe(
-      "Level sensors that measure the distance down to the water (required when the profile says `derive: mount-minus`): the height of the sensor's face above the bottom of the tank or basin, in inches.",
-    ),
-  modbus: z
-    .strictObject({
-      bus: z
-        .string()
-        .min(1)
-        .describe('The bus it is wired to: the `path` of one of the buses listed under `modbus`.'),
-      unitId: z
-        .number()
-        .int()
-        .min(1)
-        .max(247)
-        .describe(
-          "The device's unit id on the bus (also called its slave address or station number), as set on the device; no two devices on a bus share one.",
-        ),
-      pollSeconds: z
-        .number()
-        .int()
-        .min(1)
-        .max(86_400)
-        .default(60)
-        .describe('How often the gateway reads it, in seconds.'),
-    })
-    .optional()
-    .describe(
-      'Modbus RTU (required): the bus the device is wired to, its unit id, and how often it is read.',
-    ),
-  sdi12: z
-    .strictObject({
-      port: z
-        .string()
-        .min(1)
-        .describe('The adapter it is wired to: the `path` of one of the adapters listed under `sdi12`.'),
-      address: z
-        .string()
-        .regex(/^[0-9A-Za-z]$/, 'one character: 0-9, A-Z or a-z')
-        .describe(
-          "The sensor's SDI-12 address, one character (`0` as it leaves the factory); no two sensors on an adapter share one.",
-        ),
-      pollSeconds: z
-        .number()
-        .int()
-        .min(10)
-        .max(86_400)
-        .default(300)
-        .describe('How often the gateway measures it, in seconds.'),
-    })
-    .optional()
-    .describe(
-      'SDI-12 (required): the adapter the sensor is wired to, its address, and how often it is measured.',
     ),
 };
 

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { DEVICE_KIND_LABELS, measureLabel } from '../../../shared/src/api/measures.ts';
 import { type DeviceKind, FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
-import { PROFILES, profileByName } from '../decode/profiles/library/index.ts';
+import { type ProfileLibrary, profileLibrary } from '../decode/profiles/library/index.ts';
 import type { Profile } from '../decode/profiles/schema.ts';
 import { deviceTransportFields, type modbusSchema, type sdi12Schema } from './fieldbus.ts';
 
@@ -35,10 +35,10 @@ export interface FieldbusIssue {
 /** Who already holds an address (a DevEUI, a unit on a bus, a sensor on an adapter), if anyone does. */
 type Holder = (key: string) => { siteId: string; deviceId: string } | undefined;
 
-const TRANSPORT_WORDS = { lorawan: 'LoRaWAN', modbus: 'Modbus', sdi12: 'SDI-12' } as const;
+const TRANSPORT_WORDS = { lorawan: 'LoRaWAN', modbus: 'Modbus RTU', sdi12: 'SDI-12' } as const;
 const A_DEVICE = {
   lorawan: 'A LoRaWAN device',
-  modbus: 'A Modbus device',
+  modbus: 'A Modbus RTU device',
   sdi12: 'An SDI-12 device',
 } as const;
 type Native = keyof typeof TRANSPORT_WORDS;
@@ -73,6 +73,7 @@ export function deviceFieldbusIssues(
   places: FieldbusPlaces,
   site: { id: string },
   device: FieldbusDevice,
+  lib: ProfileLibrary = profileLibrary,
 ): FieldbusIssue[] {
   const taken = new Map<string, { siteId: string; deviceId: string }>();
   for (const s of places.sites)
@@ -80,19 +81,22 @@ export function deviceFieldbusIssues(
       if (s.id === site.id && d.id === device.id) continue;
       for (const k of keysOf(d)) if (!taken.has(k)) taken.set(k, { siteId: s.id, deviceId: d.id });
     }
-  return checkDevice(places, device, (k) => taken.get(k));
+  return checkDevice(places, device, (k) => taken.get(k), lib);
 }
 
 /**
  * Every device's issues in a configuration, each at its full path (`sites[i].devices[j]…`); an address
  * held twice is reported at the later device.
  */
-export function configFieldbusIssues(places: FieldbusPlaces): FieldbusIssue[] {
+export function configFieldbusIssues(
+  places: FieldbusPlaces,
+  lib: ProfileLibrary = profileLibrary,
+): FieldbusIssue[] {
   const taken = new Map<string, { siteId: string; deviceId: string }>();
   const found: FieldbusIssue[] = [];
   places.sites.forEach((s, i) => {
     s.devices.forEach((d, j) => {
-      for (const issue of checkDevice(places, d, (k) => taken.get(k)))
+      for (const issue of checkDevice(places, d, (k) => taken.get(k), lib))
         found.push({ path: ['sites', i, 'devices', j, ...issue.path], message: issue.message });
       for (const k of keysOf(d)) if (!taken.has(k)) taken.set(k, { siteId: s.id, deviceId: d.id });
     });
@@ -100,30 +104,35 @@ export function configFieldbusIssues(places: FieldbusPlaces): FieldbusIssue[] {
   return found;
 }
 
-function checkDevice(places: FieldbusPlaces, d: FieldbusDevice, holder: Holder): FieldbusIssue[] {
+function checkDevice(
+  places: FieldbusPlaces,
+  d: FieldbusDevice,
+  holder: Holder,
+  lib: ProfileLibrary,
+): FieldbusIssue[] {
   const out: FieldbusIssue[] = [];
   const add = (path: Array<string | number>, message: string) => out.push({ path, message });
   const t = d.transport;
   if (d.devEui !== undefined && t !== 'lorawan')
-    add(['devEui'], 'devEui is only for LoRaWAN devices (transport: lorawan).');
+    add(['devEui'], 'Only a LoRaWAN device has a DevEUI (transport: lorawan).');
   if (d.modbus !== undefined && t !== 'modbus')
-    add(['modbus'], 'modbus is only for Modbus devices (transport: modbus).');
+    add(['modbus'], 'Only a Modbus RTU device has a place on a Modbus bus (transport: modbus).');
   if (d.sdi12 !== undefined && t !== 'sdi12')
-    add(['sdi12'], 'sdi12 is only for SDI-12 devices (transport: sdi12).');
+    add(['sdi12'], 'Only an SDI-12 device has a place on an SDI-12 adapter (transport: sdi12).');
   if (!isNative(t)) {
     if (d.profile !== undefined)
       add(
         ['profile'],
-        'A profile is only for LoRaWAN, Modbus and SDI-12 devices: set transport, or remove the profile.',
+        'Only a LoRaWAN, Modbus RTU or SDI-12 device has a sensor profile: set how it connects, or remove the profile.',
       );
     return out;
   }
-  out.push(...profileIssues(d, t));
+  out.push(...profileIssues(d, t, lib));
   if (t === 'lorawan') {
     if (d.devEui === undefined)
       add(
         ['devEui'],
-        'A LoRaWAN device needs its devEui: the 16 hexadecimal digits its network server shows.',
+        'A LoRaWAN device needs its DevEUI: the 16 hexadecimal digits on its label and in its network server.',
       );
     else {
       const h = holder(keys.devEui(d.devEui));
@@ -132,7 +141,7 @@ function checkDevice(places: FieldbusPlaces, d: FieldbusDevice, holder: Holder):
   }
   if (t === 'modbus') {
     if (d.modbus === undefined)
-      add(['modbus'], 'A Modbus device needs modbus: the bus it is on and its unit id (bus, unitId).');
+      add(['modbus'], 'A Modbus RTU device needs the bus it is wired to and its unit id.');
     else if (!places.modbus.some((b) => b.path === d.modbus?.bus))
       add(['modbus', 'bus'], notConfigured('Modbus bus', d.modbus.bus, places.modbus, 'modbus'));
     else {
@@ -142,7 +151,7 @@ function checkDevice(places: FieldbusPlaces, d: FieldbusDevice, holder: Holder):
   }
   if (t === 'sdi12') {
     if (d.sdi12 === undefined)
-      add(['sdi12'], 'An SDI-12 device needs sdi12: the adapter it is on and its address (port, address).');
+      add(['sdi12'], 'An SDI-12 device needs the adapter it is wired to and its address.');
     else if (!places.sdi12.some((a) => a.path === d.sdi12?.port))
       add(['sdi12', 'port'], notConfigured('SDI-12 adapter', d.sdi12.port, places.sdi12, 'sdi12'));
     else {
@@ -162,21 +171,21 @@ function notConfigured(what: string, path: string, known: ReadonlyArray<{ path: 
 }
 
 /** The profile: given, found, for the device's transport and kind, with only the kind's readings. */
-function profileIssues(d: FieldbusDevice, t: Native): FieldbusIssue[] {
+function profileIssues(d: FieldbusDevice, t: Native, lib: ProfileLibrary): FieldbusIssue[] {
   const out: FieldbusIssue[] = [];
   const add = (path: Array<string | number>, message: string) => out.push({ path, message });
   const words = TRANSPORT_WORDS[t];
   if (d.profile === undefined) {
     add(
       ['profile'],
-      `${A_DEVICE[t]} needs a profile: the name of one in the library, or one written out (docs/devices.md).`,
+      `${A_DEVICE[t]} needs a sensor profile: one from the library, or one written out in the configuration file.`,
     );
     return out;
   }
   const named = typeof d.profile === 'string';
-  const p: Profile | undefined = typeof d.profile === 'string' ? profileByName(d.profile) : d.profile;
+  const p: Profile | undefined = typeof d.profile === 'string' ? lib.byName(d.profile) : d.profile;
   if (p === undefined) {
-    const names = PROFILES.filter((q) => q.transport === t).map((q) => q.name);
+    const names = lib.list.filter((q) => q.transport === t).map((q) => q.name);
     const have = names.length
       ? `the library's ${words} profiles are ${list(names)}`
       : `the library has no ${words} profile: write it out in the device's configuration`;
@@ -216,7 +225,7 @@ function profileIssues(d: FieldbusDevice, t: Native): FieldbusIssue[] {
   if (d.mountHeightIn === undefined && p.fields.some((f) => f.derive === 'mount-minus'))
     add(
       ['mountHeightIn'],
-      `${called} measures the distance down to the surface: set mountHeightIn, the sensor's height above the bottom in inches.`,
+      `${called} measures the distance down to the surface: give the sensor's mounting height above the bottom, in inches.`,
     );
   return out;
 }

@@ -13,7 +13,7 @@ import {
 } from '../decode/decode.ts';
 import { isNative, type NativeContext } from '../decode/native/types.ts';
 import { decodeNative } from '../decode/native.ts';
-import { resolveProfile } from '../decode/profiles/library/index.ts';
+import { type ProfileLibrary, profileLibrary, resolveProfile } from '../decode/profiles/library/index.ts';
 import type { RawMessage } from '../pipeline.ts';
 import { DeviceLinks } from './deviceLinks.ts';
 import type { DeviceStates } from './deviceStates.ts';
@@ -26,6 +26,7 @@ export class NativeIntake {
   constructor(
     private readonly registry: DeviceRegistry,
     private readonly states: Pick<DeviceStates, 'get'>,
+    private readonly profiles: ProfileLibrary = profileLibrary,
   ) {}
 
   /** A message decoded by its transport's decoder. */
@@ -76,7 +77,7 @@ export class NativeIntake {
 
   /** What a native decoder is given: the device's profile, and its newest tip count (a counter that wraps). */
   private readonly native: NativeContext<DeviceInfo> = {
-    profileOf: (d) => resolveProfile(d.device.profile),
+    profileOf: (d) => resolveProfile(d.device.profile, this.profiles),
     mapping: (d) => {
       const tips = this.states.get(d.siteId, d.deviceId)?.latest.rainTips?.value;
       return typeof tips === 'number' ? { previousTips: tips } : {};

@@ -30,6 +30,7 @@ import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import type { DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
 import { type DecodeOptions, unregistered } from '../decode/decode.ts';
+import type { ProfileLibrary } from '../decode/profiles/library/index.ts';
 import { type DeviceStatus, decodeDeviceStatus, statusRejection } from '../decode/status.ts';
 import { DeviceKeys } from '../deviceKey.ts';
 import type { Registry } from '../metrics.ts';
@@ -65,6 +66,8 @@ export interface IngestStageOptions {
   gate?: WriteGate;
   /** The rejection table's row cap (storage.rejectionsKept). */
   rejectionsKept?: number;
+  /** The profiles devices name (default: the library). */
+  profiles?: ProfileLibrary;
   /** The quarantine table (default: the one of `db`). */
   quarantine?: QuarantineRows;
 }
@@ -114,7 +117,7 @@ export class IngestStage implements IngestSink, Stage {
       maxFutureMs: o.ingest.maxFutureSeconds * 1000,
     };
     this.states = new DeviceStates(o.store, o.log, this.keys);
-    this.intake = new NativeIntake(o.registry, this.states);
+    this.intake = new NativeIntake(o.registry, this.states, o.profiles);
     this.links = this.intake.links;
     this.duplicates = new Duplicates(o.store, o.ingest.seqDedupWindowSec, this.keys);
     this.limiter = new RateLimiter(o.ingest);

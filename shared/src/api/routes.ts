@@ -14,7 +14,7 @@ import { z } from 'zod';
 import {
   changeResponse,
   deviceCreateBody,
-  deviceCredentials,
+  deviceCreatedResponse,
   devicePatchBody,
   loginBody,
   meResponse,
@@ -156,7 +156,7 @@ export const ROUTES = {
   'POST /api/sites/:siteId/devices': {
     params: siteDevicesParams,
     body: deviceCreateBody,
-    response: deviceCredentials,
+    response: deviceCreatedResponse,
     status: created,
   },
   'PATCH /api/sites/:siteId/devices/:deviceId': {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { siteHistory } from '../admin.ts';
+import { DEVICE_TRANSPORTS, modbusPlacement, sdi12Placement } from '../fieldbus.ts';
 import { lawOverridesSchema } from '../lawFigures.ts';
 import { REJECT_REASONS } from '../telemetry.ts';
 import { isoTime } from './common.ts';
@@ -23,6 +24,15 @@ export const deviceViewSchema = z.looseObject({
   name: z.string().optional(),
   role: z.string().optional(),
   inchesPerTip: z.number().optional(),
+  /** LoRaWAN, Modbus RTU, SDI-12 (absent: the gateway's own JSON): how it connects, and its profile's name. */
+  transport: z.enum(DEVICE_TRANSPORTS).optional(),
+  profile: z.string().optional(),
+  devEui: z.string().optional(),
+  /** LoRaWAN: the network server(s) its uplinks come through, in words ("ChirpStack"). */
+  networkServer: z.string().optional(),
+  modbus: modbusPlacement.optional(),
+  sdi12: sdi12Placement.optional(),
+  mountHeightIn: z.number().optional(),
   status: z.string(),
   statusAt: isoTime.nullable(),
   lastReadingAt: isoTime.nullable(),

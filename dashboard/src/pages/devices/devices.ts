@@ -1,13 +1,18 @@
 /**
- * A site's devices (admin): add one with its kind's parameters, edit, change a rain gauge's calibration
- * from an effective time, retire, rotate its MQTT secret. A new secret is shown once.
+ * A site's devices (admin): add one with its kind's parameters and how it connects (the gateway's own
+ * JSON over MQTT, or LoRaWAN, Modbus RTU, SDI-12 with a sensor profile: transport-fields.ts), edit,
+ * change a rain gauge's calibration from an effective time, retire, rotate its MQTT secret. A new secret
+ * is shown once; a device of another way of connecting has none.
  */
+
+import { connectionText } from '../../../../shared/src/connectionWords.ts';
 import { type Body, describeError, get, patch, post } from '../../api.js';
 import { loadAll, siteById, siteZone } from '../../state.js';
 import { closeEditor, openEditor, showSecret } from '../../ui/dialogs.js';
 import { badge, byId, h, replace } from '../../ui/dom.js';
 import { buildForm, fill, schemaNamed, table } from '../../ui/form.js';
 import { formatTime, utcToZonedInput, zonedToUtc } from '../../ui/format.js';
+import { followTransport, profiles, transportFields } from './transport-fields.js';
 
 export type Field = import('../../ui/form.js').Field;
 type Device = import('../../state.js').Device;
@@ -102,7 +107,10 @@ async function rotate(siteId: string, deviceId: string) {
   );
 }
 
-function editDevice(siteId: string, d: DeviceRow) {
+const native = (d: Pick<DeviceRow, 'transport'>) => d.transport !== undefined && d.transport !== 'json';
+
+async function editDevice(siteId: string, d: DeviceRow) {
+  const list = await profiles();
   const tz = siteZone(siteId);
   const params = { siteId, deviceId: d.id };
   const save = (body: Body<'PATCH /api/sites/:siteId/devices/:deviceId'>) =>
@@ -117,7 +125,7 @@ function editDevice(siteId: string, d: DeviceRow) {
     className: 'form',
     submitLabel: 'Save changes',
     schema: devicePatch,
-    fields: deviceFields(d.kind, d, ['inchesPerTip']),
+    fields: [...deviceFields(d.kind, d, ['inchesPerTip']), ...transportFields(list, d)],
     submit: async (v) => {
       await save(v);
       await done();
@@ -153,6 +161,7 @@ function editDevice(siteId: string, d: DeviceRow) {
         }).form
       : null;
   calibration?.querySelector('input[name="effectiveAt"]')?.setAttribute('type', 'datetime-local');
+  followTransport(edit.form, list, d.kind);
   const msg = h('p', { class: 'msg', role: 'status' });
   const confirmRetire = h('input', { type: 'checkbox', id: 'device-retire-confirm' }) as HTMLInputElement;
   openEditor(
@@ -164,20 +173,22 @@ function editDevice(siteId: string, d: DeviceRow) {
     ),
     edit.form,
     calibration ? [h('h3', null, 'Calibration'), calibration] : null,
-    h('h3', null, 'MQTT secret and retirement'),
+    h('h3', null, native(d) ? 'Retirement' : 'MQTT secret and retirement'),
     h(
       'div',
       { class: 'row' },
-      h(
-        'button',
-        {
-          type: 'button',
-          id: 'device-rotate',
-          class: 'secondary',
-          onclick: () => void rotate(siteId, d.id).catch((e) => replace(msg, describeError(e))),
-        },
-        'Rotate secret',
-      ),
+      native(d)
+        ? null
+        : h(
+            'button',
+            {
+              type: 'button',
+              id: 'device-rotate',
+              class: 'secondary',
+              onclick: () => void rotate(siteId, d.id).catch((e) => replace(msg, describeError(e))),
+            },
+            'Rotate secret',
+          ),
       isRetired(d)
         ? null
         : h(
@@ -215,6 +226,7 @@ function editDevice(siteId: string, d: DeviceRow) {
 export async function loadDevices(siteId: string) {
   const site = siteById(siteId);
   replace(byId('devices-title'), `Devices of ${site?.name ?? siteId}`);
+  const list = await profiles();
   const { form } = buildForm({
     id: 'device-add',
     submitLabel: 'Add device',
@@ -227,6 +239,7 @@ export async function loadDevices(siteId: string) {
       },
       { name: 'kind', label: 'Kind', type: 'select', options: KINDS, value: 'rain-gauge' },
       ...deviceFields(undefined),
+      ...transportFields(list),
     ],
     submit: async (v) => {
       const r = await post('POST /api/sites/:siteId/devices', {
@@ -235,6 +248,11 @@ export async function loadDevices(siteId: string) {
       });
       form.reset();
       form.dispatchEvent(new Event('change'));
+      if ('message' in r) {
+        await loadAll();
+        await listDevices(siteId);
+        return `Added ${v.id}. ${r.message}`;
+      }
       showSecret(`MQTT login for ${v.id}`, [
         ...(r.clientId ? [['Client id', r.clientId] as [string, string]] : []),
         ['Username', r.username],
@@ -245,6 +263,7 @@ export async function loadDevices(siteId: string) {
       return `Added ${v.id}.`;
     },
   });
+  followTransport(form, list);
   byId('devices-add').replaceChildren(h('h3', null, 'Add a device'), form);
   await listDevices(siteId);
 }
@@ -257,10 +276,11 @@ async function listDevices(siteId: string) {
     const retired: DeviceRow[] = site.retiredDevices.map((id) => ({ id, kind: '', retired: true }));
     const full: { devices: DeviceRow[] } = { devices: [...site.devices, ...retired] };
     return table(
-      ['Device', 'Kind', 'Parameters', 'Status', ''],
+      ['Device', 'Kind', 'How it connects', 'Parameters', 'Status', ''],
       full.devices.map((d) => [
         h('code', null, d.id),
         KINDS.find(([k]) => k === d.kind)?.[1] ?? d.kind,
+        isRetired(d) ? '—' : connectionText(d),
         KIND_FIELDS.filter((f) => f.kinds.includes(d.kind) && d[f.name] !== undefined)
           .map((f) => `${f.label}: ${typeof d[f.name] === 'object' ? JSON.stringify(d[f.name]) : d[f.name]}`)
           .join('; ') || '—',
@@ -269,7 +289,11 @@ async function listDevices(siteId: string) {
           : badge(String(d.status ?? 'unknown'), d.status === 'online' ? 'ok' : 'info'),
         isRetired(d)
           ? ''
-          : h('button', { type: 'button', class: 'secondary', onclick: () => editDevice(siteId, d) }, 'Edit'),
+          : h(
+              'button',
+              { type: 'button', class: 'secondary', onclick: () => void editDevice(siteId, d) },
+              'Edit',
+            ),
       ]),
       (i) => ({ 'data-device-row': full.devices[i]?.id ?? '' }),
     );

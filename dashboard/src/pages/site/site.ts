@@ -20,6 +20,8 @@ const records = () => import('./records.js');
 const inspections = () => import('./inspections.js');
 /** A construction site's practices (an administrator's editor), as a part loaded with the page. */
 const practices = () => import('./practices.js');
+/** How each device connects, and how a LoRaWAN, Modbus RTU or SDI-12 one is heard, as a part of its own. */
+const deviceLink = () => import('./device-link.js');
 
 import { session } from '../../session.js';
 import { state } from '../../state.js';
@@ -255,6 +257,7 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
       : [...new Set(charts.panels.map((p) => p.deviceId))].filter((id) => !inService.has(id));
   const shown = [...site.devices, ...retired.map((id) => ({ id }))];
   const slots = shown.map(() => h('div', { class: 'device-charts' }));
+  const links = site.devices.map((d) => h('div', { class: 'device-connects', 'data-link': d.id }));
   replace(byId('site-devices'), [
     ...site.devices.map((d, i) =>
       h(
@@ -262,6 +265,7 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
         { class: 'card device-card', 'data-device': d.id },
         deviceHead(site, d, now),
         latestTable(site, d),
+        links[i]!,
         slots[i]!,
       ),
     ),
@@ -279,6 +283,9 @@ function renderSite(site: Site, charts: ChartsAnswer | string, now: number) {
     ),
   ]);
   drawCharts(shown, slots, charts);
+  void deviceLink().then((m) =>
+    site.devices.forEach((d, i) => void m.renderLink(links[i]!, site.id, d, site.timezone)),
+  );
   void enforcement().then((m) => m.renderEnforcement(site, () => loadSite(site.id)));
   void records().then((m) => m.renderRecords(site, () => loadSite(site.id)));
   void inspections().then((m) => m.renderInspections(site));

@@ -6,7 +6,7 @@ import {
   withTownAppeal,
 } from '../../../../shared/src/api/enforcementLaws.ts';
 import { idParams } from '../../../../shared/src/api/requests.ts';
-import type { SiteConfig } from '../../config/schema.ts';
+import type { Config, DeviceConfig, SiteConfig } from '../../config/schema.ts';
 import { workHalted } from '../../enforcement/halted.ts';
 import { deviceParams } from '../../rules/index.ts';
 import { maySee, mustSee } from '../auth.ts';
@@ -15,6 +15,32 @@ import { ApiError } from '../errors.ts';
 import { publicSite } from '../publicView.ts';
 import { parseWith } from '../query.ts';
 import { route } from '../routes.ts';
+
+/** The network servers the gateway takes LoRaWAN uplinks from, in words. */
+function networkServers(config: Config): string | undefined {
+  const names = [
+    ...(config.integrations.chirpstack ? ['ChirpStack'] : []),
+    ...(config.integrations.thingsStack ? ['The Things Stack'] : []),
+  ];
+  return names.length ? names.join(' or ') : undefined;
+}
+
+/** How a device connects, as its view shows it (nothing for the gateway's own JSON). */
+function connection(d: DeviceConfig, config: Config) {
+  if (d.transport === undefined || d.transport === 'json') return {};
+  const server = d.transport === 'lorawan' ? networkServers(config) : undefined;
+  return {
+    transport: d.transport,
+    ...(d.profile !== undefined
+      ? { profile: typeof d.profile === 'string' ? d.profile : d.profile.name }
+      : {}),
+    ...(d.devEui !== undefined ? { devEui: d.devEui } : {}),
+    ...(server ? { networkServer: server } : {}),
+    ...(d.modbus ? { modbus: d.modbus } : {}),
+    ...(d.sdi12 ? { sdi12: d.sdi12 } : {}),
+    ...(d.mountHeightIn !== undefined ? { mountHeightIn: d.mountHeightIn } : {}),
+  };
+}
 
 export function siteSummary(
   ctx: Pick<ApiContext, 'config' | 'catalogue' | 'devices'>,
@@ -44,6 +70,7 @@ export function siteSummary(
         ...(d.role ? { role: d.role } : {}),
         ...(d.inchesPerTip !== undefined ? { inchesPerTip: d.inchesPerTip } : {}),
         ...deviceParams(d),
+        ...connection(d, ctx.config),
         status: st?.status ?? 'unknown',
         statusAt: st?.statusAt ? new Date(st.statusAt).toISOString() : null,
         lastReadingAt: st?.lastTs ? new Date(st.lastTs).toISOString() : null,
