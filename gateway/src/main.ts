@@ -82,6 +82,8 @@ export interface Gateway {
    * waiting at start were tried. The command line prints its last start-up line after it.
    */
   settled(): Promise<void>;
+  /** Polls every Modbus device now (its clock stepped by a simulator or a test). */
+  pollModbus(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -236,7 +238,7 @@ async function compose(
     openDuties: () => (db.open ? engine.openDuties() : []),
     now,
   });
-  const { inputs, publisher, mqttPort, siteEvent } = buildInputs(config, {
+  const { inputs, publisher, mqttPort, siteEvent, pollModbus } = buildInputs(config, {
     sites: catalogue,
     registry,
     stage: ingest,
@@ -379,6 +381,7 @@ async function compose(
     ...(setupLink ? { setupLink } : {}),
     storeFault: (e) => store.gate.failed(e, 'uncaught'),
     settled: () => notifications.settled(),
+    pollModbus,
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

@@ -10,6 +10,7 @@ import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
+import { ModbusInput } from './modbus/modbusInput.ts';
 import type { CredentialCache } from './mqtt/credentialMacs.ts';
 import { EmbeddedMqttInput } from './mqtt/embedded.ts';
 import { ExternalMqttInput } from './mqtt/external.ts';
@@ -33,6 +34,8 @@ export interface GatewayInputs {
    * for it are subscribed to (the embedded broker has all).
    */
   siteEvent(e: SiteChange): void;
+  /** Polls every Modbus device now (a virtual clock stepped); resolves once their readings are handed over. */
+  pollModbus(): Promise<void>;
 }
 
 export function buildInputs(
@@ -114,11 +117,22 @@ export function buildInputs(
         now,
       }),
     );
+  // Modbus RTU: the buses polled, their devices following the live registry.
+  let modbusChanged = (): void => {};
+  let pollModbus = async (): Promise<void> => {};
+  if (config.modbus.length) {
+    const modbus = new ModbusInput({ buses: config.modbus, registry, links: stage.links, now, log });
+    inputs.push(modbus);
+    // The registry is refreshed by a listener of its own: the devices are read again after it.
+    modbusChanged = () => setImmediate(() => modbus.refresh());
+    pollModbus = () => modbus.pollAll();
+  }
   const siteEvent = (e: SiteChange): void => {
     if (sites.site(e.siteId)) siteAdded(e.siteId);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
+    modbusChanged();
   };
-  return { inputs, publisher, mqttPort, siteEvent };
+  return { inputs, publisher, mqttPort, siteEvent, pollModbus };
 }
 
 /** The hard cap on an MQTT packet once logged in: mqtt.maxPacketBytes, by default 1 MiB (never below a payload's limit). */
