@@ -58,6 +58,9 @@ export const lorawanSourceSchema = z.union([
   }),
 ]);
 
+/** How a number sits in Modbus registers: one register (16 bits) or two (32). */
+export const MODBUS_FORMATS = ['uint16', 'int16', 'uint32', 'int32', 'float32'] as const;
+
 /** A value of a Modbus RTU device: a register (or two), a coil or a discrete input. */
 export const modbusSourceSchema = z.strictObject({
   table: z
@@ -65,7 +68,7 @@ export const modbusSourceSchema = z.strictObject({
     .describe('Holding register (function 3), input register (4), coil (1) or discrete input (2).'),
   address: z.number().int().min(0).max(65535).describe('The zero-based address on the wire.'),
   format: z
-    .enum(NUMBER_FORMATS.filter((f) => f !== 'uint8' && f !== 'int8') as ['uint16'])
+    .enum(MODBUS_FORMATS)
     .default('uint16')
     .describe('Registers: one 16-bit register, or two for a 32-bit value.'),
   wordOrder: z
