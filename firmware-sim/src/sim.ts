@@ -19,6 +19,8 @@ export interface RunScenarioOptions {
   /** Serial port / pty path for devices whose transport is serial (or every device with `allSerial`). */
   serialPath?: string;
   allSerial?: boolean;
+  /** Every device goes through this transport (e.g. a Modbus slave's register images). */
+  transport?: Transport;
   /** No network: keep everything in memory (and print it with `print`). */
   dryRun?: boolean;
   print?: (line: string) => void;
@@ -53,7 +55,7 @@ export async function startScenario(
   });
   const clock = new SimClock(start, o.speed ?? scenario.speed);
   const memory = o.dryRun ? new MemoryTransport(o.print) : undefined;
-  const mqttTr = !o.dryRun && o.mqtt ? new MqttTransport(o.mqtt) : undefined;
+  const mqttTr = !o.dryRun && !o.transport && o.mqtt ? new MqttTransport(o.mqtt) : undefined;
   const serialTr =
     !o.dryRun && o.serialPath
       ? new SerialTransport({ path: o.serialPath, ...(o.log ? { log: o.log } : {}) })
@@ -61,7 +63,7 @@ export async function startScenario(
   const chosen = new Map<SimDevice, Transport>();
   for (const e of built.entries) {
     const wantsSerial = o.allSerial || e.spec.transport === 'serial';
-    const tr = memory ?? (wantsSerial ? serialTr : mqttTr);
+    const tr = o.transport ?? memory ?? (wantsSerial ? serialTr : mqttTr);
     if (!tr)
       throw new Error(
         `${e.site.id}/${e.spec.id} needs ${wantsSerial ? 'a serial path (--serial)' : 'an MQTT broker (--mqtt)'}`,
