@@ -12,10 +12,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../gateway/src/config/schema.ts';
+import type { LoadedScenario } from './scenario/load.ts';
 import type { ScenarioRun } from './sim.ts';
 import { runScenario, startScenario } from './sim.ts';
-import type { LoadedScenario } from './scenario/load.ts';
-import { type ModbusUnit, ModbusTransport, readingKeys, simProfile } from './transports/modbus.ts';
+import { ModbusTransport, type ModbusUnit, readingKeys, simProfile } from './transports/modbus.ts';
 import { ModbusSlave } from './transports/modbusSlave.ts';
 import { resolveStart } from './util/time.ts';
 
@@ -26,7 +26,10 @@ export interface ModbusGateway {
   pollModbus(): Promise<void>;
   stop(): Promise<void>;
 }
-export type StartGateway = (config: Config, opts: { now: () => number; log?: unknown }) => Promise<ModbusGateway>;
+export type StartGateway = (
+  config: Config,
+  opts: { now: () => number; log?: unknown },
+) => Promise<ModbusGateway>;
 
 export interface ModbusScenarios {
   gw: ModbusGateway;
@@ -61,7 +64,8 @@ async function ptyPair(): Promise<{ a: string; b: string; stop(): Promise<void> 
     await exited;
     rmSync(dir, { recursive: true, force: true });
   };
-  for (let i = 0; i < 200 && !(existsSync(a) && existsSync(b)); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 200 && !(existsSync(a) && existsSync(b)); i++)
+    await new Promise((r) => setTimeout(r, 25));
   if (!(existsSync(a) && existsSync(b))) {
     await stop();
     throw new Error('socat did not make its pseudo-terminals (is socat installed?)');
@@ -129,7 +133,11 @@ export async function startModbusScenarios(o: {
     ...config.auth,
     tokens: [
       ...config.auth.tokens,
-      { name: 'Modbus scenario check', role: 'viewer', tokenSha256: createHash('sha256').update(token).digest('hex') },
+      {
+        name: 'Modbus scenario check',
+        role: 'viewer',
+        tokenSha256: createHash('sha256').update(token).digest('hex'),
+      },
     ],
   };
   const start = Math.min(...starts);

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ApiAlert, compareAlerts, formatComparison, resolveExpectations } from '../../firmware-sim/src/compare.ts';
+import {
+  type ApiAlert,
+  compareAlerts,
+  formatComparison,
+  resolveExpectations,
+} from '../../firmware-sim/src/compare.ts';
 import { startModbusScenarios } from '../../firmware-sim/src/modbusRun.ts';
 import { loadScenario } from '../../firmware-sim/src/scenario/load.ts';
 import { loadConfig } from '../../gateway/src/config/load.ts';

@@ -5,11 +5,11 @@
  * readings it sends: numbers in pairs of holding registers (thousandths, upper word first), alarms as
  * coils, a rain gauge's tips as a 16-bit input register that wraps.
  */
-import { ALARM_NAMES, type DeviceKind } from '../../../shared/src/telemetry.ts';
+
 import type { ModbusProfile } from '../../../gateway/src/decode/profiles/schema.ts';
+import { ALARM_NAMES, type DeviceKind } from '../../../shared/src/telemetry.ts';
 import type { DeviceOutput, SimDevice } from '../devices/base.ts';
-import type { UnitImage } from './modbusSlave.ts';
-import type { ModbusSlave } from './modbusSlave.ts';
+import type { ModbusSlave, UnitImage } from './modbusSlave.ts';
 import type { SimDeviceLogin, Transport, TransportStats } from './types.ts';
 
 type Field = ModbusProfile['fields'][number];
@@ -64,7 +64,12 @@ export function readingKeys(payload: Record<string, unknown>): string[] {
 }
 
 /** Writes one value into the image as the field reads it (the inverse of the gateway's mapping). */
-export function encodeField(image: UnitImage, f: Field, value: number | boolean, mountHeightIn?: number): void {
+export function encodeField(
+  image: UnitImage,
+  f: Field,
+  value: number | boolean,
+  mountHeightIn?: number,
+): void {
   const { from } = f;
   if (from.table === 'coil' || from.table === 'discrete') {
     const on = f.invert ? !value : Boolean(value);
@@ -128,7 +133,11 @@ export class ModbusTransport implements Transport {
     private readonly slave: ModbusSlave,
     units: readonly ModbusUnit[],
   ) {
-    for (const u of units) this.byDevice.set(`${u.siteId}/${u.deviceId}`, u);
+    // Until a device has read anything, its unit answers "busy" (exception 6), not silence.
+    for (const u of units) {
+      this.byDevice.set(`${u.siteId}/${u.deviceId}`, u);
+      slave.faults.set(u.unitId, { exception: { code: 6, times: Number.POSITIVE_INFINITY } });
+    }
   }
 
   async open(_devices: readonly SimDeviceLogin[]): Promise<void> {}
@@ -143,12 +152,14 @@ export class ModbusTransport implements Transport {
       return;
     }
     const image = this.slave.unit(unit.unitId);
+    this.slave.faults.delete(unit.unitId);
     const p = output.payload as Record<string, unknown>;
     const values: Record<string, number | boolean> = {};
     for (const [k, v] of Object.entries(p)) if (typeof v === 'number') values[k] = v;
     for (const [k, v] of Object.entries((p.alarms as Record<string, boolean> | undefined) ?? {}))
       values[`alarms.${k}`] = v;
-    if (values.rainTips !== undefined || values.rainIn !== undefined) values.rainTips = this.countTips(key, unit, values);
+    if (values.rainTips !== undefined || values.rainIn !== undefined)
+      values.rainTips = this.countTips(key, unit, values);
     for (const f of unit.profile.fields) {
       const v = values[f.reading];
       if (v !== undefined) encodeField(image, f, v, unit.mountHeightIn);

@@ -96,12 +96,13 @@ export class ModbusSlave {
     this.heard.set(unitId, (this.heard.get(unitId) ?? 0) + 1);
     const image = this.units.get(unitId);
     const faults = this.faults.get(unitId) ?? {};
-    if (!image || faults.dead) return;
+    if (faults.dead) return;
     if (faults.exception && faults.exception.times > 0) {
       faults.exception.times--;
       this.send(withCrc(Uint8Array.from([unitId, fc | 0x80, faults.exception.code])));
       return;
     }
+    if (!image) return;
     let body: number[];
     if (fc === 1 || fc === 2) {
       const table = fc === 1 ? image.coils : image.discrete;

@@ -99,9 +99,9 @@ export class ModbusInput implements Input {
   }
 
   async start(sink: IngestSink): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.bus.open()));
     this.sink = sink;
     this.refresh();
-    await Promise.all([...this.queues.values()].map((q) => q.bus.open()));
     this.timer = setInterval(() => this.tick(), this.o.tickMs ?? 250);
     this.timer.unref();
     this.tick();
