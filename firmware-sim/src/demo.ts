@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../gateway/src/config/load.ts';
 import type { Config } from '../../gateway/src/config/schema.ts';
+import { startModbusScenarios } from './modbusRun.ts';
 import { loadScenario } from './scenario/load.ts';
 import { type ScenarioRun, startScenario } from './sim.ts';
 import { iso } from './util/time.ts';
@@ -12,8 +13,14 @@ import { iso } from './util/time.ts';
 interface GatewayModule {
   startGateway(
     config: Config,
-    opts?: { log?: unknown },
-  ): Promise<{ httpUrl: string; mqttUrl: string; setupLink?: string; stop(): Promise<void> }>;
+    opts?: { log?: unknown; now?: () => number },
+  ): Promise<{
+    httpUrl: string;
+    mqttUrl: string;
+    setupLink?: string;
+    pollModbus(): Promise<void>;
+    stop(): Promise<void>;
+  }>;
 }
 
 const DEMO_SCENARIOS = ['storm-0.62in', 'float-alarm', 'sediment-fill'];
@@ -29,6 +36,8 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
   if (!process.env.GATEWAY_DATA_DIR) config.dataDir = mkdtempSync(join(tmpdir(), 'gateway-demo-'));
   log(`gateway data in ${config.dataDir}`);
+  const t = process.argv.indexOf('--transport');
+  if (t > 0 && process.argv[t + 1] === 'modbus') return modbusDemo(gatewayModule, config, log);
   const gw = await gatewayModule.startGateway(config);
   log(`gateway up: dashboard ${gw.httpUrl}/  broker ${gw.mqttUrl}`);
   if (gw.setupLink) log(`no account yet: create the first administrator at ${gw.setupLink}`);
@@ -74,6 +83,45 @@ async function main(): Promise<void> {
   ).catch((err: Error) => {
     if (!stopping) throw err;
   });
+}
+
+/**
+ * The demo over Modbus RTU: the gateway polls the scenarios' devices on a socat bus, its clock the
+ * scenarios' virtual clock while they replay (a poll a minute of virtual time), then the wall clock,
+ * with the devices live in real time and the gateway polling them on its own schedule.
+ */
+async function modbusDemo(
+  gatewayModule: GatewayModule,
+  config: Config,
+  log: (m: string) => void,
+): Promise<void> {
+  const sim = await startModbusScenarios({
+    scenarios: DEMO_SCENARIOS.map((n) => loadScenario(n)),
+    config,
+    startGateway: (c, opts) => gatewayModule.startGateway(c, opts),
+    log,
+  });
+  log(`gateway up: dashboard ${sim.gw.httpUrl}/`);
+  if (sim.gw.setupLink) log(`no account yet: create the first administrator at ${sim.gw.setupLink}`);
+  const shutdown = async () => {
+    log('stopping');
+    await sim.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  log(`replaying ${iso(sim.start)} .. ${iso(sim.end)}, polling every device each virtual minute`);
+  await sim.replay();
+  sim.goLive();
+  log('replayed; now live (real time, the gateway polling each device every minute)');
+  await Promise.all(
+    sim.runs.map(async (run) => {
+      const now = Date.now();
+      run.clock.setSpeed(1);
+      for (const e of run.built.entries) e.device.setHeartbeat(60_000, now);
+      await run.advance(Number.POSITIVE_INFINITY);
+    }),
+  );
 }
 
 main().catch((err: Error) => {
