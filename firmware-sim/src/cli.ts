@@ -4,6 +4,7 @@ import { nextPageOf } from '../../shared/src/links.ts';
 import { type ApiAlert, compareAlerts, formatComparison, resolveExpectations } from './compare.ts';
 import { runFleet } from './fleet.ts';
 import { configYaml, fleetGatewayConfig, gatewayConfigFor } from './gatewayConfig.ts';
+import { serveModbusScenario } from './modbusRun.ts';
 import { listScenarios, loadScenario } from './scenario/load.ts';
 import { runScenario } from './sim.ts';
 import { iso, parseDuration, resolveStart } from './util/time.ts';
@@ -15,6 +16,8 @@ const HELP = `usage: npm run sim -- --scenario <name|path> [options]
   --mqtt <url>                 broker (default mqtt://127.0.0.1:1883)
   --serial <path>              serial port / pty for devices whose transport is serial
   --all-serial                 send every device over --serial instead of MQTT
+  --transport modbus           the devices as Modbus RTU units answering on --serial, in real time, for
+                               a gateway that polls them (--modbus-bus: the gateway's end of the line)
   --speed <n|step>             virtual ms per real ms (default: the scenario's)
   --seed <n>                   PRNG seed (default: the scenario's)
   --start <iso|now|now-36h>    scenario start (default: the scenario's)
@@ -62,6 +65,8 @@ async function main(): Promise<number> {
       mqtt: { type: 'string', default: 'mqtt://127.0.0.1:1883' },
       serial: { type: 'string' },
       'all-serial': { type: 'boolean' },
+      transport: { type: 'string' },
+      'modbus-bus': { type: 'string' },
       speed: { type: 'string' },
       seed: { type: 'string' },
       start: { type: 'string' },
@@ -164,6 +169,28 @@ async function main(): Promise<number> {
     return r.errors > 0 && r.acked === 0 ? 1 : 0;
   }
 
+  if (a.transport === 'modbus') {
+    // A Modbus reading is stamped by the gateway's clock when it polls: only real time is honest here.
+    if (!a.serial) fail('--transport modbus needs --serial <the port or pty end the devices answer on>');
+    if (a.speed !== undefined && a.speed !== '1')
+      fail(
+        '--transport modbus runs in real time (the gateway stamps each poll): use npm run demo -- --transport modbus for an accelerated run',
+      );
+    const ac = new AbortController();
+    process.once('SIGINT', () => ac.abort(new Error('interrupted')));
+    await serveModbusScenario({
+      loaded,
+      // Real time: from now on, unless told otherwise.
+      start: resolveStart(a.start ?? 'now'),
+      path: a.serial,
+      bus: a['modbus-bus'] ?? '<the gateway end>',
+      signal: ac.signal,
+      log,
+    });
+    return 0;
+  }
+  if (a.transport !== undefined && a.transport !== 'mqtt')
+    fail(`--transport: mqtt or modbus, not ${a.transport}`);
   const speedArg = a.speed;
   const speed = speedArg === undefined ? undefined : speedArg === 'step' ? 'step' : num('speed', speedArg);
   const start = resolveStart(a.start ?? scenario.start);

@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../gateway/src/config/schema.ts';
+import type { DeviceKind } from '../../shared/src/telemetry.ts';
 import type { LoadedScenario } from './scenario/load.ts';
 import type { ScenarioRun } from './sim.ts';
 import { runScenario, startScenario } from './sim.ts';
@@ -73,6 +74,74 @@ async function ptyPair(): Promise<{ a: string; b: string; stop(): Promise<void> 
   return { a, b, stop };
 }
 
+/** Which readings each device sends (`siteId/deviceId` → telemetry keys): the same runs, dry, first. */
+async function readingsSent(
+  scenarios: LoadedScenario[],
+  starts: number[],
+): Promise<Map<string, Set<string>>> {
+  const sends = new Map<string, Set<string>>();
+  for (const [i, loaded] of scenarios.entries()) {
+    const dry = await runScenario(loaded, { start: starts[i]!, dryRun: true, speed: 'step' });
+    for (const r of dry.memory!.records)
+      if (r.output.type === 'telemetry') {
+        const key = `${r.siteId}/${r.deviceId}`;
+        const set = sends.get(key) ?? new Set<string>();
+        sends.set(key, set);
+        for (const k of readingKeys(r.output.payload as Record<string, unknown>)) set.add(k);
+      }
+  }
+  return sends;
+}
+
+/**
+ * A scenario's devices as Modbus units on a serial port (`path`: a pty's end or an RS-485 adapter) in real
+ * time, for a gateway elsewhere that polls them: the readings are stamped by that gateway's clock when it
+ * polls, so virtual time runs at the wall clock's pace. Prints the devices' settings for its configuration.
+ */
+export async function serveModbusScenario(o: {
+  loaded: LoadedScenario;
+  start: number;
+  path: string;
+  bus: string;
+  signal?: AbortSignal;
+  log: (m: string) => void;
+}): Promise<void> {
+  const sends = await readingsSent([o.loaded], [o.start]);
+  const slave = new ModbusSlave({ path: o.path, log: o.log });
+  await slave.open();
+  const units: ModbusUnit[] = [];
+  for (const site of o.loaded.scenario.sites)
+    for (const d of site.devices) {
+      const readings = sends.get(`${site.id}/${d.id}`);
+      if (!readings) continue;
+      units.push({
+        siteId: site.id,
+        deviceId: d.id,
+        unitId: units.length + 1,
+        profile: simProfile(d.model as DeviceKind, readings),
+        ...(d.model === 'rain-gauge' ? { inchesPerTip: d.inchesPerTip } : {}),
+      });
+    }
+  o.log(`the gateway's configuration for these devices (modbus: [{ path: ${o.bus} }] and, per device):`);
+  for (const u of units)
+    o.log(
+      `  ${u.siteId}/${u.deviceId}: ${JSON.stringify({ transport: 'modbus', modbus: { bus: o.bus, unitId: u.unitId, pollSeconds: 60 }, profile: u.profile })}`,
+    );
+  const transport = new ModbusTransport(slave, units);
+  const run = await startScenario(o.loaded, {
+    start: o.start,
+    speed: 1,
+    transport,
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+  try {
+    await run.advance();
+  } finally {
+    await run.close();
+    await slave.close();
+  }
+}
+
 /**
  * Starts the gateway on `config` with the scenarios' devices moved onto one Modbus bus, polled every
  * `stepMs` of virtual time (default one minute), each poll half a step after the devices' readings.
@@ -88,18 +157,7 @@ export async function startModbusScenarios(o: {
   const stepMs = o.stepMs ?? 60_000;
   const now = Date.now();
   const starts = o.scenarios.map((s) => resolveStart(s.scenario.start, now));
-  // Which readings each device sends: the same run, dry, first.
-  const sends = new Map<string, Set<string>>();
-  for (const [i, loaded] of o.scenarios.entries()) {
-    const dry = await runScenario(loaded, { start: starts[i]!, dryRun: true, speed: 'step' });
-    for (const r of dry.memory!.records)
-      if (r.output.type === 'telemetry') {
-        const key = `${r.siteId}/${r.deviceId}`;
-        const set = sends.get(key) ?? new Set<string>();
-        sends.set(key, set);
-        for (const k of readingKeys(r.output.payload as Record<string, unknown>)) set.add(k);
-      }
-  }
+  const sends = await readingsSent(o.scenarios, starts);
   const pair = await ptyPair();
   const slave = new ModbusSlave({ path: pair.b, ...(o.log ? { log: o.log } : {}) });
   await slave.open();
