@@ -1,10 +1,11 @@
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ModbusSlave } from '../../firmware-sim/src/transports/modbusSlave.ts';
 import type { modbusProfileSchema } from '../../gateway/src/decode/profiles/schema.ts';
 import { haveBinary, waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
-import { type PtyPair, startPtyPair } from '../helpers/socat.ts';
+import { makeTempDir, type PtyPair, startPtyPair } from '../helpers/socat.ts';
 
 const enabled = haveBinary('socat');
 
@@ -31,8 +32,10 @@ describe.runIf(enabled)('Modbus RTU polling through a socat pair', () => {
   let gw: TestGateway;
   let pair: PtyPair;
   let slave: ModbusSlave;
+  let dir: string;
   beforeAll(async () => {
-    pair = await startPtyPair();
+    dir = await makeTempDir('gw-modbus-');
+    pair = await startPtyPair({ a: `${dir}/gw`, b: `${dir}/bus` });
     slave = new ModbusSlave({ path: pair.b });
     await slave.open();
     slave.unit(1).holding.set(0, 300);
@@ -78,6 +81,7 @@ describe.runIf(enabled)('Modbus RTU polling through a socat pair', () => {
     await gw?.cleanup();
     await slave?.close();
     await pair?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   const bus = async (): Promise<ModbusHealth> => {
@@ -146,6 +150,24 @@ describe.runIf(enabled)('Modbus RTU polling through a socat pair', () => {
     const answers = (await device('panel-3')).counts.answers ?? 0;
     await waitFor(
       async () => ((await device('panel-3')).counts.answers ?? 0) > answers,
+      10_000,
+      'answers again',
+    );
+  });
+
+  it('reopens a port that was lost, and polls again', async () => {
+    await slave.close();
+    await pair.stop();
+    await waitFor(async () => !(await bus()).ok, 10_000, 'health to show the bus closed');
+    pair = await startPtyPair({ a: `${dir}/gw`, b: `${dir}/bus` });
+    const images = slave.units;
+    slave = new ModbusSlave({ path: pair.b });
+    for (const [id, image] of images) slave.units.set(id, image);
+    await slave.open();
+    await waitFor(async () => (await bus()).ok, 20_000, 'the bus to reopen');
+    const answers = (await device('panel-1')).counts.answers ?? 0;
+    await waitFor(
+      async () => ((await device('panel-1')).counts.answers ?? 0) > answers,
       10_000,
       'answers again',
     );
