@@ -8,6 +8,7 @@ import { loadConfig, parseConfig } from '../../gateway/src/config/load.ts';
 import type { Config } from '../../gateway/src/config/schema.ts';
 import type { Sdi12Outcome } from '../../gateway/src/ingest/sdi12/sdi12Input.ts';
 import { startSdi12Demo } from './demoSdi12.ts';
+import { startModbusScenarios } from './modbusRun.ts';
 import { loadScenario } from './scenario/load.ts';
 import { type ScenarioRun, startScenario } from './sim.ts';
 import { lorawanDevice, SIM_APPLICATION } from './transports/lorawan.ts';
@@ -24,6 +25,7 @@ interface GatewayModule {
     mqttUrl: string;
     setupLink?: string;
     measureSdi12(): Promise<Sdi12Outcome[]>;
+    pollModbus(): Promise<void>;
     stop(): Promise<void>;
   }>;
 }
@@ -47,7 +49,7 @@ function lorawanKind(t: string | undefined): NetworkServerKind | undefined {
   if (t === undefined || t === 'mqtt') return undefined;
   if (t === 'lorawan' || t === 'chirpstack') return 'chirpstack';
   if (t === 'things-stack') return 'things-stack';
-  throw new Error(`--transport must be mqtt, lorawan, chirpstack, things-stack or sdi12, got "${t}"`);
+  throw new Error(`--transport must be mqtt, lorawan, chirpstack, things-stack, modbus or sdi12, got "${t}"`);
 }
 
 /** A stand-in for the network server's MQTT broker: an aedes on a free loopback port. */
@@ -94,6 +96,12 @@ async function main(): Promise<void> {
   const gatewayModule = (await import(mainPath)) as GatewayModule;
   const transport = transportFlag(process.argv.slice(2));
   if (transport === 'sdi12') return sdi12Demo(gatewayModule, log);
+  if (transport === 'modbus') {
+    const config = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
+    if (!process.env.GATEWAY_DATA_DIR) config.dataDir = mkdtempSync(join(tmpdir(), 'gateway-demo-'));
+    log(`gateway data in ${config.dataDir}`);
+    return modbusDemo(gatewayModule, config, log);
+  }
   const server = lorawanKind(transport);
   const ns = server ? await networkServerBroker() : undefined;
   const storm = loadScenario('storm-0.62in').scenario.sites.map((s) => s.id);
@@ -183,6 +191,45 @@ async function sdi12Demo(gatewayModule: GatewayModule, log: (m: string) => void)
     log(`${run.built.scenario.name}: expect ${e || 'no alerts'}`);
   }
   log('now on the wall clock: each sensor is measured every minute');
+}
+
+/**
+ * The demo over Modbus RTU: the gateway polls the scenarios' devices on a socat bus, its clock the
+ * scenarios' virtual clock while they replay (a poll a minute of virtual time), then the wall clock,
+ * with the devices live in real time and the gateway polling them on its own schedule.
+ */
+async function modbusDemo(
+  gatewayModule: GatewayModule,
+  config: Config,
+  log: (m: string) => void,
+): Promise<void> {
+  const sim = await startModbusScenarios({
+    scenarios: DEMO_SCENARIOS.map((n) => loadScenario(n)),
+    config,
+    startGateway: (c, opts) => gatewayModule.startGateway(c, opts),
+    log,
+  });
+  log(`gateway up: dashboard ${sim.gw.httpUrl}/`);
+  if (sim.gw.setupLink) log(`no account yet: create the first administrator at ${sim.gw.setupLink}`);
+  const shutdown = async () => {
+    log('stopping');
+    await sim.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  log(`replaying ${iso(sim.start)} .. ${iso(sim.end)}, polling every device each virtual minute`);
+  await sim.replay();
+  sim.goLive();
+  log('replayed; now live (real time, the gateway polling each device every minute)');
+  await Promise.all(
+    sim.runs.map(async (run) => {
+      const now = Date.now();
+      run.clock.setSpeed(1);
+      for (const e of run.built.entries) e.device.setHeartbeat(60_000, now);
+      await run.advance(Number.POSITIVE_INFINITY);
+    }),
+  );
 }
 
 main().catch((err: Error) => {

@@ -20,7 +20,7 @@ export interface RunScenarioOptions {
   /** Serial port / pty path for devices whose transport is serial (or every device with `allSerial`). */
   serialPath?: string;
   allSerial?: boolean;
-  /** One transport for every device (e.g. SDI-12 sensors behind a simulated adapter). */
+  /** One transport for every device (SDI-12 sensors behind a simulated adapter, a Modbus slave's register images). */
   transport?: Transport;
   /** Every device heard through a LoRaWAN network server (ChirpStack or The Things Stack) instead. */
   lorawan?: LorawanTransportOptions;
@@ -58,7 +58,7 @@ export async function startScenario(
   });
   const clock = new SimClock(start, o.speed ?? scenario.speed);
   const memory = o.dryRun ? new MemoryTransport(o.print) : undefined;
-  const mqttTr = !o.dryRun && o.mqtt ? new MqttTransport(o.mqtt) : undefined;
+  const mqttTr = !o.dryRun && !o.transport && o.mqtt ? new MqttTransport(o.mqtt) : undefined;
   const serialTr =
     !o.dryRun && o.serialPath
       ? new SerialTransport({ path: o.serialPath, ...(o.log ? { log: o.log } : {}) })
@@ -67,7 +67,7 @@ export async function startScenario(
   const chosen = new Map<SimDevice, Transport>();
   for (const e of built.entries) {
     const wantsSerial = o.allSerial || e.spec.transport === 'serial';
-    const tr = memory ?? o.transport ?? loraTr ?? (wantsSerial ? serialTr : mqttTr);
+    const tr = o.transport ?? memory ?? loraTr ?? (wantsSerial ? serialTr : mqttTr);
     if (!tr)
       throw new Error(
         `${e.site.id}/${e.spec.id} needs ${wantsSerial ? 'a serial path (--serial)' : 'an MQTT broker (--mqtt)'}`,

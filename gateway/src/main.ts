@@ -38,13 +38,12 @@ import { servedByEmail } from './enforcement/served.ts';
 import { certificationsOf, certify } from './evidence/certifications.ts';
 import { evidenceStage, mqttCheckpoints } from './evidence/compose.ts';
 import { FleetStage } from './fleet/stage.ts';
+import type { Gateway, GatewayOptions } from './gateway.ts';
 import { healthReport } from './health.ts';
 import { HomeAssistantStage } from './homeassistant/stage.ts';
 import { loggerImporter } from './import/policy.ts';
-import type { DeviceLinks } from './ingest/deviceLinks.ts';
 import { buildInputs } from './ingest/inputs.ts';
 import { CredentialMacs } from './ingest/mqtt/credentialMacs.ts';
-import type { Sdi12Outcome } from './ingest/sdi12/sdi12Input.ts';
 import { IngestStage } from './ingest/stage.ts';
 import { createLog } from './log.ts';
 import { processMetrics, Registry } from './metrics.ts';
@@ -60,40 +59,7 @@ import { noticeDocuments } from './reports/violationDoc.ts';
 import { evaluatorsFor } from './rules/index.ts';
 import { StoreStage } from './store/stage.ts';
 
-export interface GatewayOptions {
-  log?: Log;
-  now?: () => number;
-  /** Started on a stand-in store (the disk was full): called once the real one could be opened. */
-  onStoreBack?: () => void;
-  /** The ready profiles devices may name (default: the library). */
-  profiles?: ProfileLibrary;
-}
-
-export interface Gateway {
-  httpUrl: string;
-  mqttUrl: string;
-  mqttPort: number;
-  httpPort: number;
-  config: Config;
-  metrics: Registry;
-  /**
-   * An error nothing caught: when the disk is its cause (full, read-only, failing), the store turns
-   * read-only and this says true, so the process goes on; otherwise false.
-   */
-  storeFault(e: unknown): boolean;
-  /** The one-time link to create the first admin, when the gateway has no account and no token. */
-  setupLink?: string;
-  /**
-   * Resolves once the work the start set going has logged what it logs at once: the notifications
-   * waiting at start were tried. The command line prints its last start-up line after it.
-   */
-  settled(): Promise<void>;
-  /** Measures every SDI-12 device now; resolves once each outcome is stored (ingest/sdi12/). */
-  measureSdi12(): Promise<Sdi12Outcome[]>;
-  /** How each device of a native transport was heard (the ingest stage's, which its inputs record into). */
-  links: DeviceLinks;
-  stop(): Promise<void>;
-}
+export type { Gateway, GatewayOptions };
 
 export async function startGateway(config: Config, opts: GatewayOptions = {}): Promise<Gateway> {
   const log = opts.log ?? createLog((process.env.LOG_LEVEL as 'info') || 'info');
@@ -256,7 +222,7 @@ async function compose(
     openDuties: () => (db.open ? engine.openDuties() : []),
     now,
   });
-  const { inputs, publisher, mqttPort, siteEvent, measureSdi12 } = buildInputs(config, {
+  const { inputs, publisher, mqttPort, siteEvent, measureSdi12, pollModbus } = buildInputs(config, {
     sites: catalogue,
     registry,
     stage: ingest,
@@ -407,6 +373,7 @@ async function compose(
     settled: () => notifications.settled(),
     measureSdi12,
     links: ingest.links,
+    pollModbus,
     stop: () => {
       stopping ??= (async () => {
         await stopAll('error while stopping');

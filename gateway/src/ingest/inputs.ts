@@ -11,11 +11,11 @@ import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
-import { NetworkServerInput } from './lorawan/networkServerInput.ts';
+import { buildFieldbusInputs } from './fieldbusInputs.ts';
 import type { CredentialCache } from './mqtt/credentialMacs.ts';
 import { EmbeddedMqttInput } from './mqtt/embedded.ts';
 import { ExternalMqttInput } from './mqtt/external.ts';
-import { Sdi12Input, type Sdi12Outcome } from './sdi12/sdi12Input.ts';
+import type { Sdi12Outcome } from './sdi12/sdi12Input.ts';
 import { SerialInput } from './serial/serialInput.ts';
 import type { IngestStage } from './stage.ts';
 
@@ -38,6 +38,8 @@ export interface GatewayInputs {
   siteEvent(e: SiteChange): void;
   /** Measures every SDI-12 device now (none without adapters); resolves once each outcome is stored. */
   measureSdi12(): Promise<Sdi12Outcome[]>;
+  /** Polls every Modbus device now (a virtual clock stepped); resolves once their readings are handed over. */
+  pollModbus(): Promise<void>;
 }
 
 export function buildInputs(
@@ -119,38 +121,22 @@ export function buildInputs(
         now,
       }),
     );
-  // SDI-12: the adapters, measuring the live registry's SDI-12 devices; a device change is taken at once.
-  let measureSdi12 = async (): Promise<Sdi12Outcome[]> => [];
-  let sdi12Changed = (): void => {};
-  if (config.sdi12.length) {
-    const sdi12 = new Sdi12Input({ adapters: config.sdi12, registry, links: stage.links, metrics, log, now });
-    inputs.push(sdi12);
-    measureSdi12 = () => sdi12.measureAll();
-    sdi12Changed = () => sdi12.devicesChanged();
-  }
-  // LoRaWAN: one client of each configured network server's broker.
-  for (const server of ['chirpstack', 'thingsStack'] as const) {
-    const settings = config.integrations[server];
-    if (settings)
-      inputs.push(
-        new NetworkServerInput({
-          server,
-          settings,
-          gatewayId: config.gatewayId,
-          registry,
-          links: stage.links,
-          metrics,
-          log,
-          now,
-        }),
-      );
-  }
+  // LoRaWAN, Modbus RTU, SDI-12: the devices that do not speak the gateway's own JSON.
+  const fieldbus = buildFieldbusInputs(config, { registry, links: stage.links, metrics, log, now });
+  inputs.push(...fieldbus.inputs);
   const siteEvent = (e: SiteChange): void => {
     if (sites.site(e.siteId)) siteAdded(e.siteId);
     if (e.deviceId) deviceChanged(e.siteId, e.deviceId, e.what === 'secret' || e.what === 'retired');
-    sdi12Changed();
+    fieldbus.devicesChanged();
   };
-  return { inputs, publisher, mqttPort, siteEvent, measureSdi12 };
+  return {
+    inputs,
+    publisher,
+    mqttPort,
+    siteEvent,
+    measureSdi12: fieldbus.measureSdi12,
+    pollModbus: fieldbus.pollModbus,
+  };
 }
 
 /** The hard cap on an MQTT packet once logged in: mqtt.maxPacketBytes, by default 1 MiB (never below a payload's limit). */
