@@ -15,6 +15,7 @@ export type DeviceTransport = (typeof DEVICE_TRANSPORTS)[number];
 /** A profile of the library, by name. */
 export const profileName = z
   .string()
+  .max(64)
   .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'a sensor profile of the list (lower-case letters, digits and dashes)');
 
 export const transportField = z
@@ -25,6 +26,7 @@ export const transportField = z
 
 export const devEuiField = z
   .string()
+  .max(16)
   .regex(/^[0-9A-Fa-f]{16}$/, '16 hexadecimal digits')
   .transform((s) => s.toLowerCase())
   .describe(
@@ -44,6 +46,7 @@ export const modbusPlacement = z
     bus: z
       .string()
       .min(1, 'the bus it is on')
+      .max(200)
       .describe('The bus it is wired to: the `path` of one of the buses listed under `modbus`.'),
     unitId: z
       .number()
@@ -68,9 +71,11 @@ export const sdi12Placement = z
     port: z
       .string()
       .min(1, 'the adapter it is on')
+      .max(200)
       .describe('The adapter it is wired to: the `path` of one of the adapters listed under `sdi12`.'),
     address: z
       .string()
+      .max(1)
       .regex(/^[0-9A-Za-z]$/, 'one character: 0-9, A-Z or a-z')
       .describe(
         "The sensor's SDI-12 address, one character (`0` as it leaves the factory); no two sensors on an adapter share one.",

@@ -52,7 +52,7 @@ const LAYERS: Layer[] = [
   // The HTTP API, the health report and the optional parts it lists.
   { level: 13, modules: ['api/', 'health.ts', 'capabilities.ts'] },
   // The composition root, the command line and the tools.
-  { level: 14, modules: ['main.ts', 'cli.ts', 'tools/'] },
+  { level: 14, modules: ['main.ts', 'gateway.ts', 'cli.ts', 'tools/'] },
 ];
 
 const SRC = fileURLToPath(new URL('../../gateway/src', import.meta.url));
