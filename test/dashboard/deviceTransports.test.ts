@@ -83,7 +83,7 @@ describe('devices of LoRaWAN and Modbus RTU on the dashboard', () => {
     await page.click('#device-add button[type="submit"]');
     await page.waitForSelector('#device-add-mountHeightIn-err:not([hidden])');
     expect(await page.textContent('#device-add-mountHeightIn-err')).toMatch(
-      /measures the distance down to the surface: give its height above the bottom, in inches/,
+      /measures the distance down to the surface: give the sensor's mounting height above the bottom, in inches/,
     );
     await screenshot(page, 'device-add-lorawan-refused', false);
     await page.fill('#device-add-mountHeightIn', '70');

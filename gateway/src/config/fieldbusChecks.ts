@@ -193,7 +193,9 @@ function profileIssues(d: FieldbusDevice, t: Native, lib: ProfileLibrary): Field
     return out;
   }
   const at = (...rest: Array<string | number>) => (named ? ['profile'] : ['profile', ...rest]);
-  const called = named ? `The profile "${p.name}"` : 'This profile';
+  // A library profile is named by its sensor, as the forms list it.
+  const called = named ? p.label : 'This profile';
+  const inside = named ? p.label : 'this profile';
   if (p.transport !== t) {
     add(
       at('transport'),
@@ -218,8 +220,8 @@ function profileIssues(d: FieldbusDevice, t: Native, lib: ProfileLibrary): Field
     add(
       at('fields', k, 'reading'),
       alarm
-        ? `A ${kindWords(d.kind)} has no alarm inputs: ${called.toLowerCase()} gives the ${what} (${f.reading}).`
-        : `A ${kindWords(d.kind)} does not report the ${what} (${f.reading}), which ${called.toLowerCase()} gives.`,
+        ? `A ${kindWords(d.kind)} has no alarm inputs: ${inside} gives the ${what} (${f.reading}).`
+        : `A ${kindWords(d.kind)} does not report the ${what} (${f.reading}), which ${inside} gives.`,
     );
   });
   if (d.mountHeightIn === undefined && p.fields.some((f) => f.derive === 'mount-minus'))

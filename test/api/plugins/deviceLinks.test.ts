@@ -122,7 +122,7 @@ describe('devices of the native transports in the API', () => {
         }),
       ),
     ).toBe(
-      'profile: The profile "test-modbus-rain" is for Modbus RTU devices, and this device speaks LoRaWAN.',
+      'profile: Test tipping-bucket counter (Modbus RTU) is for Modbus RTU devices, and this device speaks LoRaWAN.',
     );
     expect(
       refused(
@@ -136,7 +136,7 @@ describe('devices of the native transports in the API', () => {
         }),
       ),
     ).toBe(
-      'kind: The profile "test-modbus-rain" is for a rain gauge, not a sediment trap.; profile: A sediment trap does not report the rain gauge count (rainTips), which the profile "test-modbus-rain" gives.',
+      'kind: Test tipping-bucket counter (Modbus RTU) is for a rain gauge, not a sediment trap.; profile: A sediment trap does not report the rain gauge count (rainTips), which Test tipping-bucket counter (Modbus RTU) gives.',
     );
     expect(
       refused(
@@ -162,7 +162,7 @@ describe('devices of the native transports in the API', () => {
         }),
       ),
     ).toBe(
-      'mountHeightIn: The profile "test-lorawan-ultrasonic" measures the distance down to the surface: give the sensor\'s mounting height above the bottom, in inches.; devEui: The DevEUI 70B3D57ED0001234 already belongs to device "tank-lora" of site "oak-lane".',
+      'mountHeightIn: Test ultrasonic tank level (LoRaWAN) measures the distance down to the surface: give the sensor\'s mounting height above the bottom, in inches.; devEui: The DevEUI 70B3D57ED0001234 already belongs to device "tank-lora" of site "oak-lane".',
     );
     expect(refused(await add('maple-ridge', { id: 'x7', ...rain, devEui: '70b3d57ed0001111' }))).toBe(
       'devEui: Only a LoRaWAN device has a DevEUI (transport: lorawan).',
