@@ -109,9 +109,10 @@ async function main(): Promise<number> {
     transport !== undefined &&
     transport !== 'mqtt' &&
     transport !== 'chirpstack' &&
-    transport !== 'things-stack'
+    transport !== 'things-stack' &&
+    transport !== 'modbus'
   )
-    fail(`--transport must be mqtt, chirpstack, things-stack or lorawan, got "${a.transport}"`);
+    fail(`--transport must be mqtt, chirpstack, things-stack, lorawan or modbus, got "${a.transport}"`);
   const lorawan =
     transport === 'chirpstack' || transport === 'things-stack'
       ? { server: transport as NetworkServerKind, url: a['network-server']! }
@@ -209,8 +210,6 @@ async function main(): Promise<number> {
     });
     return 0;
   }
-  if (a.transport !== undefined && a.transport !== 'mqtt')
-    fail(`--transport: mqtt or modbus, not ${a.transport}`);
   const speedArg = a.speed;
   const speed = speedArg === undefined ? undefined : speedArg === 'step' ? 'step' : num('speed', speedArg);
   const start = resolveStart(a.start ?? scenario.start);

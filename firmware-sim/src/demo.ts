@@ -44,7 +44,7 @@ const transportFlag = (argv: readonly string[]): string | undefined => {
 /** The scenarios a transport that stamps readings with the gateway's clock steps through. */
 const STEPPED_SCENARIOS = ['storm-0.62in', 'sediment-fill'];
 
-/** `--transport lorawan|chirpstack|things-stack`: the storm's rain gauge heard through a network server. */
+/** `--transport lorawan|chirpstack|things-stack`: every scenario's devices heard through a network server. */
 function lorawanKind(t: string | undefined): NetworkServerKind | undefined {
   if (t === undefined || t === 'mqtt') return undefined;
   if (t === 'lorawan' || t === 'chirpstack') return 'chirpstack';
@@ -67,20 +67,19 @@ async function networkServerBroker(): Promise<{ url: string; close(): Promise<vo
   };
 }
 
-/** The storm's rain gauges as LoRaWAN devices, and the network server the gateway subscribes to. */
-function withLorawan(config: Config, server: NetworkServerKind, url: string, siteIds: string[]): Config {
-  const sites = config.sites.map((site) =>
-    siteIds.includes(site.id)
-      ? {
-          ...site,
-          devices: site.devices.map((d) =>
-            d.kind === 'rain-gauge'
-              ? { ...d, transport: 'lorawan' as const, ...lorawanDevice(site.id, d.id, d.kind) }
-              : d,
-          ),
-        }
-      : site,
-  );
+/**
+ * The scenarios' devices (`<siteId>/<deviceId>`) as LoRaWAN devices, each with its library profile, and the
+ * network server the gateway subscribes to. The configuration's other devices stay as they are.
+ */
+function withLorawan(config: Config, server: NetworkServerKind, url: string, devices: Set<string>): Config {
+  const sites = config.sites.map((site) => ({
+    ...site,
+    devices: site.devices.map((d) => {
+      if (!devices.has(`${site.id}/${d.id}`)) return d;
+      const { passwordHash: _p, username: _u, ...rest } = d;
+      return { ...rest, transport: 'lorawan' as const, ...lorawanDevice(site.id, d.id, d.kind) };
+    }),
+  }));
   const settings = { url, applications: [SIM_APPLICATION[server]], qos: 1 as const };
   return {
     ...config,
@@ -104,9 +103,13 @@ async function main(): Promise<void> {
   }
   const server = lorawanKind(transport);
   const ns = server ? await networkServerBroker() : undefined;
-  const storm = loadScenario('storm-0.62in').scenario.sites.map((s) => s.id);
+  const demoDevices = new Set(
+    DEMO_SCENARIOS.flatMap((n) =>
+      loadScenario(n).scenario.sites.flatMap((s) => s.devices.map((d) => `${s.id}/${d.id}`)),
+    ),
+  );
   const loaded = loadConfig(process.env.GATEWAY_CONFIG ?? GATEWAY_YAML);
-  const config = server && ns ? withLorawan(loaded, server, ns.url, storm) : loaded;
+  const config = server && ns ? withLorawan(loaded, server, ns.url, demoDevices) : loaded;
   if (ns) log(`${server} network server's broker (embedded) at ${ns.url}`);
   if (!process.env.GATEWAY_DATA_DIR) config.dataDir = mkdtempSync(join(tmpdir(), 'gateway-demo-'));
   log(`gateway data in ${config.dataDir}`);
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
     const run = await startScenario(loadScenario(name), {
       speed: DEMO_SPEED,
       mqtt: { url: gw.mqttUrl, log: (m) => console.error(`[${name}] ${m}`) },
-      ...(server && ns && name === 'storm-0.62in'
+      ...(server && ns
         ? { lorawan: { server, url: ns.url, log: (m: string) => console.error(`[${name}] ${m}`) } }
         : {}),
       signal: ac.signal,

@@ -3,7 +3,9 @@
  * own JSON, as ChirpStack v4 uplinks (every one published twice, as when two network gateways heard the
  * frame or the broker delivered it again), and as The Things Stack v3 uplinks whose frame counter goes
  * back to 0 mid-storm (the device joined again, twice) — gives the same readings, the same storm and the same
- * storm-inspection duty. Mosquitto stands in for both network servers' brokers.
+ * storm-inspection duty. The ChirpStack gauge's link (GET …/link) is then read back: its last uplink as
+ * sent beside its readings, a frame too short for its profile refused in words, its counts. Mosquitto
+ * stands in for both network servers' brokers.
  */
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import {
   thingsStackUplink,
 } from '../../firmware-sim/src/transports/lorawanUplink.ts';
 import { draginoLsn50v2Count } from '../../gateway/src/decode/profiles/library/dragino-lsn50v2-count.ts';
+import type { DeviceLink } from '../../shared/src/api/deviceLink.ts';
 import { waitFor } from '../helpers/env.ts';
 import { startTestGateway, type TestGateway, testConfigInput, testHash } from '../helpers/gateway.ts';
 import { haveMosquitto, type Mosquitto, start } from '../helpers/mosquitto.ts';
@@ -52,6 +55,8 @@ describe.skipIf(!run)('LoRaWAN uplinks through the gateway (ChirpStack, The Thin
   let broker: Mosquitto;
   let gw: TestGateway;
   const rs = readings(Date.now() - 30 * MIN);
+  /** The last ChirpStack uplink of the stream, as published. */
+  let lastCs = '';
 
   beforeAll(async () => {
     broker = await start();
@@ -94,6 +99,7 @@ describe.skipIf(!run)('LoRaWAN uplinks through the gateway (ChirpStack, The Thin
       // Heard by two network gateways and delivered twice: one reading.
       await ns.publishAsync(cs.topic, cs.payload, { qos: 1 });
       await ns.publishAsync(cs.topic, cs.payload, { qos: 1 });
+      lastCs = cs.payload;
       // Mid-storm the device joins again, twice within ten minutes (frames 10 and 12): each time its
       // frame counter starts at 0 again, and frames 12 and 13 repeat the counters of frames 10 and 11.
       const fCnt = i < 10 ? 100 + i : i < 12 ? i - 10 : i - 12;
@@ -186,5 +192,91 @@ describe.skipIf(!run)('LoRaWAN uplinks through the gateway (ChirpStack, The Thin
     const byName = Object.fromEntries(health.components.map((c) => [c.name, c]));
     expect(byName['lorawan-chirpstack']).toMatchObject({ ok: true, connected: true, uplinks: 2 * rs.length });
     expect(byName['lorawan-thingsStack']).toMatchObject({ ok: true, connected: true, uplinks: rs.length });
+  });
+
+  it('reads a device’s link back: the last uplink as ChirpStack sent it, its readings, its counts', async () => {
+    const link = async () => {
+      const res = await fetch(`${gw.httpUrl}/api/sites/birch-hill/devices/rg-cs/link`);
+      expect(res.status).toBe(200);
+      return (await res.json()) as DeviceLink;
+    };
+    const profile = {
+      name: 'dragino-lsn50v2-count',
+      label: draginoLsn50v2Count.label,
+      source: draginoLsn50v2Count.source,
+    };
+    const last = rs.at(-1)!;
+    // After the stream: its last uplink, the second copy of frame 39, is what was heard last.
+    const after = await link();
+    expect(after).toMatchObject({
+      transport: 'lorawan',
+      profile,
+      errors: [],
+      counts: { uplinks: 2 * rs.length },
+    });
+    expect(after.last).toMatchObject({
+      outcome: 'duplicate',
+      values: { rainTips: last.rainTips, batteryV: 3.3 },
+    });
+    expect(after.last!.raw).toBe(lastCs);
+
+    const ns = await mqtt.connectAsync(broker.url, { clientId: 'network-server-link' });
+    const uplink = (fCnt: number, time: number, enc: ReturnType<typeof encodeThroughProfile>) =>
+      chirpstackUplink({ ...enc, fCnt, time, devEui: CS_EUI, deviceName: 'rg-cs', application: APP });
+    try {
+      // One more frame, heard once: stored, its readings beside it.
+      const next = uplink(
+        rs.length,
+        last.ts + 5 * MIN,
+        encodeThroughProfile(draginoLsn50v2Count, { rainTips: last.rainTips + 1, batteryV: 3.25 }),
+      );
+      await ns.publishAsync(next.topic, next.payload, { qos: 1 });
+      await waitFor(
+        async () => (await link()).last?.raw === next.payload,
+        10_000,
+        'the new uplink on the link',
+      );
+      const stored = await link();
+      expect(stored).toMatchObject({ transport: 'lorawan', profile, errors: [] });
+      expect(stored.last).toEqual({
+        at: expect.any(String),
+        raw: next.payload,
+        outcome: 'stored',
+        values: { rainTips: last.rainTips + 1, batteryV: 3.25 },
+      });
+      expect(JSON.parse(stored.last!.raw)).toMatchObject({
+        fCnt: rs.length,
+        fPort: 2,
+        deviceInfo: { devEui: CS_EUI },
+      });
+      expect(stored.counts).toEqual({ uplinks: 2 * rs.length + 1 });
+
+      // A frame too short for the count (4 bytes, the count at bytes 7-10): refused, in words.
+      const short = uplink(rs.length + 1, last.ts + 10 * MIN, {
+        fPort: 2,
+        frame: Uint8Array.of(0x0c, 0xe4, 0x00, 0x00),
+        object: {},
+      });
+      await ns.publishAsync(short.topic, short.payload, { qos: 1 });
+      await waitFor(
+        async () => (await link()).last?.raw === short.payload,
+        10_000,
+        'the short frame on the link',
+      );
+      const refused = await link();
+      expect(refused.last).toMatchObject({ raw: short.payload, outcome: 'rejected' });
+      expect(refused.last!.values).toEqual({});
+      const words = refused.last!.detail!;
+      expect(words).toMatch(/the frame has 4 bytes, too short for a uint32 at byte 7/);
+      // Words, not a reason code.
+      expect(words).not.toMatch(/wrong_type|[a-z]_[a-z]/);
+      expect(refused.errors).toEqual([{ at: refused.last!.at, text: words }]);
+      expect(refused.counts).toEqual({ uplinks: 2 * rs.length + 2, errors: 1 });
+      // The reading of the stored frame is the device's newest: the short one gave none.
+      const newest = (await readingsOf('birch-hill', 'rg-cs')).at(-1)!;
+      expect(newest.values.rainTips).toBe(last.rainTips + 1);
+    } finally {
+      await ns.endAsync();
+    }
   });
 });

@@ -18,6 +18,7 @@ import type { TelemetryPayload } from '../../shared/src/telemetry.ts';
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const cases: Array<[string, NativeDevice['kind'], TelemetryPayload]> = [
   ['dragino-ldds75', 'holding-tank', { levelIn: 41.5, batteryV: 3.6 }],
+  ['dragino-ldds75-sediment', 'sediment-trap', { sedimentIn: 9.25, batteryV: 3.6 }],
   ['dragino-lsn50v2-count', 'rain-gauge', { rainTips: 123_456, batteryV: 3.3 }],
   ['dragino-cpl01-float', 'holding-tank', { alarms: { highWater: true } }],
 ];

@@ -25,15 +25,22 @@ export const SIM_APPLICATION: Record<NetworkServerKind, string> = {
   'things-stack': 'chester-sim@ttn',
 };
 
-/** The library profile a simulated device of each kind speaks through, and its mounting height. */
+/**
+ * The library profile a simulated device of each kind speaks through: a rain gauge's pulse counter, an
+ * ultrasonic sensor over a tank (its level) or a sediment trap (the sediment's depth), and a septic
+ * panel's high-water float on a dry contact (its alarm; the panel's other readings are not sent).
+ */
 const PROFILE_OF: Partial<Record<DeviceKind, string>> = {
   'rain-gauge': 'dragino-lsn50v2-count',
   'holding-tank': 'dragino-ldds75',
   'septic-tank': 'dragino-ldds75',
+  'septic-panel': 'dragino-cpl01-float',
+  'sediment-trap': 'dragino-ldds75-sediment',
 };
+/** The mounting height of a sensor that measures a distance down (its profile derives `mount-minus`). */
 const MOUNT_HEIGHT_IN = 120;
 
-/** How a simulated device is known on LoRaWAN: its DevEUI, profile and (level sensors) mounting height. */
+/** How a simulated device is known on LoRaWAN: its DevEUI, profile and (distance sensors) mounting height. */
 export function lorawanDevice(
   siteId: string,
   deviceId: string,
@@ -42,7 +49,8 @@ export function lorawanDevice(
   const profile = PROFILE_OF[kind];
   if (!profile) throw new Error(`${siteId}/${deviceId}: no LoRaWAN profile for a ${kind} in the library`);
   const devEui = `a8${createHash('sha256').update(`${siteId}/${deviceId}`).digest('hex').slice(0, 14)}`;
-  return { devEui, profile, ...(profile === 'dragino-ldds75' ? { mountHeightIn: MOUNT_HEIGHT_IN } : {}) };
+  const measuresDown = profileByName(profile)?.fields.some((f) => f.derive === 'mount-minus');
+  return { devEui, profile, ...(measuresDown ? { mountHeightIn: MOUNT_HEIGHT_IN } : {}) };
 }
 
 export interface LorawanTransportOptions {
@@ -52,6 +60,9 @@ export interface LorawanTransportOptions {
   qos?: 0 | 1;
   log?: (msg: string) => void;
 }
+
+/** How many transports this process opened, for their client ids. */
+let opened = 0;
 
 export class LorawanTransport implements Transport {
   readonly name: string;
@@ -67,8 +78,10 @@ export class LorawanTransport implements Transport {
 
   async open(devices: readonly SimDeviceLogin[]): Promise<void> {
     for (const d of devices) lorawanDevice(d.device.siteId, d.device.deviceId, d.device.kind);
+    // A client id of its own: several scenarios in one process (the demo) share the network server's
+    // broker, and a second client with the same id would push the first one off.
     this.client = await mqtt.connectAsync(this.o.url, {
-      clientId: `sim-${this.o.server}-${process.pid}`,
+      clientId: `sim-${this.o.server}-${process.pid}-${++opened}`,
       reconnectPeriod: 500,
     });
     this.client.on('error', (err) => {

@@ -36,6 +36,22 @@ describe('the LoRaWAN profiles of the library', () => {
     });
   });
 
+  it('dragino-ldds75-sediment: the same example frame, read as the sediment in a trap', () => {
+    // Distance 0x0B05 = 2821 mm = 111.063 in down to the sediment's top; the sensor 120 in above the bottom.
+    const m = apply('dragino-ldds75-sediment', 2, '0E 1C 0B 05', { mountHeightIn: 120 });
+    expect(m.ok).toBe(true);
+    if (!m.ok) return;
+    expect(m.telemetry).toEqual({ batteryV: 3.612, sedimentIn: expect.any(Number) });
+    expect(m.telemetry.sedimentIn).toBeCloseTo(120 - 111.063, 3);
+    expect(profileByName('dragino-ldds75-sediment')!.source).toBe(profileByName('dragino-ldds75')!.source);
+    // Without the mounting height there is no depth to give.
+    expect(apply('dragino-ldds75-sediment', 2, '0E 1C 0B 05')).toMatchObject({ ok: false });
+    expect(apply('dragino-ldds75-sediment', 5, '0E 1C 0B 05', { mountHeightIn: 120 })).toMatchObject({
+      ok: true,
+      telemetry: {},
+    });
+  });
+
   it('dragino-lsn50v2-count: battery in bytes 0-1, the count (MOD=6) in bytes 7-10', () => {
     // Laid out as the maker's decoder reads counting mode: 3.300 V, mode bits (5 << 2) in byte 6, 1234 tips.
     const m = apply('dragino-lsn50v2-count', 2, '0C E4 00 00 00 00 14 00 00 04 D2');
