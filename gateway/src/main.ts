@@ -229,6 +229,7 @@ async function compose(
     metrics,
     log,
     now: arrival,
+    profiles,
     credentials: new CredentialMacs(db, now, (e) =>
       log.warn({ err: e instanceof Error ? e.message : String(e) }, 'device login cache not stored'),
     ),

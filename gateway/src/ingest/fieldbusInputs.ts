@@ -6,6 +6,7 @@
  */
 import type { DeviceRegistry } from '../config/registry.ts';
 import type { Config } from '../config/schema.ts';
+import type { ProfileLibrary } from '../decode/profiles/library/index.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
 import type { DeviceLinks } from './deviceLinks.ts';
@@ -25,15 +26,24 @@ export interface FieldbusInputs {
 
 export function buildFieldbusInputs(
   config: Pick<Config, 'integrations' | 'modbus' | 'sdi12' | 'gatewayId'>,
-  deps: { registry: DeviceRegistry; links: DeviceLinks; metrics: Registry; log: Log; now: () => number },
+  deps: {
+    registry: DeviceRegistry;
+    links: DeviceLinks;
+    metrics: Registry;
+    log: Log;
+    now: () => number;
+    /** The profiles devices name (default: the library). */
+    profiles?: ProfileLibrary;
+  },
 ): FieldbusInputs {
   const { registry, links, metrics, log, now } = deps;
+  const profiles = deps.profiles ? { profiles: deps.profiles } : {};
   const inputs: Input[] = [];
   // SDI-12: the adapters, measuring the live registry's SDI-12 devices; a device change is taken at once.
   let measureSdi12 = async (): Promise<Sdi12Outcome[]> => [];
   let sdi12Changed = (): void => {};
   if (config.sdi12.length) {
-    const sdi12 = new Sdi12Input({ adapters: config.sdi12, registry, links: links, metrics, log, now });
+    const sdi12 = new Sdi12Input({ adapters: config.sdi12, registry, links, metrics, log, now, ...profiles });
     inputs.push(sdi12);
     measureSdi12 = () => sdi12.measureAll();
     sdi12Changed = () => sdi12.devicesChanged();
@@ -59,7 +69,7 @@ export function buildFieldbusInputs(
   let modbusChanged = (): void => {};
   let pollModbus = async (): Promise<void> => {};
   if (config.modbus.length) {
-    const modbus = new ModbusInput({ buses: config.modbus, registry, links: links, now, log });
+    const modbus = new ModbusInput({ buses: config.modbus, registry, links, now, log, ...profiles });
     inputs.push(modbus);
     // The registry is refreshed by a listener of its own: the devices are read again after it.
     modbusChanged = () => setImmediate(() => modbus.refresh());

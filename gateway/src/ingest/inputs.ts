@@ -9,6 +9,7 @@ import { parseDeviceTopic } from '../../../shared/src/topics.ts';
 import type { DeviceRegistry } from '../config/registry.ts';
 import { type Config, externalBrokerUrls } from '../config/schema.ts';
 import type { SiteCatalogue, SiteChange } from '../config/sites.ts';
+import type { ProfileLibrary } from '../decode/profiles/library/index.ts';
 import type { Registry } from '../metrics.ts';
 import type { Input, Log } from '../pipeline.ts';
 import { buildFieldbusInputs } from './fieldbusInputs.ts';
@@ -52,6 +53,8 @@ export function buildInputs(
     metrics: Registry;
     log: Log;
     now: () => number;
+    /** The profiles devices name (default: the library). */
+    profiles?: ProfileLibrary;
     /** Device secrets verified before, for the embedded broker. */
     credentials?: CredentialCache;
   },
@@ -122,7 +125,14 @@ export function buildInputs(
       }),
     );
   // LoRaWAN, Modbus RTU, SDI-12: the devices that do not speak the gateway's own JSON.
-  const fieldbus = buildFieldbusInputs(config, { registry, links: stage.links, metrics, log, now });
+  const fieldbus = buildFieldbusInputs(config, {
+    registry,
+    links: stage.links,
+    metrics,
+    log,
+    now,
+    ...(deps.profiles ? { profiles: deps.profiles } : {}),
+  });
   inputs.push(...fieldbus.inputs);
   const siteEvent = (e: SiteChange): void => {
     if (sites.site(e.siteId)) siteAdded(e.siteId);

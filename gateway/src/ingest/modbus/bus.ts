@@ -92,7 +92,9 @@ export class ModbusBus {
         stopBits: this.cfg.stopBits,
       });
     } catch (e) {
-      this.lastPortError = `the adapter ${this.cfg.path} could not be opened: ${(e as Error).message}`;
+      // The serial library's message, less its "Error: " and its repeated path: "No such file or directory".
+      const why = (e as Error).message.replace(/^(Error: )+/, '').replace(/, cannot open .*$/, '');
+      this.lastPortError = `the adapter ${this.cfg.path} could not be opened (${why.toLowerCase()})`;
       this.log.warn({ path: this.cfg.path, err: (e as Error).message }, 'modbus bus not opened');
       this.scheduleReopen();
       return;

@@ -10,7 +10,7 @@
  */
 import type { DeviceRegistry } from '../../config/registry.ts';
 import type { Config } from '../../config/schema.ts';
-import { resolveProfile } from '../../decode/profiles/library/index.ts';
+import { type ProfileLibrary, resolveProfile } from '../../decode/profiles/library/index.ts';
 import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts';
 import type { DeviceLinks } from '../deviceLinks.ts';
 import { ModbusBus, type ReadFailure } from './bus.ts';
@@ -25,6 +25,8 @@ export interface ModbusInputOptions {
   log: Log;
   /** How often the schedule is looked at, in ms of real time (default 250). */
   tickMs?: number;
+  /** The profiles devices name (default: the library). */
+  profiles?: ProfileLibrary;
 }
 
 interface Polled {
@@ -123,7 +125,7 @@ export class ModbusInput implements Input {
       const d = info.device;
       if (d.transport !== 'modbus') continue;
       const key = `${info.siteId}/${info.deviceId}`;
-      const profile = resolveProfile(d.profile);
+      const profile = resolveProfile(d.profile, this.o.profiles);
       const problem = !d.modbus
         ? 'it has no Modbus settings (bus and unit id)'
         : profile?.transport !== 'modbus'

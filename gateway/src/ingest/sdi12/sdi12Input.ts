@@ -10,7 +10,7 @@
 import type { DeviceInfo, DeviceRegistry } from '../../config/registry.ts';
 import type { Config } from '../../config/schema.ts';
 import { type Sdi12Measurement, sdi12Topic } from '../../decode/native/sdi12.ts';
-import { resolveProfile } from '../../decode/profiles/library/index.ts';
+import { type ProfileLibrary, resolveProfile } from '../../decode/profiles/library/index.ts';
 import type { Counter, Registry } from '../../metrics.ts';
 import type { ComponentHealth, IngestSink, Input, Log } from '../../pipeline.ts';
 import type { DeviceLinks } from '../deviceLinks.ts';
@@ -31,6 +31,8 @@ export interface Sdi12InputOptions {
   attempts?: number;
   /** How often a missing adapter is tried again. Default 5000 ms. */
   reopenMs?: number;
+  /** The profiles devices name (default: the library). */
+  profiles?: ProfileLibrary;
 }
 
 /** What came of one device's measurement. */
@@ -181,7 +183,7 @@ class Bus {
   private async measureOne(d: DeviceInfo, sink: IngestSink): Promise<Sdi12Outcome> {
     const { siteId, deviceId } = d;
     const address = d.device.sdi12!.address;
-    const profile = resolveProfile(d.device.profile);
+    const profile = resolveProfile(d.device.profile, this.o.profiles);
     const command = profile?.transport === 'sdi12' ? profile.command : 'M';
     const links = this.o.links;
     const count = (what: keyof Bus['totals']) => {
