@@ -233,12 +233,30 @@ describe.skipIf(!hasChromium)('dashboard in a real browser', () => {
   });
 
   it('lists alerts with filters, storms, and a site with its charts and reports', async () => {
+    // The list of every alert answers late, after the filter was chosen and answered: it is not shown
+    // over the filtered one.
+    const unfiltered = (u: URL) => u.pathname === '/api/alerts' && !u.searchParams.has('rule');
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route(unfiltered, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto(`${gw.httpUrl}/#/alerts`);
-    await page.waitForSelector('#alerts-body tr[data-alert]');
+    await page.waitForSelector('#f-rule option[value="storm-inspection"]', { state: 'attached' });
     await page.selectOption('#f-rule', 'storm-inspection');
     await page.waitForFunction(() =>
       /3 alerts/.test(document.querySelector('#alerts-status')?.textContent ?? ''),
     );
+    const late = page.waitForResponse((r) => unfiltered(new URL(r.url())));
+    release();
+    await late;
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+    await page.unroute(unfiltered);
+    expect(await page.textContent('#alerts-status')).toMatch(/^3 alerts/);
+    expect(await page.locator('#alerts-body tr[data-alert]').count()).toBe(3);
     expect(await page.locator('#alerts-body tr.row-overdue').count()).toBe(1);
     await page.selectOption('#f-status', 'acknowledged');
     await page.waitForFunction(() =>

@@ -98,14 +98,19 @@ function sayError(e: unknown) {
   out.classList.add('text-bad');
 }
 
+/** The newest list asked for: an older answer (other filters, a slower request) is not shown over it. */
+let asked = 0;
+
 export async function loadAlerts() {
+  const mine = ++asked;
   try {
     const page = await getPage('GET /api/alerts', { query: { ...filters(), limit: ALERTS_PAGE } });
+    if (mine !== asked) return;
     list.start(page.items, page.next);
     sayShown();
     renderAlertsTable();
   } catch (e) {
-    sayError(e);
+    if (mine === asked) sayError(e);
   }
 }
 
