@@ -115,7 +115,7 @@ describe('decodeModbus', () => {
   it('refuses, with a reason, a poll that lacks a register, a bad topic, an unknown device or broken JSON', () => {
     const p = profile([{ reading: 'levelIn', from: { table: 'holding', address: 0, format: 'uint32' } }]);
     const missing = decode(p, { holding: { '0': 1 } });
-    expect(missing).toMatchObject({ ok: false, detail: 'levelIn: holding register 1 was not read' });
+    expect(missing).toMatchObject({ ok: false, detail: 'Tank level: holding register 1 was not read' });
     const reg = { lookup: () => undefined, byDevEui: () => undefined };
     const ctx = { profileOf: () => p, mapping: () => ({}) };
     const msg = { transport: 'modbus' as const, payload: '{}', receivedAt: T };

@@ -56,7 +56,7 @@ describe('mapFields', () => {
     });
     expect(mapFields(p, reads({ levelIn: 508 }), {})).toEqual({
       ok: false,
-      detail: "levelIn: the device's mounting height (mountHeightIn) is not set",
+      detail: "Level: the sensor's mounting height above the bottom is not set for this device",
     });
   });
 
@@ -97,15 +97,15 @@ describe('mapFields', () => {
     const p = profile([{ reading: 'levelIn' }]);
     expect(mapFields(p, reads({ levelIn: true }), {})).toEqual({
       ok: false,
-      detail: 'levelIn: the device sent a contact (true or false), not a number',
+      detail: 'Level: the device sent a contact (on or off), not a number',
     });
     expect(mapFields(p, reads({ levelIn: Number.NaN }), {})).toEqual({
       ok: false,
-      detail: 'levelIn: not a number (NaN)',
+      detail: 'Level: the device sent no number (NaN)',
     });
     expect(mapFields(p, reads({ levelIn: { error: 'the sensor answered nothing' } }), {})).toEqual({
       ok: false,
-      detail: 'levelIn: the sensor answered nothing',
+      detail: 'Level: the sensor answered nothing',
     });
   });
 

@@ -156,7 +156,7 @@ export const decodeLorawan: NativeDecoder = (msg, registry, ctx) => {
   const mapped = mapFields<LorawanProfile>(
     profile,
     (f) => readUplink(f.from, up),
-    { mountHeightIn: device.device.mountHeightIn },
+    { mountHeightIn: device.device.mountHeightIn, kind: device.kind },
     ctx.mapping(device),
   );
   if (!mapped.ok) return reject('wrong_type', mapped.detail, siteId, deviceId);

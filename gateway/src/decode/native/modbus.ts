@@ -7,7 +7,13 @@
  */
 import { z } from 'zod';
 import { reject, unregistered } from '../decode.ts';
-import { type MappingContext, mapFields, type RawValue, readNumber } from '../profiles/map.ts';
+import {
+  type MappingContext,
+  type MappingDevice,
+  mapFields,
+  type RawValue,
+  readNumber,
+} from '../profiles/map.ts';
 import type { ModbusProfile, ModbusSource } from '../profiles/schema.ts';
 import type { NativeDecoder } from './types.ts';
 
@@ -71,7 +77,7 @@ export function parseModbusTopic(topic: string): { siteId: string; deviceId: str
 export function mapPoll(
   profile: ModbusProfile,
   poll: ModbusPoll,
-  device: { mountHeightIn?: number | undefined },
+  device: MappingDevice,
   ctx: MappingContext = {},
 ) {
   return mapFields(profile, (f) => readSource(poll, f.from), device, ctx);
@@ -97,7 +103,8 @@ export const decodeModbus: NativeDecoder = (msg, registry, ctx) => {
     const issue = parsed.error.issues[0]!;
     return reject('wrong_type', `the poll: ${issue.path.join('.')} ${issue.message}`, siteId, deviceId);
   }
-  const mapped = mapPoll(profile, parsed.data, device.device, ctx.mapping(device));
+  const mine = { mountHeightIn: device.device.mountHeightIn, kind: device.kind };
+  const mapped = mapPoll(profile, parsed.data, mine, ctx.mapping(device));
   if (!mapped.ok) return reject('wrong_type', mapped.detail, siteId, deviceId);
   return { ok: true, device, telemetry: { ts: parsed.data.polledAt, ...mapped.telemetry } };
 };

@@ -68,7 +68,7 @@ export const decodeSdi12: NativeDecoder = (msg, registry, ctx) => {
         ? { error: `the sensor returned ${m.values.length} values, not the ${ordinal(f.from.index)}` }
         : v;
     },
-    device.device,
+    { mountHeightIn: device.device.mountHeightIn, kind: device.kind },
     ctx.mapping(device),
   );
   if (!mapped.ok) return reject('out_of_range', mapped.detail, siteId, deviceId);

@@ -4,6 +4,7 @@
  * exactly as a JSON message is (`decodeNative` in ../native.ts). Pure: the device's running tip count
  * (for a counter that wraps) is an argument.
  */
+import { measureLabel } from '../../../../shared/src/api/measures.ts';
 import type { Derivation, Profile, ProfileField } from './schema.ts';
 
 /** A raw value as a transport read it: a number, a contact, absent (not in this message), or why not. */
@@ -13,6 +14,8 @@ export type RawValue = number | boolean | undefined | { error: string };
 export interface MappingDevice {
   /** The sensor's height above the bottom, for `mount-minus` (inches). */
   mountHeightIn?: number | undefined;
+  /** Its kind, to name a reading in words ("Tank level" on a holding tank). */
+  kind?: string | undefined;
 }
 
 /** The device's newest stored tip count, for a counter that wraps. */
@@ -56,7 +59,9 @@ export function mapFields<P extends Profile>(
   for (const f of profile.fields as ProfileField<P>[]) {
     const raw = read(f);
     if (raw === undefined) continue;
-    if (typeof raw === 'object') return { ok: false, detail: `${f.reading}: ${raw.error}` };
+    // People read these on the device's page: the reading by its name ("Tank level"), not its id.
+    const name = measureLabel(f.reading, device.kind);
+    if (typeof raw === 'object') return { ok: false, detail: `${name}: ${raw.error}` };
     if (f.reading.startsWith('alarms.')) {
       const on = typeof raw === 'boolean' ? raw : raw !== 0;
       const alarm = f.invert ? !on : on;
@@ -65,12 +70,15 @@ export function mapFields<P extends Profile>(
       continue;
     }
     if (typeof raw === 'boolean')
-      return { ok: false, detail: `${f.reading}: the device sent a contact (true or false), not a number` };
-    if (!Number.isFinite(raw)) return { ok: false, detail: `${f.reading}: not a number (${raw})` };
+      return { ok: false, detail: `${name}: the device sent a contact (on or off), not a number` };
+    if (!Number.isFinite(raw)) return { ok: false, detail: `${name}: the device sent no number (${raw})` };
     let v = raw * f.scale + f.offset;
     if (f.derive === 'mount-minus') {
       if (device.mountHeightIn === undefined)
-        return { ok: false, detail: `${f.reading}: the device's mounting height (mountHeightIn) is not set` };
+        return {
+          ok: false,
+          detail: `${name}: the sensor's mounting height above the bottom is not set for this device`,
+        };
       v = device.mountHeightIn - v;
     }
     const wrap = f.derive ? WRAP[f.derive] : undefined;
