@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { profileByName } from '../../../gateway/src/decode/profiles/library/index.ts';
-import type { LorawanProfile } from '../../../gateway/src/decode/profiles/schema.ts';
+import { type LorawanProfile, needsMountHeight } from '../../../gateway/src/decode/profiles/schema.ts';
 import type { DeviceKind, TelemetryPayload } from '../../../shared/src/telemetry.ts';
 import type { DeviceOutput, SimDevice } from '../devices/base.ts';
 import {
@@ -49,8 +49,8 @@ export function lorawanDevice(
   const profile = PROFILE_OF[kind];
   if (!profile) throw new Error(`${siteId}/${deviceId}: no LoRaWAN profile for a ${kind} in the library`);
   const devEui = `a8${createHash('sha256').update(`${siteId}/${deviceId}`).digest('hex').slice(0, 14)}`;
-  const measuresDown = profileByName(profile)?.fields.some((f) => f.derive === 'mount-minus');
-  return { devEui, profile, ...(measuresDown ? { mountHeightIn: MOUNT_HEIGHT_IN } : {}) };
+  const p = profileByName(profile);
+  return { devEui, profile, ...(p && needsMountHeight(p) ? { mountHeightIn: MOUNT_HEIGHT_IN } : {}) };
 }
 
 export interface LorawanTransportOptions {

@@ -5,6 +5,7 @@
  * {devEui}/event/up`) or The Things Stack v3 (`v3/{app}@{tenant}/devices/{deviceId}/up`). Pure.
  */
 import { randomUUID } from 'node:crypto';
+import { unmapValue } from '../../../gateway/src/decode/profiles/map.ts';
 import type { LorawanProfile } from '../../../gateway/src/decode/profiles/schema.ts';
 import type { TelemetryPayload } from '../../../shared/src/telemetry.ts';
 
@@ -56,10 +57,7 @@ export function encodeThroughProfile(
     if (v === undefined) continue;
     let raw: number;
     if (typeof v === 'boolean') raw = (f.invert ? !v : v) ? 1 : 0;
-    else {
-      const level = f.derive === 'mount-minus' ? (mountHeightIn ?? 0) - v : v;
-      raw = Math.round((level - f.offset) / f.scale);
-    }
+    else raw = Math.round(unmapValue(f, v, mountHeightIn));
     if ('path' in f.from) {
       const keys = f.from.path.split('.');
       let at = object;

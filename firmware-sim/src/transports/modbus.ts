@@ -6,6 +6,7 @@
  * coils, a rain gauge's tips as a 16-bit input register that wraps.
  */
 
+import { unmapValue } from '../../../gateway/src/decode/profiles/map.ts';
 import type { ModbusProfile } from '../../../gateway/src/decode/profiles/schema.ts';
 import { ALARM_NAMES, type DeviceKind } from '../../../shared/src/telemetry.ts';
 import type { DeviceOutput, SimDevice } from '../devices/base.ts';
@@ -83,11 +84,7 @@ export function encodeField(
     table.set(from.address, on ? w | (1 << from.bit) : w & ~(1 << from.bit));
     return;
   }
-  let v = Number(value);
-  if (f.derive === 'mount-minus') v = (mountHeightIn ?? 0) - v;
-  if (f.derive === 'counter-16') v %= 65_536;
-  if (f.derive === 'counter-32') v %= 4_294_967_296;
-  const raw = f.derive?.startsWith('counter') ? v : (v - f.offset) / f.scale;
+  const raw = unmapValue(f, Number(value), mountHeightIn);
   const bytes = new DataView(new ArrayBuffer(4));
   switch (from.format) {
     case 'uint16':

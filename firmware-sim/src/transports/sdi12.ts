@@ -5,6 +5,7 @@
  * interface counts: the rain since the last measurement, given once and reset by the measurement command
  * (from `rainIn`, or from the rise of `rainTips` times the gauge's inches a tip).
  */
+import { unmapValue } from '../../../gateway/src/decode/profiles/map.ts';
 import type { Sdi12Profile } from '../../../gateway/src/decode/profiles/schema.ts';
 import type { DeviceOutput, SimDevice } from '../devices/base.ts';
 import type { SimSdi12Sensors } from './sdi12Sensors.ts';
@@ -27,16 +28,9 @@ interface SensorState {
   lastTips?: number;
 }
 
-const WRAP = { 'counter-16': 65_536, 'counter-32': 4_294_967_296 } as const;
-
 /** The raw value a sensor gives for a reading, through the profile's field backwards. */
 export function rawFor(field: Sdi12Profile['fields'][number], value: number, mountHeightIn?: number): number {
-  let v = value;
-  if (field.derive === 'mount-minus') v = (mountHeightIn ?? 0) - v;
-  let raw = (v - field.offset) / field.scale;
-  if (field.derive === 'counter-16' || field.derive === 'counter-32')
-    raw = Math.round(raw) % WRAP[field.derive];
-  return Math.round(raw * 1e6) / 1e6;
+  return Math.round(unmapValue(field, value, mountHeightIn) * 1e6) / 1e6;
 }
 
 export class Sdi12Transport implements Transport {

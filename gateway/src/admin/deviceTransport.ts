@@ -25,9 +25,6 @@ export interface PlacedDevice {
   device: DeviceConfig;
 }
 
-/** Whether a profile derives a level from the device's mounting height. */
-export const needsMountHeight = (p: Profile) => p.fields.some((f) => f.derive === 'mount-minus');
-
 /** The device's profile, resolved against the library (or the one written out in the configuration). */
 export function profileOf(d: DeviceConfig, lib: ProfileLibrary): Profile | undefined {
   return resolveProfile(d.profile, lib);

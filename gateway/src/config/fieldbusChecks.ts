@@ -10,8 +10,10 @@
 import { z } from 'zod';
 import { DEVICE_KIND_LABELS, measureLabel } from '../../../shared/src/api/measures.ts';
 import { type DeviceKind, FIELDS_BY_KIND } from '../../../shared/src/telemetry.ts';
+import { TRANSPORT_WORDS } from '../../../shared/src/transportWords.ts';
+import { isNative, type NativeTransport } from '../decode/native/types.ts';
 import { type ProfileLibrary, profileLibrary } from '../decode/profiles/library/index.ts';
-import type { Profile } from '../decode/profiles/schema.ts';
+import { needsMountHeight, type Profile } from '../decode/profiles/schema.ts';
 import { deviceTransportFields, type modbusSchema, type sdi12Schema } from './fieldbus.ts';
 
 const transportShape = z.object(deviceTransportFields);
@@ -35,14 +37,11 @@ export interface FieldbusIssue {
 /** Who already holds an address (a DevEUI, a unit on a bus, a sensor on an adapter), if anyone does. */
 type Holder = (key: string) => { siteId: string; deviceId: string } | undefined;
 
-const TRANSPORT_WORDS = { lorawan: 'LoRaWAN', modbus: 'Modbus RTU', sdi12: 'SDI-12' } as const;
-const A_DEVICE = {
+const A_DEVICE: Record<NativeTransport, string> = {
   lorawan: 'A LoRaWAN device',
   modbus: 'A Modbus RTU device',
   sdi12: 'An SDI-12 device',
-} as const;
-type Native = keyof typeof TRANSPORT_WORDS;
-const isNative = (t: string | undefined): t is Native => t !== undefined && Object.hasOwn(TRANSPORT_WORDS, t);
+};
 
 const ALWAYS = new Set<string>(['batteryV', 'rssi']);
 
@@ -119,7 +118,7 @@ function checkDevice(
     add(['modbus'], 'Only a Modbus RTU device has a place on a Modbus bus (transport: modbus).');
   if (d.sdi12 !== undefined && t !== 'sdi12')
     add(['sdi12'], 'Only an SDI-12 device has a place on an SDI-12 adapter (transport: sdi12).');
-  if (!isNative(t)) {
+  if (t === undefined || !isNative(t)) {
     if (d.profile !== undefined)
       add(
         ['profile'],
@@ -171,7 +170,7 @@ function notConfigured(what: string, path: string, known: ReadonlyArray<{ path: 
 }
 
 /** The profile: given, found, for the device's transport and kind, with only the kind's readings. */
-function profileIssues(d: FieldbusDevice, t: Native, lib: ProfileLibrary): FieldbusIssue[] {
+function profileIssues(d: FieldbusDevice, t: NativeTransport, lib: ProfileLibrary): FieldbusIssue[] {
   const out: FieldbusIssue[] = [];
   const add = (path: Array<string | number>, message: string) => out.push({ path, message });
   const words = TRANSPORT_WORDS[t];
@@ -224,7 +223,7 @@ function profileIssues(d: FieldbusDevice, t: Native, lib: ProfileLibrary): Field
         : `A ${kindWords(d.kind)} does not report the ${what} (${f.reading}), which ${inside} gives.`,
     );
   });
-  if (d.mountHeightIn === undefined && p.fields.some((f) => f.derive === 'mount-minus'))
+  if (d.mountHeightIn === undefined && needsMountHeight(p))
     add(
       ['mountHeightIn'],
       `${called} measures the distance down to the surface: give the sensor's mounting height above the bottom, in inches.`,

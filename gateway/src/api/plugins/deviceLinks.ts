@@ -7,8 +7,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { DeviceLink, ProfileSummary } from '../../../../shared/src/api/deviceLink.ts';
 import { siteDeviceParams } from '../../../../shared/src/api/requests.ts';
-import { needsMountHeight, profileOf } from '../../admin/deviceTransport.ts';
+import { profileOf } from '../../admin/deviceTransport.ts';
 import type { Profile } from '../../decode/profiles/schema.ts';
+import { needsMountHeight } from '../../decode/profiles/schema.ts';
 import { mustSee } from '../auth.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';

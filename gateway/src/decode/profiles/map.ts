@@ -90,6 +90,22 @@ export function mapFields<P extends Profile>(
   return { ok: true, telemetry, values };
 }
 
+/**
+ * The raw value a device sends for a numeric reading: `mapFields`'s arithmetic backwards, so a value the
+ * gateway reads from it is `value` again (the simulators encode with it). A counter is sent as its
+ * remainder at the wrap.
+ */
+export function unmapValue(
+  f: Pick<ProfileField, 'scale' | 'offset' | 'derive'>,
+  value: number,
+  mountHeightIn?: number,
+): number {
+  let v = f.derive === 'mount-minus' ? (mountHeightIn ?? 0) - value : value;
+  const wrap = f.derive ? WRAP[f.derive] : undefined;
+  if (wrap !== undefined) v = Math.round(v) % wrap;
+  return (v - f.offset) / f.scale;
+}
+
 /** Reads a number of `format` from `bytes` at `at` (bytes or registers as big-endian pairs). */
 export function readNumber(
   bytes: Uint8Array,

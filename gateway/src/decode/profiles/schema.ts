@@ -148,3 +148,6 @@ export type ModbusSource = z.infer<typeof modbusSourceSchema>;
 export type Sdi12Source = z.infer<typeof sdi12SourceSchema>;
 export type ProfileField<P extends Profile = Profile> = P['fields'][number];
 export type ProfileTransport = Profile['transport'];
+
+/** Whether a profile derives a level from the device's mounting height (it then needs `mountHeightIn`). */
+export const needsMountHeight = (p: Profile): boolean => p.fields.some((f) => f.derive === 'mount-minus');
